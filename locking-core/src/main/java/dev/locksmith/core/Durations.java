@@ -1,0 +1,84 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parses durations as the annotation takes them: {@code 500ms}, {@code 10s}, {@code 5m}, {@code
+ * 1h}, {@code 1d}, or ISO-8601 such as {@code PT10S}.
+ */
+public final class Durations {
+  private static final Pattern SIMPLE = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
+
+  private Durations() {}
+
+  /**
+   * Parses a duration.
+   *
+   * @throws IllegalArgumentException naming the text and the accepted forms, when it is neither
+   *     form or is negative
+   */
+  public static Duration parse(String text) {
+    String value = text.strip().toLowerCase(Locale.ROOT);
+    Matcher matcher = SIMPLE.matcher(value);
+    Duration result;
+    if (matcher.matches()) {
+      long amount;
+      try {
+        amount = Long.parseLong(matcher.group(1));
+      } catch (NumberFormatException e) {
+        throw invalid(text);
+      }
+      result =
+          switch (matcher.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            default -> Duration.ofDays(amount);
+          };
+    } else if (value.startsWith("p") || value.startsWith("-p")) {
+      try {
+        result = Duration.parse(value.toUpperCase(Locale.ROOT));
+      } catch (DateTimeParseException e) {
+        throw invalid(text);
+      }
+    } else {
+      throw invalid(text);
+    }
+    if (result.isNegative()) {
+      throw new IllegalArgumentException("duration '" + text + "' is negative");
+    }
+    return result;
+  }
+
+  /** Formats a duration the short way this class parses, such as {@code 1500ms} or {@code 30s}. */
+  public static String format(Duration duration) {
+    long millis = duration.toMillis();
+    if (millis % 1000 != 0) {
+      return millis + "ms";
+    }
+    long seconds = millis / 1000;
+    if (seconds % 86_400 == 0 && seconds != 0) {
+      return seconds / 86_400 + "d";
+    }
+    if (seconds % 3600 == 0 && seconds != 0) {
+      return seconds / 3600 + "h";
+    }
+    if (seconds % 60 == 0 && seconds != 0) {
+      return seconds / 60 + "m";
+    }
+    return seconds + "s";
+  }
+
+  private static IllegalArgumentException invalid(String text) {
+    return new IllegalArgumentException(
+        "'"
+            + text
+            + "' is not a duration; use a whole number with ms, s, m, h or d"
+            + " (500ms, 10s, 5m) or ISO-8601 (PT10S)");
+  }
+}

@@ -1,0 +1,27 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+
+/** Waiting for a lock ran out before the lock was granted. */
+public final class LockTimeoutException extends LockException {
+  private static final long serialVersionUID = 1L;
+  private final String lockId;
+  private final Duration waited;
+
+  /** Creates an exception for the given lock id and the time spent waiting. */
+  public LockTimeoutException(String lockId, Duration waited) {
+    super("Timed out after " + waited.toMillis() + " ms waiting for lock '" + lockId + "'");
+    this.lockId = lockId;
+    this.waited = waited;
+  }
+
+  /** The id of the lock that was not granted. */
+  public String lockId() {
+    return lockId;
+  }
+
+  /** How long the caller waited. */
+  public Duration waited() {
+    return waited;
+  }
+}

@@ -1,0 +1,36 @@
+package dev.locksmith.core.memory;
+
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockProviderFactory;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.util.Set;
+
+/**
+ * Creates {@link MemoryLockProvider}s for {@code mem:} (the JVM-wide default store) and {@code
+ * mem:NAME} (a named store).
+ */
+public final class MemoryLockProviderFactory implements LockProviderFactory {
+
+  /** Creates the factory; {@link java.util.ServiceLoader} calls this. */
+  public MemoryLockProviderFactory() {}
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("mem");
+  }
+
+  @Override
+  public LockProvider create(ProviderUrl url) {
+    url.requireOnly(Set.of());
+    String name = url.uri().getSchemeSpecificPart();
+    if (name == null) {
+      name = "";
+    }
+    name = name.replaceFirst("^//", "");
+    if (!name.matches("[A-Za-z0-9._-]*")) {
+      throw url.error(
+          "names store '" + name + "'; use mem: or mem:NAME with letters, digits, '.', '_', '-'");
+    }
+    return MemoryLockProvider.shared(name);
+  }
+}

@@ -1,0 +1,193 @@
+package dev.locksmith.core.memory;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The locks of one in-memory store. Each lock's state is guarded by its own {@link ReentrantLock}
+ * (never a monitor); a state that becomes idle is retired and removed, so the map holds only locks
+ * in use. Fencing tokens come from one counter for the whole store, which keeps them strictly
+ * increasing per lock id even after a state is removed.
+ */
+final class MemoryLockStore {
+  private final ConcurrentHashMap<String, LockState> locks = new ConcurrentHashMap<>();
+  private final AtomicLong fencing = new AtomicLong();
+
+  /** A queued request and the future its grant completes. */
+  record Waiter(LockRequest request, CompletableFuture<LeaseGrant> grant) {}
+
+  private record Holding(LockRequest request, long fencingToken, long expiresAt) {}
+
+  private final class LockState {
+    final ReentrantLock mutex = new ReentrantLock();
+    final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    @Nullable Holding holder;
+    boolean retired;
+
+    void expireIfDue(long now) {
+      if (holder != null && now - holder.expiresAt >= 0) {
+        holder = null;
+        handOff(now);
+      }
+    }
+
+    @Nullable LeaseGrant grantIfFree(LockRequest request, long now) {
+      expireIfDue(now);
+      if (holder != null || !waiters.isEmpty()) {
+        return null;
+      }
+      return grant(request, now);
+    }
+
+    LeaseGrant grant(LockRequest request, long now) {
+      long expiresAt = now + request.ttl().toNanos();
+      Holding holding = new Holding(request, fencing.incrementAndGet(), expiresAt);
+      holder = holding;
+      return new LeaseGrant(
+          request.lockId(), request.ownerToken(), holding.fencingToken, request.ttl(), expiresAt);
+    }
+
+    void handOff(long now) {
+      Waiter next;
+      while (holder == null && (next = waiters.poll()) != null) {
+        if (!next.grant.isDone()) {
+          next.grant.complete(grant(next.request, now));
+        }
+      }
+    }
+
+    boolean owns(LeaseGrant lease) {
+      return holder != null
+          && holder.fencingToken == lease.fencingToken()
+          && holder.request.ownerToken().equals(lease.ownerToken());
+    }
+  }
+
+  /** Runs {@code action} under the lock's mutex, retiring the state when it becomes idle. */
+  private <T> T locked(String lockId, Function<LockState, T> action) {
+    while (true) {
+      LockState state = locks.computeIfAbsent(lockId, id -> new LockState());
+      state.mutex.lock();
+      try {
+        if (state.retired) {
+          continue;
+        }
+        T result = action.apply(state);
+        if (state.holder == null && state.waiters.isEmpty()) {
+          state.retired = true;
+          locks.remove(lockId, state);
+        }
+        return result;
+      } finally {
+        state.mutex.unlock();
+      }
+    }
+  }
+
+  @Nullable LeaseGrant tryGrant(LockRequest request) {
+    return locked(request.lockId(), s -> s.grantIfFree(request, System.nanoTime()));
+  }
+
+  Waiter grantOrEnqueue(LockRequest request) {
+    return locked(
+        request.lockId(),
+        s -> {
+          Waiter waiter = new Waiter(request, new CompletableFuture<>());
+          LeaseGrant now = s.grantIfFree(request, System.nanoTime());
+          if (now != null) {
+            waiter.grant.complete(now);
+          } else {
+            s.waiters.add(waiter);
+          }
+          return waiter;
+        });
+  }
+
+  /** Nanoseconds until the current holder's lease runs out; a waiter re-checks then. */
+  long nanosUntilHolderExpires(Waiter waiter) {
+    return locked(
+        waiter.request.lockId(),
+        s -> s.holder == null ? Long.MAX_VALUE : s.holder.expiresAt - System.nanoTime());
+  }
+
+  void expireHolder(String lockId) {
+    locked(
+        lockId,
+        s -> {
+          s.expireIfDue(System.nanoTime());
+          return null;
+        });
+  }
+
+  /**
+   * Withdraws a waiter. Returns the grant when it was granted first (the caller then owns the lease
+   * and must use or release it), else {@code null}.
+   */
+  @Nullable LeaseGrant cancel(Waiter waiter) {
+    return locked(
+        waiter.request.lockId(),
+        s -> {
+          s.waiters.remove(waiter);
+          if (waiter.grant.cancel(false)) {
+            return null;
+          }
+          return waiter.grant.join();
+        });
+  }
+
+  @Nullable LeaseGrant renew(LeaseGrant lease, Duration ttl) {
+    return locked(
+        lease.lockId(),
+        s -> {
+          long now = System.nanoTime();
+          s.expireIfDue(now);
+          if (!s.owns(lease)) {
+            return null;
+          }
+          Holding current = s.holder;
+          long expiresAt = now + ttl.toNanos();
+          s.holder = new Holding(current.request, current.fencingToken, expiresAt);
+          return lease.renewed(ttl, expiresAt);
+        });
+  }
+
+  boolean release(LeaseGrant lease) {
+    return locked(
+        lease.lockId(),
+        s -> {
+          long now = System.nanoTime();
+          s.expireIfDue(now);
+          if (!s.owns(lease)) {
+            return false;
+          }
+          s.holder = null;
+          s.handOff(now);
+          return true;
+        });
+  }
+
+  LockStatus status(String lockId) {
+    return locked(
+        lockId,
+        s -> {
+          long now = System.nanoTime();
+          s.expireIfDue(now);
+          Holding h = s.holder;
+          LockStatus.Holder holder =
+              h == null
+                  ? null
+                  : new LockStatus.Holder(
+                      h.request.owner(), h.fencingToken, Duration.ofNanos(h.expiresAt - now));
+          return new LockStatus(lockId, holder, s.waiters.size());
+        });
+  }
+}

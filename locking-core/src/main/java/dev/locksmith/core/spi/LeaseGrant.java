@@ -1,0 +1,35 @@
+package dev.locksmith.core.spi;
+
+import java.time.Duration;
+
+/**
+ * What a provider grants: a lease on one lock id, held by one acquisition.
+ *
+ * @param lockId the lock's id ({@code name} or {@code name:key})
+ * @param ownerToken unique to the acquisition that holds the lease, not to a host or thread; renew
+ *     and release present it, from any thread
+ * @param fencingToken strictly increases with every grant of this lock id, across all holders
+ * @param ttl the lease length last granted
+ * @param deadlineNanos a conservative local deadline on the {@link System#nanoTime()} clock: the
+ *     time the request was sent plus {@code ttl}, so the lease surely ends no earlier on the
+ *     provider
+ */
+public record LeaseGrant(
+    String lockId, String ownerToken, long fencingToken, Duration ttl, long deadlineNanos) {
+
+  /** Whether the local deadline has passed. */
+  public boolean expired() {
+    return System.nanoTime() - deadlineNanos >= 0;
+  }
+
+  /** Time left until the local deadline, never negative. */
+  public Duration timeLeft() {
+    long left = deadlineNanos - System.nanoTime();
+    return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+  }
+
+  /** The same lease with a new ttl and deadline, as a renewal grants it. */
+  public LeaseGrant renewed(Duration newTtl, long newDeadlineNanos) {
+    return new LeaseGrant(lockId, ownerToken, fencingToken, newTtl, newDeadlineNanos);
+  }
+}

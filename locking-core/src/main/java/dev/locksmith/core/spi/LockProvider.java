@@ -1,0 +1,66 @@
+package dev.locksmith.core.spi;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A store of owner-scoped leases with TTLs and fencing tokens. Implementations are thread-safe.
+ *
+ * <p>Rules every provider keeps (the test kit's conformance suite checks them):
+ *
+ * <ul>
+ *   <li>At most one live lease per lock id. A lease is live until its TTL runs out on the provider
+ *       or it is released.
+ *   <li>The fencing token strictly increases with every grant of a lock id, across all holders.
+ *   <li>Renew and release are owner-checked: they act only when the presented owner token holds a
+ *       live lease, so a stale holder changes nothing. The owner belongs to the lease, not to a
+ *       thread: any thread may renew or release.
+ *   <li>Waiting never holds a monitor ({@code synchronized}), so virtual threads are not pinned. A
+ *       provider that can push wake-ups does not poll.
+ *   <li>A wait that ends (timeout, interrupt) leaves no ownership behind.
+ * </ul>
+ *
+ * <p>Transient failures (unreachable server, storage errors) surface as {@link
+ * dev.locksmith.core.LockProviderException}.
+ */
+public interface LockProvider extends AutoCloseable {
+
+  /**
+   * Takes the lock if it is free (or its lease has expired) and returns the grant; returns empty at
+   * once if another owner holds it.
+   */
+  Optional<LeaseGrant> tryAcquire(LockRequest request);
+
+  /**
+   * Takes the lock, waiting up to {@code timeout} for it to become free.
+   *
+   * @return the grant, or empty when the timeout ran out first
+   * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
+   */
+  Optional<LeaseGrant> acquire(LockRequest request, Duration timeout) throws InterruptedException;
+
+  /**
+   * Extends a live lease to end {@code ttl} from now (or shortens it).
+   *
+   * @return the renewed grant, or empty when the lease is no longer held by its owner (expired,
+   *     released or taken over); nothing changes then
+   */
+  Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl);
+
+  /**
+   * Releases a live lease and wakes a waiter.
+   *
+   * @return whether the lease was still held by its owner; when {@code false} nothing changes
+   */
+  boolean release(LeaseGrant lease);
+
+  /** What the provider knows of a lock's holder and waiters. */
+  LockStatus status(String lockId);
+
+  /** A short description for logs and health, such as the URL without secrets. */
+  String description();
+
+  /** Releases the provider's connections and threads. Leases it still holds expire by TTL. */
+  @Override
+  void close();
+}

@@ -1,0 +1,34 @@
+package dev.locksmith.core.spi;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A request for a lease.
+ *
+ * @param lockId the lock's id; any string, providers map it to what their store accepts
+ * @param ownerToken unique to this acquisition; see {@link OwnerTokens#newToken()}
+ * @param ttl the lease length to grant
+ * @param owner a readable description of the requester (host, pid, thread) for status and logs
+ */
+public record LockRequest(String lockId, String ownerToken, Duration ttl, String owner) {
+
+  /** Validates the fields. */
+  public LockRequest {
+    Objects.requireNonNull(lockId, "lockId");
+    Objects.requireNonNull(ownerToken, "ownerToken");
+    Objects.requireNonNull(ttl, "ttl");
+    Objects.requireNonNull(owner, "owner");
+    if (lockId.isEmpty()) {
+      throw new IllegalArgumentException("lockId is empty");
+    }
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+    }
+  }
+
+  /** A request with a fresh owner token, described as the current host, process and thread. */
+  public static LockRequest of(String lockId, Duration ttl) {
+    return new LockRequest(lockId, OwnerTokens.newToken(), ttl, OwnerTokens.describeCaller());
+  }
+}

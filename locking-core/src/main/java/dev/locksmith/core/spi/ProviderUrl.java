@@ -1,0 +1,198 @@
+package dev.locksmith.core.spi;
+
+import dev.locksmith.core.Durations;
+import dev.locksmith.core.LockConfigurationException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A parsed provider URL such as {@code tcp://host:7420?secret-file=/etc/lock.secret}. Every
+ * accessor that finds a wrong part fails with a {@link LockConfigurationException} that quotes the
+ * URL and names the part.
+ *
+ * @param text the URL as given, which may contain secrets; use {@link #redacted()} in messages
+ * @param uri the parsed URL
+ * @param parameters the query parameters in order, decoded
+ */
+public record ProviderUrl(String text, URI uri, Map<String, String> parameters) {
+
+  /** Copies the parameters. */
+  public ProviderUrl {
+    parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+  }
+
+  /** Parses a provider URL. */
+  public static ProviderUrl parse(String text) {
+    String trimmed = text.strip();
+    if (trimmed.isEmpty()) {
+      throw new LockConfigurationException(
+          "Provider URL is empty; expected one such as mem:, file:///mnt/locks,"
+              + " tcp://host:7420 or redis://host:6379");
+    }
+    URI uri;
+    try {
+      uri = new URI(trimmed);
+    } catch (URISyntaxException e) {
+      throw new LockConfigurationException(
+          "Provider URL '"
+              + trimmed
+              + "' is malformed at index "
+              + e.getIndex()
+              + ": "
+              + e.getReason(),
+          e);
+    }
+    if (uri.getScheme() == null) {
+      throw new LockConfigurationException(
+          "Provider URL '"
+              + trimmed
+              + "' has no scheme; expected one such as mem:, file:///mnt/locks,"
+              + " tcp://host:7420 or redis://host:6379");
+    }
+    return new ProviderUrl(trimmed, uri, parseQuery(trimmed, uri.getRawQuery()));
+  }
+
+  private static Map<String, String> parseQuery(String text, @Nullable String rawQuery) {
+    Map<String, String> result = new LinkedHashMap<>();
+    if (rawQuery == null || rawQuery.isEmpty()) {
+      return result;
+    }
+    for (String pair : rawQuery.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+      String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+      if (result.put(name, value) != null) {
+        throw new LockConfigurationException(
+            "Provider URL '" + redact(text) + "' gives parameter '" + name + "' twice");
+      }
+    }
+    return result;
+  }
+
+  private static String decode(String part) {
+    return URLDecoder.decode(part, StandardCharsets.UTF_8);
+  }
+
+  /** The scheme in lower case, such as {@code tcp}. */
+  public String scheme() {
+    return uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** The URL with any password or secret parameter masked, for messages and logs. */
+  public String redacted() {
+    return redact(text);
+  }
+
+  private static String redact(String text) {
+    return text.replaceAll("(//[^:/@]*:)[^@/]*@", "$1****@")
+        .replaceAll("((?:secret|password|token)=)[^&]*", "$1****");
+  }
+
+  /** The host; fails when the URL has none. */
+  public String host() {
+    String host = uri.getHost();
+    if (host == null || host.isEmpty()) {
+      throw error("has no host; expected " + scheme() + "://HOST:PORT");
+    }
+    return host;
+  }
+
+  /** The port, or {@code defaultPort} when the URL gives none. */
+  public int port(int defaultPort) {
+    if (uri.getPort() >= 0) {
+      return uri.getPort();
+    }
+    if (uri.getRawAuthority() != null && uri.getHost() == null) {
+      throw error("has an invalid host or port in '" + uri.getRawAuthority() + "'");
+    }
+    return defaultPort;
+  }
+
+  /** The path, decoded; empty when the URL has none. */
+  public String path() {
+    String path = uri.getPath();
+    return path == null ? "" : path;
+  }
+
+  /** Fails when the URL has a parameter outside {@code allowed}, listing the allowed ones. */
+  public ProviderUrl requireOnly(Set<String> allowed) {
+    for (String name : parameters.keySet()) {
+      if (!allowed.contains(name)) {
+        throw error(
+            "has unknown parameter '"
+                + name
+                + "'; "
+                + (allowed.isEmpty()
+                    ? "this scheme takes no parameters"
+                    : "allowed: " + new TreeSet<>(allowed)));
+      }
+    }
+    return this;
+  }
+
+  /** A parameter's value, or {@code null} when absent. */
+  public @Nullable String parameter(String name) {
+    return parameters.get(name);
+  }
+
+  /** A duration parameter such as {@code skew=2s}, or the default when absent. */
+  public Duration durationParameter(String name, Duration defaultValue) {
+    String value = parameters.get(name);
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      return Durations.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw error("parameter '" + name + "': " + e.getMessage());
+    }
+  }
+
+  /** An integer parameter, or the default when absent. */
+  public int intParameter(String name, int defaultValue) {
+    String value = parameters.get(name);
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw error("parameter '" + name + "' is not a whole number: '" + value + "'");
+    }
+  }
+
+  /** A boolean parameter ({@code true}/{@code false}), or the default when absent. */
+  public boolean booleanParameter(String name, boolean defaultValue) {
+    String value = parameters.get(name);
+    if (value == null) {
+      return defaultValue;
+    }
+    return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+      case "true", "yes", "1", "" -> true;
+      case "false", "no", "0" -> false;
+      default -> throw error("parameter '" + name + "' is not true or false: '" + value + "'");
+    };
+  }
+
+  /** An error about this URL: {@code Provider URL '<url>' <what>}. */
+  public LockConfigurationException error(String what) {
+    return new LockConfigurationException("Provider URL '" + redacted() + "' " + what);
+  }
+
+  @Override
+  public String toString() {
+    return redacted();
+  }
+}
