@@ -1,4 +1,6 @@
-/** The provider SPI: owner-scoped leases with TTLs and fencing tokens, and provider lookup by URL. */
+/**
+ * The provider SPI: owner-scoped leases with TTLs and fencing tokens, and provider lookup by URL.
+ */
 @NullMarked
 package dev.locksmith.core.spi;
 
