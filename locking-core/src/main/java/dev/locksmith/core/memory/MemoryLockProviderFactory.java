@@ -22,11 +22,10 @@ public final class MemoryLockProviderFactory implements LockProviderFactory {
   @Override
   public LockProvider create(ProviderUrl url) {
     url.requireOnly(Set.of());
-    String name = url.uri().getSchemeSpecificPart();
-    if (name == null) {
-      name = "";
+    if (url.uri().getRawAuthority() != null) {
+      throw url.error("has a host; use mem: or mem:NAME");
     }
-    name = name.replaceFirst("^//", "");
+    String name = url.uri().isOpaque() ? url.opaquePart() : url.path().replaceFirst("^/+", "");
     if (!name.matches("[A-Za-z0-9._-]*")) {
       throw url.error(
           "names store '" + name + "'; use mem: or mem:NAME with letters, digits, '.', '_', '-'");

@@ -40,7 +40,8 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     }
     URI uri;
     try {
-      uri = new URI(trimmed);
+      // A bare scheme such as "mem:" is not a URI to java.net.URI; read it as "mem:/".
+      uri = new URI(trimmed.matches("[A-Za-z][A-Za-z0-9+.-]*:") ? trimmed + "/" : trimmed);
     } catch (URISyntaxException e) {
       throw new LockConfigurationException(
           "Provider URL '"
@@ -58,7 +59,13 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
               + "' has no scheme; expected one such as mem:, file:///mnt/locks,"
               + " tcp://host:7420 or redis://host:6379");
     }
-    return new ProviderUrl(trimmed, uri, parseQuery(trimmed, uri.getRawQuery()));
+    String rawQuery = uri.getRawQuery();
+    if (uri.isOpaque()) {
+      String ssp = uri.getRawSchemeSpecificPart();
+      int question = ssp.indexOf('?');
+      rawQuery = question < 0 ? null : ssp.substring(question + 1);
+    }
+    return new ProviderUrl(trimmed, uri, parseQuery(trimmed, rawQuery));
   }
 
   private static Map<String, String> parseQuery(String text, @Nullable String rawQuery) {
@@ -118,6 +125,19 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
       throw error("has an invalid host or port in '" + uri.getRawAuthority() + "'");
     }
     return defaultPort;
+  }
+
+  /**
+   * The part after the scheme of an opaque URL such as {@code mem:orders}, without its query; empty
+   * for a hierarchical URL.
+   */
+  public String opaquePart() {
+    if (!uri.isOpaque()) {
+      return "";
+    }
+    String ssp = uri.getSchemeSpecificPart();
+    int question = ssp.indexOf('?');
+    return question < 0 ? ssp : ssp.substring(0, question);
   }
 
   /** The path, decoded; empty when the URL has none. */

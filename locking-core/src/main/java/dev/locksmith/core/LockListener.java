@@ -1,0 +1,29 @@
+package dev.locksmith.core;
+
+import java.time.Duration;
+
+/**
+ * Told what happens to locks, for metrics and logs. Methods run on the thread that caused the event
+ * (the caller, or the renewal thread for {@link #lost}); they must be quick and should not throw. A
+ * listener that throws is logged and otherwise ignored.
+ */
+public interface LockListener {
+
+  /** A lease was granted after {@code waited}. */
+  default void acquired(LockEvent event, Duration waited) {}
+
+  /** The lock was held by another owner and the policy was SKIP or FAIL. */
+  default void busy(LockEvent event) {}
+
+  /** WAIT ran out after {@code waited}. */
+  default void timedOut(LockEvent event, Duration waited) {}
+
+  /** The lease was released (or left to run out at its minimum hold time) after {@code held}. */
+  default void released(LockEvent event, Duration held) {}
+
+  /** The lease was lost while held, for the reason given. */
+  default void lost(LockEvent event, String reason) {}
+
+  /** The provider failed while acquiring, renewing or releasing. */
+  default void error(LockEvent event, Throwable error) {}
+}

@@ -1,0 +1,115 @@
+package dev.locksmith.core;
+
+import dev.locksmith.annotation.OnBusy;
+import java.time.Duration;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How to take one lock: the programmatic twin of {@code @DistributedLock}, with the same defaults.
+ *
+ * <pre>{@code
+ * LockOptions options = LockOptions.named("nightly-report").withKey(tenant).withTtl(Duration.ofMinutes(5));
+ * try (Lease lease = locksmith.acquire(options)) { ... }
+ * }</pre>
+ *
+ * @param name the lock's name
+ * @param key appended to the name as {@code name:key}, or {@code null} for none
+ * @param ttl the lease length, renewed every third of it while held when {@code renew}
+ * @param renew whether the lease is renewed while held
+ * @param onBusy what to do when another owner holds the lock
+ * @param waitTimeout how long {@link OnBusy#WAIT} waits
+ * @param minHold how long the lock stays held at least, counted from acquisition
+ * @param provider the configured provider's name, or empty for the default provider
+ */
+public record LockOptions(
+    String name,
+    @Nullable String key,
+    Duration ttl,
+    boolean renew,
+    OnBusy onBusy,
+    Duration waitTimeout,
+    Duration minHold,
+    String provider) {
+
+  /** The annotation's default lease length. */
+  public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+
+  /** The annotation's default wait timeout. */
+  public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Validates the options. */
+  public LockOptions {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(ttl, "ttl");
+    Objects.requireNonNull(onBusy, "onBusy");
+    Objects.requireNonNull(waitTimeout, "waitTimeout");
+    Objects.requireNonNull(minHold, "minHold");
+    Objects.requireNonNull(provider, "provider");
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("lock name is empty");
+    }
+    if (key != null && key.isEmpty()) {
+      throw new IllegalArgumentException("lock key is empty; use null for no key");
+    }
+    if (ttl.isZero() || ttl.isNegative()) {
+      throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+    }
+    if (waitTimeout.isNegative()) {
+      throw new IllegalArgumentException("waitTimeout must not be negative, was " + waitTimeout);
+    }
+    if (minHold.isNegative()) {
+      throw new IllegalArgumentException("minHold must not be negative, was " + minHold);
+    }
+    if (!renew && minHold.compareTo(ttl) > 0) {
+      throw new IllegalArgumentException(
+          "minHold (" + minHold + ") exceeds ttl (" + ttl + ") while renew is false");
+    }
+  }
+
+  /** Options for a lock with the annotation's defaults: 30s ttl, renewed, WAIT up to 30s. */
+  public static LockOptions named(String name) {
+    return new LockOptions(
+        name, null, DEFAULT_TTL, true, OnBusy.WAIT, DEFAULT_WAIT_TIMEOUT, Duration.ZERO, "");
+  }
+
+  /** The lock id: the name, or {@code name:key}. */
+  public String lockId() {
+    return key == null ? name : name + ":" + key;
+  }
+
+  /** The same options with a key. */
+  public LockOptions withKey(@Nullable String newKey) {
+    return new LockOptions(name, newKey, ttl, renew, onBusy, waitTimeout, minHold, provider);
+  }
+
+  /** The same options with a lease length. */
+  public LockOptions withTtl(Duration newTtl) {
+    return new LockOptions(name, key, newTtl, renew, onBusy, waitTimeout, minHold, provider);
+  }
+
+  /** The same options with renewal on or off. */
+  public LockOptions withRenew(boolean newRenew) {
+    return new LockOptions(name, key, ttl, newRenew, onBusy, waitTimeout, minHold, provider);
+  }
+
+  /** The same options with a busy policy. */
+  public LockOptions withOnBusy(OnBusy newOnBusy) {
+    return new LockOptions(name, key, ttl, renew, newOnBusy, waitTimeout, minHold, provider);
+  }
+
+  /** The same options with a wait timeout. */
+  public LockOptions withWaitTimeout(Duration newWaitTimeout) {
+    return new LockOptions(name, key, ttl, renew, onBusy, newWaitTimeout, minHold, provider);
+  }
+
+  /** The same options with a minimum hold time. */
+  public LockOptions withMinHold(Duration newMinHold) {
+    return new LockOptions(name, key, ttl, renew, onBusy, waitTimeout, newMinHold, provider);
+  }
+
+  /** The same options on a named provider. */
+  public LockOptions withProvider(String newProvider) {
+    return new LockOptions(name, key, ttl, renew, onBusy, waitTimeout, minHold, newProvider);
+  }
+}

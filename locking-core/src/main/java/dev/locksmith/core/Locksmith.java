@@ -1,0 +1,413 @@
+package dev.locksmith.core;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.OwnerTokens;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
+
+/**
+ * The engine: runs annotated calls and programmatic blocks under leases. The one place where busy
+ * handling, keys, reentrancy, renewal, lost-lease detection and release live; integrations turn an
+ * intercepted call into one {@link #invoke} call.
+ *
+ * <pre>{@code
+ * Locksmith locksmith = Locksmith.builder().defaultProvider(LockProviders.create("tcp://lockhost:7420")).build();
+ * try (Lease lease = locksmith.acquire(LockOptions.named("report").withKey("2026-11"))) {
+ *   write(lease.fencingToken());
+ * }
+ * }</pre>
+ *
+ * <p>A nested call on the same lock id and provider on the same thread does not acquire again: it
+ * runs under the outer lease and sees the same fencing token. Thread-safe; close it to stop renewal
+ * and close the providers it created from URLs.
+ */
+public final class Locksmith implements AutoCloseable {
+  private final Providers providers;
+  private final List<LockProvider> ownedProviders;
+  private final Listeners listeners;
+  private final LeaseKeeper keeper = new LeaseKeeper();
+  private final MethodSpecs specs;
+
+  private Locksmith(Builder builder) {
+    this.providers = new Providers(builder.providers);
+    this.ownedProviders = List.copyOf(builder.ownedProviders);
+    this.listeners = new Listeners(builder.listeners);
+    this.specs =
+        new MethodSpecs(
+            providers,
+            builder.attributeResolver,
+            builder.parameterNames,
+            builder.contextCustomizer);
+  }
+
+  /** A builder with no providers. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * An engine configured from {@code locksmith.url} and {@code locksmith.providers.<name>.url} in
+   * system properties, environment variables or {@code locksmith.properties} on the class path.
+   */
+  public static Locksmith fromSettings() {
+    return builder().settings(LocksmithSettings.load()).build();
+  }
+
+  /**
+   * Runs an intercepted call of an annotated method under its lock, applying the method's busy
+   * policy. A {@code CompletionStage} result holds the lock until it completes.
+   *
+   * @return the method's result, or for a skipped call {@code null}, {@code Optional.empty()} or a
+   *     completed stage
+   * @throws LockBusyException when busy under FAIL
+   * @throws LockTimeoutException when WAIT ran out
+   * @throws Throwable whatever the method throws, unchanged
+   */
+  public @Nullable Object invoke(LockedInvocation invocation) throws Throwable {
+    MethodSpec spec = specs.get(invocation.method());
+    LockOptions options = spec.options();
+    if (spec.key() != null) {
+      options =
+          options.withKey(
+              spec.key()
+                  .evaluate(invocation.method(), invocation.arguments(), invocation.targetClass()));
+    }
+    LockProvider provider = spec.provider().provider();
+    ActiveLease reentered = HeldLeases.find(provider, options.lockId());
+    if (reentered != null) {
+      return proceedHeld(reentered, invocation);
+    }
+    ActiveLease lease = obtain(options, spec.provider().name(), provider);
+    if (lease == null) {
+      return spec.returnKind().skipped();
+    }
+    boolean releaseNow = true;
+    HeldLeases.push(lease);
+    try {
+      Object result = invocation.proceed();
+      if (spec.returnKind() == ReturnKind.STAGE && result != null) {
+        releaseNow = false;
+        return holdUntilComplete((CompletionStage<?>) result, lease, spec.method());
+      }
+      return result;
+    } finally {
+      HeldLeases.pop();
+      if (releaseNow) {
+        lease.close();
+      }
+    }
+  }
+
+  private static Object holdUntilComplete(
+      CompletionStage<?> stage, ActiveLease lease, Method method) {
+    Class<?> declared = method.getReturnType();
+    CompletionStage<?> released = stage.whenComplete((value, error) -> lease.close());
+    if (declared == CompletionStage.class || declared == CompletableFuture.class) {
+      return released;
+    }
+    return stage;
+  }
+
+  /**
+   * Checks the {@code @DistributedLock} of every method of a class now (durations, key expressions,
+   * providers, busy policy), so that a mistake fails at start-up rather than on the first call.
+   *
+   * @return how many annotated methods were checked
+   * @throws LockConfigurationException naming the class, method and attribute of the first mistake
+   */
+  public int validate(Class<?> type) {
+    int count = 0;
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      for (Method method : c.getDeclaredMethods()) {
+        if (!method.isSynthetic() && !method.isBridge() && isAnnotated(method)) {
+          specs.get(method);
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** Checks the {@code @DistributedLock} of one method now; see {@link #validate(Class)}. */
+  public void validate(Method method) {
+    specs.get(method);
+  }
+
+  /** Whether a method carries {@code @DistributedLock}, directly or through a meta-annotation. */
+  public static boolean isAnnotated(Method method) {
+    return MethodSpecs.find(method) != null;
+  }
+
+  /** Returns the annotation that governs a method, if any. */
+  public static Optional<DistributedLock> annotationOf(Method method) {
+    return Optional.ofNullable(MethodSpecs.find(method));
+  }
+
+  /**
+   * Takes a lock now if it is free, never waiting.
+   *
+   * @return the lease, or empty when another owner holds the lock
+   */
+  public Optional<Lease> tryAcquire(LockOptions options) {
+    return Optional.ofNullable(acquireLease(options.withOnBusy(OnBusy.SKIP)));
+  }
+
+  // Explicit leases join the thread's held leases so that nested calls reenter them and
+  // Locks.current() sees them; closing removes them (leases closed on another thread are purged).
+
+  /**
+   * Takes a lock, waiting as the options say. Close the lease to release it.
+   *
+   * @throws LockBusyException when busy and the policy is FAIL or SKIP
+   * @throws LockTimeoutException when WAIT ran out
+   */
+  public Lease acquire(LockOptions options) {
+    Lease lease =
+        acquireLease(options.onBusy() == OnBusy.SKIP ? options.withOnBusy(OnBusy.FAIL) : options);
+    return Objects.requireNonNull(lease);
+  }
+
+  private @Nullable Lease acquireLease(LockOptions options) {
+    LockProvider provider = provider(options);
+    ActiveLease reentered = HeldLeases.find(provider, options.lockId());
+    if (reentered != null) {
+      return new ReenteredLease(reentered);
+    }
+    ActiveLease lease = obtain(options, Providers.display(options.provider()), provider);
+    if (lease != null) {
+      HeldLeases.push(lease);
+    }
+    return lease;
+  }
+
+  /**
+   * Runs a block under a lock.
+   *
+   * @return {@code true} if it ran, {@code false} if it was skipped under SKIP
+   */
+  public boolean run(LockOptions options, ThrowingRunnable block) throws Exception {
+    Object ran =
+        call(
+            options,
+            () -> {
+              block.run();
+              return Boolean.TRUE;
+            });
+    return ran != null;
+  }
+
+  /**
+   * Calls a block under a lock.
+   *
+   * @return the block's value, or {@code null} when skipped under SKIP
+   */
+  public <T> @Nullable T call(LockOptions options, Callable<T> block) throws Exception {
+    LockProvider provider = provider(options);
+    ActiveLease reentered = HeldLeases.find(provider, options.lockId());
+    if (reentered != null) {
+      return runHeld(reentered, block);
+    }
+    ActiveLease lease = obtain(options, Providers.display(options.provider()), provider);
+    if (lease == null) {
+      return null;
+    }
+    try (lease) {
+      return runHeld(lease, block);
+    }
+  }
+
+  private static <T> T runHeld(ActiveLease lease, Callable<T> block) throws Exception {
+    HeldLeases.push(lease);
+    try {
+      return block.call();
+    } finally {
+      HeldLeases.pop();
+    }
+  }
+
+  private static @Nullable Object proceedHeld(ActiveLease lease, LockedInvocation invocation)
+      throws Throwable {
+    HeldLeases.push(lease);
+    try {
+      return invocation.proceed();
+    } finally {
+      HeldLeases.pop();
+    }
+  }
+
+  private LockProvider provider(LockOptions options) {
+    LockProvider provider = providers.get(options.provider());
+    if (provider == null) {
+      providers.resolve(options.provider(), "Lock '" + options.lockId() + "'");
+    }
+    return Objects.requireNonNull(provider);
+  }
+
+  /** Takes the lock under the options' busy policy; {@code null} means skipped. */
+  private @Nullable ActiveLease obtain(
+      LockOptions options, String providerName, LockProvider provider) {
+    String lockId = options.lockId();
+    LockRequest request =
+        new LockRequest(
+            lockId, OwnerTokens.newToken(), options.ttl(), OwnerTokens.describeCaller());
+    LockEvent attempt = new LockEvent(options.name(), lockId, providerName, 0);
+    long start = System.nanoTime();
+    Optional<LeaseGrant> grant;
+    try {
+      grant =
+          options.onBusy() == OnBusy.WAIT
+              ? provider.acquire(request, options.waitTimeout())
+              : provider.tryAcquire(request);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
+    } catch (RuntimeException e) {
+      listeners.error(attempt, e);
+      throw e;
+    }
+    Duration waited = Duration.ofNanos(System.nanoTime() - start);
+    if (grant.isEmpty()) {
+      switch (options.onBusy()) {
+        case SKIP -> {
+          listeners.busy(attempt);
+          return null;
+        }
+        case FAIL -> {
+          listeners.busy(attempt);
+          throw new LockBusyException(lockId);
+        }
+        default -> {
+          listeners.timedOut(attempt, waited);
+          throw new LockTimeoutException(lockId, waited);
+        }
+      }
+    }
+    ActiveLease lease =
+        new ActiveLease(options, providerName, provider, listeners, grant.get(), start);
+    lease.keepWith(keeper);
+    listeners.acquired(lease.event(), waited);
+    return lease;
+  }
+
+  /** The configured providers by name; the default provider's name is the empty string. */
+  public Map<String, LockProvider> providers() {
+    return providers.all();
+  }
+
+  /** Stops renewing and closes the providers this engine created from URLs. */
+  @Override
+  public void close() {
+    keeper.close();
+    for (LockProvider provider : ownedProviders) {
+      provider.close();
+    }
+  }
+
+  /** A block of code that may throw. */
+  @FunctionalInterface
+  public interface ThrowingRunnable {
+    /** Runs the block. */
+    void run() throws Exception;
+  }
+
+  /** Configures a {@link Locksmith}. */
+  public static final class Builder {
+    private final Map<String, LockProvider> providers = new LinkedHashMap<>();
+    private final List<LockProvider> ownedProviders = new ArrayList<>();
+    private final List<LockListener> listeners = new ArrayList<>();
+    private UnaryOperator<String> attributeResolver = UnaryOperator.identity();
+    private Function<Method, String @Nullable []> parameterNames = method -> null;
+    private Consumer<StandardEvaluationContext> contextCustomizer = context -> {};
+
+    private Builder() {}
+
+    /** The provider used when an annotation or options name none. */
+    public Builder defaultProvider(LockProvider provider) {
+      providers.put(Providers.DEFAULT, Objects.requireNonNull(provider));
+      return this;
+    }
+
+    /** A provider that {@code @DistributedLock(provider = name)} selects. */
+    public Builder provider(String name, LockProvider provider) {
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("provider name is empty; use defaultProvider");
+      }
+      providers.put(name, Objects.requireNonNull(provider));
+      return this;
+    }
+
+    /**
+     * Creates providers from settings' URLs; the engine closes them when it is closed. A provider
+     * already given by name is kept.
+     */
+    public Builder settings(LocksmithSettings settings) {
+      String url = settings.defaultUrl();
+      if (url != null && !providers.containsKey(Providers.DEFAULT)) {
+        LockProvider provider = LockProviders.create(url);
+        ownedProviders.add(provider);
+        providers.put(Providers.DEFAULT, provider);
+      }
+      for (Map.Entry<String, String> named : settings.providerUrls().entrySet()) {
+        if (!providers.containsKey(named.getKey())) {
+          LockProvider provider = LockProviders.create(named.getValue());
+          ownedProviders.add(provider);
+          providers.put(named.getKey(), provider);
+        }
+      }
+      return this;
+    }
+
+    /** A listener told of every acquisition, release, loss and error. */
+    public Builder listener(LockListener listener) {
+      listeners.add(Objects.requireNonNull(listener));
+      return this;
+    }
+
+    /**
+     * Resolves every string attribute of the annotation before it is parsed, such as Spring's
+     * {@code ${...}} placeholders. It may throw {@link IllegalArgumentException} with a reason.
+     */
+    public Builder attributeResolver(UnaryOperator<String> resolver) {
+      this.attributeResolver = Objects.requireNonNull(resolver);
+      return this;
+    }
+
+    /**
+     * Supplies parameter names where reflection cannot, such as Micronaut's compile-time metadata.
+     * The function returns {@code null} to fall back to reflection.
+     */
+    public Builder parameterNames(Function<Method, String @Nullable []> names) {
+      this.parameterNames = Objects.requireNonNull(names);
+      return this;
+    }
+
+    /** Adjusts each key's evaluation context, for example to add a bean resolver. */
+    public Builder evaluationContext(Consumer<StandardEvaluationContext> customizer) {
+      this.contextCustomizer = Objects.requireNonNull(customizer);
+      return this;
+    }
+
+    /** Builds the engine. */
+    public Locksmith build() {
+      return new Locksmith(this);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package dev.locksmith.core;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Provider URLs outside a DI framework: {@code locksmith.url} for the default provider and {@code
+ * locksmith.providers.<name>.url} for named ones. {@link #load()} reads system properties first,
+ * then environment variables ({@code LOCKSMITH_URL}, {@code LOCKSMITH_PROVIDERS_<NAME>_URL}), then
+ * {@code locksmith.properties} on the class path.
+ *
+ * @param defaultUrl the default provider's URL, or {@code null}
+ * @param providerUrls the named providers' URLs
+ */
+public record LocksmithSettings(@Nullable String defaultUrl, Map<String, String> providerUrls) {
+  private static final Pattern NAMED = Pattern.compile("locksmith\\.providers\\.([^.]+)\\.url");
+  private static final Pattern NAMED_ENV = Pattern.compile("LOCKSMITH_PROVIDERS_(.+)_URL");
+
+  /** Copies the named URLs. */
+  public LocksmithSettings {
+    providerUrls = Collections.unmodifiableMap(new TreeMap<>(providerUrls));
+  }
+
+  /** Reads system properties, environment variables and {@code locksmith.properties}. */
+  public static LocksmithSettings load() {
+    Map<String, String> merged = new TreeMap<>(fromClasspath());
+    System.getenv()
+        .forEach(
+            (name, value) -> {
+              if (name.equals("LOCKSMITH_URL")) {
+                merged.put("locksmith.url", value);
+              }
+              Matcher m = NAMED_ENV.matcher(name);
+              if (m.matches()) {
+                merged.put(
+                    "locksmith.providers." + m.group(1).toLowerCase(Locale.ROOT) + ".url", value);
+              }
+            });
+    System.getProperties()
+        .forEach((name, value) -> merged.put(String.valueOf(name), String.valueOf(value)));
+    return from(merged);
+  }
+
+  /** Reads the {@code locksmith.*} entries of flat properties. */
+  public static LocksmithSettings from(Map<String, String> properties) {
+    String defaultUrl = properties.get("locksmith.url");
+    Map<String, String> named = new TreeMap<>();
+    properties.forEach(
+        (name, value) -> {
+          Matcher m = NAMED.matcher(name);
+          if (m.matches()) {
+            named.put(m.group(1), value);
+          }
+        });
+    return new LocksmithSettings(
+        defaultUrl == null || defaultUrl.isBlank() ? null : defaultUrl.strip(), named);
+  }
+
+  private static Map<String, String> fromClasspath() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    if (loader == null) {
+      loader = LocksmithSettings.class.getClassLoader();
+    }
+    Map<String, String> result = new TreeMap<>();
+    try (InputStream in = loader.getResourceAsStream("locksmith.properties")) {
+      if (in != null) {
+        Properties properties = new Properties();
+        properties.load(in);
+        properties.forEach((k, v) -> result.put(String.valueOf(k), String.valueOf(v)));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read locksmith.properties", e);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,55 @@
+package dev.locksmith.core;
+
+import dev.locksmith.core.spi.LockProvider;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/** The configured providers by name; the empty name is the default provider. */
+final class Providers {
+  static final String DEFAULT = "";
+
+  private final Map<String, LockProvider> byName;
+
+  Providers(Map<String, LockProvider> byName) {
+    this.byName = Map.copyOf(byName);
+  }
+
+  @Nullable LockProvider get(String name) {
+    return byName.get(name);
+  }
+
+  Map<String, LockProvider> all() {
+    return byName;
+  }
+
+  static String display(String name) {
+    return name.isEmpty() ? "default" : name;
+  }
+
+  MethodSpec.NamedProvider resolve(String name, String where) {
+    LockProvider provider = byName.get(name);
+    if (provider != null) {
+      return new MethodSpec.NamedProvider(display(name), provider);
+    }
+    Map<String, LockProvider> named = new TreeMap<>(byName);
+    named.remove(DEFAULT);
+    if (name.isEmpty()) {
+      throw new LockConfigurationException(
+          where
+              + ": no default provider is configured; set locksmith.url (system property,"
+              + " LOCKSMITH_URL environment variable or locksmith.properties), e.g."
+              + " locksmith.url=tcp://lockhost:7420"
+              + (named.isEmpty() ? "" : ", or name one of " + named.keySet() + " in provider"));
+    }
+    throw new LockConfigurationException(
+        where
+            + ", attribute provider: no provider named '"
+            + name
+            + "' is configured; configured: "
+            + (named.isEmpty() ? "none" : named.keySet())
+            + " (set locksmith.providers."
+            + name
+            + ".url)");
+  }
+}

@@ -1,0 +1,42 @@
+package dev.locksmith.core;
+
+import java.lang.reflect.Method;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
+
+/** How a locked method returns, which decides what SKIP returns and when the lock is released. */
+enum ReturnKind {
+  /** A plain value or void: released when the method returns. */
+  PLAIN,
+  /** {@code Optional}: SKIP returns {@code Optional.empty()}. */
+  OPTIONAL,
+  /** {@code CompletionStage} or {@code CompletableFuture}: held until the stage completes. */
+  STAGE,
+  /** A primitive other than void: SKIP has nothing to return. */
+  PRIMITIVE;
+
+  static ReturnKind of(Method method) {
+    Class<?> type = method.getReturnType();
+    if (type.isPrimitive() && type != void.class) {
+      return PRIMITIVE;
+    }
+    if (type == Optional.class) {
+      return OPTIONAL;
+    }
+    if (CompletionStage.class.isAssignableFrom(type)) {
+      return STAGE;
+    }
+    return PLAIN;
+  }
+
+  /** What a skipped call returns. */
+  @Nullable Object skipped() {
+    return switch (this) {
+      case OPTIONAL -> Optional.empty();
+      case STAGE -> CompletableFuture.completedFuture(null);
+      default -> null;
+    };
+  }
+}

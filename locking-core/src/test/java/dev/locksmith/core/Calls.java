@@ -1,0 +1,72 @@
+package dev.locksmith.core;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+
+/** Calls an annotated method through the engine, as an interceptor would. */
+final class Calls {
+  private Calls() {}
+
+  static Method method(Class<?> type, String name) {
+    return Arrays.stream(type.getDeclaredMethods())
+        .filter(m -> m.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no method " + name));
+  }
+
+  private static Method findIn(Class<?> type, String name) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      for (Method m : c.getDeclaredMethods()) {
+        if (m.getName().equals(name)) {
+          return m;
+        }
+      }
+    }
+    throw new IllegalArgumentException("no method " + name);
+  }
+
+  static @Nullable Object call(Locksmith locksmith, Object target, String name, Object... args)
+      throws Exception {
+    Method method = findIn(target.getClass(), name);
+    method.setAccessible(true);
+    try {
+      return invoke(locksmith, target, method, args);
+    } catch (Exception | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
+  private static @Nullable Object invoke(
+      Locksmith locksmith, Object target, Method method, Object[] args) throws Throwable {
+    return locksmith.invoke(
+        new LockedInvocation() {
+          @Override
+          public Method method() {
+            return method;
+          }
+
+          @Override
+          public Class<?> targetClass() {
+            return target.getClass();
+          }
+
+          @Override
+          public @Nullable Object[] arguments() {
+            return args;
+          }
+
+          @Override
+          public @Nullable Object proceed() throws Throwable {
+            try {
+              return method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+              throw e.getCause();
+            }
+          }
+        });
+  }
+}

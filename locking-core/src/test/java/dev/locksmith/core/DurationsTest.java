@@ -1,0 +1,50 @@
+package dev.locksmith.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class DurationsTest {
+
+  @ParameterizedTest
+  @CsvSource({
+    "500ms, 500",
+    "10s, 10000",
+    "5m, 300000",
+    "1h, 3600000",
+    "1d, 86400000",
+    "PT10S, 10000",
+    "pt1.5s, 1500",
+    "' 7s ', 7000",
+    "0s, 0"
+  })
+  void parsesShortAndIsoForms(String text, long millis) {
+    assertThat(Durations.parse(text)).isEqualTo(Duration.ofMillis(millis));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "10", "10x", "s", "1.5s", "ten seconds", "PTXS", "-5s"})
+  void rejectsOtherTextNamingItAndTheAcceptedForms(String text) {
+    assertThatThrownBy(() -> Durations.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'" + text + "'")
+        .hasMessageContaining("500ms, 10s, 5m");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"-PT5S", "PT-5S"})
+  void rejectsNegativeIsoDurations(String text) {
+    assertThatThrownBy(() -> Durations.parse(text)).hasMessageContaining("negative");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"1500, 1500ms", "30000, 30s", "300000, 5m", "7200000, 2h", "86400000, 1d"})
+  void formatsTheShortWay(long millis, String text) {
+    assertThat(Durations.format(Duration.ofMillis(millis))).isEqualTo(text);
+    assertThat(Durations.parse(text)).isEqualTo(Duration.ofMillis(millis));
+  }
+}

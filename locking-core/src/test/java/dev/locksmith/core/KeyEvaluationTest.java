@@ -1,0 +1,172 @@
+package dev.locksmith.core;
+
+import static dev.locksmith.core.Calls.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KeyEvaluationTest {
+  private final Locksmith locksmith =
+      Locksmith.builder().defaultProvider(MemoryLockProvider.isolated()).build();
+
+  @AfterEach
+  void close() {
+    locksmith.close();
+  }
+
+  static class Accounts {
+    @DistributedLock(key = "#accountId")
+    String byName(String accountId, long cents) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(name = "acct", key = "#p0 + '/' + #a1")
+    String byIndex(String accountId, long cents) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(
+        name = "root",
+        key = "#root.methodName + '-' + #root.args.length + '-' + #root.targetClass.simpleName")
+    String byRoot(String a, String b) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(key = "#id")
+    String nullable(String id) {
+      return "ran";
+    }
+
+    @DistributedLock(key = "#order.customer().toUpperCase()")
+    String nested(Order order) {
+      return Locks.current().key();
+    }
+  }
+
+  record Order(String customer) {}
+
+  @Test
+  void parameterNameIsAppendedToTheDefaultName() throws Throwable {
+    assertThat(call(locksmith, new Accounts(), "byName", "acct-7", 10L))
+        .isEqualTo("Accounts.byName:acct-7");
+  }
+
+  @Test
+  void indexedParametersAndExplicitName() throws Throwable {
+    assertThat(call(locksmith, new Accounts(), "byIndex", "acct-7", 10L))
+        .isEqualTo("acct:acct-7/10");
+  }
+
+  @Test
+  void rootObjectGivesMethodArgsAndTargetClass() throws Throwable {
+    assertThat(call(locksmith, new Accounts(), "byRoot", "x", "y"))
+        .isEqualTo("root:byRoot-2-Accounts");
+  }
+
+  @Test
+  void expressionCanNavigateArguments() throws Throwable {
+    assertThat(call(locksmith, new Accounts(), "nested", new Order("acme"))).isEqualTo("ACME");
+  }
+
+  @Test
+  void nullOrEmptyKeyIsAnErrorNotASharedLock() {
+    assertThatThrownBy(() -> call(locksmith, new Accounts(), "nullable", (Object) null))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("Accounts.nullable(String): key expression '#id' evaluated to null");
+    assertThatThrownBy(() -> call(locksmith, new Accounts(), "nullable", ""))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("evaluated to an empty string");
+  }
+
+  @Test
+  void failingExpressionIsReportedWithTheMethod() {
+    assertThatThrownBy(() -> call(locksmith, new Accounts(), "nested", (Object) null))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining(
+            "Accounts.nested(Order): key expression '#order.customer().toUpperCase()' failed");
+  }
+
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(java.lang.annotation.ElementType.METHOD)
+  @DistributedLock(name = "nightly", ttl = "5s")
+  @interface NightlyJob {}
+
+  static class Jobs {
+    @NightlyJob
+    String run() {
+      return Locks.current().name() + " " + Locks.current().timeLeft().getSeconds();
+    }
+  }
+
+  @Test
+  void metaAnnotationStandsForDistributedLock() throws Throwable {
+    assertThat(Locksmith.isAnnotated(Calls.method(Jobs.class, "run"))).isTrue();
+    assertThat((String) call(locksmith, new Jobs(), "run")).matches("nightly [45]");
+  }
+
+  @Test
+  void specIsBuiltOnceAndReused() {
+    MethodSpecs specs =
+        new MethodSpecs(
+            new Providers(java.util.Map.of("", MemoryLockProvider.isolated())),
+            s -> s,
+            m -> null,
+            c -> {});
+    var method = Calls.method(Accounts.class, "byName");
+    assertThat(specs.get(method)).isSameAs(specs.get(method));
+    assertThat(specs.get(method).key()).isNotNull();
+  }
+
+  @Test
+  void classCompiledWithoutParametersGetsAClearError(@TempDir Path dir) throws Exception {
+    Path source = dir.resolve("NoNames.java");
+    Files.writeString(
+        source,
+        "public class NoNames {\n"
+            + "  @dev.locksmith.annotation.DistributedLock(key = \"#accountId\")\n"
+            + "  public void pay(String accountId) {}\n"
+            + "  @dev.locksmith.annotation.DistributedLock(key = \"#p0\")\n"
+            + "  public String indexed(String accountId) { return dev.locksmith.core.Locks.current().key(); }\n"
+            + "}\n");
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    int status =
+        javac.run(
+            null,
+            null,
+            null,
+            List.of(
+                    "-classpath",
+                    System.getProperty("java.class.path"),
+                    "-d",
+                    dir.toString(),
+                    source.toString())
+                .toArray(String[]::new));
+    assertThat(status).isZero();
+    try (URLClassLoader loader =
+        new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+      Class<?> type = loader.loadClass("NoNames");
+      assertThatThrownBy(() -> locksmith.validate(type.getMethod("pay", String.class)))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("NoNames.pay(String), attribute key: '#accountId'")
+          .hasMessageContaining("NoNames was compiled without -parameters")
+          .hasMessageContaining("use #p0/#a0");
+      Object target = type.getDeclaredConstructor().newInstance();
+      assertThat(call(locksmith, target, "indexed", "a-1")).isEqualTo("a-1");
+    }
+  }
+}

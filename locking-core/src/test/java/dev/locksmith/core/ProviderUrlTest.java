@@ -1,0 +1,102 @@
+package dev.locksmith.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ProviderUrlTest {
+
+  @Test
+  void parsesHostPortPathAndParameters() {
+    ProviderUrl url = ProviderUrl.parse("tcp://lockhost:7421/x?secret-file=%2Fetc%2Fs&tls=true");
+    assertThat(url.scheme()).isEqualTo("tcp");
+    assertThat(url.host()).isEqualTo("lockhost");
+    assertThat(url.port(7420)).isEqualTo(7421);
+    assertThat(url.path()).isEqualTo("/x");
+    assertThat(url.parameter("secret-file")).isEqualTo("/etc/s");
+    assertThat(url.booleanParameter("tls", false)).isTrue();
+    assertThat(ProviderUrl.parse("tcp://h").port(7420)).isEqualTo(7420);
+  }
+
+  @Test
+  void emptyUrlSaysWhatIsExpected() {
+    assertThatThrownBy(() -> ProviderUrl.parse("  "))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("Provider URL is empty")
+        .hasMessageContaining("tcp://host:7420");
+  }
+
+  @Test
+  void urlWithoutSchemeIsNamed() {
+    assertThatThrownBy(() -> ProviderUrl.parse("/mnt/locks"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("'/mnt/locks' has no scheme");
+  }
+
+  @Test
+  void malformedUrlGivesTheIndex() {
+    assertThatThrownBy(() -> ProviderUrl.parse("tcp://host:74 20"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("malformed at index 6: Illegal character in authority");
+  }
+
+  @Test
+  void unknownSchemeListsTheKnownOnes() {
+    assertThatThrownBy(() -> LockProviders.create("zookeeper://zk:2181"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("unknown scheme 'zookeeper'")
+        .hasMessageContaining("known schemes: [mem");
+  }
+
+  @Test
+  void unknownParameterListsTheAllowedOnes() {
+    assertThatThrownBy(
+            () -> ProviderUrl.parse("file:///tmp?skw=2s").requireOnly(Set.of("skew", "mode")))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessage(
+            "Provider URL 'file:///tmp?skw=2s' has unknown parameter 'skw'; allowed: [mode, skew]");
+  }
+
+  @Test
+  void typedParametersNameTheParameterAndValue() {
+    ProviderUrl url = ProviderUrl.parse("tcp://h?timeout=3x&pool=many&tls=maybe");
+    assertThatThrownBy(() -> url.durationParameter("timeout", Duration.ZERO))
+        .hasMessageContaining("parameter 'timeout'")
+        .hasMessageContaining("'3x' is not a duration");
+    assertThatThrownBy(() -> url.intParameter("pool", 1))
+        .hasMessageContaining("parameter 'pool' is not a whole number: 'many'");
+    assertThatThrownBy(() -> url.booleanParameter("tls", false))
+        .hasMessageContaining("parameter 'tls' is not true or false: 'maybe'");
+  }
+
+  @Test
+  void duplicateParameterIsAnError() {
+    assertThatThrownBy(() -> ProviderUrl.parse("tcp://h?tls=true&tls=false"))
+        .hasMessageContaining("gives parameter 'tls' twice");
+  }
+
+  @Test
+  void secretsAreRedactedInMessages() {
+    ProviderUrl url = ProviderUrl.parse("redis://user:hunter2@h:6379?secret=abc&x=1");
+    assertThat(url.redacted()).isEqualTo("redis://user:****@h:6379?secret=****&x=1");
+    assertThatThrownBy(() -> url.requireOnly(Set.of("secret")))
+        .hasMessageNotContaining("hunter2")
+        .hasMessageNotContaining("abc");
+  }
+
+  @Test
+  void memUrlsNameSharedStores() {
+    assertThat(LockProviders.create("mem:").description()).isEqualTo("mem:");
+    assertThat(LockProviders.create("mem:orders").description()).isEqualTo("mem:orders");
+    assertThat(LockProviders.create("mem:orders")).isInstanceOf(MemoryLockProvider.class);
+    assertThatThrownBy(() -> LockProviders.create("mem:a/b"))
+        .hasMessageContaining("names store 'a/b'");
+    assertThatThrownBy(() -> LockProviders.create("mem:?x=1"))
+        .hasMessageContaining("this scheme takes no parameters");
+  }
+}

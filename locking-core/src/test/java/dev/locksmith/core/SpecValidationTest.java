@@ -1,0 +1,170 @@
+package dev.locksmith.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import org.junit.jupiter.api.Test;
+
+class SpecValidationTest {
+  private final Locksmith locksmith =
+      Locksmith.builder()
+          .defaultProvider(MemoryLockProvider.isolated())
+          .provider("backup", MemoryLockProvider.isolated())
+          .build();
+
+  static class BadTtl {
+    @DistributedLock(ttl = "10x")
+    void run() {}
+  }
+
+  static class BadWaitTimeout {
+    @DistributedLock(waitTimeout = "forever")
+    void run() {}
+  }
+
+  static class ZeroTtl {
+    @DistributedLock(ttl = "0s")
+    void run() {}
+  }
+
+  static class UnparsableKey {
+    @DistributedLock(key = "#id +")
+    void run(String id) {}
+  }
+
+  static class UnknownParameter {
+    @DistributedLock(key = "#acountId")
+    void transfer(String accountId, long cents) {}
+  }
+
+  static class SkipOnPrimitive {
+    @DistributedLock(onBusy = OnBusy.SKIP)
+    int count() {
+      return 1;
+    }
+  }
+
+  static class UnknownProvider {
+    @DistributedLock(provider = "archive")
+    void run() {}
+  }
+
+  static class MinHoldBeyondTtl {
+    @DistributedLock(ttl = "1s", renew = false, minHold = "5s")
+    void run() {}
+  }
+
+  static class DefaultOnly {
+    @DistributedLock
+    void sweep() {}
+  }
+
+  static class Valid {
+    @DistributedLock(key = "#accountId + ':' + #p1", provider = "backup")
+    void transfer(String accountId, long cents) {}
+
+    @DistributedLock(onBusy = OnBusy.SKIP)
+    void sweep() {}
+
+    void notLocked() {}
+  }
+
+  @Test
+  void badDurationNamesClassMethodAttributeAndText() {
+    assertThatThrownBy(() -> locksmith.validate(BadTtl.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageStartingWith(
+            "@DistributedLock on dev.locksmith.core.SpecValidationTest$BadTtl.run(), attribute ttl:")
+        .hasMessageContaining("'10x' is not a duration");
+    assertThatThrownBy(() -> locksmith.validate(BadWaitTimeout.class))
+        .hasMessageContaining("BadWaitTimeout.run(), attribute waitTimeout: 'forever'");
+    assertThatThrownBy(() -> locksmith.validate(ZeroTtl.class))
+        .hasMessageContaining("ZeroTtl.run(), attribute ttl: must be longer than zero");
+  }
+
+  @Test
+  void unparsableKeyNamesTheExpression() {
+    assertThatThrownBy(() -> locksmith.validate(UnparsableKey.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("UnparsableKey.run(String), attribute key: '#id +'")
+        .hasMessageContaining("is not a valid SpEL expression");
+  }
+
+  @Test
+  void unknownParameterListsTheRealOnes() {
+    assertThatThrownBy(() -> locksmith.validate(UnknownParameter.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessage(
+            "@DistributedLock on dev.locksmith.core.SpecValidationTest$UnknownParameter"
+                + ".transfer(String, long), attribute key: '#acountId' refers to #acountId, which"
+                + " is not a parameter; parameters are [accountId, cents] (or #p0..#p1 /"
+                + " #a0..#a1)");
+  }
+
+  @Test
+  void skipOnPrimitiveReturnIsRefused() {
+    assertThatThrownBy(() -> locksmith.validate(SkipOnPrimitive.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("SkipOnPrimitive.count(), attribute onBusy: SKIP cannot be used")
+        .hasMessageContaining("returning int");
+  }
+
+  @Test
+  void unknownProviderListsConfiguredOnes() {
+    assertThatThrownBy(() -> locksmith.validate(UnknownProvider.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("UnknownProvider.run(), attribute provider: no provider named")
+        .hasMessageContaining("'archive'")
+        .hasMessageContaining("configured: [backup]")
+        .hasMessageContaining("locksmith.providers.archive.url");
+  }
+
+  @Test
+  void missingDefaultProviderSaysHowToConfigureIt() {
+    try (Locksmith none = Locksmith.builder().build()) {
+      assertThatThrownBy(() -> none.validate(DefaultOnly.class))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("DefaultOnly.sweep(): no default provider is configured")
+          .hasMessageContaining("LOCKSMITH_URL");
+    }
+  }
+
+  @Test
+  void minHoldLongerThanUnrenewedTtlIsRefused() {
+    assertThatThrownBy(() -> locksmith.validate(MinHoldBeyondTtl.class))
+        .hasMessageContaining(
+            "MinHoldBeyondTtl.run(), attribute minHold: 5s is longer than ttl 1s");
+  }
+
+  @Test
+  void validClassCountsItsAnnotatedMethods() {
+    assertThat(locksmith.validate(Valid.class)).isEqualTo(2);
+  }
+
+  @Test
+  void attributeResolverRunsBeforeParsing() {
+    try (Locksmith resolving =
+        Locksmith.builder()
+            .defaultProvider(MemoryLockProvider.isolated())
+            .attributeResolver(
+                value -> {
+                  if (value.contains("${missing}")) {
+                    throw new IllegalArgumentException("has an unresolvable placeholder");
+                  }
+                  return value;
+                })
+            .build()) {
+      assertThatThrownBy(() -> resolving.validate(Placeholder.class))
+          .hasMessageContaining("Placeholder.run(), attribute ttl: '${missing}'")
+          .hasMessageContaining("unresolvable placeholder");
+    }
+  }
+
+  static class Placeholder {
+    @DistributedLock(ttl = "${missing}")
+    void run() {}
+  }
+}
