@@ -1,0 +1,433 @@
+package dev.locksmith.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The conformance suite every provider passes. A provider's test extends it and implements {@link
+ * #newProvider()}; each call must return a new client onto the same lock store, as another host
+ * would have.
+ *
+ * <pre>{@code
+ * class TcpProviderConformanceTest extends LockProviderContract {
+ *   protected LockProvider newProvider() { return LockProviders.create(server.url()); }
+ * }
+ * }</pre>
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+public abstract class LockProviderContract {
+  private static final Logger LOG = LoggerFactory.getLogger(LockProviderContract.class);
+
+  private final List<AutoCloseable> opened = new CopyOnWriteArrayList<>();
+  private final ExecutorService pool = Executors.newCachedThreadPool();
+  private final String prefix = "contract-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+
+  /** Creates the subclass. */
+  protected LockProviderContract() {}
+
+  /** A new client of the provider under test onto the shared lock store. */
+  protected abstract LockProvider newProvider() throws Exception;
+
+  /**
+   * Extra time past a TTL before the provider frees an abandoned lock, such as a file provider's
+   * clock-skew allowance. Default: none.
+   */
+  protected Duration expiryGrace() {
+    return Duration.ZERO;
+  }
+
+  /** The shortest TTL the provider handles well in tests. Default: 500 ms. */
+  protected Duration shortTtl() {
+    return Duration.ofMillis(500);
+  }
+
+  /** The upper bound asserted for a hand-off from a release to a waiter. Default: 1 s. */
+  protected Duration maxHandOff() {
+    return Duration.ofSeconds(1);
+  }
+
+  private LockProvider client() throws Exception {
+    LockProvider provider = newProvider();
+    opened.add(provider);
+    return provider;
+  }
+
+  private Locksmith engine(LockProvider provider) {
+    Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build();
+    opened.add(locksmith);
+    return locksmith;
+  }
+
+  /** A lock id unique to this test run, so that shared stores are not disturbed. */
+  protected String lockId(String name) {
+    return prefix + name;
+  }
+
+  private static LockRequest request(String lockId, Duration ttl) {
+    return LockRequest.of(lockId, ttl);
+  }
+
+  @AfterEach
+  void closeClients() throws Exception {
+    pool.shutdownNow();
+    for (AutoCloseable closeable : opened) {
+      closeable.close();
+    }
+  }
+
+  @Test
+  void secondAcquireIsRefusedWhileHeld() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("exclusive");
+    LeaseGrant held = a.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+    assertThat(held.lockId()).isEqualTo(id);
+    assertThat(b.tryAcquire(request(id, Duration.ofSeconds(30)))).isEmpty();
+    assertThat(a.tryAcquire(request(id, Duration.ofSeconds(30))))
+        .as("another acquisition through the same client")
+        .isEmpty();
+    assertThat(a.release(held)).isTrue();
+  }
+
+  @Test
+  void releaseFreesTheLockOnceAndOnlyOnce() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("release");
+    for (int round = 0; round < 10; round++) {
+      LeaseGrant held = a.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+      assertThat(a.release(held)).isTrue();
+      assertThat(a.release(held)).as("second release").isFalse();
+      LeaseGrant next = b.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+      assertThat(b.release(next)).isTrue();
+    }
+  }
+
+  @Test
+  void distinctKeysAreIndependent() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    LeaseGrant one = a.tryAcquire(request(lockId("key:1"), Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant two = b.tryAcquire(request(lockId("key:2"), Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant odd =
+        b.tryAcquire(request(lockId("key:../1 with spaces/ü"), Duration.ofSeconds(30)))
+            .orElseThrow();
+    assertThat(a.release(one)).isTrue();
+    assertThat(b.release(two)).isTrue();
+    assertThat(b.release(odd)).isTrue();
+  }
+
+  @Test
+  void ttlFreesAnAbandonedLock() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("abandoned");
+    long start = System.nanoTime();
+    a.tryAcquire(request(id, shortTtl())).orElseThrow();
+    assertThat(b.tryAcquire(request(id, Duration.ofSeconds(30)))).isEmpty();
+    LeaseGrant taken = takeAfterExpiry(b, id);
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("the lock is not freed before its ttl")
+        .isGreaterThanOrEqualTo(shortTtl());
+    assertThat(b.release(taken)).isTrue();
+  }
+
+  @Test
+  void staleHolderCanNeitherRenewNorReleaseTheNewHoldersLock() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("stale");
+    LeaseGrant stale = a.tryAcquire(request(id, shortTtl())).orElseThrow();
+    LeaseGrant fresh = takeAfterExpiry(b, id);
+    assertThat(fresh.fencingToken()).isGreaterThan(stale.fencingToken());
+    assertThat(a.renew(stale, Duration.ofSeconds(30))).as("stale renew").isEmpty();
+    assertThat(a.release(stale)).as("stale release").isFalse();
+    assertThat(client().tryAcquire(request(id, Duration.ofSeconds(30))))
+        .as("the new holder still holds")
+        .isEmpty();
+    assertThat(b.renew(fresh, Duration.ofSeconds(30))).isPresent();
+    assertThat(b.release(fresh)).isTrue();
+  }
+
+  @Test
+  void releaseAfterExpiryReportsLostAndChangesNothing() throws Exception {
+    LockProvider a = client();
+    String id = lockId("expired-release");
+    LeaseGrant expired = a.tryAcquire(request(id, shortTtl())).orElseThrow();
+    LeaseGrant fresh = takeAfterExpiry(client(), id);
+    assertThat(a.release(expired)).isFalse();
+    assertThat(a.renew(expired, Duration.ofSeconds(1))).isEmpty();
+    assertThat(client().tryAcquire(request(id, Duration.ofSeconds(30)))).isEmpty();
+    assertThat(fresh.lockId()).isEqualTo(id);
+  }
+
+  private LeaseGrant takeAfterExpiry(LockProvider taker, String id) {
+    LeaseGrant[] taken = new LeaseGrant[1];
+    await()
+        .atMost(shortTtl().plus(expiryGrace()).plusSeconds(5))
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> {
+              Optional<LeaseGrant> grant = taker.tryAcquire(request(id, Duration.ofSeconds(30)));
+              grant.ifPresent(g -> taken[0] = g);
+              return grant.isPresent();
+            });
+    return taken[0];
+  }
+
+  @Test
+  void renewExtendsTheLeaseFromAnyThread() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("renew-thread");
+    LeaseGrant held = pool.submit(() -> a.tryAcquire(request(id, shortTtl())).orElseThrow()).get();
+    long until = System.nanoTime() + shortTtl().multipliedBy(3).toNanos();
+    LeaseGrant current = held;
+    while (System.nanoTime() < until) {
+      LeaseGrant toRenew = current;
+      current =
+          pool.submit(() -> a.renew(toRenew, shortTtl()).orElseThrow()).get(10, TimeUnit.SECONDS);
+      assertThat(current.fencingToken()).isEqualTo(held.fencingToken());
+      assertThat(b.tryAcquire(request(id, Duration.ofSeconds(30)))).isEmpty();
+      LockSupport.parkNanos(shortTtl().toNanos() / 4);
+    }
+    LeaseGrant last = current;
+    assertThat(pool.submit(() -> a.release(last)).get()).isTrue();
+  }
+
+  @Test
+  void engineRenewalKeepsTheLockPastItsTtl() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("engine-renew");
+    Locksmith locksmith = engine(a);
+    long[] tokens = new long[2];
+    locksmith.run(
+        LockOptions.named(id).withTtl(shortTtl()),
+        () -> {
+          tokens[0] = dev.locksmith.core.Locks.current().fencingToken();
+          long end = System.nanoTime() + shortTtl().multipliedBy(4).toNanos();
+          while (System.nanoTime() < end) {
+            assertThat(b.tryAcquire(request(id, Duration.ofSeconds(30)))).isEmpty();
+            LockSupport.parkNanos(shortTtl().toNanos() / 5);
+          }
+          dev.locksmith.core.Locks.current().checkValid();
+          tokens[1] = dev.locksmith.core.Locks.current().fencingToken();
+        });
+    assertThat(tokens[1]).isEqualTo(tokens[0]);
+    assertThat(b.tryAcquire(request(id, Duration.ofSeconds(30)))).isPresent();
+  }
+
+  @Test
+  void fencingTokensStrictlyIncreaseAcrossHolders() throws Exception {
+    List<LockProvider> clients = List.of(client(), client(), client());
+    String id = lockId("fencing");
+    long last = Long.MIN_VALUE;
+    for (int round = 0; round < 30; round++) {
+      LockProvider client = clients.get(round % clients.size());
+      LeaseGrant grant = client.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+      assertThat(grant.fencingToken()).as("round %d", round).isGreaterThan(last);
+      last = grant.fencingToken();
+      assertThat(client.release(grant)).isTrue();
+    }
+  }
+
+  @Test
+  void waiterIsWokenOnReleaseFarBelowTheTtl() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("handoff");
+    List<Long> handOffs = new ArrayList<>();
+    for (int round = 0; round < 5; round++) {
+      LeaseGrant held = a.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+      CountDownLatch waiting = new CountDownLatch(1);
+      Future<Long> waiter =
+          pool.submit(
+              () -> {
+                waiting.countDown();
+                LeaseGrant got =
+                    b.acquire(request(id, Duration.ofSeconds(30)), Duration.ofSeconds(30))
+                        .orElseThrow();
+                long grantedAt = System.nanoTime();
+                b.release(got);
+                return grantedAt;
+              });
+      waiting.await();
+      awaitWaiting(a, id);
+      long releasedAt = System.nanoTime();
+      assertThat(a.release(held)).isTrue();
+      long handOff = waiter.get(30, TimeUnit.SECONDS) - releasedAt;
+      handOffs.add(handOff);
+    }
+    handOffs.sort(null);
+    Duration median = Duration.ofNanos(handOffs.get(handOffs.size() / 2));
+    LOG.info(
+        "{}: hand-off median {} µs, all {}",
+        getClass().getSimpleName(),
+        median.toNanos() / 1000,
+        handOffs);
+    assertThat(median).isLessThan(maxHandOff());
+  }
+
+  /** Waits until a waiter is queued, where the provider can tell. */
+  private void awaitWaiting(LockProvider provider, String id) {
+    if (provider.status(id).waiters() >= 0) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> provider.status(id).waiters() > 0);
+    }
+  }
+
+  @Test
+  void waitingHonoursItsTimeout() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("timeout");
+    LeaseGrant held = a.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+    long start = System.nanoTime();
+    assertThat(b.acquire(request(id, Duration.ofSeconds(30)), Duration.ofMillis(300))).isEmpty();
+    Duration waited = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(waited)
+        .isGreaterThanOrEqualTo(Duration.ofMillis(290))
+        .isLessThan(Duration.ofSeconds(5));
+    assertThat(a.renew(held, Duration.ofSeconds(30))).as("the holder still holds").isPresent();
+    assertThat(a.release(held)).isTrue();
+    assertThat(b.tryAcquire(request(id, Duration.ofSeconds(30))))
+        .as("the timed-out waiter left nothing behind")
+        .isPresent();
+  }
+
+  @Test
+  void interruptedWaiterLeavesNothingHeld() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("interrupt");
+    LeaseGrant held = a.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+    CountDownLatch waiting = new CountDownLatch(1);
+    Thread[] thread = new Thread[1];
+    Future<Throwable> waiter =
+        pool.submit(
+            () -> {
+              thread[0] = Thread.currentThread();
+              waiting.countDown();
+              try {
+                b.acquire(request(id, Duration.ofSeconds(30)), Duration.ofSeconds(30));
+                return null;
+              } catch (InterruptedException e) {
+                return e;
+              }
+            });
+    waiting.await();
+    awaitWaiting(a, id);
+    thread[0].interrupt();
+    assertThat(waiter.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+    assertThat(a.release(held)).isTrue();
+    LockProvider c = client();
+    assertThat(c.tryAcquire(request(id, Duration.ofSeconds(30))))
+        .as("the interrupted waiter was not granted the lock")
+        .isPresent();
+  }
+
+  @Test
+  void minHoldKeepsTheLockAfterAnEarlyRelease() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("min-hold");
+    Duration minHold = shortTtl();
+    long start = System.nanoTime();
+    boolean ran =
+        engine(a).run(LockOptions.named(id).withMinHold(minHold).withOnBusy(OnBusy.FAIL), () -> {});
+    assertThat(ran).isTrue();
+    assertThat(b.tryAcquire(request(id, Duration.ofSeconds(30)))).isEmpty();
+    takeAfterExpiry(b, id);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(minHold);
+  }
+
+  @Test
+  void statusNamesTheHolderAndToken() throws Exception {
+    LockProvider a = client();
+    String id = lockId("status");
+    assertThat(a.status(id).currentHolder()).isEmpty();
+    LockRequest request = request(id, Duration.ofSeconds(30));
+    LeaseGrant held = a.tryAcquire(request).orElseThrow();
+    var holder = client().status(id).currentHolder().orElseThrow();
+    assertThat(holder.fencingToken()).isEqualTo(held.fencingToken());
+    assertThat(holder.owner()).contains(request.owner());
+    assertThat(holder.timeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+    a.release(held);
+  }
+
+  @Test
+  void mutualExclusionUnder16Threads() throws Exception {
+    List<LockProvider> clients = List.of(client(), client(), client(), client());
+    String id = lockId("counter");
+    int threads = 16;
+    int perThread = 15;
+    int[] counter = {0};
+    List<Future<?>> futures = new ArrayList<>();
+    CountDownLatch start = new CountDownLatch(1);
+    for (int t = 0; t < threads; t++) {
+      LockProvider client = clients.get(t % clients.size());
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i = 0; i < perThread; i++) {
+                  LeaseGrant grant =
+                      client
+                          .acquire(request(id, Duration.ofSeconds(30)), Duration.ofSeconds(60))
+                          .orElseThrow(() -> new AssertionError("wait timed out"));
+                  int read = counter[0];
+                  LockSupport.parkNanos(200_000); // widen the read-write window
+                  counter[0] = read + 1;
+                  assertThat(client.release(grant)).isTrue();
+                }
+                return null;
+              }));
+    }
+    start.countDown();
+    for (Future<?> future : futures) {
+      future.get(100, TimeUnit.SECONDS);
+    }
+    assertThat(counter[0]).isEqualTo(threads * perThread);
+  }
+
+  @Test
+  void engineBusyPoliciesAgainstTheProvider() throws Exception {
+    LockProvider a = client();
+    String id = lockId("policies");
+    LeaseGrant held = a.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+    Locksmith other = engine(client());
+    LockOptions options = LockOptions.named(id);
+    assertThat(other.run(options.withOnBusy(OnBusy.SKIP), () -> {})).isFalse();
+    assertThatThrownBy(() -> other.run(options.withOnBusy(OnBusy.FAIL), () -> {}))
+        .isInstanceOf(dev.locksmith.core.LockBusyException.class);
+    assertThatThrownBy(() -> other.run(options.withWaitTimeout(Duration.ofMillis(200)), () -> {}))
+        .isInstanceOf(dev.locksmith.core.LockTimeoutException.class);
+    a.release(held);
+    assertThat(other.run(options, () -> {})).isTrue();
+  }
+}

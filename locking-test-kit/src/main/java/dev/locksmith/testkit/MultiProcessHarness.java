@@ -1,0 +1,135 @@
+package dev.locksmith.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts N JVMs that contend for one lock through a provider URL, each doing read-modify-write
+ * sections on a shared counter file, then checks the combined history: no overlap, fencing tokens
+ * increasing with start time, and no lost update.
+ *
+ * <pre>{@code
+ * MultiProcessHarness.Result result = MultiProcessHarness.run("tcp://127.0.0.1:" + port, 4, 25, dir);
+ * assertThat(result.violations()).isEmpty();
+ * }</pre>
+ *
+ * <p>Child JVMs get the class path of the calling JVM, so the provider under test is on it.
+ */
+public final class MultiProcessHarness {
+  private MultiProcessHarness() {}
+
+  /**
+   * The outcome of a run.
+   *
+   * @param history the checked history of every process's sections
+   * @param expected how many sections should have run
+   * @param counter the counter file's final value; lower than {@code expected} means lost updates
+   * @param exitCodes each child's exit code
+   */
+  public record Result(History history, int expected, long counter, List<Integer> exitCodes) {
+
+    /** Every violation: history violations, lost updates, and failed children. */
+    public List<String> violations() {
+      List<String> all = new ArrayList<>(history.violations());
+      if (counter != expected) {
+        all.add("lost updates: counter is " + counter + ", expected " + expected);
+      }
+      if (history.sections().size() != expected) {
+        all.add("recorded " + history.sections().size() + " sections, expected " + expected);
+      }
+      for (int i = 0; i < exitCodes.size(); i++) {
+        if (exitCodes.get(i) != 0) {
+          all.add("contender " + i + " exited with " + exitCodes.get(i));
+        }
+      }
+      return all;
+    }
+  }
+
+  /** Runs {@code processes} contenders of {@code iterations} sections each, with a 10 s TTL. */
+  public static Result run(String url, int processes, int iterations, Path workDir)
+      throws IOException, InterruptedException {
+    return run(
+        url,
+        "harness-" + System.nanoTime(),
+        processes,
+        iterations,
+        Duration.ofSeconds(10),
+        workDir);
+  }
+
+  /** Runs contenders on the given lock id and TTL. */
+  public static Result run(
+      String url, String lockId, int processes, int iterations, Duration ttl, Path workDir)
+      throws IOException, InterruptedException {
+    Files.createDirectories(workDir);
+    Path counter = workDir.resolve("counter");
+    Files.deleteIfExists(counter);
+    List<Process> children = new ArrayList<>();
+    List<Path> recordFiles = new ArrayList<>();
+    for (int i = 0; i < processes; i++) {
+      Path records = workDir.resolve("records-" + i);
+      Files.deleteIfExists(records);
+      recordFiles.add(records);
+      children.add(
+          startJvm(
+              Contender.class.getName(),
+              workDir.resolve("contender-" + i + ".log"),
+              url,
+              lockId,
+              Integer.toString(iterations),
+              counter.toString(),
+              records.toString(),
+              ttl.toString()));
+    }
+    List<Integer> exitCodes = new ArrayList<>();
+    for (Process child : children) {
+      if (!child.waitFor(5, TimeUnit.MINUTES)) {
+        child.destroyForcibly();
+        exitCodes.add(-1);
+      } else {
+        exitCodes.add(child.exitValue());
+      }
+    }
+    List<CriticalSection> sections = new ArrayList<>();
+    for (Path records : recordFiles) {
+      if (Files.exists(records)) {
+        for (String line : Files.readAllLines(records, StandardCharsets.UTF_8)) {
+          if (!line.isBlank()) {
+            sections.add(CriticalSection.parse(line));
+          }
+        }
+      }
+    }
+    String text = Files.exists(counter) ? Files.readString(counter).strip() : "0";
+    return new Result(
+        History.check(sections), processes * iterations, Long.parseLong(text), exitCodes);
+  }
+
+  /**
+   * Starts a JVM running {@code mainClass} with this JVM's class path, its output going to {@code
+   * log}.
+   */
+  public static Process startJvm(String mainClass, Path log, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx128m");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(mainClass);
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .start();
+  }
+}
