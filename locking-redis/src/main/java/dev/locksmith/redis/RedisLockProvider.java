@@ -1,0 +1,336 @@
+package dev.locksmith.redis;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.redisson.api.RFuture;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leases in Redis, through Redisson. Each lock is a hash {@code PREFIX:{LOCK_ID}:lock} with a
+ * millisecond TTL, its fencing counter {@code PREFIX:{LOCK_ID}:fence} and its wake-up channel
+ * {@code PREFIX:{LOCK_ID}:released}; the hash tag keeps all three in one Cluster slot. Acquire,
+ * renew and release are atomic Lua scripts; renew and release check the owner token and the fencing
+ * token, so a lease belongs to its acquisition, not to a thread, and any thread may renew or
+ * release it.
+ *
+ * <p>Waiters subscribe to the lock's channel and retry when a release is published or the holder's
+ * TTL runs out, whichever comes first; there is no polling. Waiters race for a released lock: Redis
+ * keeps no queue, so the order is not FIFO.
+ *
+ * <p>Failures to reach Redis surface as {@link LockProviderException}; a lease whose renewal fails
+ * that way, or finds the lease gone after a restart or failover, is reported lost by the caller's
+ * renewal.
+ */
+public final class RedisLockProvider implements LockProvider {
+  private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
+
+  private final RedissonClient client;
+  private final boolean ownsClient;
+  private final RedisLockOptions options;
+  private final String description;
+  private final RScript script;
+  private final WakeUps wakeUps;
+  private volatile boolean closed;
+
+  private RedisLockProvider(
+      RedissonClient client, boolean ownsClient, RedisLockOptions options, String description) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.options = options;
+    this.description = description;
+    this.script = client.getScript(StringCodec.INSTANCE);
+    this.wakeUps = new WakeUps(client);
+  }
+
+  /**
+   * A provider over an existing client, such as the one a Spring or Micronaut application already
+   * configured. {@link #close()} leaves the client open: its creator shuts it down.
+   */
+  public static RedisLockProvider create(RedissonClient client, RedisLockOptions options) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(options, "options");
+    return new RedisLockProvider(
+        client,
+        false,
+        options,
+        "redis (application RedissonClient, prefix " + options.prefix() + ")");
+  }
+
+  /**
+   * A provider for a URL such as {@code redis://host:6379/0?prefix=app}; see the module's README
+   * for the forms and parameters. It owns the client it creates and shuts it down on {@link
+   * #close()}.
+   *
+   * @throws dev.locksmith.core.LockConfigurationException when a part of the URL is wrong, naming
+   *     it
+   * @throws LockProviderException when Redis cannot be reached
+   */
+  public static RedisLockProvider create(String url) {
+    return (RedisLockProvider)
+        new RedisLockProviderFactory().create(dev.locksmith.core.spi.ProviderUrl.parse(url));
+  }
+
+  /** A provider that shuts {@code client} down when closed. */
+  static RedisLockProvider owning(
+      RedissonClient client, RedisLockOptions options, String description) {
+    return new RedisLockProvider(client, true, options, description);
+  }
+
+  /** The key prefix and other options. */
+  public RedisLockOptions options() {
+    return options;
+  }
+
+  @Override
+  public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+    LockKeys keys = keys(request.lockId());
+    long sentAt = System.nanoTime();
+    Attempt attempt = attempt(request, keys);
+    return attempt.granted() ? Optional.of(grant(request, attempt, sentAt)) : Optional.empty();
+  }
+
+  @Override
+  public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+    LockKeys keys = keys(request.lockId());
+    long sentAt = System.nanoTime();
+    Attempt attempt = attempt(request, keys);
+    if (attempt.granted()) {
+      return Optional.of(grant(request, attempt, sentAt));
+    }
+    if (deadline - System.nanoTime() <= 0) {
+      return Optional.empty();
+    }
+    WakeUps.Waiter waiter = subscribe(keys);
+    try {
+      while (true) {
+        // Subscribed before this attempt: a release from now on wakes the wait below.
+        sentAt = System.nanoTime();
+        attempt = attempt(request, keys);
+        if (attempt.granted()) {
+          return Optional.of(grant(request, attempt, sentAt));
+        }
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+          return Optional.empty();
+        }
+        // The holder's TTL bounds the wait in case a release message is lost.
+        long holderLeft =
+            attempt.value() > 0
+                ? TimeUnit.MILLISECONDS.toNanos(attempt.value() + 1)
+                : TimeUnit.MILLISECONDS.toNanos(100);
+        waiter.await(Math.min(remaining, holderLeft));
+      }
+    } finally {
+      wakeUps.unregister(waiter);
+    }
+  }
+
+  @Override
+  public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+    LockKeys keys = keys(lease.lockId());
+    long sentAt = System.nanoTime();
+    Long renewed =
+        call(
+            "renew",
+            lease.lockId(),
+            () ->
+                script.evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.RENEW,
+                    RScript.ReturnType.LONG,
+                    List.of(keys.lock()),
+                    lease.ownerToken(),
+                    Long.toString(lease.fencingToken()),
+                    Long.toString(millis(ttl))));
+    if (renewed == null || renewed != 1L) {
+      return Optional.empty();
+    }
+    return Optional.of(lease.renewed(ttl, sentAt + ttl.toNanos()));
+  }
+
+  @Override
+  public boolean release(LeaseGrant lease) {
+    LockKeys keys = keys(lease.lockId());
+    Long released =
+        call(
+            "release",
+            lease.lockId(),
+            () ->
+                script.evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.RELEASE,
+                    RScript.ReturnType.LONG,
+                    List.of(keys.lock(), keys.channel()),
+                    lease.ownerToken(),
+                    Long.toString(lease.fencingToken())));
+    return released != null && released == 1L;
+  }
+
+  @Override
+  public LockStatus status(String lockId) {
+    LockKeys keys = keys(lockId);
+    List<Object> reply =
+        call(
+            "read the status of",
+            lockId,
+            () ->
+                script.evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.STATUS,
+                    RScript.ReturnType.LIST,
+                    List.of(keys.lock())));
+    if (reply == null || reply.size() < 3) {
+      return new LockStatus(lockId, null, -1);
+    }
+    long pttl = asLong(reply.get(2));
+    return new LockStatus(
+        lockId,
+        new LockStatus.Holder(
+            String.valueOf(reply.get(1)),
+            asLong(reply.get(0)),
+            Duration.ofMillis(Math.max(0, pttl))),
+        -1);
+  }
+
+  @Override
+  public String description() {
+    return description;
+  }
+
+  /**
+   * Drops this provider's subscriptions and, when it created the client, shuts the client down.
+   * Leases still held expire by their TTL.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (ownsClient) {
+      try {
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+      } catch (RuntimeException e) {
+        LOG.debug("Shutting down the Redisson client of {} failed: {}", description, e.toString());
+      }
+    }
+  }
+
+  /** How many lock channels this provider's waiters are subscribed to now. */
+  int subscribedChannels() {
+    return wakeUps.subscribedChannels();
+  }
+
+  private LockKeys keys(String lockId) {
+    if (closed) {
+      throw new IllegalStateException("Lock provider " + description + " is closed");
+    }
+    return LockKeys.of(options.prefix(), lockId);
+  }
+
+  /** One acquire script run: granted with a fencing token, or refused with the holder's pttl. */
+  private record Attempt(boolean granted, long value) {}
+
+  private Attempt attempt(LockRequest request, LockKeys keys) {
+    List<Object> reply =
+        call(
+            "acquire",
+            request.lockId(),
+            () ->
+                script.evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.ACQUIRE,
+                    RScript.ReturnType.LIST,
+                    List.of(keys.lock(), keys.fence()),
+                    request.ownerToken(),
+                    Long.toString(millis(request.ttl())),
+                    request.owner()));
+    if (reply == null || reply.size() != 2) {
+      throw new LockProviderException(
+          "Redis "
+              + description
+              + " gave an unexpected reply to acquire lock '"
+              + request.lockId()
+              + "': "
+              + reply);
+    }
+    return new Attempt(asLong(reply.get(0)) == 1L, asLong(reply.get(1)));
+  }
+
+  private static LeaseGrant grant(LockRequest request, Attempt attempt, long sentAt) {
+    return new LeaseGrant(
+        request.lockId(),
+        request.ownerToken(),
+        attempt.value(),
+        request.ttl(),
+        sentAt + request.ttl().toNanos());
+  }
+
+  private WakeUps.Waiter subscribe(LockKeys keys) {
+    try {
+      return wakeUps.register(keys.channel());
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new LockProviderException(
+          "Redis " + description + " failed to subscribe to " + keys.channel() + ": " + cause,
+          cause);
+    } catch (RuntimeException e) {
+      throw new LockProviderException(
+          "Redis " + description + " failed to subscribe to " + keys.channel() + ": " + e, e);
+    }
+  }
+
+  /**
+   * Runs one command and waits for its reply without being interruptible, so an interrupt never
+   * leaves a command's outcome unknown; Redisson's timeout and retry settings bound the wait.
+   */
+  private <T> T call(String action, String lockId, Supplier<RFuture<T>> command) {
+    try {
+      return command.get().toCompletableFuture().join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new LockProviderException(
+          "Redis " + description + " failed to " + action + " lock '" + lockId + "': " + cause,
+          cause);
+    } catch (RuntimeException e) {
+      throw new LockProviderException(
+          "Redis " + description + " failed to " + action + " lock '" + lockId + "': " + e, e);
+    }
+  }
+
+  private static long millis(Duration ttl) {
+    long millis = ttl.toMillis();
+    // Round up, so that the lease on the server never ends before the local deadline.
+    if (ttl.minusMillis(millis).isZero()) {
+      return Math.max(1, millis);
+    }
+    return millis + 1;
+  }
+
+  private static long asLong(Object value) {
+    if (value instanceof Number number) {
+      return number.longValue();
+    }
+    return Long.parseLong(String.valueOf(value));
+  }
+}

@@ -1,0 +1,161 @@
+package dev.locksmith.redis;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.redisson.api.RTopic;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.listener.BaseStatusListener;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * The release channels this JVM's waiters listen to. One subscription per channel is shared by all
+ * of a provider's waiters for that lock and dropped when the last one leaves. A message, or a
+ * (re)subscription after a reconnect when messages may have been missed, wakes every waiter of the
+ * channel to try again.
+ */
+final class WakeUps {
+  private final RedissonClient client;
+  private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+
+  WakeUps(RedissonClient client) {
+    this.client = client;
+  }
+
+  /** One waiter's wake-up signal. */
+  static final class Waiter {
+    private final Channel channel;
+    private final Semaphore signal = new Semaphore(0);
+
+    private Waiter(Channel channel) {
+      this.channel = channel;
+    }
+
+    /**
+     * Waits until a wake-up arrives or {@code nanos} pass; a wake-up sent since the last wait
+     * counts at once.
+     */
+    void await(long nanos) throws InterruptedException {
+      if (signal.tryAcquire(Math.max(nanos, 1), TimeUnit.NANOSECONDS)) {
+        signal.drainPermits();
+      }
+    }
+
+    void wake() {
+      if (signal.availablePermits() == 0) {
+        signal.release();
+      }
+    }
+  }
+
+  private final class Channel {
+    final String name;
+    final ReentrantLock mutex = new ReentrantLock();
+    final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
+    final RTopic topic;
+    int messageListener = -1;
+    int statusListener = -1;
+    boolean retired;
+
+    Channel(String name) {
+      this.name = name;
+      this.topic = client.getTopic(name, StringCodec.INSTANCE);
+    }
+
+    void wakeAll() {
+      waiters.forEach(Waiter::wake);
+    }
+
+    /**
+     * Subscribes, waiting for Redis without reacting to interrupts (an interrupted subscription
+     * would leave Redisson's state unknown); the waiter's next wait sees the interrupt.
+     */
+    void subscribe() {
+      statusListener =
+          topic
+              .addListenerAsync(
+                  new BaseStatusListener() {
+                    @Override
+                    public void onSubscribe(String channel) {
+                      wakeAll();
+                    }
+                  })
+              .toCompletableFuture()
+              .join();
+      messageListener =
+          topic
+              .addListenerAsync(String.class, (channel, message) -> wakeAll())
+              .toCompletableFuture()
+              .join();
+    }
+
+    void unsubscribeIfIdle() {
+      if (!waiters.isEmpty() || retired) {
+        return;
+      }
+      retired = true;
+      channels.remove(name, this);
+      try {
+        if (messageListener >= 0) {
+          topic.removeListener(messageListener);
+        }
+        if (statusListener >= 0) {
+          topic.removeListener(statusListener);
+        }
+      } catch (RuntimeException e) {
+        // The connection is gone; Redisson drops the subscription with it.
+      }
+    }
+  }
+
+  /**
+   * Subscribes (or joins the subscription) to {@code channelName}; returns once the subscription is
+   * in place, so a release published after this returns wakes the waiter.
+   *
+   * @throws RuntimeException from Redisson when the subscription failed; nothing is registered
+   */
+  Waiter register(String channelName) {
+    while (true) {
+      Channel channel = channels.computeIfAbsent(channelName, Channel::new);
+      channel.mutex.lock();
+      try {
+        if (channel.retired) {
+          continue;
+        }
+        Waiter waiter = new Waiter(channel);
+        channel.waiters.add(waiter);
+        if (channel.messageListener < 0) {
+          try {
+            channel.subscribe();
+          } catch (RuntimeException e) {
+            channel.waiters.remove(waiter);
+            channel.unsubscribeIfIdle();
+            throw e;
+          }
+        }
+        return waiter;
+      } finally {
+        channel.mutex.unlock();
+      }
+    }
+  }
+
+  /** Leaves the channel; the last waiter to leave drops the subscription. */
+  void unregister(Waiter waiter) {
+    Channel channel = waiter.channel;
+    channel.mutex.lock();
+    try {
+      channel.waiters.remove(waiter);
+      channel.unsubscribeIfIdle();
+    } finally {
+      channel.mutex.unlock();
+    }
+  }
+
+  /** How many channels are subscribed now. */
+  int subscribedChannels() {
+    return channels.size();
+  }
+}

@@ -1,0 +1,27 @@
+package dev.locksmith.redis;
+
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.OwnerTokens;
+import dev.locksmith.testkit.redis.TestRedis;
+import java.time.Duration;
+
+/** Shared helpers: URLs of the test Redis with short timeouts, and requests. */
+final class RedisTests {
+  private RedisTests() {}
+
+  /** Short timeouts so that tests about failures stay fast. */
+  static final String FAST = "timeout=1s&connect-timeout=1s&retry-attempts=1&retry-interval=200ms";
+
+  /** The shared test server's URL with a prefix of its own, so tests never see each other. */
+  static String sharedUrl() {
+    return TestRedis.sharedUrl() + "?prefix=t" + OwnerTokens.newToken().substring(0, 8);
+  }
+
+  static LockRequest request(String lockId, Duration ttl) {
+    return new LockRequest(lockId, OwnerTokens.newToken(), ttl, "test/" + lockId);
+  }
+
+  static String lockId() {
+    return "lock-" + OwnerTokens.newToken().substring(0, 10);
+  }
+}

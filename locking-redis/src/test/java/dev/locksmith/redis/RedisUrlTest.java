@@ -1,0 +1,144 @@
+package dev.locksmith.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.redisson.config.Config;
+import org.redisson.config.SingleServerConfig;
+
+class RedisUrlTest {
+
+  private static RedisUrl parse(String url) {
+    return RedisUrl.parse(ProviderUrl.parse(url));
+  }
+
+  private static SingleServerConfig server(Config config) throws IOException {
+    // Read back through YAML: the public view of what Redisson will use.
+    return Config.fromYAML(config.toYAML()).useSingleServer();
+  }
+
+  @Test
+  void aFullServerUrlSetsEveryPart() throws IOException {
+    RedisUrl url =
+        parse(
+            "rediss://app:s%40cret@cache.example:6390/3?prefix=orders&timeout=500ms"
+                + "&connect-timeout=2s&retry-attempts=0&retry-interval=100ms&client-name=svc");
+    assertThat(url.options().prefix()).isEqualTo("orders");
+    String yaml = url.config().toYAML();
+    assertThat(yaml)
+        .contains("address: \"rediss://cache.example:6390\"")
+        .contains("database: 3")
+        .contains("timeout: 500")
+        .contains("connectTimeout: 2000")
+        .contains("retryAttempts: 0")
+        .contains("username: \"app\"")
+        .contains("password: \"s@cret\"")
+        .contains("clientName: \"svc\"");
+  }
+
+  @Test
+  void defaultsArePort6379DatabaseZeroAndPrefixLocksmith() throws IOException {
+    RedisUrl url = parse("redis://localhost");
+    assertThat(url.options()).isEqualTo(RedisLockOptions.defaults());
+    assertThat(url.config().toYAML())
+        .contains("address: \"redis://localhost:6379\"")
+        .contains("database: 0");
+  }
+
+  @Test
+  void badPartsAreNamed() {
+    assertThatThrownBy(() -> parse("redis://localhost/x"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("path '/x'")
+        .hasMessageContaining("database number");
+    assertThatThrownBy(() -> parse("redis://localhost?tiemout=1s"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("unknown parameter 'tiemout'")
+        .hasMessageContaining("timeout");
+    assertThatThrownBy(() -> parse("redis://localhost?timeout=soon"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'timeout'")
+        .hasMessageContaining("'soon' is not a duration");
+    assertThatThrownBy(() -> parse("redis://localhost?timeout=0s"))
+        .hasMessageContaining("parameter 'timeout' is 0s");
+    assertThatThrownBy(() -> parse("redis://localhost?retry-attempts=-1"))
+        .hasMessageContaining("parameter 'retry-attempts' is -1");
+    assertThatThrownBy(() -> parse("redis://localhost?prefix=a%7Bb%7D"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'prefix'")
+        .hasMessageContaining("hash tag");
+    assertThatThrownBy(() -> parse("redis://localhost:99999"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("port");
+    assertThatThrownBy(() -> parse("redis:localhost"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("redis://HOST:PORT");
+  }
+
+  @Test
+  void passwordsNeverAppearInMessages() {
+    assertThatThrownBy(() -> parse("redis://user:hunter2@localhost/x"))
+        .hasMessageContaining("user:****@localhost")
+        .hasMessageNotContaining("hunter2");
+  }
+
+  @Test
+  void aYamlFileConfiguresClusterOrSentinel(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("redisson.yaml");
+    Files.writeString(
+        file,
+        """
+        clusterServersConfig:
+          nodeAddresses:
+          - "redis://10.0.0.1:7000"
+          - "redis://10.0.0.2:7000"
+        """);
+    RedisUrl byPath = parse("redis://" + file.toUri().getPath() + "?prefix=app");
+    assertThat(byPath.config().isClusterConfig()).isTrue();
+    assertThat(byPath.options().prefix()).isEqualTo("app");
+    RedisUrl byParameter = parse("redis:///?config=" + file);
+    assertThat(byParameter.config().isClusterConfig()).isTrue();
+  }
+
+  @Test
+  void yamlMistakesAreNamed(@TempDir Path dir) throws IOException {
+    assertThatThrownBy(() -> parse("redis:///nowhere/redisson.yaml"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("'/nowhere/redisson.yaml' in its path; no such file");
+    assertThatThrownBy(() -> parse("redis:///"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("no host");
+    Path broken = Files.writeString(dir.resolve("broken.yaml"), "clusterServersConfig: [oops\n");
+    assertThatThrownBy(() -> parse("redis:///?config=" + broken))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'config'")
+        .hasMessageContaining("Redisson cannot read");
+    Path good = Files.writeString(dir.resolve("ok.yaml"), "singleServerConfig: {}\n");
+    assertThatThrownBy(() -> parse("redis://" + good + "?timeout=1s"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("unknown parameter 'timeout'");
+  }
+
+  @Test
+  void anUnreachableServerFailsWithAProviderExceptionNamingTheUrl() throws IOException {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    String url = "redis://:secret@127.0.0.1:" + port + "?" + RedisTests.FAST;
+    assertThatThrownBy(() -> LockProviders.create(url))
+        .isInstanceOf(LockProviderException.class)
+        .hasMessageStartingWith("Cannot connect to Redis at 'redis://:****@127.0.0.1:" + port)
+        .hasMessageNotContaining("secret");
+  }
+}

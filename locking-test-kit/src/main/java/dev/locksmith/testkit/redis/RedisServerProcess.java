@@ -1,0 +1,257 @@
+package dev.locksmith.testkit.redis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@code redis-server} child process on a free loopback port, without persistence ({@code --save
+ * "" --appendonly no}) unless the extra arguments say otherwise. It can be killed and restarted on
+ * the same port, and is killed when the JVM exits.
+ */
+public final class RedisServerProcess implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RedisServerProcess.class);
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
+  private static final Set<RedisServerProcess> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(() -> RUNNING.forEach(RedisServerProcess::kill), "locksmith-redis-reaper"));
+  }
+
+  private final Path binary;
+  private final List<String> extraArgs;
+  private final Path dir;
+  private final ReentrantLock mutex = new ReentrantLock();
+  private int port;
+  private @Nullable Process process;
+  private boolean closed;
+
+  private RedisServerProcess(Path binary, List<String> extraArgs, Path dir) {
+    this.binary = binary;
+    this.extraArgs = List.copyOf(extraArgs);
+    this.dir = dir;
+  }
+
+  /**
+   * Starts {@code binary} on a free port and waits until it answers {@code PING}.
+   *
+   * @param extraArgs more {@code redis-server} arguments, such as {@code "--cluster-enabled",
+   *     "yes"}
+   */
+  public static RedisServerProcess start(Path binary, String... extraArgs) {
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("locksmith-redis");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    RedisServerProcess server = new RedisServerProcess(binary, List.of(extraArgs), dir);
+    server.startOnFreePort();
+    return server;
+  }
+
+  private void startOnFreePort() {
+    IllegalStateException last = null;
+    for (int attempt = 0; attempt < 5; attempt++) {
+      port = freePort();
+      try {
+        launch();
+        return;
+      } catch (IllegalStateException e) {
+        last = e; // most likely another process took the port in between; try another
+        LOG.warn("redis-server did not start on port {}: {}", port, e.getMessage());
+      }
+    }
+    throw last;
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port", e);
+    }
+  }
+
+  private void launch() {
+    mutex.lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("redis-server on port " + port + " is closed");
+      }
+      List<String> command = new ArrayList<>();
+      command.add(binary.toString());
+      command.addAll(
+          List.of(
+              "--port",
+              Integer.toString(port),
+              "--bind",
+              "127.0.0.1",
+              "--protected-mode",
+              "no",
+              "--save",
+              "",
+              "--appendonly",
+              "no",
+              "--daemonize",
+              "no",
+              "--dir",
+              dir.toString()));
+      command.addAll(extraArgs);
+      Path log = dir.resolve("redis.log");
+      Process started =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
+      process = started;
+      RUNNING.add(this);
+      awaitReady(started, log);
+      LOG.info("redis-server {} ready on port {} (pid {})", binary, port, started.pid());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + binary, e);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  private void awaitReady(Process started, Path log) {
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    while (true) {
+      try {
+        if ("PONG".equals(RespClient.call("127.0.0.1", port, Duration.ofSeconds(1), "PING"))
+            && started.isAlive()) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      if (!started.isAlive()) {
+        throw new IllegalStateException(
+            "redis-server exited with " + started.exitValue() + ": " + tail(log));
+      }
+      if (System.nanoTime() - deadline > 0) {
+        kill();
+        throw new IllegalStateException(
+            "redis-server did not answer PING within " + READY_TIMEOUT + ": " + tail(log));
+      }
+      try {
+        // Waits for the process to exit or for the next readiness probe, whichever is first.
+        started.waitFor(50, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        kill();
+        throw new IllegalStateException("interrupted while starting redis-server", e);
+      }
+    }
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  /** The URL clients use, {@code redis://127.0.0.1:PORT}. */
+  public String url() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  /** The host, {@code 127.0.0.1}. */
+  public String host() {
+    return "127.0.0.1";
+  }
+
+  /** The port, the same across restarts. */
+  public int port() {
+    return port;
+  }
+
+  /** Whether the process runs. */
+  public boolean isRunning() {
+    Process current = process;
+    return current != null && current.isAlive();
+  }
+
+  /** Kills the server at once (SIGKILL), as a crash would; without persistence its data is gone. */
+  public void stop() {
+    kill();
+  }
+
+  /** Kills the server if it runs and starts it again on the same port, waiting until it answers. */
+  public void restart() {
+    kill();
+    launch();
+  }
+
+  /** Sends one command to this server; see {@link RespClient#call}. */
+  public @Nullable Object call(String... command) throws IOException {
+    return RespClient.call(host(), port, Duration.ofSeconds(5), command);
+  }
+
+  private void kill() {
+    mutex.lock();
+    try {
+      Process current = process;
+      if (current == null) {
+        return;
+      }
+      current.destroyForcibly();
+      try {
+        if (!current.waitFor(10, TimeUnit.SECONDS)) {
+          LOG.warn("redis-server pid {} did not exit after SIGKILL", current.pid());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      process = null;
+      RUNNING.remove(this);
+    } finally {
+      mutex.unlock();
+    }
+  }
+
+  /** Kills the server and deletes its working directory. */
+  @Override
+  public void close() {
+    kill();
+    mutex.lock();
+    try {
+      closed = true;
+    } finally {
+      mutex.unlock();
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      LOG.debug("cannot delete {}: {}", dir, e.getMessage());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "redis-server " + url() + (isRunning() ? "" : " (stopped)");
+  }
+}
