@@ -1,0 +1,178 @@
+package dev.locksmith.file;
+
+import dev.locksmith.core.spi.OwnerTokens;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings of a file provider, read from its URL.
+ *
+ * @param directory the lock directory, absolute and normalised
+ * @param skew how long past its expiry a lease still counts as held, to allow for clock skew
+ *     between hosts
+ * @param pollMax the longest pause between two polls of a waiting {@code acquire}
+ * @param garbledGrace how long after its last modification an unreadable lock file still counts as
+ *     held
+ * @param renewMargin renew and release refuse to act when less than this is left of the local lease
+ * @param permissions the POSIX permissions given to created files, or {@code null} where the file
+ *     system has none
+ * @param watch whether waiters also watch the directory for deletions (same host only)
+ * @param sync whether writes are forced to storage before they count
+ */
+record FileLockSettings(
+    Path directory,
+    Duration skew,
+    Duration pollMax,
+    Duration garbledGrace,
+    Duration renewMargin,
+    @Nullable Set<PosixFilePermission> permissions,
+    boolean watch,
+    boolean sync) {
+
+  static final Set<String> PARAMETERS =
+      Set.of(
+          "skew",
+          "poll-max",
+          "garbled-grace",
+          "renew-margin",
+          "create-dirs",
+          "mode",
+          "watch",
+          "sync");
+  static final Duration DEFAULT_SKEW = Duration.ofSeconds(2);
+  static final Duration DEFAULT_POLL_MAX = Duration.ofMillis(250);
+  static final Duration DEFAULT_GARBLED_GRACE = Duration.ofSeconds(30);
+  static final Duration DEFAULT_RENEW_MARGIN = Duration.ofMillis(20);
+  static final String DEFAULT_MODE = "rw-rw----";
+
+  /**
+   * Reads and checks the settings: unknown parameters, bad values and a directory that is missing,
+   * not a directory or not writable fail with a message naming the URL part.
+   */
+  static FileLockSettings from(ProviderUrl url) {
+    url.requireOnly(PARAMETERS);
+    if (url.uri().isOpaque()) {
+      throw url.error("is not an absolute file URL; expected file:///absolute/directory");
+    }
+    String authority = url.uri().getRawAuthority();
+    if (authority != null && !authority.isEmpty() && !authority.equalsIgnoreCase("localhost")) {
+      throw url.error(
+          "names host '"
+              + authority
+              + "'; mount the share locally and use file:///mount/point/dir (three slashes)");
+    }
+    Duration skew = url.durationParameter("skew", DEFAULT_SKEW);
+    Duration pollMax = url.durationParameter("poll-max", DEFAULT_POLL_MAX);
+    if (pollMax.isZero()) {
+      throw url.error("parameter 'poll-max' must be positive, was 0");
+    }
+    Duration garbledGrace = url.durationParameter("garbled-grace", DEFAULT_GARBLED_GRACE);
+    if (garbledGrace.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw url.error(
+          "parameter 'garbled-grace' must be at least 1s (it must outlast any write of a lock"
+              + " file), was "
+              + url.parameter("garbled-grace"));
+    }
+    Duration renewMargin = url.durationParameter("renew-margin", DEFAULT_RENEW_MARGIN);
+    boolean createDirs = url.booleanParameter("create-dirs", false);
+    boolean watch = url.booleanParameter("watch", true);
+    boolean sync = url.booleanParameter("sync", false);
+    Path directory = directory(url);
+    if (createDirs && !Files.exists(directory)) {
+      try {
+        Files.createDirectories(directory);
+      } catch (IOException e) {
+        throw url.error(
+            "path '" + directory + "' does not exist and could not be created: " + describe(e));
+      }
+    }
+    checkDirectory(url, directory);
+    Set<PosixFilePermission> permissions = permissions(url, directory);
+    return new FileLockSettings(
+        directory, skew, pollMax, garbledGrace, renewMargin, permissions, watch, sync);
+  }
+
+  private static Path directory(ProviderUrl url) {
+    String path = url.path();
+    if (path.isEmpty() || path.equals("/")) {
+      throw url.error(
+          "has no directory path (or the root directory); expected file:///absolute/directory");
+    }
+    try {
+      Path result = Path.of(new URI("file", null, path, null)).toAbsolutePath().normalize();
+      if (!result.isAbsolute()) {
+        throw url.error("path '" + path + "' is not absolute");
+      }
+      return result;
+    } catch (URISyntaxException | IllegalArgumentException e) {
+      throw url.error("path '" + path + "' is not a valid directory path: " + e.getMessage());
+    }
+  }
+
+  private static @Nullable Set<PosixFilePermission> permissions(ProviderUrl url, Path directory) {
+    String mode = url.parameter("mode");
+    Set<PosixFilePermission> permissions;
+    try {
+      permissions = PosixFilePermissions.fromString(mode == null ? DEFAULT_MODE : mode.strip());
+    } catch (IllegalArgumentException e) {
+      throw url.error(
+          "parameter 'mode' is not a permission string such as rw-rw----: '" + mode + "'");
+    }
+    if (!permissions.contains(PosixFilePermission.OWNER_READ)
+        || !permissions.contains(PosixFilePermission.OWNER_WRITE)) {
+      throw url.error(
+          "parameter 'mode' must let the owner read and write (rw-......), was " + mode);
+    }
+    boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
+    if (!posix) {
+      if (mode != null) {
+        throw url.error(
+            "parameter 'mode' is given but the file system of '"
+                + directory
+                + "' has no POSIX permissions");
+      }
+      return null;
+    }
+    return permissions;
+  }
+
+  private static void checkDirectory(ProviderUrl url, Path directory) {
+    if (!Files.exists(directory)) {
+      throw url.error(
+          "path '"
+              + directory
+              + "' does not exist; create the directory or add create-dirs=true to the URL");
+    }
+    if (!Files.isDirectory(directory)) {
+      throw url.error("path '" + directory + "' is not a directory");
+    }
+    Path probe = directory.resolve(".locksmith-probe-" + OwnerTokens.newToken());
+    try {
+      Files.createFile(probe);
+      Files.delete(probe);
+    } catch (IOException e) {
+      throw url.error("path '" + directory + "' is not writable by this process: " + describe(e));
+    }
+  }
+
+  static String describe(IOException e) {
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileSystemException fse && fse.getReason() != null) {
+      return fse.getReason();
+    }
+    return e.toString();
+  }
+}

@@ -1,0 +1,82 @@
+package dev.locksmith.file;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Maps a lock id to the files of that lock in the directory.
+ *
+ * <p>A file's base name is a readable prefix of the id (letters, digits, {@code _} and {@code -}
+ * kept, every other character replaced by {@code _}, at most {@value #READABLE_MAX} characters)
+ * followed by {@code -} and the first 16 hex digits of the SHA-256 of the id's UTF-8 bytes. The
+ * hash keeps distinct ids apart even where the readable prefixes collide (case-insensitive file
+ * systems, replaced characters, truncated long keys); no name contains a separator, a dot prefix or
+ * a reserved character, so no id can reach outside the directory. The original id is kept inside
+ * the lock file and checked on every read.
+ */
+final class LockFileNames {
+  static final int READABLE_MAX = 48;
+  static final String LOCK_SUFFIX = ".lock";
+
+  private LockFileNames() {}
+
+  /** The base name for a lock id, such as {@code orders_42-1f2e3d4c5b6a7988}. */
+  static String baseName(String lockId) {
+    StringBuilder readable = new StringBuilder(Math.min(lockId.length(), READABLE_MAX));
+    for (int i = 0; i < lockId.length() && readable.length() < READABLE_MAX; i++) {
+      char c = lockId.charAt(i);
+      boolean safe =
+          (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+      readable.append(safe ? c : '_');
+    }
+    return readable + "-" + sha256Hex(lockId).substring(0, 16);
+  }
+
+  /** The files of one lock in a directory. */
+  static LockFiles of(Path directory, String lockId) {
+    return new LockFiles(directory, baseName(lockId));
+  }
+
+  static String sha256Hex(String text) {
+    return sha256Hex(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static String sha256Hex(byte[] bytes) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(digest.digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  /**
+   * The paths of one lock: the lock file, the fencing counter, and unique names for temporary
+   * files, tombs (moved-away lock files) and take-over claims.
+   */
+  record LockFiles(Path directory, String base) {
+    Path lock() {
+      return directory.resolve(base + LOCK_SUFFIX);
+    }
+
+    Path fence() {
+      return directory.resolve(base + ".fence");
+    }
+
+    Path temp(String unique) {
+      return directory.resolve(base + "." + unique + ".tmp");
+    }
+
+    Path tomb(String unique) {
+      return directory.resolve(base + "." + unique + ".tomb");
+    }
+
+    Path claim(String staleIdentity, int generation) {
+      return directory.resolve(
+          base + "." + sha256Hex(staleIdentity).substring(0, 16) + "." + generation + ".claim");
+    }
+  }
+}
