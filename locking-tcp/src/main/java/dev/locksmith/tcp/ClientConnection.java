@@ -1,0 +1,205 @@
+package dev.locksmith.tcp;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.timeout.IdleState;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection to the server, shared by all threads of a provider: requests carry ids and their
+ * replies complete futures, in any order. The leases granted over it are recorded here; when it
+ * closes they are all lost, because the server releases a closed connection's leases at once.
+ */
+final class ClientConnection extends SimpleChannelInboundHandler<String> {
+  private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
+
+  /** A request in flight. */
+  record Pending(String id, CompletableFuture<Reply> reply, long sentNanos) {}
+
+  private final String description;
+  private final AtomicLong ids;
+  private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+  private final Map<String, String> leases = new ConcurrentHashMap<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile @Nullable Channel channel;
+  private volatile long rttNanos;
+  private volatile @Nullable String closeReason;
+
+  ClientConnection(String description, AtomicLong ids) {
+    this.description = description;
+    this.ids = ids;
+  }
+
+  boolean isOpen() {
+    Channel ch = channel;
+    return !closed.get() && ch != null && ch.isActive();
+  }
+
+  /** Sends {@code <id> <body>} and returns the pending reply. */
+  Pending send(String body) {
+    String id = Long.toString(ids.incrementAndGet(), 36);
+    Pending p = new Pending(id, new CompletableFuture<>(), System.nanoTime());
+    pending.put(id, p);
+    Channel ch = channel;
+    if (closed.get() || ch == null) {
+      failPending(p);
+      return p;
+    }
+    ch.writeAndFlush(ByteBufUtil.writeUtf8(ch.alloc(), id + " " + body + "\n"))
+        .addListener(
+            f -> {
+              if (!f.isSuccess()) {
+                pending.remove(id);
+                p.reply.completeExceptionally(lost(f.cause()));
+              }
+            });
+    return p;
+  }
+
+  private void failPending(Pending p) {
+    pending.remove(p.id);
+    p.reply.completeExceptionally(lost(null));
+  }
+
+  private ConnectionLostException lost(@Nullable Throwable cause) {
+    String reason = closeReason;
+    ConnectionLostException e =
+        new ConnectionLostException(
+            "connection to " + description + " lost" + (reason == null ? "" : " (" + reason + ")"));
+    if (cause != null) {
+      e.initCause(cause);
+    }
+    return e;
+  }
+
+  /** Records a lease granted over this connection. */
+  void granted(String ownerToken, String lockId) {
+    leases.put(ownerToken, lockId);
+  }
+
+  /** Whether this connection still holds the lease, as far as the client knows. */
+  boolean holds(String ownerToken, String lockId) {
+    return isOpen() && lockId.equals(leases.get(ownerToken));
+  }
+
+  void forget(String ownerToken) {
+    leases.remove(ownerToken);
+  }
+
+  /** A conservative round-trip time: a decaying maximum of recent ones. */
+  long rttNanos() {
+    return rttNanos;
+  }
+
+  void close(String reason) {
+    if (closeReason == null) {
+      closeReason = reason;
+    }
+    Channel ch = channel;
+    if (ch != null) {
+      ch.close();
+    } else {
+      onClosed();
+    }
+  }
+
+  @Override
+  public void channelRegistered(ChannelHandlerContext ctx) throws Exception {
+    channel = ctx.channel();
+    super.channelRegistered(ctx);
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, String line) {
+    Reply reply = Reply.parse(line);
+    if (reply.id().equals("*")) {
+      onPush(ctx, reply);
+      return;
+    }
+    Pending p = pending.remove(reply.id());
+    if (p == null) {
+      LOG.debug("Reply from {} to unknown request: {}", description, line);
+      return;
+    }
+    if (reply.is("PONG") || reply.is("NOTHELD") || reply.is("BUSY") || reply.is("FREE")) {
+      long sample = System.nanoTime() - p.sentNanos;
+      rttNanos = Math.max(sample, rttNanos - (rttNanos >> 3));
+    }
+    p.reply.complete(reply);
+  }
+
+  private void onPush(ChannelHandlerContext ctx, Reply reply) {
+    if (reply.is("BYE")) {
+      LOG.info("Server {} closes the connection: {}", description, reply.rest());
+      closeReason = "server said BYE " + reply.rest();
+      ctx.close();
+    } else {
+      LOG.warn("Server {} says: {}", description, reply.line());
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof IdleStateEvent idle) {
+      if (idle.state() == IdleState.READER_IDLE) {
+        LOG.warn("Server {} has been silent too long; closing the connection", description);
+        closeReason = "server silent";
+        ctx.close();
+      } else if (idle.state() == IdleState.WRITER_IDLE) {
+        Pending ping = send("PING");
+        ping.reply.exceptionally(e -> null);
+      }
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    onClosed();
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("Connection to {} failed: {}", description, cause.toString());
+    if (closeReason == null) {
+      closeReason = cause.toString();
+    }
+    ctx.close();
+  }
+
+  private void onClosed() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    int lostLeases = leases.size();
+    if (lostLeases > 0) {
+      LOG.warn(
+          "Connection to {} closed; {} lease(s) held over it are lost (the server released them)",
+          description,
+          lostLeases);
+    }
+    leases.clear();
+    List<Pending> inFlight = new ArrayList<>(pending.values());
+    for (Pending p : inFlight) {
+      failPending(p);
+    }
+  }
+
+  @Override
+  public boolean isSharable() {
+    return false;
+  }
+}

@@ -1,0 +1,548 @@
+package dev.locksmith.tcp;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.tcp.protocol.LockIds;
+import dev.locksmith.tcp.protocol.Protocol;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LineBasedFrameDecoder;
+import io.netty.handler.codec.string.StringDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code tcp://} provider: one multiplexed connection to a Locksmith lock server.
+ *
+ * <p>Leases belong to the connection: when it drops, the server releases them at once, so this
+ * provider reports every lease granted over a dropped connection as lost ({@code renew} returns
+ * empty, {@code release} returns false) and never assumes it is still held. The next request
+ * reconnects, with exponential back-off (100 ms doubling to 5 s) after failed attempts; while
+ * backing off requests fail fast with {@link LockProviderException}.
+ */
+final class TcpLockProvider implements LockProvider {
+  private static final Logger LOG = LoggerFactory.getLogger(TcpLockProvider.class);
+  private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+  private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final int MAX_REPLY_LINE = 64 * 1024;
+
+  private final TcpProviderSettings settings;
+  private final @Nullable SslContext ssl;
+  private final EventLoopGroup group;
+  private final AtomicLong ids = new AtomicLong();
+  private final ReentrantLock connectLock = new ReentrantLock();
+  private volatile @Nullable ClientConnection connection;
+  private volatile boolean closed;
+  private int failures;
+  private long nextAttemptNanos;
+  private String lastError = "";
+
+  /** Creates the provider and connects; fails with LockProviderException when unreachable. */
+  TcpLockProvider(TcpProviderSettings settings) {
+    this.settings = settings;
+    this.ssl = settings.tls() ? clientSsl(settings) : null;
+    this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    try {
+      connection();
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  private static SslContext clientSsl(TcpProviderSettings settings) {
+    try {
+      SslContextBuilder builder =
+          SslContextBuilder.forClient().endpointIdentificationAlgorithm("HTTPS");
+      if (settings.tlsCa() != null) {
+        builder.trustManager(settings.tlsCa().toFile());
+      }
+      return builder.build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new LockConfigurationException(
+          "Provider "
+              + settings
+              + ": cannot set up TLS with tls-ca '"
+              + settings.tlsCa()
+              + "': "
+              + e,
+          e);
+    }
+  }
+
+  @Override
+  public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+    ClientConnection c = connection();
+    ClientConnection.Pending p = c.send(acquireLine(request, 0));
+    Reply reply;
+    try {
+      reply = await(p, settings.requestTimeout().toNanos());
+    } catch (InterruptedException e) {
+      abandon(c, p, request);
+      Thread.currentThread().interrupt();
+      throw new LockProviderException("interrupted while acquiring '" + request.lockId() + "'", e);
+    } catch (TimeoutException e) {
+      abandon(c, p, request);
+      throw noReply("ACQUIRE " + request.lockId(), e);
+    }
+    return grant(c, request, reply, p, "ACQUIRE");
+  }
+
+  @Override
+  public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
+      throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException("interrupted before acquiring '" + request.lockId() + "'");
+    }
+    long waitMillis = ceilMillis(timeout);
+    ClientConnection c = connection();
+    ClientConnection.Pending p = c.send(acquireLine(request, waitMillis));
+    Reply reply;
+    try {
+      reply =
+          await(p, TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos());
+    } catch (InterruptedException e) {
+      abandon(c, p, request);
+      throw e;
+    } catch (TimeoutException e) {
+      abandon(c, p, request);
+      throw noReply("ACQUIRE " + request.lockId(), e);
+    }
+    return grant(c, request, reply, p, "ACQUIRE");
+  }
+
+  private static long ceilMillis(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      return 0;
+    }
+    if (timeout.compareTo(Duration.ofMillis(Protocol.MAX_MILLIS)) >= 0) {
+      return Protocol.MAX_MILLIS;
+    }
+    long millis = timeout.toMillis();
+    return timeout.equals(Duration.ofMillis(millis)) ? millis : millis + 1;
+  }
+
+  private String acquireLine(LockRequest request, long waitMillis) {
+    String owner = sanitize(request.owner());
+    return "ACQUIRE "
+        + LockIds.encode(request.lockId())
+        + " "
+        + ttlMillis(request.ttl())
+        + " "
+        + waitMillis
+        + " "
+        + wireToken(request.ownerToken())
+        + (owner.isEmpty() ? "" : " " + owner);
+  }
+
+  /**
+   * The owner token as sent: percent-encoded like a lock id, so any token the SPI allows fits the
+   * protocol's "printable ASCII without spaces"; a lone "-" (which asks the server for a token) is
+   * escaped.
+   */
+  static String wireToken(String ownerToken) {
+    return ownerToken.equals("-") ? "%2D" : LockIds.encode(ownerToken);
+  }
+
+  private static long ttlMillis(Duration ttl) {
+    if (ttl.compareTo(Duration.ofMillis(Protocol.MAX_MILLIS)) >= 0) {
+      return Protocol.MAX_MILLIS;
+    }
+    return Math.max(1, ttl.toMillis());
+  }
+
+  private static String sanitize(String owner) {
+    StringBuilder out = new StringBuilder(Math.min(owner.length(), 200));
+    for (int i = 0; i < owner.length() && out.length() < 200; i++) {
+      char c = owner.charAt(i);
+      out.append(c < 0x20 || c == 0x7F ? '?' : c);
+    }
+    return out.toString().strip();
+  }
+
+  /**
+   * Turns an ACQUIRE reply into a grant. The local deadline is conservative: the send time plus the
+   * ttl for an immediate grant; for a grant pushed after waiting, the receive time less a recent
+   * round-trip bound (the grant happened on the server no earlier than that).
+   */
+  private Optional<LeaseGrant> grant(
+      ClientConnection c, LockRequest request, Reply reply, ClientConnection.Pending p, String op) {
+    switch (reply.kind()) {
+      case "OK" -> {
+        List<String> f = reply.fields(3);
+        long fencing = parseLong(reply, f, 1);
+        long now = System.nanoTime();
+        long grantedNoEarlier = Math.max(p.sentNanos(), now - 2 * c.rttNanos());
+        LeaseGrant lease =
+            new LeaseGrant(
+                request.lockId(),
+                request.ownerToken(),
+                fencing,
+                request.ttl(),
+                grantedNoEarlier + request.ttl().toNanos());
+        c.granted(request.ownerToken(), request.lockId());
+        if (!c.isOpen()) {
+          throw new ConnectionLostException(
+              "connection to "
+                  + settings
+                  + " lost just after '"
+                  + request.lockId()
+                  + "' was granted;"
+                  + " the server released it");
+        }
+        return Optional.of(lease);
+      }
+      case "BUSY", "TIMEOUT", "CANCELLED" -> {
+        return Optional.empty();
+      }
+      default -> throw refused(op + " '" + request.lockId() + "'", reply);
+    }
+  }
+
+  /**
+   * Withdraws an ACQUIRE the caller gave up on: CANCEL it, wait for its final reply, and release
+   * the lease if it was granted first. When the server does not answer, drops the connection, which
+   * releases everything it held on the server.
+   */
+  private void abandon(ClientConnection c, ClientConnection.Pending p, LockRequest request) {
+    boolean interrupted = false;
+    try {
+      c.send("CANCEL " + p.id()).reply().exceptionally(e -> null);
+      long limit = settings.requestTimeout().toNanos();
+      Reply reply;
+      while (true) {
+        try {
+          reply = await(p, limit);
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (reply.is("OK")) {
+        c.granted(request.ownerToken(), request.lockId());
+        ClientConnection.Pending release =
+            c.send(
+                "RELEASE "
+                    + LockIds.encode(request.lockId())
+                    + " "
+                    + wireToken(request.ownerToken()));
+        while (true) {
+          try {
+            await(release, limit);
+            break;
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+        c.forget(request.ownerToken());
+      }
+    } catch (TimeoutException e) {
+      LOG.warn("No reply from {} while cancelling an ACQUIRE; dropping the connection", settings);
+      c.close("no reply while cancelling");
+    } catch (LockProviderException e) {
+      LOG.debug("Connection lost while cancelling an ACQUIRE: {}", e.getMessage());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+    }
+    ClientConnection c = connection;
+    if (c == null || !c.holds(lease.ownerToken(), lease.lockId())) {
+      return Optional.empty();
+    }
+    ClientConnection.Pending p =
+        c.send(
+            "RENEW "
+                + LockIds.encode(lease.lockId())
+                + " "
+                + wireToken(lease.ownerToken())
+                + " "
+                + ttlMillis(ttl));
+    Reply reply;
+    try {
+      reply = awaitUninterruptibly(p, "RENEW " + lease.lockId());
+    } catch (ConnectionLostException e) {
+      return Optional.empty();
+    }
+    switch (reply.kind()) {
+      case "OK" -> {
+        return Optional.of(lease.renewed(ttl, p.sentNanos() + ttl.toNanos()));
+      }
+      case "NOTHELD" -> {
+        c.forget(lease.ownerToken());
+        return Optional.empty();
+      }
+      default -> throw refused("RENEW '" + lease.lockId() + "'", reply);
+    }
+  }
+
+  @Override
+  public boolean release(LeaseGrant lease) {
+    ClientConnection c = connection;
+    if (c == null || !c.holds(lease.ownerToken(), lease.lockId())) {
+      return false;
+    }
+    ClientConnection.Pending p =
+        c.send("RELEASE " + LockIds.encode(lease.lockId()) + " " + wireToken(lease.ownerToken()));
+    Reply reply;
+    try {
+      reply = awaitUninterruptibly(p, "RELEASE " + lease.lockId());
+    } catch (ConnectionLostException e) {
+      return false;
+    }
+    c.forget(lease.ownerToken());
+    switch (reply.kind()) {
+      case "OK" -> {
+        return true;
+      }
+      case "NOTHELD" -> {
+        return false;
+      }
+      default -> throw refused("RELEASE '" + lease.lockId() + "'", reply);
+    }
+  }
+
+  @Override
+  public LockStatus status(String lockId) {
+    ClientConnection c = connection();
+    Reply reply = awaitUninterruptibly(c.send("STATUS " + LockIds.encode(lockId)), "STATUS");
+    switch (reply.kind()) {
+      case "FREE" -> {
+        return new LockStatus(lockId, null, (int) parseLong(reply, reply.fields(1), 0));
+      }
+      case "HELD" -> {
+        List<String> f = reply.fields(4);
+        long fencing = parseLong(reply, f, 0);
+        long left = parseLong(reply, f, 1);
+        int waiters = (int) parseLong(reply, f, 2);
+        String owner = f.size() > 3 ? f.get(3) : "-";
+        return new LockStatus(
+            lockId, new LockStatus.Holder(owner, fencing, Duration.ofMillis(left)), waiters);
+      }
+      default -> throw refused("STATUS '" + lockId + "'", reply);
+    }
+  }
+
+  @Override
+  public String description() {
+    return settings.description();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    ClientConnection c = connection;
+    if (c != null) {
+      c.close("provider closed");
+    }
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public String toString() {
+    return "TcpLockProvider[" + settings + "]";
+  }
+
+  /** The live connection, connecting (subject to back-off) when there is none. */
+  ClientConnection connection() {
+    ClientConnection c = connection;
+    if (c != null && c.isOpen()) {
+      return c;
+    }
+    connectLock.lock();
+    try {
+      c = connection;
+      if (c != null && c.isOpen()) {
+        return c;
+      }
+      if (closed) {
+        throw new LockProviderException("provider for " + settings + " is closed");
+      }
+      long now = System.nanoTime();
+      if (failures > 0 && now - nextAttemptNanos < 0) {
+        throw new LockProviderException(
+            settings
+                + " is unreachable ("
+                + lastError
+                + "); next attempt in "
+                + TimeUnit.NANOSECONDS.toMillis(nextAttemptNanos - now)
+                + " ms");
+      }
+      try {
+        c = open();
+      } catch (LockProviderException e) {
+        failures++;
+        long backoff =
+            Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
+        nextAttemptNanos = System.nanoTime() + backoff;
+        lastError = e.getMessage();
+        throw e;
+      }
+      failures = 0;
+      connection = c;
+      return c;
+    } finally {
+      connectLock.unlock();
+    }
+  }
+
+  private ClientConnection open() {
+    ClientConnection c = new ClientConnection(settings.description(), ids);
+    long pingMillis = settings.pingInterval().toMillis();
+    Bootstrap bootstrap =
+        new Bootstrap()
+            .group(group)
+            .channel(NioSocketChannel.class)
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.SO_KEEPALIVE, true)
+            .option(
+                ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                (int) Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()))
+            .handler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ChannelPipeline pipeline = ch.pipeline();
+                    if (ssl != null) {
+                      pipeline.addLast(
+                          "tls", ssl.newHandler(ch.alloc(), settings.host(), settings.port()));
+                    }
+                    pipeline.addLast(
+                        "idle",
+                        new IdleStateHandler(3 * pingMillis, pingMillis, 0, TimeUnit.MILLISECONDS));
+                    pipeline.addLast("lines", new LineBasedFrameDecoder(MAX_REPLY_LINE));
+                    pipeline.addLast("text", new StringDecoder(StandardCharsets.UTF_8));
+                    pipeline.addLast("client", c);
+                  }
+                });
+    long timeout = settings.connectTimeout().toNanos();
+    ChannelFuture connect = bootstrap.connect(settings.host(), settings.port());
+    if (!connect.awaitUninterruptibly(timeout, TimeUnit.NANOSECONDS)) {
+      connect.cancel(false);
+      connect.channel().close();
+      throw new LockProviderException(
+          "cannot connect to " + settings + " within " + settings.connectTimeout());
+    }
+    if (!connect.isSuccess()) {
+      throw new LockProviderException(
+          "cannot connect to " + settings + ": " + connect.cause(), connect.cause());
+    }
+    try {
+      SslHandler tls = connect.channel().pipeline().get(SslHandler.class);
+      if (tls != null) {
+        io.netty.util.concurrent.Future<?> handshake = tls.handshakeFuture();
+        if (!handshake.awaitUninterruptibly(timeout, TimeUnit.NANOSECONDS)) {
+          throw new LockProviderException("TLS handshake with " + settings + " timed out");
+        }
+        if (!handshake.isSuccess()) {
+          throw new LockProviderException(
+              "TLS handshake with " + settings + " failed: " + handshake.cause(),
+              handshake.cause());
+        }
+      }
+      String secret = settings.secret();
+      if (secret != null) {
+        Reply reply = awaitUninterruptibly(c.send("AUTH " + secret), "AUTH");
+        if (!reply.is("OK")) {
+          throw new LockConfigurationException(
+              "Provider "
+                  + settings
+                  + ": the server rejected the secret (check secret-file): "
+                  + reply.rest());
+        }
+      }
+    } catch (RuntimeException e) {
+      c.close("connect failed");
+      throw e;
+    }
+    LOG.debug("Connected to {}", settings);
+    return c;
+  }
+
+  private static Reply await(ClientConnection.Pending p, long nanos)
+      throws InterruptedException, TimeoutException {
+    try {
+      return p.reply().get(nanos, TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof LockProviderException lpe) {
+        throw lpe;
+      }
+      throw new LockProviderException("request failed: " + e.getCause(), e.getCause());
+    }
+  }
+
+  private Reply awaitUninterruptibly(ClientConnection.Pending p, String what) {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + settings.requestTimeout().toNanos();
+    try {
+      while (true) {
+        try {
+          return await(p, deadline - System.nanoTime());
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (TimeoutException e) {
+          throw noReply(what, e);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private LockProviderException noReply(String what, Exception cause) {
+    return new LockProviderException(
+        "no reply from " + settings + " to " + what + " within " + settings.requestTimeout(),
+        cause);
+  }
+
+  private LockProviderException refused(String what, Reply reply) {
+    return new LockProviderException(
+        settings + " refused " + what + ": '" + reply.kind() + " " + reply.rest() + "'");
+  }
+
+  private long parseLong(Reply reply, List<String> fields, int index) {
+    try {
+      return Long.parseLong(fields.get(index));
+    } catch (RuntimeException e) {
+      throw new LockProviderException(
+          settings + " sent a malformed reply: '" + reply.line() + "' (field " + (index + 1) + ")",
+          e);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package dev.locksmith.tcp;
+
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockProviderFactory;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.util.Set;
+
+/**
+ * Creates providers for {@code tcp://HOST[:PORT][?PARAMETERS]} that talk to a Locksmith lock
+ * server. Parameters: {@code secret-file}, {@code secret}, {@code tls}, {@code tls-ca}, {@code
+ * connect-timeout}, {@code request-timeout}, {@code ping-interval}; see the module README.
+ */
+public final class TcpLockProviderFactory implements LockProviderFactory {
+
+  /** Creates the factory; {@link java.util.ServiceLoader} calls this. */
+  public TcpLockProviderFactory() {}
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("tcp");
+  }
+
+  /** Connects at once, so an unreachable server fails here with a LockProviderException. */
+  @Override
+  public LockProvider create(ProviderUrl url) {
+    return new TcpLockProvider(TcpProviderSettings.from(url));
+  }
+}

@@ -1,0 +1,45 @@
+package dev.locksmith.tcp.server;
+
+import org.jspecify.annotations.Nullable;
+
+/** One parsed request line. Every request carries the client's id, echoed in its reply. */
+sealed interface Request {
+
+  /** The client's id for this request. */
+  String id();
+
+  /** {@code <id> AUTH <secret>}. */
+  record Auth(String id, String secret) implements Request {}
+
+  /** {@code <id> PING}. */
+  record Ping(String id) implements Request {}
+
+  /** {@code <id> QUIT}. */
+  record Quit(String id) implements Request {}
+
+  /**
+   * {@code <id> ACQUIRE <lock> <ttl-ms> <wait-ms> <owner-token|-> [owner description]}.
+   *
+   * @param ownerToken the client's token, or {@code null} when the server is to make one
+   */
+  record Acquire(
+      String id,
+      String lockId,
+      long ttlMillis,
+      long waitMillis,
+      @Nullable String ownerToken,
+      String owner)
+      implements Request {}
+
+  /** {@code <id> RENEW <lock> <owner-token> <ttl-ms>}. */
+  record Renew(String id, String lockId, String ownerToken, long ttlMillis) implements Request {}
+
+  /** {@code <id> RELEASE <lock> <owner-token>}. */
+  record Release(String id, String lockId, String ownerToken) implements Request {}
+
+  /** {@code <id> STATUS <lock>}. */
+  record Status(String id, String lockId) implements Request {}
+
+  /** {@code <id> CANCEL <acquire-id>}: withdraws a waiting ACQUIRE of this connection. */
+  record Cancel(String id, String acquireId) implements Request {}
+}

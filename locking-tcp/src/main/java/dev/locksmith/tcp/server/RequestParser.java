@@ -1,0 +1,226 @@
+package dev.locksmith.tcp.server;
+
+import dev.locksmith.tcp.protocol.LockIds;
+import dev.locksmith.tcp.protocol.Protocol;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** Parses request lines; every rejection names the field and what was wrong with it. */
+final class RequestParser {
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]{1,32}");
+  private static final Pattern TOKEN = Pattern.compile("[\\x21-\\x7E]{1,128}");
+  private static final Pattern DIGITS = Pattern.compile("[0-9]{1,13}");
+  static final int MAX_OWNER_CHARS = 256;
+
+  private final int maxKeyBytes;
+
+  RequestParser(int maxKeyBytes) {
+    this.maxKeyBytes = maxKeyBytes;
+  }
+
+  Request parse(String line) throws ProtocolException {
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (c < 0x20 && c != '\t' || c == 0x7F) {
+        throw new ProtocolException(
+            null,
+            "SYNTAX",
+            "control character 0x" + Integer.toHexString(c) + " at column " + (i + 1));
+      }
+    }
+    String trimmed = line.strip();
+    if (trimmed.isEmpty()) {
+      throw new ProtocolException(null, "SYNTAX", "empty line; expected '<id> <COMMAND> ...'");
+    }
+    List<String> words = split(trimmed, 7);
+    String id = words.get(0);
+    if (!ID.matcher(id).matches()) {
+      throw new ProtocolException(
+          null,
+          "SYNTAX",
+          "request id '"
+              + abbreviate(id)
+              + "' is invalid; use 1 to 32 letters, digits, '_', '.', ':' or '-'");
+    }
+    if (words.size() < 2) {
+      throw new ProtocolException(id, "SYNTAX", "missing command after request id");
+    }
+    String verb = words.get(1).toUpperCase(Locale.ROOT);
+    return switch (verb) {
+      case "PING" -> {
+        arity(id, verb, words, 0, "");
+        yield new Request.Ping(id);
+      }
+      case "QUIT" -> {
+        arity(id, verb, words, 0, "");
+        yield new Request.Quit(id);
+      }
+      case "AUTH" -> {
+        String secret = rest(trimmed, 2);
+        if (secret.isEmpty()) {
+          throw new ProtocolException(id, "SYNTAX", "AUTH needs a secret: '<id> AUTH <secret>'");
+        }
+        yield new Request.Auth(id, secret);
+      }
+      case "ACQUIRE" -> {
+        if (words.size() < 6) {
+          throw new ProtocolException(
+              id,
+              "SYNTAX",
+              "ACQUIRE takes '<lock> <ttl-ms> <wait-ms> <owner-token|-> [owner description]'");
+        }
+        String lock = lockId(id, words.get(2));
+        long ttl = millis(id, "ttl-ms", words.get(3), 1);
+        long wait = millis(id, "wait-ms", words.get(4), 0);
+        String token = words.get(5);
+        String ownerToken = token.equals("-") ? null : token(id, token);
+        String owner = words.size() > 6 ? rest(trimmed, 6) : "";
+        if (owner.length() > MAX_OWNER_CHARS) {
+          owner = owner.substring(0, MAX_OWNER_CHARS);
+        }
+        yield new Request.Acquire(id, lock, ttl, wait, ownerToken, owner);
+      }
+      case "RENEW" -> {
+        arity(id, verb, words, 3, " <lock> <owner-token> <ttl-ms>");
+        yield new Request.Renew(
+            id,
+            lockId(id, words.get(2)),
+            token(id, words.get(3)),
+            millis(id, "ttl-ms", words.get(4), 1));
+      }
+      case "RELEASE" -> {
+        arity(id, verb, words, 2, " <lock> <owner-token>");
+        yield new Request.Release(id, lockId(id, words.get(2)), token(id, words.get(3)));
+      }
+      case "STATUS" -> {
+        arity(id, verb, words, 1, " <lock>");
+        yield new Request.Status(id, lockId(id, words.get(2)));
+      }
+      case "CANCEL" -> {
+        arity(id, verb, words, 1, " <acquire-request-id>");
+        String target = words.get(2);
+        if (!ID.matcher(target).matches()) {
+          throw new ProtocolException(
+              id, "BAD_ARGUMENT", "CANCEL target '" + abbreviate(target) + "' is not a request id");
+        }
+        yield new Request.Cancel(id, target);
+      }
+      default ->
+          throw new ProtocolException(
+              id,
+              "UNKNOWN_COMMAND",
+              "unknown command '"
+                  + abbreviate(words.get(1))
+                  + "'; known: AUTH, PING, ACQUIRE, RENEW, RELEASE, STATUS, CANCEL, QUIT");
+    };
+  }
+
+  private static void arity(String id, String verb, List<String> words, int args, String usage)
+      throws ProtocolException {
+    if (words.size() != args + 2) {
+      throw new ProtocolException(
+          id,
+          "SYNTAX",
+          verb
+              + " takes "
+              + args
+              + " argument"
+              + (args == 1 ? "" : "s")
+              + ", got "
+              + (words.size() - 2)
+              + "; usage: '<id> "
+              + verb
+              + usage
+              + "'");
+    }
+  }
+
+  private String lockId(String id, String wire) throws ProtocolException {
+    String lockId;
+    try {
+      lockId = LockIds.decode(wire);
+    } catch (IllegalArgumentException e) {
+      throw new ProtocolException(id, "BAD_ARGUMENT", e.getMessage());
+    }
+    int bytes = lockId.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > maxKeyBytes) {
+      throw new ProtocolException(
+          id, "LIMIT", "lock id is " + bytes + " bytes, longer than the limit " + maxKeyBytes);
+    }
+    return lockId;
+  }
+
+  private static String token(String id, String token) throws ProtocolException {
+    if (!TOKEN.matcher(token).matches()) {
+      throw new ProtocolException(
+          id,
+          "BAD_ARGUMENT",
+          "owner token '"
+              + abbreviate(token)
+              + "' is invalid; use 1 to 128 printable ASCII characters without spaces");
+    }
+    return token;
+  }
+
+  private static long millis(String id, String field, String value, long min)
+      throws ProtocolException {
+    if (!DIGITS.matcher(value).matches()) {
+      throw new ProtocolException(
+          id, "BAD_ARGUMENT", field + " '" + abbreviate(value) + "' is not a whole number");
+    }
+    long millis = Long.parseLong(value);
+    if (millis < min || millis > Protocol.MAX_MILLIS) {
+      throw new ProtocolException(
+          id,
+          "BAD_ARGUMENT",
+          field + " " + millis + " is out of range " + min + ".." + Protocol.MAX_MILLIS);
+    }
+    return millis;
+  }
+
+  /** Splits on runs of blanks into at most {@code limit} words. */
+  private static List<String> split(String line, int limit) {
+    List<String> words = new ArrayList<>(limit);
+    int i = 0;
+    int n = line.length();
+    while (i < n && words.size() < limit) {
+      while (i < n && isBlank(line.charAt(i))) {
+        i++;
+      }
+      int start = i;
+      while (i < n && !isBlank(line.charAt(i))) {
+        i++;
+      }
+      if (i > start) {
+        words.add(line.substring(start, i));
+      }
+    }
+    return words;
+  }
+
+  /** The text after the first {@code skip} words, stripped. */
+  private static String rest(String line, int skip) {
+    int i = 0;
+    int n = line.length();
+    for (int w = 0; w < skip; w++) {
+      while (i < n && isBlank(line.charAt(i))) {
+        i++;
+      }
+      while (i < n && !isBlank(line.charAt(i))) {
+        i++;
+      }
+    }
+    return line.substring(i).strip();
+  }
+
+  private static boolean isBlank(char c) {
+    return c == ' ' || c == '\t';
+  }
+
+  static String abbreviate(String text) {
+    return text.length() <= 40 ? text : text.substring(0, 40) + "...";
+  }
+}

@@ -1,0 +1,38 @@
+package dev.locksmith.tcp.server;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * A shared secret, kept only as its SHA-256 digest and compared in constant time: both sides are
+ * hashed to the same length first, then compared with {@link MessageDigest#isEqual}, so neither the
+ * length nor a matching prefix shows in the timing.
+ */
+final class Secret {
+  private final byte[] digest;
+
+  Secret(String secret) {
+    if (secret.isEmpty()) {
+      throw new IllegalArgumentException("the shared secret is empty");
+    }
+    this.digest = sha256(secret);
+  }
+
+  boolean matches(String candidate) {
+    return MessageDigest.isEqual(digest, sha256(candidate));
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Secret[****]";
+  }
+}

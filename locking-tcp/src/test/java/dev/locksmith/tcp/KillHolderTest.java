@@ -1,0 +1,76 @@
+package dev.locksmith.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.tcp.server.LockServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A holder killed with {@code kill -9} hands the lock to the next waiter within a second. */
+class KillHolderTest {
+  @TempDir Path dir;
+
+  @Test
+  void killedHolderHandsTheLockToTheNextWaiterWithinOneSecond() throws Exception {
+    try (LockServer server = LockServer.builder().port(0).build()) {
+      int port = server.start();
+      String url = "tcp://127.0.0.1:" + port;
+      Path marker = dir.resolve("held");
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      Process child =
+          new ProcessBuilder(
+                  java,
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  HolderMain.class.getName(),
+                  url,
+                  "kill-me",
+                  marker.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("child.log").toFile())
+              .start();
+      try (LockProvider waiter = LockProviders.create(url)) {
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .until(() -> Files.exists(marker) || !child.isAlive());
+        assertThat(child.isAlive()).as("child log: %s", dir.resolve("child.log")).isTrue();
+        long childToken = Long.parseLong(Files.readString(marker));
+        assertThat(waiter.status("kill-me").holder().fencingToken()).isEqualTo(childToken);
+
+        CompletableFuture<Optional<LeaseGrant>> granted =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return waiter.acquire(
+                        LockRequest.of("kill-me", Duration.ofSeconds(30)), Duration.ofSeconds(60));
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                  }
+                });
+        await().until(() -> waiter.status("kill-me").waiters() == 1);
+
+        long killed = System.nanoTime();
+        child.destroyForcibly();
+        LeaseGrant lease = granted.get(1, TimeUnit.SECONDS).orElseThrow();
+        Duration handOver = Duration.ofNanos(System.nanoTime() - killed);
+        assertThat(handOver).isLessThan(Duration.ofSeconds(1));
+        assertThat(lease.fencingToken()).isGreaterThan(childToken);
+        assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      } finally {
+        child.destroyForcibly();
+      }
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.locksmith.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.tcp.server.LockServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SecurityTest {
+  private static final Duration TTL = Duration.ofSeconds(10);
+
+  @TempDir Path dir;
+
+  @Test
+  void withAuthNothingButAuthIsAllowedFirstAndAWrongSecretCloses() throws Exception {
+    try (LockServer server = LockServer.builder().port(0).secret("s3cret").build()) {
+      int port = server.start();
+      try (Socket socket = new Socket("127.0.0.1", port)) {
+        socket.setSoTimeout(5000);
+        var in =
+            new BufferedReader(
+                new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        var out = socket.getOutputStream();
+        out.write(
+            "1 PING\n2 STATUS x\n3 AUTH s3cret\n4 PING\n5 AUTH nope\n"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(in.readLine()).startsWith("1 ERR AUTH authentication required");
+        assertThat(in.readLine()).startsWith("2 ERR AUTH authentication required");
+        assertThat(in.readLine()).isEqualTo("3 OK");
+        assertThat(in.readLine()).isEqualTo("4 PONG");
+        assertThat(in.readLine()).startsWith("5 ERR AUTH wrong secret");
+        assertThat(in.readLine()).isNull();
+      }
+      try (Socket socket = new Socket("127.0.0.1", port)) {
+        socket.setSoTimeout(5000);
+        var in =
+            new BufferedReader(
+                new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        socket.getOutputStream().write("1 AUTH wrong\n2 PING\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(in.readLine()).startsWith("1 ERR AUTH wrong secret");
+        assertThat(in.readLine()).isNull();
+      }
+    }
+  }
+
+  @Test
+  void providerAuthenticatesWithASecretFile() throws Exception {
+    Path secret = Files.writeString(dir.resolve("secret"), "s3cret\n");
+    Path wrong = Files.writeString(dir.resolve("wrong"), "guess\n");
+    try (LockServer server = LockServer.builder().port(0).secretFile(secret).build()) {
+      int port = server.start();
+      try (LockProvider provider =
+          LockProviders.create("tcp://127.0.0.1:" + port + "?secret-file=" + secret)) {
+        LeaseGrant lease = provider.tryAcquire(LockRequest.of("a", TTL)).orElseThrow();
+        assertThat(provider.release(lease)).isTrue();
+      }
+      assertThatThrownBy(
+              () -> LockProviders.create("tcp://127.0.0.1:" + port + "?secret-file=" + wrong))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("rejected the secret");
+      try (LockProvider anonymous = LockProviders.create("tcp://127.0.0.1:" + port)) {
+        assertThatThrownBy(() -> anonymous.tryAcquire(LockRequest.of("a", TTL)))
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageContaining("ERR AUTH authentication required");
+      }
+    }
+  }
+
+  @Test
+  void withAuthOffASecretIsAcceptedAndNotNeeded() throws Exception {
+    try (LockServer server = LockServer.builder().port(0).build()) {
+      int port = server.start();
+      try (LockProvider with =
+              LockProviders.create("tcp://127.0.0.1:" + port + "?secret=anything");
+          LockProvider without = LockProviders.create("tcp://127.0.0.1:" + port)) {
+        assertThat(with.tryAcquire(LockRequest.of("a", TTL))).isPresent();
+        assertThat(without.tryAcquire(LockRequest.of("b", TTL))).isPresent();
+      }
+    }
+  }
+
+  @Test
+  void tlsWithASelfSignedCertificate() throws Exception {
+    TestCerts certs = TestCerts.create(dir);
+    try (LockServer server =
+        LockServer.builder().port(0).tls(certs.cert(), certs.key()).secret("s3cret").build()) {
+      int port = server.start();
+      try (LockProvider a =
+              LockProviders.create(
+                  "tcp://127.0.0.1:"
+                      + port
+                      + "?tls=true&tls-ca="
+                      + certs.cert()
+                      + "&secret=s3cret");
+          LockProvider b =
+              LockProviders.create(
+                  "tcp://localhost:" + port + "?tls-ca=" + certs.cert() + "&secret=s3cret")) {
+        assertThat(a.description()).endsWith("(tls)");
+        LeaseGrant lease = a.tryAcquire(LockRequest.of("tls", TTL)).orElseThrow();
+        assertThat(b.tryAcquire(LockRequest.of("tls", TTL))).isEmpty();
+        assertThat(b.status("tls").holder().fencingToken()).isEqualTo(lease.fencingToken());
+        assertThat(a.release(lease)).isTrue();
+      }
+      assertThatThrownBy(
+              () -> LockProviders.create("tcp://127.0.0.1:" + port + "?tls=true&secret=s3cret"))
+          .as("the JVM's trust store does not trust a self-signed certificate")
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("TLS handshake");
+      assertThatThrownBy(
+              () ->
+                  LockProviders.create(
+                      "tcp://127.0.0.1:" + port + "?secret=s3cret&request-timeout=2s"))
+          .as("a plain client cannot talk to a TLS server")
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("127.0.0.1:" + port);
+    }
+  }
+}

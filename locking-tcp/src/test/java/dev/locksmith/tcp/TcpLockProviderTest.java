@@ -1,0 +1,271 @@
+package dev.locksmith.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.tcp.server.LockServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class TcpLockProviderTest {
+  private static final Duration TTL = Duration.ofSeconds(30);
+
+  private LockServer server;
+  private int port;
+  private final List<LockProvider> providers = new ArrayList<>();
+  private final ExecutorService pool = Executors.newCachedThreadPool();
+
+  @BeforeEach
+  void start() throws Exception {
+    server = LockServer.builder().port(0).build();
+    port = server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    pool.shutdownNow();
+    providers.forEach(LockProvider::close);
+    server.close();
+  }
+
+  private LockProvider provider(String parameters) {
+    LockProvider provider = LockProviders.create("tcp://127.0.0.1:" + port + parameters);
+    providers.add(provider);
+    return provider;
+  }
+
+  private LockProvider provider() {
+    return provider("");
+  }
+
+  @Test
+  void factoryIsFoundByScheme() {
+    LockProvider provider = provider();
+    assertThat(provider).isInstanceOf(TcpLockProvider.class);
+    assertThat(provider.description()).isEqualTo("tcp://127.0.0.1:" + port);
+  }
+
+  @Test
+  void tryAcquireRenewReleaseAndStatus() {
+    LockProvider a = provider();
+    LockProvider b = provider();
+    LockRequest request = new LockRequest("orders 42/é", "token-a", TTL, "host-a/1/main");
+    LeaseGrant lease = a.tryAcquire(request).orElseThrow();
+    assertThat(lease.ownerToken()).isEqualTo("token-a");
+    assertThat(lease.lockId()).isEqualTo("orders 42/é");
+    assertThat(lease.timeLeft()).isGreaterThan(Duration.ofSeconds(29));
+
+    assertThat(b.tryAcquire(LockRequest.of("orders 42/é", TTL))).isEmpty();
+    LockStatus status = b.status("orders 42/é");
+    assertThat(status.currentHolder()).isPresent();
+    assertThat(status.holder().owner()).isEqualTo("host-a/1/main");
+    assertThat(status.holder().fencingToken()).isEqualTo(lease.fencingToken());
+    assertThat(status.holder().timeLeft()).isBetween(Duration.ofSeconds(25), TTL);
+    assertThat(status.waiters()).isZero();
+
+    LeaseGrant renewed = a.renew(lease, Duration.ofSeconds(60)).orElseThrow();
+    assertThat(renewed.fencingToken()).isEqualTo(lease.fencingToken());
+    assertThat(renewed.ttl()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(b.release(lease)).as("another client cannot release it").isFalse();
+    assertThat(b.renew(lease, TTL)).isEmpty();
+
+    assertThat(a.release(renewed)).isTrue();
+    assertThat(a.release(renewed)).isFalse();
+    assertThat(a.renew(renewed, TTL)).isEmpty();
+    assertThat(b.status("orders 42/é").currentHolder()).isEmpty();
+    LeaseGrant next = b.tryAcquire(LockRequest.of("orders 42/é", TTL)).orElseThrow();
+    assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+  }
+
+  @Test
+  void anyOwnerTokenTheSpiAllowsWorks() {
+    LockProvider a = provider();
+    for (String token : List.of("-", "with space/ü", "%41", "x".repeat(40))) {
+      LeaseGrant lease = a.tryAcquire(new LockRequest("tokens", token, TTL, "me")).orElseThrow();
+      assertThat(lease.ownerToken()).isEqualTo(token);
+      assertThat(a.renew(lease, TTL)).isPresent();
+      assertThat(a.release(lease)).isTrue();
+    }
+  }
+
+  @Test
+  void acquireWaitsForAPushedGrant() throws Exception {
+    LockProvider a = provider();
+    LockProvider b = provider();
+    LeaseGrant held = a.tryAcquire(LockRequest.of("push", TTL)).orElseThrow();
+    Future<Optional<LeaseGrant>> waiting =
+        pool.submit(
+            () -> b.acquire(LockRequest.of("push", Duration.ofSeconds(2)), Duration.ofSeconds(20)));
+    await().until(() -> a.status("push").waiters() == 1);
+    assertThat(a.release(held)).isTrue();
+    LeaseGrant granted = waiting.get(5, TimeUnit.SECONDS).orElseThrow();
+    assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());
+    assertThat(granted.expired()).isFalse();
+    assertThat(granted.timeLeft()).isGreaterThan(Duration.ofMillis(1500));
+  }
+
+  @Test
+  void acquireReturnsEmptyOnTimeoutAndLeavesNothingQueued() throws Exception {
+    LockProvider a = provider();
+    LockProvider b = provider();
+    a.tryAcquire(LockRequest.of("busy", TTL)).orElseThrow();
+    long start = System.nanoTime();
+    assertThat(b.acquire(LockRequest.of("busy", TTL), Duration.ofMillis(200))).isEmpty();
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(190));
+    assertThat(a.status("busy").waiters()).isZero();
+  }
+
+  @Test
+  void interruptedAcquireThrowsAndLeavesNothingHeld() throws Exception {
+    LockProvider a = provider();
+    LockProvider b = provider();
+    LeaseGrant held = a.tryAcquire(LockRequest.of("intr", TTL)).orElseThrow();
+    CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+    Thread waiter =
+        new Thread(
+            () -> {
+              try {
+                b.acquire(LockRequest.of("intr", TTL), Duration.ofSeconds(30));
+                outcome.complete(null);
+              } catch (Throwable t) {
+                outcome.complete(t);
+              }
+            });
+    waiter.start();
+    await().until(() -> a.status("intr").waiters() == 1);
+    waiter.interrupt();
+    assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+    assertThat(a.status("intr").waiters()).isZero();
+    assertThat(a.release(held)).isTrue();
+    assertThat(a.status("intr").currentHolder()).isEmpty();
+  }
+
+  @Test
+  void expiredLeaseCannotBeRenewedOrReleased() {
+    LockProvider a = provider();
+    LeaseGrant lease = a.tryAcquire(LockRequest.of("short", Duration.ofMillis(100))).orElseThrow();
+    await().atMost(Duration.ofSeconds(2)).until(() -> a.status("short").currentHolder().isEmpty());
+    assertThat(a.renew(lease, TTL)).isEmpty();
+    assertThat(a.release(lease)).isFalse();
+  }
+
+  @Test
+  void aDroppedConnectionLosesItsLeasesAndTheProviderReconnects() throws Exception {
+    LockProvider a = provider();
+    LockProvider b = provider();
+    LeaseGrant lease = a.tryAcquire(LockRequest.of("drop", TTL)).orElseThrow();
+    ((TcpLockProvider) a).connection().close("test drops the connection");
+    await().until(() -> b.status("drop").currentHolder().isEmpty());
+    assertThat(a.renew(lease, TTL)).as("lost, not assumed held").isEmpty();
+    assertThat(a.release(lease)).isFalse();
+    LeaseGrant again = a.tryAcquire(LockRequest.of("drop", TTL)).orElseThrow();
+    assertThat(again.fencingToken()).isGreaterThan(lease.fencingToken());
+    assertThat(a.renew(again, TTL)).isPresent();
+  }
+
+  @Test
+  void serverRestartLosesLeasesAndTheProviderReconnectsWithBackOff() throws Exception {
+    LockProvider a = provider();
+    LeaseGrant lease = a.tryAcquire(LockRequest.of("restart", TTL)).orElseThrow();
+    server.close();
+    await().until(() -> a.renew(lease, TTL).isEmpty());
+    assertThatThrownBy(() -> a.tryAcquire(LockRequest.of("restart", TTL)))
+        .isInstanceOf(LockProviderException.class)
+        .hasMessageContaining("127.0.0.1:" + port);
+    server = LockServer.builder().port(port).build();
+    server.start();
+    LeaseGrant again =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .ignoreException(LockProviderException.class)
+            .until(() -> a.tryAcquire(LockRequest.of("restart", TTL)), Optional::isPresent)
+            .orElseThrow();
+    assertThat(again.fencingToken()).isGreaterThan(lease.fencingToken());
+    assertThat(a.release(lease)).isFalse();
+  }
+
+  @Test
+  void manyThreadsShareOneConnectionAndExcludeEachOther() throws Exception {
+    LockProvider shared = provider();
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger maxInside = new AtomicInteger();
+    AtomicInteger done = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<?>> tasks = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      tasks.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i = 0; i < 25; i++) {
+                  LeaseGrant g =
+                      shared
+                          .acquire(LockRequest.of("mutex", TTL), Duration.ofSeconds(30))
+                          .orElseThrow();
+                  maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                  inside.decrementAndGet();
+                  assertThat(shared.release(g)).isTrue();
+                  done.incrementAndGet();
+                }
+                return null;
+              }));
+    }
+    start.countDown();
+    for (Future<?> task : tasks) {
+      task.get(60, TimeUnit.SECONDS);
+    }
+    assertThat(done.get()).isEqualTo(200);
+    assertThat(maxInside.get()).isEqualTo(1);
+  }
+
+  @Test
+  void unreachableServerFailsWithProviderException() {
+    server.close();
+    assertThatThrownBy(
+            () -> LockProviders.create("tcp://127.0.0.1:" + port + "?connect-timeout=1s"))
+        .isInstanceOf(LockProviderException.class)
+        .hasMessageContaining("cannot connect to tcp://127.0.0.1:" + port);
+  }
+
+  @Test
+  void badUrlsNameTheWrongPart() {
+    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + "?colour=red"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("unknown parameter 'colour'");
+    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + "/locks"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("has path '/locks'");
+    assertThatThrownBy(
+            () -> LockProviders.create("tcp://127.0.0.1:" + port + "?request-timeout=soon"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'request-timeout'");
+    assertThatThrownBy(
+            () -> LockProviders.create("tcp://127.0.0.1:" + port + "?secret-file=/nonexistent/s"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'secret-file': cannot read '/nonexistent/s'");
+    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + "?tls=maybe"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'tls' is not true or false");
+  }
+}

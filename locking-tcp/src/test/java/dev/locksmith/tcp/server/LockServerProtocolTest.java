@@ -1,0 +1,249 @@
+package dev.locksmith.tcp.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class LockServerProtocolTest {
+  private LockServer server;
+  private int port;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = LockServer.builder().port(0).maxWaitersPerLock(2).maxErrors(3).build();
+    port = server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  @Test
+  void acquireRenewStatusReleaseRoundTrip() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      assertThat(c.call("1 PING")).isEqualTo("1 PONG");
+      String ok = c.call("2 ACQUIRE orders:42 30000 0 tok-1 host/1/main");
+      assertThat(ok).matches("2 OK tok-1 \\d+ 30000");
+      long fencing = Long.parseLong(ok.split(" ")[3]);
+      assertThat(c.call("3 STATUS orders:42")).matches("3 HELD " + fencing + " \\d+ 0 host/1/main");
+      assertThat(c.call("4 RENEW orders:42 tok-1 60000"))
+          .isEqualTo("4 OK tok-1 " + fencing + " 60000");
+      assertThat(c.call("5 RELEASE orders:42 tok-1")).isEqualTo("5 OK");
+      assertThat(c.call("6 RELEASE orders:42 tok-1")).isEqualTo("6 NOTHELD");
+      assertThat(c.call("7 RENEW orders:42 tok-1 1000")).isEqualTo("7 NOTHELD");
+      assertThat(c.call("8 STATUS orders:42")).isEqualTo("8 FREE 0");
+      assertThat(c.call("9 QUIT")).isEqualTo("9 BYE");
+      assertThat(c.read()).isNull();
+    }
+  }
+
+  @Test
+  void serverMakesATokenWhenTheClientSendsDash() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      String ok = c.call("a ACQUIRE job 5000 0 -");
+      assertThat(ok).matches("a OK [\\x21-\\x7E]+ \\d+ 5000");
+      String token = ok.split(" ")[2];
+      assertThat(c.call("b RELEASE job " + token)).isEqualTo("b OK");
+    }
+  }
+
+  @Test
+  void percentEncodedLockIdsNameTheSameLock() throws Exception {
+    try (LineClient a = new LineClient(port);
+        LineClient b = new LineClient(port)) {
+      assertThat(a.call("1 ACQUIRE my%20lock%3A%C3%A9 5000 0 t1")).startsWith("1 OK");
+      assertThat(b.call("1 ACQUIRE my%20lock:é 5000 0 t2")).isEqualTo("1 BUSY");
+      assertThat(b.call("2 ACQUIRE my%zz 5000 0 t2"))
+          .startsWith("2 ERR BAD_ARGUMENT lock id has an invalid %-escape '%zz'");
+      assertThat(b.call("3 ACQUIRE %FF 5000 0 t2")).contains("not valid UTF-8");
+    }
+  }
+
+  @Test
+  void waitersAreGrantedInFifoOrderByPush() throws Exception {
+    try (LineClient holder = new LineClient(port);
+        LineClient first = new LineClient(port);
+        LineClient second = new LineClient(port)) {
+      assertThat(holder.call("1 ACQUIRE q 30000 0 h")).startsWith("1 OK");
+      first.send("w1 ACQUIRE q 30000 10000 f first");
+      await().until(() -> waiters(holder, "q") == 1);
+      second.send("w2 ACQUIRE q 30000 10000 s second");
+      await().until(() -> waiters(holder, "q") == 2);
+      assertThat(holder.call("2 RELEASE q h")).isEqualTo("2 OK");
+      assertThat(first.read()).matches("w1 OK f \\d+ 30000");
+      assertThat(second.silentFor(200)).isTrue();
+      assertThat(first.call("x RELEASE q f")).isEqualTo("x OK");
+      assertThat(second.read()).matches("w2 OK s \\d+ 30000");
+    }
+  }
+
+  @Test
+  void fencingTokensIncreaseWithEveryGrant() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      long previous = 0;
+      for (int i = 0; i < 5; i++) {
+        String ok = c.call(i + " ACQUIRE f 5000 0 t" + i);
+        long fencing = Long.parseLong(ok.split(" ")[3]);
+        assertThat(fencing).isGreaterThan(previous);
+        previous = fencing;
+        assertThat(c.call("r" + i + " RELEASE f t" + i)).endsWith("OK");
+      }
+    }
+  }
+
+  @Test
+  void waitRunsOutWithTimeoutAndCancelWithdrawsAWaiter() throws Exception {
+    try (LineClient holder = new LineClient(port);
+        LineClient waiter = new LineClient(port)) {
+      assertThat(holder.call("1 ACQUIRE t 30000 0 h")).startsWith("1 OK");
+      long start = System.nanoTime();
+      assertThat(waiter.call("2 ACQUIRE t 30000 150 w")).isEqualTo("2 TIMEOUT");
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(140));
+      waiter.send("3 ACQUIRE t 30000 60000 w");
+      await().until(() -> waiters(holder, "t") == 1);
+      waiter.send("4 CANCEL 3");
+      assertThat(waiter.read()).isEqualTo("3 CANCELLED");
+      assertThat(waiter.read()).isEqualTo("4 OK");
+      assertThat(waiter.call("5 CANCEL 3")).isEqualTo("5 NOTWAITING");
+      assertThat(holder.call("6 RELEASE t h")).isEqualTo("6 OK");
+      assertThat(status(holder, "t")).isEqualTo("s FREE 0");
+    }
+  }
+
+  @Test
+  void renewAndReleaseAreOwnerChecked() throws Exception {
+    try (LineClient owner = new LineClient(port);
+        LineClient other = new LineClient(port)) {
+      assertThat(owner.call("1 ACQUIRE o 30000 0 mine")).startsWith("1 OK");
+      assertThat(other.call("1 RELEASE o theirs")).isEqualTo("1 NOTHELD");
+      assertThat(other.call("2 RELEASE o mine")).isEqualTo("2 NOTHELD");
+      assertThat(other.call("3 RENEW o mine 1000")).isEqualTo("3 NOTHELD");
+      assertThat(owner.call("2 RELEASE o theirs")).isEqualTo("2 NOTHELD");
+      assertThat(status(owner, "o")).startsWith("s HELD");
+    }
+  }
+
+  @Test
+  void expiredLeaseIsHandedToTheWaiterWithoutPolling() throws Exception {
+    try (LineClient holder = new LineClient(port);
+        LineClient waiter = new LineClient(port)) {
+      assertThat(holder.call("1 ACQUIRE e 200 0 h")).startsWith("1 OK");
+      assertThat(waiter.call("1 ACQUIRE e 5000 5000 w")).startsWith("1 OK w");
+      assertThat(holder.call("2 RENEW e h 1000")).isEqualTo("2 NOTHELD");
+    }
+  }
+
+  @Test
+  void closingAConnectionReleasesItsLeasesAtOnceAndSkipsItsWaits() throws Exception {
+    try (LineClient waiter = new LineClient(port);
+        LineClient observer = new LineClient(port)) {
+      LineClient holder = new LineClient(port);
+      LineClient gone = new LineClient(port);
+      assertThat(holder.call("1 ACQUIRE d 60000 0 h")).startsWith("1 OK");
+      gone.send("1 ACQUIRE d 60000 60000 g");
+      await().until(() -> waiters(observer, "d") == 1);
+      waiter.send("1 ACQUIRE d 60000 60000 w");
+      await().until(() -> waiters(observer, "d") == 2);
+      gone.close();
+      await().until(() -> waiters(observer, "d") == 1);
+      long start = System.nanoTime();
+      holder.close();
+      assertThat(waiter.read()).matches("1 OK w \\d+ 60000");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+    }
+  }
+
+  @Test
+  void malformedLinesGetErrorsNamingTheProblemAndRepeatedGarbageCloses() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      assertThat(c.call("1 FROB x")).startsWith("1 ERR UNKNOWN_COMMAND unknown command 'FROB'");
+      assertThat(c.call("2 ACQUIRE x ten 0 t"))
+          .isEqualTo("2 ERR BAD_ARGUMENT ttl-ms 'ten' is not a whole number");
+      assertThat(c.call("3 PING")).isEqualTo("3 PONG");
+      assertThat(c.call("!!")).startsWith("* ERR SYNTAX request id '!!' is invalid");
+      assertThat(c.call("4 RELEASE x")).startsWith("4 ERR SYNTAX RELEASE takes 2 arguments, got 1");
+      assertThat(c.call("5 ACQUIRE x 0 0 t")).contains("ttl-ms 0 is out of range");
+      assertThat(c.read()).isEqualTo("* BYE too-many-errors");
+      assertThat(c.read()).isNull();
+    }
+    try (LineClient c = new LineClient(port)) {
+      assertThat(c.call("1 PING")).isEqualTo("1 PONG");
+    }
+  }
+
+  @Test
+  void tooLongLinesAreDiscardedWithAnError() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      c.send("1 STATUS " + "x".repeat(10_000));
+      assertThat(c.read()).startsWith("* ERR LINE_TOO_LONG line longer than 4096 bytes");
+      assertThat(c.call("2 STATUS " + "k".repeat(1025)))
+          .startsWith("2 ERR LIMIT lock id is 1025 bytes");
+      assertThat(c.call("3 PING")).isEqualTo("3 PONG");
+    }
+  }
+
+  @Test
+  void waitersPerLockAreLimited() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      assertThat(c.call("1 ACQUIRE l 30000 0 h")).startsWith("1 OK");
+      c.send("2 ACQUIRE l 30000 30000 a");
+      c.send("3 ACQUIRE l 30000 30000 b");
+      assertThat(c.call("4 ACQUIRE l 30000 30000 c"))
+          .isEqualTo("4 ERR LIMIT lock already has the maximum of 2 waiters");
+      assertThat(c.call("5 ACQUIRE l 30000 30000 d")).startsWith("5 ERR LIMIT");
+      assertThat(c.call("6 ACQUIRE other 30000 0 e")).startsWith("6 OK");
+    }
+  }
+
+  @Test
+  void shutdownTellsClients() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      assertThat(c.call("1 ACQUIRE s 30000 0 h")).startsWith("1 OK");
+      server.close();
+      assertThat(c.readUntilClosed()).isEqualTo("* BYE shutting-down");
+    }
+  }
+
+  @Test
+  void idleConnectionsAreClosed() throws Exception {
+    try (LockServer idle =
+        LockServer.builder().port(0).idleTimeout(Duration.ofMillis(300)).build()) {
+      int idlePort = idle.start();
+      try (LineClient c = new LineClient(idlePort)) {
+        assertThat(c.call("1 PING")).isEqualTo("1 PONG");
+        assertThat(c.readUntilClosed()).isEqualTo("* BYE idle");
+      }
+    }
+  }
+
+  @Test
+  void connectionsAboveTheLimitAreRefused() throws Exception {
+    try (LockServer small = LockServer.builder().port(0).maxConnections(2).build()) {
+      int smallPort = small.start();
+      try (LineClient a = new LineClient(smallPort)) {
+        assertThat(a.call("1 PING")).isEqualTo("1 PONG");
+        try (LineClient b = new LineClient(smallPort)) {
+          assertThat(b.call("1 PING")).isEqualTo("1 PONG");
+          try (LineClient c = new LineClient(smallPort)) {
+            assertThat(c.readUntilClosed()).isEqualTo("* BYE too-many-connections");
+          }
+        }
+      }
+    }
+  }
+
+  private static int waiters(LineClient c, String lock) throws Exception {
+    String[] f = status(c, lock).split(" ");
+    return Integer.parseInt(f[1].equals("FREE") ? f[2] : f[4]);
+  }
+
+  private static String status(LineClient c, String lock) throws Exception {
+    return c.call("s STATUS " + lock);
+  }
+}
