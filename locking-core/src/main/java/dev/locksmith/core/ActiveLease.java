@@ -4,7 +4,6 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -23,7 +22,8 @@ final class ActiveLease implements Lease {
   private final AtomicReference<@Nullable String> lostReason = new AtomicReference<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile LeaseGrant grant;
-  private volatile @Nullable ScheduledFuture<?> watch;
+  private volatile @Nullable LeaseKeeper keeper;
+  private long nextRenewal;
 
   ActiveLease(
       LockOptions options,
@@ -40,8 +40,34 @@ final class ActiveLease implements Lease {
     this.acquiredAt = acquiredAt;
   }
 
-  void keepWith(LeaseKeeper keeper) {
-    watch = keeper.watch(this);
+  void keepWith(LeaseKeeper leaseKeeper) {
+    nextRenewal = acquiredAt + options.ttl().toNanos() / 3;
+    keeper = leaseKeeper;
+    leaseKeeper.watch(this);
+  }
+
+  /**
+   * Called by the keeper on every tick: renews when a third of the TTL has passed, or reports an
+   * unrenewed lease lost when its TTL ran out.
+   *
+   * @return whether the keeper should go on keeping this lease
+   */
+  boolean keep(long now) {
+    if (closed.get() || lostReason.get() != null) {
+      return false;
+    }
+    if (!options.renew()) {
+      if (grant.expired()) {
+        expireIfStillHeld();
+        return false;
+      }
+      return true;
+    }
+    if (now - nextRenewal >= 0) {
+      renewNow();
+      nextRenewal = System.nanoTime() + options.ttl().toNanos() / 3;
+    }
+    return lostReason.get() == null;
   }
 
   LockOptions options() {
@@ -109,12 +135,8 @@ final class ActiveLease implements Lease {
     }
   }
 
-  /** Renews once; run by the keeper every third of the TTL. */
+  /** Renews once. */
   void renewNow() {
-    if (closed.get() || lostReason.get() != null) {
-      cancelWatch();
-      return;
-    }
     LeaseGrant current = grant;
     if (current.expired()) {
       markLost("its deadline passed before it could be renewed");
@@ -156,9 +178,9 @@ final class ActiveLease implements Lease {
   }
 
   private void cancelWatch() {
-    ScheduledFuture<?> w = watch;
-    if (w != null) {
-      w.cancel(false);
+    LeaseKeeper k = keeper;
+    if (k != null) {
+      k.unwatch(this);
     }
   }
 

@@ -3,8 +3,11 @@ package dev.locksmith.core;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -26,19 +29,21 @@ final class KeyExpression {
   private final String text;
   private final String where;
   private final Expression expression;
-  private final @Nullable String[] parameterNames;
+  private final String[] boundNames;
+  private final int[] boundArguments;
   private final Consumer<StandardEvaluationContext> customizer;
 
   private KeyExpression(
       String text,
       String where,
       Expression expression,
-      @Nullable String[] parameterNames,
+      Map<String, Integer> bindings,
       Consumer<StandardEvaluationContext> customizer) {
     this.text = text;
     this.where = where;
     this.expression = expression;
-    this.parameterNames = parameterNames;
+    this.boundNames = bindings.keySet().toArray(String[]::new);
+    this.boundArguments = bindings.values().stream().mapToInt(Integer::intValue).toArray();
     this.customizer = customizer;
   }
 
@@ -71,8 +76,9 @@ final class KeyExpression {
           e);
     }
     @Nullable String[] parameterNames = names != null ? names : reflectedNames(method);
-    checkVariables(text, method, where, (SpelExpression) expression, parameterNames);
-    return new KeyExpression(text, where, expression, parameterNames, customizer);
+    Map<String, Integer> bindings =
+        bindVariables(text, method, where, (SpelExpression) expression, parameterNames);
+    return new KeyExpression(text, where, expression, bindings, customizer);
   }
 
   private static @Nullable String[] reflectedNames(Method method) {
@@ -84,12 +90,14 @@ final class KeyExpression {
     return names;
   }
 
-  private static void checkVariables(
+  /** Maps each variable the expression uses to its argument; fails on an unknown one. */
+  private static Map<String, Integer> bindVariables(
       String text,
       Method method,
       String where,
       SpelExpression expression,
       @Nullable String[] parameterNames) {
+    Map<String, Integer> bindings = new LinkedHashMap<>();
     Set<String> known = new LinkedHashSet<>();
     boolean namesMissing = false;
     for (int i = 0; i < parameterNames.length; i++) {
@@ -102,10 +110,15 @@ final class KeyExpression {
     List<String> referenced = new ArrayList<>();
     collectVariables(expression.getAST(), referenced);
     for (String name : referenced) {
-      if (name.equals("root") || name.equals("this") || isIndexed(name, parameterNames.length)) {
+      if (name.equals("root") || name.equals("this")) {
+        continue;
+      }
+      if (isIndexed(name, parameterNames.length)) {
+        bindings.put(name, Integer.parseInt(name.substring(1)));
         continue;
       }
       if (known.contains(name)) {
+        bindings.put(name, Arrays.asList(parameterNames).indexOf(name));
         continue;
       }
       String indexed =
@@ -131,6 +144,7 @@ final class KeyExpression {
               + ", which is not a parameter"
               + hint);
     }
+    return bindings;
   }
 
   private static boolean isIndexed(String name, int count) {
@@ -161,14 +175,8 @@ final class KeyExpression {
   String evaluate(Method method, @Nullable Object[] args, Class<?> targetClass) {
     StandardEvaluationContext context =
         new StandardEvaluationContext(new KeyRoot(method, args, targetClass));
-    for (int i = 0; i < args.length; i++) {
-      Object arg = args[i];
-      context.setVariable("p" + i, arg);
-      context.setVariable("a" + i, arg);
-      String name = i < parameterNames.length ? parameterNames[i] : null;
-      if (name != null) {
-        context.setVariable(name, arg);
-      }
+    for (int i = 0; i < boundNames.length; i++) {
+      context.setVariable(boundNames[i], args[boundArguments[i]]);
     }
     customizer.accept(context);
     Object value;

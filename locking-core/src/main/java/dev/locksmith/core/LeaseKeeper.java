@@ -1,50 +1,66 @@
 package dev.locksmith.core;
 
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One scheduler for every held lease: renews each at a third of its TTL, or, for a lease that is
- * not renewed, reports it lost when its TTL runs out while still held. No thread per lock.
+ * One daemon thread that keeps every held lease: renews each when a third of its TTL has passed,
+ * and reports a lease that is not renewed lost when its TTL runs out while it is still held.
+ *
+ * <p>Like a timer wheel, it sweeps the held leases every {@link #TICK_MILLIS} ms rather than
+ * scheduling a task per lease, so taking and releasing a lock costs a set insertion and removal and
+ * nothing more; the sweep starts with the first lease and a renewal is late by at most a tick.
  */
 final class LeaseKeeper implements AutoCloseable {
-  private final ScheduledExecutorService scheduler;
+  static final long TICK_MILLIS = 10;
+  private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+  private static final AtomicInteger COUNT = new AtomicInteger();
 
-  LeaseKeeper() {
-    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, new Daemons());
-    executor.setRemoveOnCancelPolicy(true);
-    executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    this.scheduler = executor;
+  private final Set<ActiveLease> leases = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final ScheduledThreadPoolExecutor scheduler =
+      new ScheduledThreadPoolExecutor(
+          1,
+          task -> {
+            Thread thread = new Thread(task, "locksmith-lease-keeper-" + COUNT.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  void watch(ActiveLease lease) {
+    leases.add(lease);
+    if (!started.get() && started.compareAndSet(false, true)) {
+      scheduler.scheduleWithFixedDelay(
+          this::sweep, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
   }
 
-  ScheduledFuture<?> watch(ActiveLease lease) {
-    long ttl = lease.options().ttl().toNanos();
-    if (lease.options().renew()) {
-      long period = Math.max(ttl / 3, TimeUnit.MILLISECONDS.toNanos(1));
-      return scheduler.scheduleWithFixedDelay(
-          lease::renewNow, period, period, TimeUnit.NANOSECONDS);
+  void unwatch(ActiveLease lease) {
+    leases.remove(lease);
+  }
+
+  private void sweep() {
+    long now = System.nanoTime();
+    for (ActiveLease lease : leases) {
+      try {
+        if (!lease.keep(now)) {
+          leases.remove(lease);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("Keeping lease on '{}' failed", lease.lockId(), e);
+      }
     }
-    return scheduler.schedule(
-        lease::expireIfStillHeld, lease.timeLeft().toNanos(), TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void close() {
     scheduler.shutdownNow();
-  }
-
-  private static final class Daemons implements ThreadFactory {
-    private static final AtomicInteger COUNT = new AtomicInteger();
-
-    @Override
-    public Thread newThread(Runnable task) {
-      Thread thread = new Thread(task, "locksmith-lease-keeper-" + COUNT.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    }
+    leases.clear();
   }
 }

@@ -29,7 +29,7 @@ final class MemoryLockStore {
 
   private final class LockState {
     final ReentrantLock mutex = new ReentrantLock();
-    final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    final ArrayDeque<Waiter> waiters = new ArrayDeque<>(2);
     @Nullable Holding holder;
     boolean retired;
 
