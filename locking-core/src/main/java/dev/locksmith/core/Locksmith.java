@@ -45,11 +45,13 @@ public final class Locksmith implements AutoCloseable {
   private final Listeners listeners;
   private final LeaseKeeper keeper = new LeaseKeeper();
   private final MethodSpecs specs;
+  private final ReleaseDeferral releaseDeferral;
 
   private Locksmith(Builder builder) {
     this.providers = new Providers(builder.providers);
     this.ownedProviders = List.copyOf(builder.ownedProviders);
     this.listeners = new Listeners(builder.listeners);
+    this.releaseDeferral = builder.releaseDeferral;
     this.specs =
         new MethodSpecs(
             providers,
@@ -83,13 +85,7 @@ public final class Locksmith implements AutoCloseable {
    */
   public @Nullable Object invoke(LockedInvocation invocation) throws Throwable {
     MethodSpec spec = specs.get(invocation.method());
-    LockOptions options = spec.options();
-    if (spec.key() != null) {
-      options =
-          options.withKey(
-              spec.key()
-                  .evaluate(invocation.method(), invocation.arguments(), invocation.targetClass()));
-    }
+    LockOptions options = optionsFor(spec, invocation);
     LockProvider provider = spec.provider().provider();
     ActiveLease reentered = HeldLeases.find(provider, options.lockId());
     if (reentered != null) {
@@ -111,15 +107,56 @@ public final class Locksmith implements AutoCloseable {
     } finally {
       HeldLeases.pop();
       if (releaseNow) {
-        lease.close();
+        release(lease);
       }
     }
   }
 
-  private static Object holdUntilComplete(
-      CompletionStage<?> stage, ActiveLease lease, Method method) {
+  private static LockOptions optionsFor(MethodSpec spec, LockedInvocation invocation) {
+    KeyExpression key = spec.key();
+    if (key == null) {
+      return spec.options();
+    }
+    return spec.options()
+        .withKey(
+            key.evaluate(invocation.method(), invocation.arguments(), invocation.targetClass()));
+  }
+
+  /**
+   * Resolves an intercepted call's lock without taking it, for results that run later such as
+   * reactive publishers; see {@link PreparedCall}.
+   */
+  public PreparedCall prepare(LockedInvocation invocation) {
+    MethodSpec spec = specs.get(invocation.method());
+    return new PreparedCall(this, optionsFor(spec, invocation), spec);
+  }
+
+  /** What a skipped call of the method returns: {@code null}, empty optional or completed stage. */
+  public @Nullable Object skippedResult(java.lang.reflect.Method method) {
+    return specs.get(method).returnKind().skipped();
+  }
+
+  @Nullable ActiveLease obtainFor(MethodSpec spec, LockOptions options) {
+    return obtain(options, spec.provider().name(), spec.provider().provider());
+  }
+
+  /** Releases an annotated call's lease now, or later when the release deferral takes it. */
+  void release(ActiveLease lease) {
+    boolean deferred;
+    try {
+      deferred = releaseDeferral.deferRelease(lease, lease::close);
+    } catch (RuntimeException e) {
+      listeners.error(lease.event(), e);
+      deferred = false;
+    }
+    if (!deferred) {
+      lease.close();
+    }
+  }
+
+  private Object holdUntilComplete(CompletionStage<?> stage, ActiveLease lease, Method method) {
     Class<?> declared = method.getReturnType();
-    CompletionStage<?> released = stage.whenComplete((value, error) -> lease.close());
+    CompletionStage<?> released = stage.whenComplete((value, error) -> release(lease));
     if (declared == CompletionStage.class || declared == CompletableFuture.class) {
       return released;
     }
@@ -336,6 +373,7 @@ public final class Locksmith implements AutoCloseable {
     private UnaryOperator<String> attributeResolver = UnaryOperator.identity();
     private Function<Method, String @Nullable []> parameterNames = method -> null;
     private Consumer<StandardEvaluationContext> contextCustomizer = context -> {};
+    private ReleaseDeferral releaseDeferral = ReleaseDeferral.NONE;
 
     private Builder() {}
 
@@ -402,6 +440,15 @@ public final class Locksmith implements AutoCloseable {
     /** Adjusts each key's evaluation context, for example to add a bean resolver. */
     public Builder evaluationContext(Consumer<StandardEvaluationContext> customizer) {
       this.contextCustomizer = Objects.requireNonNull(customizer);
+      return this;
+    }
+
+    /**
+     * Lets an annotated method's release wait, for example until the transaction it joined
+     * completes. Programmatic leases are released when closed.
+     */
+    public Builder releaseDeferral(ReleaseDeferral deferral) {
+      this.releaseDeferral = Objects.requireNonNull(deferral);
       return this;
     }
 

@@ -10,10 +10,10 @@ import java.time.Duration;
  *     and release present it, from any thread
  * @param fencingToken strictly increases with every grant of this lock id, across all holders
  * @param ttl the lease length last granted
- * @param deadlineNanos a conservative local deadline on the {@link System#nanoTime()} clock: a
- *     time no later than the provider's grant (the time the request was sent, or for a grant
- *     pushed after a wait, a bound such as its arrival less the round trip) plus {@code ttl}, so
- *     the lease surely ends no earlier on the provider
+ * @param deadlineNanos a conservative local deadline on the {@link System#nanoTime()} clock: a time
+ *     no later than the provider's grant (the time the request was sent, or for a grant pushed
+ *     after a wait, a bound such as its arrival less the round trip) plus {@code ttl}, so the lease
+ *     surely ends no earlier on the provider
  */
 public record LeaseGrant(
     String lockId, String ownerToken, long fencingToken, Duration ttl, long deadlineNanos) {

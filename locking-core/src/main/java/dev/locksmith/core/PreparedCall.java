@@ -1,0 +1,49 @@
+package dev.locksmith.core;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An intercepted call whose lock is resolved (spec, key, provider) but not yet taken, for return
+ * types that run later, such as reactive publishers: an integration takes the lease when the result
+ * is subscribed and closes it on the terminal signal or cancellation.
+ *
+ * <pre>{@code
+ * PreparedCall call = locksmith.prepare(invocation);
+ * Mono.usingWhen(
+ *     Mono.fromCallable(call::acquire),            // busy policy applied here
+ *     lease -> (Mono<?>) invocation.proceed(),
+ *     lease -> Mono.fromRunnable(lease::close));
+ * }</pre>
+ */
+public final class PreparedCall {
+  private final Locksmith locksmith;
+  private final LockOptions options;
+  private final MethodSpec spec;
+
+  PreparedCall(Locksmith locksmith, LockOptions options, MethodSpec spec) {
+    this.locksmith = locksmith;
+    this.options = options;
+    this.spec = spec;
+  }
+
+  /** The options with the evaluated key. */
+  public LockOptions options() {
+    return options;
+  }
+
+  /**
+   * Takes the lock under the method's busy policy, on the calling thread.
+   *
+   * @return the lease, or {@code null} when the call is skipped under SKIP
+   * @throws LockBusyException when busy under FAIL
+   * @throws LockTimeoutException when WAIT ran out
+   */
+  public @Nullable Lease acquire() {
+    return locksmith.obtainFor(spec, options);
+  }
+
+  /** Releases a lease taken by {@link #acquire()}, through the engine's {@link ReleaseDeferral}. */
+  public void release(Lease lease) {
+    locksmith.release((ActiveLease) lease);
+  }
+}

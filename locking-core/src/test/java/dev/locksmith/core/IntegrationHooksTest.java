@@ -1,0 +1,114 @@
+package dev.locksmith.core;
+
+import static dev.locksmith.core.Calls.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/** The hooks integrations use: deferred release (transactions) and prepared calls (reactive). */
+class IntegrationHooksTest {
+  private final MemoryLockProvider provider = MemoryLockProvider.isolated();
+
+  static class Ledger {
+    @DistributedLock(name = "ledger", key = "#account", onBusy = OnBusy.SKIP)
+    String post(String account) {
+      return "posted " + account;
+    }
+  }
+
+  @Test
+  void deferredReleaseKeepsTheLockUntilTheDeferralRunsIt() throws Exception {
+    AtomicReference<Runnable> pending = new AtomicReference<>();
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .releaseDeferral(
+                (lease, release) -> {
+                  pending.set(release);
+                  return true;
+                })
+            .build()) {
+      assertThat(call(locksmith, new Ledger(), "post", "a-1")).isEqualTo("posted a-1");
+      assertThat(provider.status("ledger:a-1").currentHolder()).as("held until commit").isPresent();
+      assertThat(call(locksmith, new Ledger(), "post", "a-1")).as("skipped meanwhile").isNull();
+      pending.get().run();
+      assertThat(provider.status("ledger:a-1").currentHolder()).isEmpty();
+    }
+  }
+
+  @Test
+  void failingDeferralReleasesAtOnce() throws Exception {
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .releaseDeferral(
+                (lease, release) -> {
+                  throw new IllegalStateException("no transaction manager");
+                })
+            .build()) {
+      call(locksmith, new Ledger(), "post", "a-2");
+      assertThat(provider.status("ledger:a-2").currentHolder()).isEmpty();
+    }
+  }
+
+  @Test
+  void preparedCallResolvesTheKeyAndTakesTheLockLater() throws Exception {
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      Method post = Calls.method(Ledger.class, "post");
+      PreparedCall prepared = locksmith.prepare(invocation(post, "a-3"));
+      assertThat(prepared.options().lockId()).isEqualTo("ledger:a-3");
+      assertThat(provider.status("ledger:a-3").currentHolder()).as("not yet taken").isEmpty();
+      Lease lease = prepared.acquire();
+      assertThat(lease).isNotNull();
+      assertThat(locksmith.prepare(invocation(post, "a-3")).acquire())
+          .as("SKIP when busy")
+          .isNull();
+      assertThat(locksmith.skippedResult(post)).isNull();
+      prepared.release(lease);
+      assertThat(provider.tryAcquire(LockRequest.of("ledger:a-3", Duration.ofSeconds(1))))
+          .isPresent();
+    }
+  }
+
+  @Test
+  void preparedCallReportsABadKeyWhenPrepared() {
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      Method post = Calls.method(Ledger.class, "post");
+      assertThatThrownBy(() -> locksmith.prepare(invocation(post, new Object[] {null})))
+          .isInstanceOf(LockKeyException.class);
+    }
+  }
+
+  private static LockedInvocation invocation(Method method, @Nullable Object... args) {
+    return new LockedInvocation() {
+      @Override
+      public Method method() {
+        return method;
+      }
+
+      @Override
+      public Class<?> targetClass() {
+        return method.getDeclaringClass();
+      }
+
+      @Override
+      public @Nullable Object[] arguments() {
+        return args;
+      }
+
+      @Override
+      public @Nullable Object proceed() {
+        throw new AssertionError("not called");
+      }
+    };
+  }
+}
