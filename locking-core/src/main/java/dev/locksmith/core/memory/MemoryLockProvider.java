@@ -5,6 +5,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -88,6 +89,11 @@ public final class MemoryLockProvider implements LockProvider {
   @Override
   public LockStatus status(String lockId) {
     return store.status(lockId);
+  }
+
+  @Override
+  public Optional<List<LockStatus>> listHeld() {
+    return Optional.of(store.listHeld());
   }
 
   @Override

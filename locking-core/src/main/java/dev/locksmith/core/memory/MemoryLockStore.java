@@ -5,6 +5,9 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -173,6 +176,18 @@ final class MemoryLockStore {
           s.handOff(now);
           return true;
         });
+  }
+
+  /** The held locks, sorted by id. */
+  List<LockStatus> listHeld() {
+    List<LockStatus> held = new ArrayList<>();
+    for (String lockId : new TreeSet<>(locks.keySet())) {
+      LockStatus status = status(lockId);
+      if (status.holder() != null) {
+        held.add(status);
+      }
+    }
+    return held;
   }
 
   LockStatus status(String lockId) {

@@ -1,6 +1,7 @@
 package dev.locksmith.core.spi;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -56,6 +57,14 @@ public interface LockProvider extends AutoCloseable {
 
   /** What the provider knows of a lock's holder and waiters. */
   LockStatus status(String lockId);
+
+  /**
+   * Every lock held now, for status listings, or empty when the provider cannot list its locks.
+   * Default: cannot list.
+   */
+  default Optional<List<LockStatus>> listHeld() {
+    return Optional.empty();
+  }
 
   /** A short description for logs and health, such as the URL without secrets. */
   String description();

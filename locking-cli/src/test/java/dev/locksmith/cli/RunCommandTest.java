@@ -1,0 +1,200 @@
+package dev.locksmith.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.tcp.server.LockServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code locksmith run} against a real TCP lock server, with real child processes. */
+class RunCommandTest {
+  @TempDir Path dir;
+  private LockServer server;
+  private String url;
+  private LockProvider other;
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void startServer() throws Exception {
+    server = LockServer.builder().port(0).build();
+    url = "tcp://127.0.0.1:" + server.start();
+    other = LockProviders.create(url);
+  }
+
+  @AfterEach
+  void stopServer() {
+    other.close();
+    server.close();
+  }
+
+  private int run(String... args) {
+    CommandLine line = new CommandLine(new Main());
+    line.setErr(new PrintWriter(err, true));
+    return line.execute(args);
+  }
+
+  private LeaseGrant holdElsewhere(String key) {
+    return other.tryAcquire(LockRequest.of(key, Duration.ofSeconds(30))).orElseThrow();
+  }
+
+  @Test
+  void runsTheCommandWithTheLeaseInItsEnvironment() throws Exception {
+    Path out = dir.resolve("out");
+    int exit =
+        run(
+            "run",
+            "--url",
+            url,
+            "--key",
+            "backup",
+            "--",
+            "sh",
+            "-c",
+            "echo \"$LOCKSMITH_LOCK $LOCKSMITH_FENCING_TOKEN $LOCKSMITH_OWNER\" > " + out);
+    assertThat(exit).isZero();
+    String[] fields = Files.readString(out).strip().split(" ");
+    assertThat(fields[0]).isEqualTo("backup");
+    assertThat(Long.parseLong(fields[1])).isPositive();
+    assertThat(fields[2]).isNotBlank();
+    assertThat(other.tryAcquire(LockRequest.of("backup", Duration.ofSeconds(1)))).isPresent();
+  }
+
+  @Test
+  void exitsWithTheCommandsOwnCode() {
+    assertThat(run("run", "--url", url, "--key", "k", "--", "sh", "-c", "exit 3")).isEqualTo(3);
+  }
+
+  @Test
+  void skipExitsZeroAndNamesTheHolder() throws Exception {
+    Path out = dir.resolve("ran");
+    LeaseGrant held = holdElsewhere("nightly");
+    int exit =
+        run("run", "--url", url, "--key", "nightly", "--skip", "--", "touch", out.toString());
+    assertThat(exit).isZero();
+    assertThat(out).doesNotExist();
+    assertThat(err.toString())
+        .contains("skipped: held by")
+        .contains("fencing token " + held.fencingToken());
+  }
+
+  @Test
+  void failAndExpiredWaitExit75() {
+    holdElsewhere("nightly");
+    assertThat(run("run", "--url", url, "--key", "nightly", "--fail", "--", "true")).isEqualTo(75);
+    assertThat(err.toString()).contains("is held by another owner").contains("held by");
+    assertThat(run("run", "--url", url, "--key", "nightly", "--wait", "200ms", "--", "true"))
+        .isEqualTo(75);
+    assertThat(err.toString()).contains("Timed out after");
+  }
+
+  @Test
+  void waitRunsOnceTheHolderReleases() throws Exception {
+    LeaseGrant held = holdElsewhere("queue");
+    CompletableFuture<Integer> exit =
+        CompletableFuture.supplyAsync(
+            () -> run("run", "--url", url, "--key", "queue", "--wait", "30s", "--", "true"));
+    await().until(() -> other.status("queue").waiters() == 1);
+    other.release(held);
+    assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
+  }
+
+  @Test
+  void unreachableProviderExits69() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    assertThat(run("run", "--url", "tcp://127.0.0.1:" + port, "--key", "k", "--", "true"))
+        .isEqualTo(69);
+    assertThat(err.toString()).contains("provider unreachable");
+  }
+
+  @Test
+  void usageErrorsExit64() {
+    assertThat(run("run", "--url", url, "--key", "k", "--ttl", "10x", "--", "true")).isEqualTo(64);
+    assertThat(err.toString()).contains("'10x' is not a duration");
+    assertThat(run("run", "--key", "k", "--", "true")).isEqualTo(64);
+    assertThat(run("run", "--url", "zk://h", "--key", "k", "--", "true")).isEqualTo(64);
+    assertThat(err.toString()).contains("unknown scheme 'zk'");
+    assertThat(run("run", "--url", url, "--key", "k", "--skip", "--fail", "--", "true"))
+        .isEqualTo(64);
+  }
+
+  @Test
+  void commandThatCannotStartExits126() {
+    assertThat(run("run", "--url", url, "--key", "k", "--", dir.resolve("missing").toString()))
+        .isEqualTo(126);
+  }
+
+  @Test
+  void lostLeaseStopsTheCommandAndExits70() throws Exception {
+    Path started = dir.resolve("started");
+    CompletableFuture<Integer> exit =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "run",
+                    "--url",
+                    url,
+                    "--key",
+                    "long",
+                    "--ttl",
+                    "600ms",
+                    "--grace",
+                    "2s",
+                    "--",
+                    "sh",
+                    "-c",
+                    "touch " + started + "; exec sleep 60"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
+    server.close(); // the server goes away: the session and its lease are gone
+    assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
+    assertThat(err.toString()).contains("lease on 'long' lost");
+  }
+
+  @Test
+  void untilKeepsTheLockUntilTheTestSucceeds() throws Exception {
+    Path done = dir.resolve("done");
+    CompletableFuture<Integer> exit =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "run",
+                    "--url",
+                    url,
+                    "--key",
+                    "bg",
+                    "--until",
+                    "test -f " + done,
+                    "--until-interval",
+                    "50ms",
+                    "--",
+                    "sh",
+                    "-c",
+                    "exit 0"));
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> other.status("bg").holder() != null);
+    assertThat(exit).isNotDone();
+    Files.createFile(done);
+    assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
+    assertThat(other.tryAcquire(LockRequest.of("bg", Duration.ofSeconds(1)))).isPresent();
+  }
+}

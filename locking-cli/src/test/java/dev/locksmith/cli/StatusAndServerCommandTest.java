@@ -1,0 +1,92 @@
+package dev.locksmith.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class StatusAndServerCommandTest {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int execute(String... args) {
+    CommandLine line = new CommandLine(new Main());
+    line.setOut(new PrintWriter(out, true));
+    line.setErr(new PrintWriter(err, true));
+    return line.execute(args);
+  }
+
+  @Test
+  void statusListsHeldLocksWithTokenAndHolder() {
+    try (LockProvider provider = LockProviders.create("mem:status-test")) {
+      LeaseGrant held =
+          provider.tryAcquire(LockRequest.of("reports:2026", Duration.ofSeconds(30))).orElseThrow();
+      assertThat(execute("status", "--url", "mem:status-test")).isZero();
+      assertThat(out.toString())
+          .contains("reports:2026")
+          .contains(Long.toString(held.fencingToken()));
+      out.reset();
+      assertThat(execute("status", "--url", "mem:status-test", "--key", "other")).isZero();
+      assertThat(out.toString()).contains("other").contains("(free)");
+    }
+  }
+
+  @Test
+  void serverSubcommandServesClientsAndStopsOnSigterm(@TempDir Path dir) throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Path log = dir.resolve("server.log");
+    Process server =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName(),
+                    "server",
+                    "--port",
+                    Integer.toString(port),
+                    "--data-dir",
+                    dir.resolve("data").toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.readString(log).contains("listening on 127.0.0.1:" + port));
+      String url = "tcp://127.0.0.1:" + port;
+      try (LockProvider client = LockProviders.create(url)) {
+        client.tryAcquire(LockRequest.of("deploy", Duration.ofSeconds(30))).orElseThrow();
+        assertThat(execute("status", "--url", url, "--key", "deploy")).isZero();
+        assertThat(out.toString()).contains("deploy").doesNotContain("(free)");
+      }
+      server.destroy();
+      assertThat(server.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      server.destroyForcibly();
+    }
+  }
+
+  @Test
+  void serverRejectsHalfATlsConfiguration() {
+    assertThat(execute("server", "--port", "0", "--tls-cert", "/nonexistent.pem")).isEqualTo(64);
+    assertThat(err.toString()).contains("--tls-cert and --tls-key must be given together");
+  }
+}
