@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,9 +22,13 @@ final class ActiveLease implements Lease {
   private final long acquiredAt;
   private final AtomicReference<@Nullable String> lostReason = new AtomicReference<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicBoolean renewing = new AtomicBoolean();
+  // Serialises the provider calls of renewal and release, so a late renewal cannot undo a release
+  // or a minimum-hold shortening.
+  private final ReentrantLock providerCalls = new ReentrantLock();
   private volatile LeaseGrant grant;
   private volatile @Nullable LeaseKeeper keeper;
-  private long nextRenewal;
+  private volatile long nextRenewal;
 
   ActiveLease(
       LockOptions options,
@@ -47,12 +52,12 @@ final class ActiveLease implements Lease {
   }
 
   /**
-   * Called by the keeper on every tick: renews when a third of the TTL has passed, or reports an
-   * unrenewed lease lost when its TTL ran out.
+   * Called by the keeper on every tick: starts a renewal when a third of the TTL has passed, or
+   * reports an unrenewed lease lost when its TTL ran out.
    *
    * @return whether the keeper should go on keeping this lease
    */
-  boolean keep(long now) {
+  boolean keep(long now, LeaseKeeper leaseKeeper) {
     if (closed.get() || lostReason.get() != null) {
       return false;
     }
@@ -63,11 +68,22 @@ final class ActiveLease implements Lease {
       }
       return true;
     }
-    if (now - nextRenewal >= 0) {
-      renewNow();
-      nextRenewal = System.nanoTime() + options.ttl().toNanos() / 3;
+    if (now - nextRenewal >= 0 && renewing.compareAndSet(false, true)) {
+      leaseKeeper.renewLater(
+          () -> {
+            try {
+              renewNow();
+            } finally {
+              nextRenewal = System.nanoTime() + options.ttl().toNanos() / 3;
+              renewing.set(false);
+            }
+          });
     }
-    return lostReason.get() == null;
+    return true;
+  }
+
+  String providerDescription() {
+    return provider.description();
   }
 
   LockOptions options() {
@@ -135,8 +151,19 @@ final class ActiveLease implements Lease {
     }
   }
 
-  /** Renews once. */
+  /** Renews once, unless the lease was closed or lost meanwhile. */
   void renewNow() {
+    providerCalls.lock();
+    try {
+      if (!closed.get() && lostReason.get() == null) {
+        renewHeld();
+      }
+    } finally {
+      providerCalls.unlock();
+    }
+  }
+
+  private void renewHeld() {
     LeaseGrant current = grant;
     if (current.expired()) {
       markLost("its deadline passed before it could be renewed");
@@ -197,6 +224,7 @@ final class ActiveLease implements Lease {
     cancelWatch();
     long heldNanos = System.nanoTime() - acquiredAt;
     Duration held = Duration.ofNanos(heldNanos);
+    providerCalls.lock();
     try {
       long holdLeft = options.minHold().toNanos() - heldNanos;
       boolean stillHeld;
@@ -211,6 +239,8 @@ final class ActiveLease implements Lease {
     } catch (RuntimeException e) {
       listeners.error(event(), e);
       LOG.warn("Releasing lock '{}' failed; it will expire by its ttl", lockId(), e);
+    } finally {
+      providerCalls.unlock();
     }
     listeners.released(event(), held);
   }

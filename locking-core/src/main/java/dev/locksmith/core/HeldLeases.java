@@ -22,14 +22,17 @@ final class HeldLeases {
     stack.removeIf(ActiveLease::isClosed);
   }
 
-  /** The lease this thread already holds on the lock id through the same provider, if any. */
+  /**
+   * The valid lease this thread already holds on the lock id through the same provider, if any. A
+   * lease that was lost is not reentered: the caller acquires anew.
+   */
   static @Nullable ActiveLease find(Object provider, String lockId) {
     ArrayDeque<ActiveLease> stack = STACK.get();
     purgeClosed(stack);
     Iterator<ActiveLease> it = stack.iterator();
     while (it.hasNext()) {
       ActiveLease lease = it.next();
-      if (lease.provider() == provider && lease.lockId().equals(lockId)) {
+      if (lease.provider() == provider && lease.lockId().equals(lockId) && lease.isValid()) {
         return lease;
       }
     }
@@ -49,9 +52,10 @@ final class HeldLeases {
     }
   }
 
-  static void pop() {
+  /** Removes the lease pushed for a call, even if the call left other leases above it. */
+  static void pop(ActiveLease lease) {
     ArrayDeque<ActiveLease> stack = STACK.get();
-    stack.pop();
+    stack.removeFirstOccurrence(lease);
     if (stack.isEmpty()) {
       STACK.remove();
     }

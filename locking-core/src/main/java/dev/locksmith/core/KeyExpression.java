@@ -1,5 +1,6 @@
 package dev.locksmith.core;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;
@@ -186,7 +187,7 @@ final class KeyExpression {
       throw new LockKeyException(
           where + ": key expression '" + text + "' failed: " + e.getMessage(), e);
     }
-    String key = value == null ? null : String.valueOf(value);
+    String key = value == null ? null : keyText(value);
     if (key == null || key.isEmpty()) {
       throw new LockKeyException(
           where
@@ -197,6 +198,43 @@ final class KeyExpression {
               + "; a call without a key does not share one lock with all others, it fails");
     }
     return key;
+  }
+
+  private static final ClassValue<Boolean> HAS_OWN_TO_STRING =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+          try {
+            return type.getMethod("toString").getDeclaringClass() != Object.class;
+          } catch (NoSuchMethodException e) {
+            return false;
+          }
+        }
+      };
+
+  /** The key text; refuses values whose text would differ for equal values on every call. */
+  private String keyText(Object value) {
+    if (value instanceof Object[] array) {
+      return Arrays.deepToString(array);
+    }
+    if (value.getClass().isArray()) {
+      Object[] boxed = new Object[Array.getLength(value)];
+      for (int i = 0; i < boxed.length; i++) {
+        boxed[i] = Array.get(value, i);
+      }
+      return Arrays.toString(boxed);
+    }
+    if (!HAS_OWN_TO_STRING.get(value.getClass())) {
+      throw new LockKeyException(
+          where
+              + ": key expression '"
+              + text
+              + "' evaluated to a "
+              + value.getClass().getName()
+              + ", which has no toString() of its own, so equal values would get different"
+              + " locks; select a field (e.g. #order.id) or give the type a toString()");
+    }
+    return value.toString();
   }
 
   String text() {

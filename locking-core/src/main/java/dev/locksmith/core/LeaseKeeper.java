@@ -1,8 +1,13 @@
 package dev.locksmith.core;
 
-import java.util.Set;
+import dev.locksmith.core.spi.LeaseGrant;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,47 +15,75 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One daemon thread that keeps every held lease: renews each when a third of its TTL has passed,
- * and reports a lease that is not renewed lost when its TTL runs out while it is still held.
+ * Keeps every held lease: renews each when a third of its TTL has passed, and reports a lease that
+ * is not renewed lost when its TTL runs out while it is still held.
  *
- * <p>Like a timer wheel, it sweeps the held leases every {@link #TICK_MILLIS} ms rather than
- * scheduling a task per lease, so taking and releasing a lock costs a set insertion and removal and
- * nothing more; the sweep starts with the first lease and a renewal is late by at most a tick.
+ * <p>Like a timer wheel, one daemon thread sweeps the held leases every {@link #TICK_MILLIS} ms
+ * rather than scheduling a task per lease, so taking and releasing a lock costs a map insertion and
+ * removal and nothing more; the sweep starts with the first lease and a renewal is late by at most
+ * a tick. Renewals themselves run on a pool of daemon threads, at most one at a time per lease, so
+ * a provider that hangs delays only its own leases.
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
   private static final AtomicInteger COUNT = new AtomicInteger();
 
-  private final Set<ActiveLease> leases = ConcurrentHashMap.newKeySet();
+  private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
   private final AtomicBoolean started = new AtomicBoolean();
-  private final ScheduledThreadPoolExecutor scheduler =
-      new ScheduledThreadPoolExecutor(
-          1,
-          task -> {
-            Thread thread = new Thread(task, "locksmith-lease-keeper-" + COUNT.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-          });
+  private final ScheduledThreadPoolExecutor sweeper =
+      new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
+  private final ExecutorService renewers =
+      new ThreadPoolExecutor(
+          0,
+          Integer.MAX_VALUE,
+          30,
+          TimeUnit.SECONDS,
+          new SynchronousQueue<>(),
+          daemons("locksmith-renewal-"));
+
+  private static ThreadFactory daemons(String prefix) {
+    return task -> {
+      Thread thread = new Thread(task, prefix + COUNT.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
 
   void watch(ActiveLease lease) {
-    leases.add(lease);
+    leases.put(lease.ownerToken(), lease);
     if (!started.get() && started.compareAndSet(false, true)) {
-      scheduler.scheduleWithFixedDelay(
-          this::sweep, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+      sweeper.scheduleWithFixedDelay(this::sweep, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
   }
 
   void unwatch(ActiveLease lease) {
-    leases.remove(lease);
+    leases.remove(lease.ownerToken(), lease);
+  }
+
+  /** A provider reported a lease lost (its connection dropped, say). */
+  void lost(LeaseGrant grant) {
+    ActiveLease lease = leases.get(grant.ownerToken());
+    if (lease != null && lease.lockId().equals(grant.lockId())) {
+      lease.markLost("the provider reported it lost (" + lease.providerDescription() + ")");
+    }
+  }
+
+  /** Runs a renewal off the sweeper thread. */
+  void renewLater(Runnable renewal) {
+    try {
+      renewers.execute(renewal);
+    } catch (RejectedExecutionException closing) {
+      // The engine is closing; its leases are left to expire.
+    }
   }
 
   private void sweep() {
     long now = System.nanoTime();
-    for (ActiveLease lease : leases) {
+    for (ActiveLease lease : leases.values()) {
       try {
-        if (!lease.keep(now)) {
-          leases.remove(lease);
+        if (!lease.keep(now, this)) {
+          unwatch(lease);
         }
       } catch (RuntimeException e) {
         LOG.warn("Keeping lease on '{}' failed", lease.lockId(), e);
@@ -60,7 +93,8 @@ final class LeaseKeeper implements AutoCloseable {
 
   @Override
   public void close() {
-    scheduler.shutdownNow();
+    sweeper.shutdownNow();
+    renewers.shutdownNow();
     leases.clear();
   }
 }

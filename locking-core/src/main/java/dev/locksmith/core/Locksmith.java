@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -46,12 +47,17 @@ public final class Locksmith implements AutoCloseable {
   private final LeaseKeeper keeper = new LeaseKeeper();
   private final MethodSpecs specs;
   private final ReleaseDeferral releaseDeferral;
+  private final List<AutoCloseable> lossRegistrations = new ArrayList<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private Locksmith(Builder builder) {
     this.providers = new Providers(builder.providers);
     this.ownedProviders = List.copyOf(builder.ownedProviders);
     this.listeners = new Listeners(builder.listeners);
     this.releaseDeferral = builder.releaseDeferral;
+    for (LockProvider provider : new java.util.LinkedHashSet<>(builder.providers.values())) {
+      lossRegistrations.add(provider.onLeaseLost(keeper::lost));
+    }
     this.specs =
         new MethodSpecs(
             providers,
@@ -105,7 +111,7 @@ public final class Locksmith implements AutoCloseable {
       }
       return result;
     } finally {
-      HeldLeases.pop();
+      HeldLeases.pop(lease);
       if (releaseNow) {
         release(lease);
       }
@@ -276,7 +282,7 @@ public final class Locksmith implements AutoCloseable {
     try {
       return block.call();
     } finally {
-      HeldLeases.pop();
+      HeldLeases.pop(lease);
     }
   }
 
@@ -286,7 +292,7 @@ public final class Locksmith implements AutoCloseable {
     try {
       return invocation.proceed();
     } finally {
-      HeldLeases.pop();
+      HeldLeases.pop(lease);
     }
   }
 
@@ -301,6 +307,9 @@ public final class Locksmith implements AutoCloseable {
   /** Takes the lock under the options' busy policy; {@code null} means skipped. */
   private @Nullable ActiveLease obtain(
       LockOptions options, String providerName, LockProvider provider) {
+    if (closed.get()) {
+      throw new IllegalStateException("This Locksmith is closed; it takes no more locks");
+    }
     String lockId = options.lockId();
     LockRequest request =
         new LockRequest(
@@ -352,6 +361,16 @@ public final class Locksmith implements AutoCloseable {
   /** Stops renewing and closes the providers this engine created from URLs. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    for (AutoCloseable registration : lossRegistrations) {
+      try {
+        registration.close();
+      } catch (Exception e) {
+        // Nothing to do: the provider is going away too.
+      }
+    }
     keeper.close();
     for (LockProvider provider : ownedProviders) {
       provider.close();

@@ -341,6 +341,32 @@ class EngineTest {
   }
 
   @Test
+  void providerReportedLossIsSeenAtOnceNotAtTheNextRenewal() {
+    LossReportingProvider reporting = new LossReportingProvider(MemoryLockProvider.isolated());
+    try (Locksmith engine =
+        Locksmith.builder().defaultProvider(reporting).listener(events).build()) {
+      Lease lease =
+          engine.acquire(
+              LockOptions.named("session").withTtl(Duration.ofMinutes(5)).withRenew(false));
+      assertThat(lease.isValid()).isTrue();
+      reporting.reportLost();
+      assertThat(lease.isValid()).isFalse();
+      assertThat(events.events).contains("lost session");
+      lease.close();
+    }
+  }
+
+  @Test
+  void closedEngineRefusesNewLocks() {
+    Locksmith closed = Locksmith.builder().defaultProvider(provider).build();
+    closed.close();
+    assertThatThrownBy(() -> closed.acquire(LockOptions.named("late")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThat(provider.status("late").currentHolder()).isEmpty();
+  }
+
+  @Test
   void currentOutsideALockedMethodSaysWhy() {
     assertThatThrownBy(Locks::current)
         .isInstanceOf(IllegalStateException.class)

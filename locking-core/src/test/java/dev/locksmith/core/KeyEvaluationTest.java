@@ -60,6 +60,36 @@ class KeyEvaluationTest {
 
   record Order(String customer) {}
 
+  static final class Opaque {}
+
+  static class Batches {
+    @DistributedLock(key = "#ids")
+    String byIds(long[] ids) {
+      return Locks.current().key();
+    }
+
+    @DistributedLock(key = "#names")
+    String byNames(String[] names) {
+      return Locks.current().key();
+    }
+
+    @DistributedLock(key = "#thing")
+    String byOpaque(Opaque thing) {
+      return Locks.current().key();
+    }
+  }
+
+  @Test
+  void arraysGiveStableKeysAndObjectsWithoutToStringAreRefused() throws Exception {
+    assertThat(call(locksmith, new Batches(), "byIds", (Object) new long[] {3, 1}))
+        .isEqualTo("[3, 1]");
+    assertThat(call(locksmith, new Batches(), "byNames", (Object) new String[] {"a", "b"}))
+        .isEqualTo("[a, b]");
+    assertThatThrownBy(() -> call(locksmith, new Batches(), "byOpaque", new Opaque()))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("has no toString() of its own");
+  }
+
   @Test
   void parameterNameIsAppendedToTheDefaultName() throws Throwable {
     assertThat(call(locksmith, new Accounts(), "byName", "acct-7", 10L))

@@ -3,6 +3,7 @@ package dev.locksmith.core.spi;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * A store of owner-scoped leases with TTLs and fencing tokens. Implementations are thread-safe.
@@ -64,6 +65,18 @@ public interface LockProvider extends AutoCloseable {
    */
   default Optional<List<LockStatus>> listHeld() {
     return Optional.empty();
+  }
+
+  /**
+   * Registers a callback that the provider calls, from any thread, as soon as it learns that a
+   * lease it granted is lost before its deadline: for example its connection dropped and the server
+   * released the session's leases. The engine then reports the lease lost at once instead of at its
+   * next renewal. Default: the provider never calls it.
+   *
+   * @return a registration to close when the callback is no longer wanted
+   */
+  default AutoCloseable onLeaseLost(Consumer<LeaseGrant> callback) {
+    return () -> {};
   }
 
   /** A short description for logs and health, such as the URL without secrets. */

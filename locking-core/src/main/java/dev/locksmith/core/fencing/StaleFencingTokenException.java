@@ -1,0 +1,34 @@
+package dev.locksmith.core.fencing;
+
+import dev.locksmith.core.LockException;
+
+/** A write carried a fencing token lower than one the resource has already accepted. */
+public final class StaleFencingTokenException extends LockException {
+  private static final long serialVersionUID = 1L;
+  private final long token;
+  private final long highest;
+
+  /** Creates an exception for the refused and the highest accepted token. */
+  public StaleFencingTokenException(String resource, long token, long highest) {
+    super(
+        "Write to '"
+            + resource
+            + "' refused: fencing token "
+            + token
+            + " is lower than "
+            + highest
+            + ", already accepted from a later holder");
+    this.token = token;
+    this.highest = highest;
+  }
+
+  /** The refused token. */
+  public long token() {
+    return token;
+  }
+
+  /** The highest token the resource had accepted. */
+  public long highest() {
+    return highest;
+  }
+}
