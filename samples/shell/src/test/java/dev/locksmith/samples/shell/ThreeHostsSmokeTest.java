@@ -1,0 +1,70 @@
+package dev.locksmith.samples.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs the sample script against a shared directory and against the TCP lock server. */
+class ThreeHostsSmokeTest {
+  private final Path jar = Path.of(System.getProperty("locksmith.jar"));
+  private final Path sample = Path.of(System.getProperty("sample.dir"));
+
+  private String runScript(String url, Path log) throws Exception {
+    Process script =
+        new ProcessBuilder(List.of(sample.resolve("three-hosts.sh").toString(), url, "2"))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    assertThat(script.waitFor(3, TimeUnit.MINUTES)).as("script finished").isTrue();
+    String output = Files.readString(log);
+    assertThat(script.exitValue()).as(output).isZero();
+    return output;
+  }
+
+  @Test
+  void threeHostsShareADirectoryWithoutOverlap(@TempDir Path dir) throws Exception {
+    Path locks = Files.createDirectory(dir.resolve("locks"));
+    String output = runScript(locks.toUri().toString(), dir.resolve("out"));
+    assertThat(output).contains("6 runs, no overlaps, tokens increasing");
+  }
+
+  @Test
+  void threeHostsShareTheLockServerWithoutOverlap(@TempDir Path dir) throws Exception {
+    int port = freePort();
+    Process server =
+        new ProcessBuilder(
+                List.of("java", "-jar", jar.toString(), "server", "--port", Integer.toString(port)))
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("server.log").toFile())
+            .start();
+    try {
+      awaitListening(dir.resolve("server.log"), port);
+      String output = runScript("tcp://127.0.0.1:" + port, dir.resolve("out"));
+      assertThat(output).contains("6 runs, no overlaps, tokens increasing");
+    } finally {
+      server.destroy();
+      server.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void awaitListening(Path log, int port) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> Files.readString(log).contains("listening on 127.0.0.1:" + port));
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
