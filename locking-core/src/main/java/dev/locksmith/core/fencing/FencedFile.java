@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A small text file that refuses stale writers: each write carries a fencing token and is refused
@@ -16,7 +17,7 @@ import java.nio.file.StandardOpenOption;
  * the processes of one host (an OS file lock on a sibling {@code .fence-lock} file, then an atomic
  * rename); over NFS this depends on the NFS lock manager.
  *
- * <p>The file's first line is the token of the last accepted write, the rest is the value.
+ * <p>The file's first line is the highest token that has read or written it, the rest is the value.
  */
 public final class FencedFile {
   private final Path path;
@@ -49,12 +50,28 @@ public final class FencedFile {
   }
 
   /**
+   * Reads the value for a holder of a fencing token, and records the token so that any later write
+   * with a lower token is refused. A read-modify-write must read this way: otherwise a paused
+   * holder with an older token could still write between a newer holder's read and write, and that
+   * write would be lost.
+   *
+   * @throws StaleFencingTokenException when the file has seen a higher token; nothing changes then
+   */
+  public Fenced read(long token) {
+    return update(token, null);
+  }
+
+  /**
    * Writes a value with a fencing token.
    *
    * @throws StaleFencingTokenException when the file holds a write with a higher token; the file is
    *     unchanged then
    */
   public void write(long token, String value) {
+    update(token, value);
+  }
+
+  private Fenced update(long token, @Nullable String newValue) {
     try (FileChannel channel =
             FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock ignored = channel.lock()) {
@@ -62,9 +79,14 @@ public final class FencedFile {
       if (token < current.token()) {
         throw new StaleFencingTokenException(path.toString(), token, current.token());
       }
-      Path temp = path.resolveSibling(path.getFileName() + ".tmp-" + ProcessHandle.current().pid());
-      Files.writeString(temp, token + "\n" + value, StandardCharsets.UTF_8);
-      Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      String value = newValue != null ? newValue : current.value();
+      if (newValue != null || token > current.token()) {
+        Path temp =
+            path.resolveSibling(path.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+        Files.writeString(temp, token + "\n" + value, StandardCharsets.UTF_8);
+        Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      }
+      return new Fenced(value, token);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write fenced file " + path, e);
     }

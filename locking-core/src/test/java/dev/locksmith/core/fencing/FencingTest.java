@@ -70,4 +70,17 @@ class FencingTest {
       paused.close();
     }
   }
+
+  @Test
+  void fencedReadRefusesTheOlderHoldersLaterWrite(@TempDir Path dir) {
+    FencedFile ledger = new FencedFile(dir.resolve("ledger"));
+    ledger.write(1, "10");
+    FencedFile.Fenced paused = ledger.read(2); // holder 2 reads, then pauses
+    FencedFile.Fenced next = ledger.read(3); // holder 3 reads before anyone writes
+    assertThat(paused.value()).isEqualTo("10");
+    assertThatThrownBy(() -> ledger.write(2, "11")).isInstanceOf(StaleFencingTokenException.class);
+    ledger.write(3, Long.toString(Long.parseLong(next.value()) + 1));
+    assertThat(ledger.read().value()).isEqualTo("11");
+    assertThatThrownBy(() -> ledger.read(2)).isInstanceOf(StaleFencingTokenException.class);
+  }
 }
