@@ -69,7 +69,23 @@ final class LuaScripts {
       return 0
       """;
 
-  /** KEYS: lock. Returns {@code {}} when free, else {@code {fence, owner, pttl}}. */
+  /**
+   * KEYS: lock, channel. ARGV: owner token. The compensation for an acquire whose reply was lost:
+   * deletes the lock only when it is held by that owner token (which the caller regards as not
+   * acquired), publishes on the channel to wake waiters, and returns 1; else changes nothing and
+   * returns 0.
+   */
+  static final String RELEASE_ABANDONED =
+      """
+      if redis.call('HGET', KEYS[1], 'token') == ARGV[1] then
+        redis.call('DEL', KEYS[1])
+        redis.call('PUBLISH', KEYS[2], 'abandoned')
+        return 1
+      end
+      return 0
+      """;
+
+  /** KEYS: lock. Read-only. Returns {@code {}} when free, else {@code {fence, owner, pttl}}. */
   static final String STATUS =
       """
       local held = redis.call('HMGET', KEYS[1], 'fence', 'owner')

@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.redisson.api.RFuture;
@@ -33,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Failures to reach Redis surface as {@link LockProviderException}; a lease whose renewal fails
  * that way, or finds the lease gone after a restart or failover, is reported lost by the caller's
- * renewal.
+ * renewal. An acquire whose outcome is unknown (its reply was lost) is compensated: a best-effort
+ * script deletes the lock if this acquisition's owner token holds it.
  */
 public final class RedisLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
@@ -119,6 +122,7 @@ public final class RedisLockProvider implements LockProvider {
     WakeUps.Waiter waiter = subscribe(keys);
     try {
       while (true) {
+        ensureOpen();
         // Subscribed before this attempt: a release from now on wakes the wait below.
         sentAt = System.nanoTime();
         attempt = attempt(request, keys);
@@ -135,6 +139,7 @@ public final class RedisLockProvider implements LockProvider {
                 ? TimeUnit.MILLISECONDS.toNanos(attempt.value() + 1)
                 : TimeUnit.MILLISECONDS.toNanos(100);
         waiter.await(Math.min(remaining, holderLeft));
+        ensureOpen();
       }
     } finally {
       wakeUps.unregister(waiter);
@@ -194,7 +199,7 @@ public final class RedisLockProvider implements LockProvider {
             () ->
                 script.evalAsync(
                     keys.lock(),
-                    RScript.Mode.READ_WRITE,
+                    RScript.Mode.READ_ONLY,
                     LuaScripts.STATUS,
                     RScript.ReturnType.LIST,
                     List.of(keys.lock())));
@@ -217,8 +222,10 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   /**
-   * Drops this provider's subscriptions and, when it created the client, shuts the client down.
-   * Leases still held expire by their TTL.
+   * Wakes every waiter of this provider, which then throws a {@link LockProviderException}
+   * ("provider closed") holding nothing, drops the provider's subscriptions and, when it created
+   * the client, shuts the client down. Leases still held expire by their TTL; later calls throw
+   * {@link IllegalStateException}.
    */
   @Override
   public void close() {
@@ -226,6 +233,7 @@ public final class RedisLockProvider implements LockProvider {
       return;
     }
     closed = true;
+    wakeUps.close();
     if (ownsClient) {
       try {
         client.shutdown(0, 2, TimeUnit.SECONDS);
@@ -247,10 +255,28 @@ public final class RedisLockProvider implements LockProvider {
     return LockKeys.of(options.prefix(), lockId);
   }
 
+  /** For a waiter: the provider was closed while it waited. */
+  private void ensureOpen() {
+    if (closed) {
+      throw new LockProviderException("Redis " + description + ": provider closed");
+    }
+  }
+
   /** One acquire script run: granted with a fencing token, or refused with the holder's pttl. */
   private record Attempt(boolean granted, long value) {}
 
   private Attempt attempt(LockRequest request, LockKeys keys) {
+    try {
+      return attemptOnce(request, keys);
+    } catch (LockProviderException e) {
+      // The script may have run and only its reply be lost: then the lock is held by a token
+      // that nobody will renew or release. Release it by that token, without waiting.
+      releaseAbandoned(request, keys);
+      throw e;
+    }
+  }
+
+  private Attempt attemptOnce(LockRequest request, LockKeys keys) {
     List<Object> reply =
         call(
             "acquire",
@@ -277,6 +303,57 @@ public final class RedisLockProvider implements LockProvider {
     return new Attempt(asLong(reply.get(0)) == 1L, asLong(reply.get(1)));
   }
 
+  /**
+   * Best effort: deletes the lock if {@code request}'s owner token holds it, after an acquire whose
+   * outcome is unknown. Never throws; the stage completes with whether a lock was deleted.
+   */
+  CompletionStage<Boolean> releaseAbandoned(LockRequest request) {
+    return releaseAbandoned(request, LockKeys.of(options.prefix(), request.lockId()));
+  }
+
+  private CompletionStage<Boolean> releaseAbandoned(LockRequest request, LockKeys keys) {
+    try {
+      return script
+          .<Long>evalAsync(
+              keys.lock(),
+              RScript.Mode.READ_WRITE,
+              LuaScripts.RELEASE_ABANDONED,
+              RScript.ReturnType.LONG,
+              List.of(keys.lock(), keys.channel()),
+              request.ownerToken())
+          .toCompletableFuture()
+          .handle(
+              (released, error) -> {
+                if (error != null) {
+                  LOG.warn(
+                      "Redis {}: no reply to the release of lock '{}' after its acquire failed;"
+                          + " if that acquire took it and the release did not run, it stays held"
+                          + " until its TTL of {} runs out: {}",
+                      description,
+                      request.lockId(),
+                      request.ttl(),
+                      error.toString());
+                  return false;
+                }
+                boolean deleted = released != null && released == 1L;
+                if (deleted) {
+                  LOG.info(
+                      "Redis {}: released lock '{}', taken by an acquire whose reply was lost",
+                      description,
+                      request.lockId());
+                }
+                return deleted;
+              });
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Redis {}: could not release lock '{}' after its acquire failed: {}",
+          description,
+          request.lockId(),
+          e.toString());
+      return CompletableFuture.completedFuture(false);
+    }
+  }
+
   private static LeaseGrant grant(LockRequest request, Attempt attempt, long sentAt) {
     return new LeaseGrant(
         request.lockId(),
@@ -287,8 +364,11 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   private WakeUps.Waiter subscribe(LockKeys keys) {
+    ensureOpen();
     try {
       return wakeUps.register(keys.channel());
+    } catch (WakeUps.ClosedException e) {
+      throw new LockProviderException("Redis " + description + ": provider closed", e);
     } catch (CompletionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       throw new LockProviderException(

@@ -14,11 +14,21 @@ import org.redisson.client.codec.StringCodec;
  * The release channels this JVM's waiters listen to. One subscription per channel is shared by all
  * of a provider's waiters for that lock and dropped when the last one leaves. A message, or a
  * (re)subscription after a reconnect when messages may have been missed, wakes every waiter of the
- * channel to try again.
+ * channel to try again. {@link #close()} wakes every waiter and drops every subscription.
  */
 final class WakeUps {
   private final RedissonClient client;
   private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  /** Thrown by {@link #register} once the wake-ups are closed. */
+  static final class ClosedException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    ClosedException() {
+      super("wake-ups closed");
+    }
+  }
 
   WakeUps(RedissonClient client) {
     this.client = client;
@@ -95,6 +105,11 @@ final class WakeUps {
       if (!waiters.isEmpty() || retired) {
         return;
       }
+      retire();
+    }
+
+    /** Drops the subscription; the caller holds the mutex. */
+    void retire() {
       retired = true;
       channels.remove(name, this);
       try {
@@ -118,9 +133,16 @@ final class WakeUps {
    */
   Waiter register(String channelName) {
     while (true) {
+      if (closed) {
+        throw new ClosedException();
+      }
       Channel channel = channels.computeIfAbsent(channelName, Channel::new);
       channel.mutex.lock();
       try {
+        if (closed) {
+          channel.retire();
+          throw new ClosedException();
+        }
         if (channel.retired) {
           continue;
         }
@@ -151,6 +173,25 @@ final class WakeUps {
       channel.unsubscribeIfIdle();
     } finally {
       channel.mutex.unlock();
+    }
+  }
+
+  /**
+   * Wakes every waiter and drops every subscription; later registrations throw {@link
+   * ClosedException}. Waiters see the close when they wake and leave by {@link #unregister}.
+   */
+  void close() {
+    closed = true;
+    for (Channel channel : channels.values()) {
+      channel.mutex.lock();
+      try {
+        channel.wakeAll();
+        if (!channel.retired) {
+          channel.retire();
+        }
+      } finally {
+        channel.mutex.unlock();
+      }
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.locksmith.tcp;
 
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.tcp.protocol.Protocol;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -11,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One connection to the server, shared by all threads of a provider: requests carry ids and their
  * replies complete futures, in any order. The leases granted over it are recorded here; when it
- * closes they are all lost, because the server releases a closed connection's leases at once.
+ * closes they are all lost, because the server releases a closed connection's leases at once, and
+ * each is reported to the loss listener before any pending request fails.
  */
 final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
@@ -28,18 +33,29 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   /** A request in flight. */
   record Pending(String id, CompletableFuture<Reply> reply, long sentNanos) {}
 
+  /** Expired leases are pruned at most this often. */
+  private static final long PRUNE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** A lease is pruned this long after its local deadline, when the server has surely ended it. */
+  private static final long PRUNE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   private final String description;
   private final AtomicLong ids;
+  private final Consumer<LeaseGrant> onLost;
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
-  private final Map<String, String> leases = new ConcurrentHashMap<>();
+  private final Map<String, LeaseGrant> leases = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile @Nullable Channel channel;
-  private volatile long rttNanos;
   private volatile @Nullable String closeReason;
+  private volatile long lastPruneNanos = System.nanoTime();
 
-  ClientConnection(String description, AtomicLong ids) {
+  /**
+   * @param onLost told of every lease this connection held when it closes, on the closing thread
+   */
+  ClientConnection(String description, AtomicLong ids, Consumer<LeaseGrant> onLost) {
     this.description = description;
     this.ids = ids;
+    this.onLost = onLost;
   }
 
   boolean isOpen() {
@@ -84,23 +100,32 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     return e;
   }
 
-  /** Records a lease granted over this connection. */
-  void granted(String ownerToken, String lockId) {
-    leases.put(ownerToken, lockId);
+  /**
+   * Records a lease granted (or renewed) over this connection, and now and then forgets leases
+   * whose deadline passed long ago (shortened to a minimum hold, say, and never released).
+   */
+  void granted(LeaseGrant lease) {
+    leases.put(lease.ownerToken(), lease);
+    long now = System.nanoTime();
+    if (now - lastPruneNanos >= PRUNE_INTERVAL_NANOS) {
+      lastPruneNanos = now;
+      leases.values().removeIf(held -> now - held.deadlineNanos() > PRUNE_GRACE_NANOS);
+    }
   }
 
   /** Whether this connection still holds the lease, as far as the client knows. */
   boolean holds(String ownerToken, String lockId) {
-    return isOpen() && lockId.equals(leases.get(ownerToken));
+    LeaseGrant held = leases.get(ownerToken);
+    return isOpen() && held != null && lockId.equals(held.lockId());
+  }
+
+  /** How many leases are recorded (for tests). */
+  int leaseCount() {
+    return leases.size();
   }
 
   void forget(String ownerToken) {
     leases.remove(ownerToken);
-  }
-
-  /** A conservative round-trip time: a decaying maximum of recent ones. */
-  long rttNanos() {
-    return rttNanos;
   }
 
   void close(String reason) {
@@ -124,7 +149,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, String line) {
     Reply reply = Reply.parse(line);
-    if (reply.id().equals("*")) {
+    if (reply.id().equals(Protocol.PUSH_ID)) {
       onPush(ctx, reply);
       return;
     }
@@ -132,10 +157,6 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     if (p == null) {
       LOG.debug("Reply from {} to unknown request: {}", description, line);
       return;
-    }
-    if (reply.is("PONG") || reply.is("NOTHELD") || reply.is("BUSY") || reply.is("FREE")) {
-      long sample = System.nanoTime() - p.sentNanos;
-      rttNanos = Math.max(sample, rttNanos - (rttNanos >> 3));
     }
     p.reply.complete(reply);
   }
@@ -184,14 +205,22 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    int lostLeases = leases.size();
-    if (lostLeases > 0) {
+    List<LeaseGrant> lost = new ArrayList<>(leases.values());
+    leases.clear();
+    lost.removeIf(lease -> lease.expired());
+    if (!lost.isEmpty()) {
       LOG.warn(
           "Connection to {} closed; {} lease(s) held over it are lost (the server released them)",
           description,
-          lostLeases);
+          lost.size());
     }
-    leases.clear();
+    for (LeaseGrant lease : lost) {
+      try {
+        onLost.accept(lease);
+      } catch (RuntimeException e) {
+        LOG.warn("Reporting the lost lease on '{}' failed", lease.lockId(), e);
+      }
+    }
     List<Pending> inFlight = new ArrayList<>(pending.values());
     for (Pending p : inFlight) {
       failPending(p);

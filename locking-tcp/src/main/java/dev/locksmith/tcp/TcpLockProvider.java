@@ -24,15 +24,18 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -42,10 +45,16 @@ import org.slf4j.LoggerFactory;
  * The {@code tcp://} provider: one multiplexed connection to a Locksmith lock server.
  *
  * <p>Leases belong to the connection: when it drops, the server releases them at once, so this
- * provider reports every lease granted over a dropped connection as lost ({@code renew} returns
- * empty, {@code release} returns false) and never assumes it is still held. The next request
- * reconnects, with exponential back-off (100 ms doubling to 5 s) after failed attempts; while
- * backing off requests fail fast with {@link LockProviderException}.
+ * provider reports every lease granted over a dropped connection as lost: at once to the {@link
+ * #onLeaseLost} callbacks, and afterwards {@code renew} returns empty and {@code release} returns
+ * false; it never assumes such a lease is still held. The next request reconnects, with exponential
+ * back-off (100 ms doubling to 5 s) after failed attempts; while backing off requests fail fast
+ * with {@link LockProviderException}, or {@link LockConfigurationException} when the server
+ * rejected the secret.
+ *
+ * <p>Local deadlines are conservative: the time the ACQUIRE or RENEW was sent plus the TTL, and
+ * TTLs are rounded up to whole milliseconds on the wire. A grant that arrives late (pushed after a
+ * wait) is renewed at once so that its deadline starts from that RENEW.
  */
 final class TcpLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TcpLockProvider.class);
@@ -53,22 +62,30 @@ final class TcpLockProvider implements LockProvider {
   private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final int MAX_REPLY_LINE = 64 * 1024;
 
+  /** A grant that arrives after more than 1/LATE_FRACTION of its TTL is renewed at once. */
+  private static final int LATE_FRACTION = 20;
+
   private final TcpProviderSettings settings;
   private final @Nullable SslContext ssl;
   private final EventLoopGroup group;
   private final AtomicLong ids = new AtomicLong();
   private final ReentrantLock connectLock = new ReentrantLock();
+  private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
   private volatile @Nullable ClientConnection connection;
   private volatile boolean closed;
   private int failures;
   private long nextAttemptNanos;
   private String lastError = "";
+  private boolean lastErrorIsConfiguration;
 
   /** Creates the provider and connects; fails with LockProviderException when unreachable. */
   TcpLockProvider(TcpProviderSettings settings) {
     this.settings = settings;
     this.ssl = settings.tls() ? clientSsl(settings) : null;
-    this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    // A daemon I/O thread: a provider nobody closed must not keep the JVM from exiting.
+    this.group =
+        new MultiThreadIoEventLoopGroup(
+            1, new DefaultThreadFactory("locksmith-tcp-client", true), NioIoHandler.newFactory());
     try {
       connection();
     } catch (RuntimeException e) {
@@ -112,30 +129,83 @@ final class TcpLockProvider implements LockProvider {
       abandon(c, p, request);
       throw noReply("ACQUIRE " + request.lockId(), e);
     }
-    return grant(c, request, reply, p, "ACQUIRE");
+    return freshen(grant(c, request, reply, p, "ACQUIRE"), p);
   }
 
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
-    if (Thread.interrupted()) {
-      throw new InterruptedException("interrupted before acquiring '" + request.lockId() + "'");
-    }
     long waitMillis = ceilMillis(timeout);
-    ClientConnection c = connection();
-    ClientConnection.Pending p = c.send(acquireLine(request, waitMillis));
-    Reply reply;
-    try {
-      reply =
-          await(p, TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos());
-    } catch (InterruptedException e) {
-      abandon(c, p, request);
-      throw e;
-    } catch (TimeoutException e) {
-      abandon(c, p, request);
-      throw noReply("ACQUIRE " + request.lockId(), e);
+    long waitEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+    while (true) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException("interrupted before acquiring '" + request.lockId() + "'");
+      }
+      ClientConnection c = connection();
+      ClientConnection.Pending p = c.send(acquireLine(request, waitMillis));
+      Reply reply;
+      try {
+        reply =
+            await(
+                p, TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos());
+      } catch (InterruptedException e) {
+        abandon(c, p, request);
+        throw e;
+      } catch (TimeoutException e) {
+        abandon(c, p, request);
+        throw noReply("ACQUIRE " + request.lockId(), e);
+      }
+      Optional<LeaseGrant> granted = grant(c, request, reply, p, "ACQUIRE");
+      if (granted.isEmpty()) {
+        return granted;
+      }
+      Optional<LeaseGrant> fresh = freshen(granted, p);
+      long left = waitEnd - System.nanoTime();
+      if (fresh.isPresent() || left <= 0) {
+        return fresh;
+      }
+      // The late grant was lost before its RENEW: try again within the rest of the wait.
+      waitMillis = ceilMillis(Duration.ofNanos(left));
     }
-    return grant(c, request, reply, p, "ACQUIRE");
+  }
+
+  /**
+   * A grant anchored at a send time long past (pushed after a wait) has little of its TTL left
+   * locally, though the server's TTL started only when it granted: renews it at once so that its
+   * deadline is anchored at the RENEW's send time. When that RENEW finds the lease gone, the grant
+   * is lost: releases it (best effort) and returns empty.
+   */
+  private Optional<LeaseGrant> freshen(Optional<LeaseGrant> granted, ClientConnection.Pending p) {
+    if (granted.isEmpty()) {
+      return granted;
+    }
+    LeaseGrant lease = granted.get();
+    long elapsed = System.nanoTime() - p.sentNanos();
+    if (elapsed <= lease.ttl().toNanos() / LATE_FRACTION) {
+      return granted;
+    }
+    Optional<LeaseGrant> renewed;
+    try {
+      renewed = renew(lease, lease.ttl());
+    } catch (RuntimeException e) {
+      releaseQuietly(lease);
+      throw e;
+    }
+    if (renewed.isEmpty()) {
+      LOG.debug(
+          "The late grant of '{}' was lost before it could be renewed; not acquired",
+          lease.lockId());
+      releaseQuietly(lease);
+    }
+    return renewed;
+  }
+
+  private void releaseQuietly(LeaseGrant lease) {
+    try {
+      release(lease);
+    } catch (RuntimeException e) {
+      LOG.debug("Releasing '{}' failed: {}", lease.lockId(), e.toString());
+    }
   }
 
   private static long ceilMillis(Duration timeout) {
@@ -171,11 +241,9 @@ final class TcpLockProvider implements LockProvider {
     return ownerToken.equals("-") ? "%2D" : LockIds.encode(ownerToken);
   }
 
-  private static long ttlMillis(Duration ttl) {
-    if (ttl.compareTo(Duration.ofMillis(Protocol.MAX_MILLIS)) >= 0) {
-      return Protocol.MAX_MILLIS;
-    }
-    return Math.max(1, ttl.toMillis());
+  /** The TTL on the wire: whole milliseconds rounded up, so the server never ends it earlier. */
+  static long ttlMillis(Duration ttl) {
+    return Math.max(1, ceilMillis(ttl));
   }
 
   private static String sanitize(String owner) {
@@ -188,9 +256,9 @@ final class TcpLockProvider implements LockProvider {
   }
 
   /**
-   * Turns an ACQUIRE reply into a grant. The local deadline is conservative: the send time plus the
-   * ttl for an immediate grant; for a grant pushed after waiting, the receive time less a recent
-   * round-trip bound (the grant happened on the server no earlier than that).
+   * Turns an ACQUIRE reply into a grant. The local deadline is conservative: the ACQUIRE's send
+   * time plus the ttl, since the server granted no earlier than that ({@link #freshen} renews a
+   * grant that arrived late).
    */
   private Optional<LeaseGrant> grant(
       ClientConnection c, LockRequest request, Reply reply, ClientConnection.Pending p, String op) {
@@ -198,16 +266,14 @@ final class TcpLockProvider implements LockProvider {
       case "OK" -> {
         List<String> f = reply.fields(3);
         long fencing = parseLong(reply, f, 1);
-        long now = System.nanoTime();
-        long grantedNoEarlier = Math.max(p.sentNanos(), now - 2 * c.rttNanos());
         LeaseGrant lease =
             new LeaseGrant(
                 request.lockId(),
                 request.ownerToken(),
                 fencing,
                 request.ttl(),
-                grantedNoEarlier + request.ttl().toNanos());
-        c.granted(request.ownerToken(), request.lockId());
+                p.sentNanos() + request.ttl().toNanos());
+        c.granted(lease);
         if (!c.isOpen()) {
           throw new ConnectionLostException(
               "connection to "
@@ -246,7 +312,6 @@ final class TcpLockProvider implements LockProvider {
         }
       }
       if (reply.is("OK")) {
-        c.granted(request.ownerToken(), request.lockId());
         ClientConnection.Pending release =
             c.send(
                 "RELEASE "
@@ -261,7 +326,6 @@ final class TcpLockProvider implements LockProvider {
             interrupted = true;
           }
         }
-        c.forget(request.ownerToken());
       }
     } catch (TimeoutException e) {
       LOG.warn("No reply from {} while cancelling an ACQUIRE; dropping the connection", settings);
@@ -300,7 +364,9 @@ final class TcpLockProvider implements LockProvider {
     }
     switch (reply.kind()) {
       case "OK" -> {
-        return Optional.of(lease.renewed(ttl, p.sentNanos() + ttl.toNanos()));
+        LeaseGrant renewed = lease.renewed(ttl, p.sentNanos() + ttl.toNanos());
+        c.granted(renewed);
+        return Optional.of(renewed);
       }
       case "NOTHELD" -> {
         c.forget(lease.ownerToken());
@@ -357,6 +423,29 @@ final class TcpLockProvider implements LockProvider {
     }
   }
 
+  /**
+   * Registers a callback told, on the provider's I/O thread, of every lease lost because its
+   * connection closed (network failure, server restart or {@code BYE}, silence, a dropped
+   * connection after an unanswered CANCEL): the server has released those leases and may have
+   * granted them to others already. The callback must be quick and must not call this provider.
+   */
+  @Override
+  public AutoCloseable onLeaseLost(Consumer<LeaseGrant> callback) {
+    java.util.Objects.requireNonNull(callback, "callback");
+    lossCallbacks.add(callback);
+    return () -> lossCallbacks.remove(callback);
+  }
+
+  private void leaseLost(LeaseGrant lease) {
+    for (Consumer<LeaseGrant> callback : lossCallbacks) {
+      try {
+        callback.accept(lease);
+      } catch (RuntimeException e) {
+        LOG.warn("A lease-lost callback failed for '{}'", lease.lockId(), e);
+      }
+    }
+  }
+
   @Override
   public String description() {
     return settings.description();
@@ -394,22 +483,25 @@ final class TcpLockProvider implements LockProvider {
       }
       long now = System.nanoTime();
       if (failures > 0 && now - nextAttemptNanos < 0) {
+        long next = TimeUnit.NANOSECONDS.toMillis(nextAttemptNanos - now);
+        if (lastErrorIsConfiguration) {
+          throw new LockConfigurationException(lastError + " (next attempt in " + next + " ms)");
+        }
         throw new LockProviderException(
-            settings
-                + " is unreachable ("
-                + lastError
-                + "); next attempt in "
-                + TimeUnit.NANOSECONDS.toMillis(nextAttemptNanos - now)
-                + " ms");
+            settings + " is unreachable (" + lastError + "); next attempt in " + next + " ms");
       }
       try {
         c = open();
-      } catch (LockProviderException e) {
+      } catch (RuntimeException e) {
         failures++;
+        lastError = String.valueOf(e.getMessage());
+        lastErrorIsConfiguration = e instanceof LockConfigurationException;
+        // A rejected secret does not fix itself soon: back off the most at once.
         long backoff =
-            Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
+            lastErrorIsConfiguration
+                ? MAX_BACKOFF_NANOS
+                : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
         nextAttemptNanos = System.nanoTime() + backoff;
-        lastError = e.getMessage();
         throw e;
       }
       failures = 0;
@@ -421,7 +513,7 @@ final class TcpLockProvider implements LockProvider {
   }
 
   private ClientConnection open() {
-    ClientConnection c = new ClientConnection(settings.description(), ids);
+    ClientConnection c = new ClientConnection(settings.description(), ids, this::leaseLost);
     long pingMillis = settings.pingInterval().toMillis();
     Bootstrap bootstrap =
         new Bootstrap()

@@ -2,6 +2,7 @@ package dev.locksmith.tcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
@@ -76,6 +77,36 @@ class SecurityTest {
         assertThatThrownBy(() -> anonymous.tryAcquire(LockRequest.of("a", TTL)))
             .isInstanceOf(LockProviderException.class)
             .hasMessageContaining("ERR AUTH authentication required");
+      }
+    }
+  }
+
+  @Test
+  void aSecretRejectedOnReconnectBacksOffWithAClearError() throws Exception {
+    int port;
+    LockProvider provider;
+    try (LockServer server = LockServer.builder().port(0).secret("old").build()) {
+      port = server.start();
+      provider = LockProviders.create("tcp://127.0.0.1:" + port + "?secret=old");
+      assertThat(provider.tryAcquire(LockRequest.of("a", TTL))).isPresent();
+    }
+    try (LockServer rotated = LockServer.builder().port(port).secret("new").build();
+        provider) {
+      rotated.start();
+      assertThatThrownBy(
+              () ->
+                  await()
+                      .atMost(Duration.ofSeconds(10))
+                      .ignoreExceptionsMatching(e -> !(e instanceof LockConfigurationException))
+                      .until(() -> provider.tryAcquire(LockRequest.of("a", TTL)).isPresent()))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("rejected the secret");
+      for (int i = 0; i < 5; i++) {
+        assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("a", TTL)))
+            .as("fails fast while backing off instead of reconnecting")
+            .isInstanceOf(LockConfigurationException.class)
+            .hasMessageContaining("rejected the secret")
+            .hasMessageContaining("next attempt in");
       }
     }
   }

@@ -125,6 +125,55 @@ class TcpLockProviderTest {
   }
 
   @Test
+  void aGrantPushedLateIsRenewedSoItsDeadlineStartsAfterTheWait() throws Exception {
+    LockProvider a = provider();
+    LockProvider b = provider();
+    a.tryAcquire(LockRequest.of("late", Duration.ofMillis(1500))).orElseThrow();
+    Duration ttl = Duration.ofSeconds(1);
+    long sent = System.nanoTime();
+    LeaseGrant granted =
+        b.acquire(LockRequest.of("late", ttl), Duration.ofSeconds(20)).orElseThrow();
+    long arrived = System.nanoTime();
+    assertThat(Duration.ofNanos(arrived - sent))
+        .as("pushed when the holder's TTL ran out, after the waiter's whole TTL")
+        .isGreaterThan(ttl);
+    assertThat(granted.expired()).as("anchored at a RENEW, not at the ACQUIRE").isFalse();
+    assertThat(granted.deadlineNanos() - arrived)
+        .as("anchored no later than the RENEW was sent")
+        .isLessThanOrEqualTo(ttl.toNanos());
+    long serverLeft = b.status("late").holder().timeLeft().toMillis();
+    assertThat(serverLeft + 1)
+        .as("the server's lease ends no earlier than the local deadline")
+        .isGreaterThanOrEqualTo(granted.timeLeft().toMillis());
+    assertThat(b.release(granted)).isTrue();
+  }
+
+  @Test
+  void ttlsAreRoundedUpToWholeMillisecondsOnTheWire() {
+    assertThat(TcpLockProvider.ttlMillis(Duration.ofNanos(1))).isEqualTo(1);
+    assertThat(TcpLockProvider.ttlMillis(Duration.ofNanos(1_500_000))).isEqualTo(2);
+    assertThat(TcpLockProvider.ttlMillis(Duration.ofMillis(5))).isEqualTo(5);
+    assertThat(TcpLockProvider.ttlMillis(Duration.ofMillis(5).plusNanos(1))).isEqualTo(6);
+    assertThat(TcpLockProvider.ttlMillis(Duration.ofDays(365 * 100))).isEqualTo(1_000_000_000_000L);
+  }
+
+  @Test
+  void leasesShortenedInsteadOfReleasedAreForgottenAfterTheirDeadline() {
+    TcpLockProvider a = (TcpLockProvider) provider();
+    LeaseGrant lease = a.tryAcquire(LockRequest.of("shortened", TTL)).orElseThrow();
+    assertThat(a.renew(lease, Duration.ofMillis(20))).isPresent();
+    assertThat(a.connection().leaseCount()).isEqualTo(1);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              LeaseGrant other = a.tryAcquire(LockRequest.of("other", TTL)).orElseThrow();
+              assertThat(a.release(other)).isTrue();
+              return a.connection().leaseCount() == 0;
+            });
+  }
+
+  @Test
   void acquireReturnsEmptyOnTimeoutAndLeavesNothingQueued() throws Exception {
     LockProvider a = provider();
     LockProvider b = provider();

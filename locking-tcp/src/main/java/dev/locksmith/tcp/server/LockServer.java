@@ -62,6 +62,7 @@ public final class LockServer implements AutoCloseable {
 
   private final ServerSettings settings;
   private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicInteger peakInFlight = new AtomicInteger();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
@@ -297,6 +298,21 @@ public final class LockServer implements AutoCloseable {
   /** How many locks have a holder or waiters, read on the core thread (for tests and health). */
   int lockCount() throws Exception {
     return core.submit(() -> table().size()).get(5, TimeUnit.SECONDS);
+  }
+
+  /** Records a connection's count of core tasks in flight; keeps the peak. */
+  void countInFlight(int inFlight) {
+    if (inFlight > peakInFlight.get()) {
+      peakInFlight.accumulateAndGet(inFlight, Math::max);
+    }
+  }
+
+  /**
+   * The most core tasks one connection has had queued or running at once since the start; never
+   * above {@link ServerHandler#MAX_IN_FLIGHT} (for tests and health).
+   */
+  int peakInFlight() {
+    return peakInFlight.get();
   }
 
   LockTable table() {

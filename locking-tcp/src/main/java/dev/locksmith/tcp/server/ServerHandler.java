@@ -1,32 +1,54 @@
 package dev.locksmith.tcp.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One connection's protocol front end, on its event loop: decodes and parses lines, enforces
- * authentication and the error limit, answers PING, AUTH and QUIT, and hands lock requests to the
- * core thread. Reads pause while the connection's outbound buffer is full, so a client that does
- * not read its replies cannot grow the server's memory.
+ * authentication and the error limit, and hands every request to the core thread, which answers it.
+ * Because every answer, including PONG, AUTH and protocol errors, is sent from the single core
+ * thread in request order, replies to requests that do not wait keep request order and QUIT closes
+ * the connection only after the earlier replies were flushed.
+ *
+ * <p>Memory stays bounded in two ways: reads pause while the connection's outbound buffer is full
+ * (the client does not read its replies), and while {@link #MAX_IN_FLIGHT} of the connection's
+ * requests are queued or running on the core thread (the client pipelines faster than the core
+ * answers). Lines already read when reads pause wait in a small backlog of retained frames.
  */
 final class ServerHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
 
+  /** The most core tasks one connection may have queued or running; reads pause at this bound. */
+  static final int MAX_IN_FLIGHT = 64;
+
+  /** Reads resume when the connection's core tasks drain to this many. */
+  static final int RESUME_AT = MAX_IN_FLIGHT / 2;
+
   private final LockServer server;
   private final ServerSettings settings;
   private final RequestParser parser;
+
+  /**
+   * Frames (ByteBuf) and rejected frames (ProtocolException) not yet handed on; event loop only.
+   */
+  private final ArrayDeque<Object> backlog = new ArrayDeque<>();
+
   private @Nullable Session session;
 
   ServerHandler(LockServer server, ServerSettings settings, RequestParser parser) {
@@ -49,6 +71,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    discardBacklog();
     Session closed = session;
     if (closed != null) {
       session = null;
@@ -59,14 +82,55 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    ByteBuf frame = (ByteBuf) msg;
-    try {
-      Session current = session;
-      if (current != null && ctx.channel().isActive()) {
-        onLine(ctx, current, frame);
+    Session current = session;
+    if (current == null || current.closing || !ctx.channel().isActive()) {
+      ReferenceCountUtil.release(msg);
+      return;
+    }
+    backlog.add(msg);
+    drain(ctx, current);
+  }
+
+  /**
+   * Hands queued lines to the core thread while the connection has room in flight, then pauses or
+   * resumes reading. Event loop only.
+   */
+  private void drain(ChannelHandlerContext ctx, Session current) {
+    Object next;
+    while (!current.closing
+        && current.inFlight.get() < MAX_IN_FLIGHT
+        && (next = backlog.poll()) != null) {
+      if (next instanceof ProtocolException rejected) {
+        reject(ctx, current, rejected);
+        continue;
       }
-    } finally {
-      frame.release();
+      ByteBuf frame = (ByteBuf) next;
+      try {
+        onLine(ctx, current, frame);
+      } finally {
+        frame.release();
+      }
+    }
+    if (current.closing) {
+      discardBacklog();
+    }
+    updateAutoRead(ctx.channel(), current);
+  }
+
+  private void discardBacklog() {
+    Object next;
+    while ((next = backlog.poll()) != null) {
+      ReferenceCountUtil.release(next);
+    }
+  }
+
+  /** Reads only while replies can be sent and the connection has room in flight. */
+  private void updateAutoRead(Channel channel, @Nullable Session current) {
+    boolean read =
+        channel.isWritable()
+            && (current == null || backlog.isEmpty() && current.inFlight.get() < MAX_IN_FLIGHT);
+    if (channel.config().isAutoRead() != read) {
+      channel.config().setAutoRead(read);
     }
   }
 
@@ -83,8 +147,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     if (request instanceof Request.Quit) {
-      current.send(request.id() + " BYE");
-      ctx.close();
+      current.closing = true;
+      submit(ctx, current, () -> current.sendAndClose(request.id() + " BYE"), null);
       return;
     }
     if (request instanceof Request.Auth auth) {
@@ -100,12 +164,46 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     current.errors = 0;
+    String refusal = request.id() + " ERR SHUTTING_DOWN the server is stopping";
     if (request instanceof Request.Ping) {
-      current.send(request.id() + " PONG");
+      submit(ctx, current, () -> current.send(request.id() + " PONG"), refusal);
       return;
     }
-    if (!server.onCore(() -> server.table().handle(current, request))) {
-      current.send(request.id() + " ERR SHUTTING_DOWN the server is stopping");
+    submit(ctx, current, () -> server.table().handle(current, request), refusal);
+  }
+
+  /**
+   * Runs {@code work} on the core thread, counted in the connection's in-flight tasks; when the
+   * core no longer takes tasks, sends {@code refusal} instead (if any).
+   */
+  private void submit(
+      ChannelHandlerContext ctx, Session current, Runnable work, @Nullable String refusal) {
+    server.countInFlight(current.inFlight.incrementAndGet());
+    boolean queued =
+        server.onCore(
+            () -> {
+              try {
+                work.run();
+              } finally {
+                completed(ctx, current);
+              }
+            });
+    if (!queued) {
+      current.inFlight.decrementAndGet();
+      if (refusal != null) {
+        current.send(refusal);
+      }
+    }
+  }
+
+  /** On the core thread: one task done; wakes the event loop when reads may resume. */
+  private void completed(ChannelHandlerContext ctx, Session current) {
+    if (current.inFlight.decrementAndGet() == RESUME_AT) {
+      try {
+        ctx.executor().execute(() -> drain(ctx, current));
+      } catch (RejectedExecutionException e) {
+        // The event loop is shutting down, and the connection with it.
+      }
     }
   }
 
@@ -114,27 +212,34 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     if (secret == null || secret.matches(auth.secret())) {
       current.authenticated = true;
       current.errors = 0;
-      current.send(auth.id() + " OK");
+      submit(ctx, current, () -> current.send(auth.id() + " OK"), null);
       return;
     }
     LOG.warn("Connection {} sent a wrong secret; closing it", current);
-    ctx.writeAndFlush(
-            io.netty.buffer.ByteBufUtil.writeUtf8(
-                ctx.alloc(), auth.id() + " ERR AUTH wrong secret; closing the connection\n"))
-        .addListener(ChannelFutureListener.CLOSE);
+    current.closing = true;
+    submit(
+        ctx,
+        current,
+        () -> current.sendAndClose(auth.id() + " ERR AUTH wrong secret; closing the connection"),
+        null);
   }
 
   private void reject(ChannelHandlerContext ctx, Session current, ProtocolException e) {
-    current.send(e.replyLine());
+    String reply = e.replyLine();
     if (++current.errors >= settings.maxErrors()) {
       LOG.info("Connection {} sent {} bad lines in a row; closing it", current, current.errors);
-      goodbye(ctx, current, "too-many-errors");
+      current.closing = true;
+      submit(
+          ctx,
+          current,
+          () -> {
+            current.send(reply);
+            current.sendAndClose("* BYE too-many-errors");
+          },
+          null);
+    } else {
+      submit(ctx, current, () -> current.send(reply), null);
     }
-  }
-
-  private static void goodbye(ChannelHandlerContext ctx, Session current, String reason) {
-    ctx.writeAndFlush(io.netty.buffer.ByteBufUtil.writeUtf8(ctx.alloc(), "* BYE " + reason + "\n"))
-        .addListener(ChannelFutureListener.CLOSE);
   }
 
   private static String decode(ByteBuf frame) throws ProtocolException {
@@ -155,7 +260,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     Session current = session;
     if (evt instanceof IdleStateEvent && current != null) {
       LOG.debug("Connection {} idle for {}; closing it", current, settings.idleTimeout());
-      goodbye(ctx, current, "idle");
+      current.closing = true;
+      ctx.writeAndFlush(io.netty.buffer.ByteBufUtil.writeUtf8(ctx.alloc(), "* BYE idle\n"))
+          .addListener(ChannelFutureListener.CLOSE);
     } else if (evt instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
       LOG.debug(
           "TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), handshake.cause());
@@ -166,7 +273,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+    updateAutoRead(ctx.channel(), session);
     ctx.fireChannelWritabilityChanged();
   }
 
@@ -174,13 +281,14 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     Session current = session;
     if (cause instanceof TooLongFrameException && current != null) {
-      reject(
-          ctx,
-          current,
-          new ProtocolException(
-              null,
-              "LINE_TOO_LONG",
-              "line longer than " + settings.maxLineLength() + " bytes; it is discarded"));
+      if (!current.closing) {
+        backlog.add(
+            new ProtocolException(
+                null,
+                "LINE_TOO_LONG",
+                "line longer than " + settings.maxLineLength() + " bytes; it is discarded"));
+        drain(ctx, current);
+      }
       return;
     }
     if (cause instanceof IOException) {

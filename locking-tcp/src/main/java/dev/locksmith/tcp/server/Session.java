@@ -2,12 +2,14 @@ package dev.locksmith.tcp.server;
 
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One connection's state. The lease and wait maps belong to the server's core thread; the
- * authentication flag and error count belong to the connection's event loop.
+ * authentication flag, error count and closing flag belong to the connection's event loop.
  */
 final class Session {
   final Channel channel;
@@ -28,6 +30,14 @@ final class Session {
   /** Consecutive rejected lines; event loop only. */
   int errors;
 
+  /**
+   * Set once QUIT, a wrong secret or too many errors will close the connection; event loop only.
+   */
+  boolean closing;
+
+  /** This connection's tasks queued or running on the core thread. */
+  final AtomicInteger inFlight = new AtomicInteger();
+
   Session(Channel channel, boolean authenticated) {
     this.channel = channel;
     this.remote = String.valueOf(channel.remoteAddress());
@@ -43,6 +53,13 @@ final class Session {
   void send(String line) {
     channel.writeAndFlush(
         ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"), channel.voidPromise());
+  }
+
+  /** Sends one line and closes the connection once it is flushed; callable from any thread. */
+  void sendAndClose(String line) {
+    channel
+        .writeAndFlush(ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"))
+        .addListener(ChannelFutureListener.CLOSE);
   }
 
   @Override

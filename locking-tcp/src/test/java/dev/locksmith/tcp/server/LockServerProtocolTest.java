@@ -83,6 +83,46 @@ class LockServerProtocolTest {
   }
 
   @Test
+  void repliesToRequestsThatDoNotWaitKeepRequestOrder() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      StringBuilder batch = new StringBuilder();
+      for (int i = 0; i < 300; i++) {
+        batch.append('s').append(i).append(" STATUS k").append(i % 7).append('\n');
+        batch.append('p').append(i).append(" PING\n");
+        if (i % 10 == 0) {
+          batch.append('a').append(i).append(" AUTH anything\n");
+          batch.append('e').append(i).append(" FROB\n");
+        }
+      }
+      c.sendBytes(batch.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      for (int i = 0; i < 300; i++) {
+        assertThat(c.read()).isEqualTo("s" + i + " FREE 0");
+        assertThat(c.read()).isEqualTo("p" + i + " PONG");
+        if (i % 10 == 0) {
+          assertThat(c.read()).isEqualTo("a" + i + " OK");
+          assertThat(c.read()).startsWith("e" + i + " ERR UNKNOWN_COMMAND");
+        }
+      }
+    }
+  }
+
+  @Test
+  void quitClosesOnlyAfterTheEarlierRepliesWereSent() throws Exception {
+    for (int round = 0; round < 20; round++) {
+      try (LineClient c = new LineClient(port)) {
+        assertThat(c.call("1 ACQUIRE quit 30000 0 t")).startsWith("1 OK");
+        c.sendBytes(
+            "2 RELEASE quit t\n3 STATUS quit\n4 QUIT\n5 PING\n"
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(c.read()).isEqualTo("2 OK");
+        assertThat(c.read()).isEqualTo("3 FREE 0");
+        assertThat(c.read()).isEqualTo("4 BYE");
+        assertThat(c.read()).isNull();
+      }
+    }
+  }
+
+  @Test
   void fencingTokensIncreaseWithEveryGrant() throws Exception {
     try (LineClient c = new LineClient(port)) {
       long previous = 0;

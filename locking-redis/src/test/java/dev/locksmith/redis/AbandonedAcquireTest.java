@@ -1,0 +1,80 @@
+package dev.locksmith.redis;
+
+import static dev.locksmith.redis.RedisTests.lockId;
+import static dev.locksmith.redis.RedisTests.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.redis.RespClient;
+import dev.locksmith.testkit.redis.TestRedis;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An acquire whose reply is lost may still have taken the lock; the provider then releases it by
+ * its owner token instead of leaving it held, by a token nobody knows, for the whole TTL.
+ */
+class AbandonedAcquireTest {
+  private static final Duration LONG = Duration.ofMinutes(5);
+
+  @Test
+  void theCompensatingScriptReleasesOnlyTheLockOfItsOwnerToken() throws Exception {
+    try (RedisLockProvider provider = RedisLockProvider.create(RedisTests.sharedUrl())) {
+      String id = lockId();
+      LockRequest taken = request(id, LONG);
+      provider.tryAcquire(taken).orElseThrow();
+
+      LockRequest other = request(id, LONG);
+      assertThat(provider.releaseAbandoned(other).toCompletableFuture().get(10, TimeUnit.SECONDS))
+          .as("another owner token changes nothing")
+          .isFalse();
+      assertThat(provider.status(id).currentHolder()).isPresent();
+
+      assertThat(provider.releaseAbandoned(taken).toCompletableFuture().get(10, TimeUnit.SECONDS))
+          .isTrue();
+      assertThat(provider.status(id).currentHolder()).isEmpty();
+      LeaseGrant next = provider.tryAcquire(other).orElseThrow();
+      assertThat(provider.release(next)).isTrue();
+    }
+  }
+
+  @Test
+  void anAcquireWhoseReplyIsLostLeavesTheLockFree() throws Exception {
+    URI server = URI.create(TestRedis.sharedUrl());
+    try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(server.getHost(), server.getPort())) {
+      String prefix = "lost" + lockId().substring(5);
+      String url =
+          "redis://127.0.0.1:" + proxy.port() + "?prefix=" + prefix + "&" + RedisTests.FAST;
+      try (RedisLockProvider provider = RedisLockProvider.create(url)) {
+        // Load the scripts while replies still arrive.
+        LeaseGrant warmUp = provider.tryAcquire(request(lockId(), LONG)).orElseThrow();
+        assertThat(provider.release(warmUp)).isTrue();
+
+        String id = lockId();
+        LockKeys keys = LockKeys.of(prefix, id);
+        proxy.dropReplies(true);
+        assertThatThrownBy(() -> provider.tryAcquire(request(id, LONG)))
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageContaining("failed to acquire lock '" + id + "'");
+        proxy.dropReplies(false);
+
+        assertThat(call(server, "GET", keys.fence()))
+            .as("the acquire ran on the server; only its reply was lost")
+            .isNotNull();
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> Long.valueOf(0).equals(call(server, "EXISTS", keys.lock())));
+      }
+    }
+  }
+
+  private static Object call(URI server, String... command) throws Exception {
+    return RespClient.call(server.getHost(), server.getPort(), Duration.ofSeconds(5), command);
+  }
+}
