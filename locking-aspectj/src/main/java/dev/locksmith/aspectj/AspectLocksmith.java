@@ -1,0 +1,174 @@
+package dev.locksmith.aspectj;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.Locksmith;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine that {@link DistributedLockAspect} hands every locked call to, one per class loader
+ * that loads this module.
+ *
+ * <p>Either set it before the first locked call:
+ *
+ * <pre>{@code
+ * AspectLocksmith.use(Locksmith.builder().defaultProvider(LockProviders.create("tcp://lockhost:7420")).build());
+ * AspectLocksmith.validatePackages("com.acme.jobs");   // optional: fail now, not on the first call
+ * }</pre>
+ *
+ * <p>or do nothing: the first locked call creates it with {@link Locksmith#fromSettings()} from
+ * {@code locksmith.url} and {@code locksmith.providers.<name>.url} (system properties, environment
+ * variables, {@code locksmith.properties}), and closes it when the JVM shuts down. A configuration
+ * mistake fails that call, and every later one, with the engine's message.
+ */
+public final class AspectLocksmith {
+  private static final Logger LOG = LoggerFactory.getLogger(AspectLocksmith.class);
+  private static final ReentrantLock INIT = new ReentrantLock();
+  private static volatile @Nullable Locksmith engine;
+  private static boolean fromSettings;
+  private static @Nullable Thread shutdownHook;
+
+  private AspectLocksmith() {}
+
+  /**
+   * Sets the engine for every locked call from now on. Call it at start-up, before the first locked
+   * call; the caller keeps ownership and closes it. Replacing an engine set earlier by this method
+   * is allowed (calls already running finish under the engine they started with).
+   *
+   * @throws IllegalStateException when a locked call already created an engine from settings
+   */
+  public static void use(Locksmith locksmith) {
+    Objects.requireNonNull(locksmith, "locksmith");
+    INIT.lock();
+    try {
+      if (engine != null && fromSettings) {
+        throw new IllegalStateException(
+            "AspectLocksmith.use(...) came too late: a @DistributedLock method already ran and"
+                + " created the engine from settings (locksmith.url); call use(...) at start-up,"
+                + " before the first locked call, or configure through locksmith.url alone");
+      }
+      engine = locksmith;
+      fromSettings = false;
+    } finally {
+      INIT.unlock();
+    }
+  }
+
+  /**
+   * The engine: the one set by {@link #use}, else one created now from settings.
+   *
+   * @throws LockConfigurationException when the settings name a provider URL that is wrong
+   */
+  public static Locksmith engine() {
+    Locksmith current = engine;
+    return current != null ? current : createFromSettings();
+  }
+
+  private static Locksmith createFromSettings() {
+    INIT.lock();
+    try {
+      Locksmith current = engine;
+      if (current == null) {
+        current = Locksmith.fromSettings();
+        Thread hook = new Thread(AspectLocksmith::closeAtShutdown, "locksmith-aspectj-shutdown");
+        try {
+          Runtime.getRuntime().addShutdownHook(hook);
+          shutdownHook = hook;
+        } catch (IllegalStateException shuttingDown) {
+          LOG.debug("JVM is shutting down; the engine from settings is not closed", shuttingDown);
+        }
+        engine = current;
+        fromSettings = true;
+        LOG.info(
+            "Locksmith engine for @DistributedLock created from settings; providers: {}",
+            current.providers().keySet().stream()
+                .map(name -> name.isEmpty() ? "default" : name)
+                .toList());
+      }
+      return current;
+    } finally {
+      INIT.unlock();
+    }
+  }
+
+  /**
+   * Forgets the engine, so that the next locked call or {@link #use} starts afresh. An engine that
+   * was created from settings is closed; one set by {@link #use} is left to its owner.
+   */
+  public static void reset() {
+    INIT.lock();
+    try {
+      Thread hook = shutdownHook;
+      if (hook != null) {
+        shutdownHook = null;
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          LOG.debug("JVM is shutting down; the shutdown hook closes the engine", shuttingDown);
+        }
+      }
+      closeOwned();
+      engine = null;
+    } finally {
+      INIT.unlock();
+    }
+  }
+
+  private static void closeAtShutdown() {
+    INIT.lock();
+    try {
+      closeOwned();
+    } finally {
+      INIT.unlock();
+    }
+  }
+
+  private static void closeOwned() {
+    Locksmith current = engine;
+    if (current != null && fromSettings) {
+      fromSettings = false;
+      current.close();
+    }
+  }
+
+  /**
+   * Checks every {@code @DistributedLock} method of the given classes now, with the engine's rules
+   * (durations, keys, providers, busy policy), and checks that each such class was woven with
+   * {@link DistributedLockAspect}, so that mistakes fail at start-up instead of on the first call.
+   *
+   * @return how many annotated methods were checked
+   * @throws LockConfigurationException naming the class, method and attribute of the first mistake,
+   *     or the class that was not woven
+   */
+  public static int validate(Class<?>... types) {
+    Locksmith locksmith = engine();
+    int count = 0;
+    for (Class<?> type : types) {
+      count += locksmith.validate(type);
+      Weaving.check(type);
+    }
+    return count;
+  }
+
+  /**
+   * {@link #validate(Class[])} for every class in the given packages and their sub-packages, found
+   * on the class path (directories and jars) of the context class loader.
+   *
+   * @return how many annotated methods were checked
+   * @throws LockConfigurationException naming the first mistake
+   */
+  public static int validatePackages(String... packageNames) {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    if (loader == null) {
+      loader = AspectLocksmith.class.getClassLoader();
+    }
+    int count = 0;
+    for (String packageName : packageNames) {
+      count += validate(ClassScanner.scan(loader, packageName).toArray(Class<?>[]::new));
+    }
+    return count;
+  }
+}

@@ -1,0 +1,130 @@
+package dev.locksmith.aspectj;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.LocksmithSettings;
+import java.nio.file.Path;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where the aspect's engine comes from, and how configuration mistakes surface. */
+class ConfigurationTest {
+  @TempDir Path dir;
+
+  private @Nullable Locksmith engine;
+
+  @AfterEach
+  void tearDown() {
+    System.clearProperty("locksmith.url");
+    AspectLocksmith.reset();
+    if (engine != null) {
+      engine.close();
+    }
+  }
+
+  @Test
+  void theFirstLockedCallCreatesTheEngineFromSettings() {
+    System.setProperty("locksmith.url", "file://" + dir.toAbsolutePath());
+
+    assertThat(new Jobs().plain().lockId()).isEqualTo("jobs.plain");
+
+    assertThat(AspectLocksmith.engine().providers()).containsOnlyKeys("");
+    assertThat(dir).isNotEmptyDirectory();
+  }
+
+  @Test
+  void useAfterTheEngineCameFromSettingsIsRefused() {
+    System.setProperty("locksmith.url", "file://" + dir.toAbsolutePath());
+    new Jobs().plain();
+
+    try (Locksmith late = Locksmith.builder().build()) {
+      assertThatThrownBy(() -> AspectLocksmith.use(late))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("before the first locked call");
+    }
+  }
+
+  @Test
+  void withoutAProviderTheFirstCallFailsWithCoresMessage() {
+    assertThatThrownBy(() -> new Jobs().plain())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("Jobs.plain")
+        .hasMessageContaining("no default provider is configured; set locksmith.url");
+  }
+
+  @Test
+  void aBadProviderUrlFailsEveryCallUntilFixed() {
+    System.setProperty("locksmith.url", "nosuch://somewhere");
+    Jobs jobs = new Jobs();
+
+    assertThatThrownBy(jobs::plain)
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("nosuch");
+    assertThatThrownBy(jobs::plain).isInstanceOf(LockConfigurationException.class);
+    assertThat(jobs.runs).hasValue(0);
+
+    System.setProperty("locksmith.url", "file://" + dir.toAbsolutePath());
+    assertThat(jobs.plain().lockId()).isEqualTo("jobs.plain");
+  }
+
+  @Test
+  void aMisconfiguredMethodFailsOnItsFirstCallNamingMethodAndAttribute() {
+    use(Locksmith.builder().settings(fileSettings()).build());
+
+    assertThatThrownBy(() -> new BadJobs().badTtl())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("BadJobs.badTtl")
+        .hasMessageContaining("attribute ttl");
+  }
+
+  @Test
+  void validateChecksEveryAnnotatedMethodAtStartUp() {
+    use(Locksmith.builder().settings(fileSettings()).build());
+
+    assertThat(AspectLocksmith.validate(Jobs.class, TwiceWoven.class)).isEqualTo(20);
+    assertThatThrownBy(() -> AspectLocksmith.validate(BadJobs.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("BadJobs.badTtl")
+        .hasMessageContaining("attribute ttl");
+  }
+
+  @Test
+  void validatePackagesFindsTheFirstMistakeInThePackage() {
+    use(Locksmith.builder().settings(fileSettings()).build());
+
+    assertThatThrownBy(() -> AspectLocksmith.validatePackages("dev.locksmith.aspectj"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("BadJobs.badTtl");
+    assertThatThrownBy(() -> AspectLocksmith.validatePackages("dev.locksmith.nosuch"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("No classes found in package 'dev.locksmith.nosuch'");
+  }
+
+  @Test
+  void validateRefusesAClassThatWasNotWoven() throws Exception {
+    use(Locksmith.builder().settings(fileSettings()).build());
+    Class<?> plainJavac = Class.forName("dev.locksmith.aspectj.ltw.LtwJobs");
+
+    assertThatThrownBy(() -> AspectLocksmith.validate(plainJavac))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("dev.locksmith.aspectj.ltw.LtwJobs")
+        .hasMessageContaining("was not woven")
+        .hasMessageContaining("aspectLibraries")
+        .hasMessageContaining("-javaagent");
+  }
+
+  private void use(Locksmith locksmith) {
+    engine = locksmith;
+    AspectLocksmith.use(locksmith);
+  }
+
+  private LocksmithSettings fileSettings() {
+    return LocksmithSettings.from(Map.of("locksmith.url", "file://" + dir.toAbsolutePath()));
+  }
+}
