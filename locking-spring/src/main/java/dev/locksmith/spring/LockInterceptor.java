@@ -1,0 +1,71 @@
+package dev.locksmith.spring;
+
+import dev.locksmith.core.LockedInvocation;
+import dev.locksmith.core.Locksmith;
+import java.lang.reflect.Method;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * Turns an intercepted call into one engine call: {@link Locksmith#invoke} for plain and {@code
+ * CompletionStage} results, {@link Locksmith#prepare} for Reactor publishers.
+ */
+final class LockInterceptor implements MethodInterceptor {
+  private static final boolean TX_PRESENT =
+      ClassUtils.isPresent(
+          "org.springframework.transaction.support.TransactionSynchronizationManager",
+          LockInterceptor.class.getClassLoader());
+  private static final boolean REACTOR_PRESENT =
+      ClassUtils.isPresent("reactor.core.publisher.Mono", LockInterceptor.class.getClassLoader());
+
+  private @Nullable SingletonSupplier<Locksmith> locksmith;
+
+  void setBeanFactory(BeanFactory beanFactory) {
+    this.locksmith = SingletonSupplier.of(() -> beanFactory.getBean(Locksmith.class));
+  }
+
+  @Override
+  public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+    if (locksmith == null) {
+      throw new IllegalStateException("The lock advisor has no bean factory");
+    }
+    Locksmith engine = locksmith.obtain();
+    Object target = invocation.getThis();
+    Class<?> targetClass =
+        target != null
+            ? AopUtils.getTargetClass(target)
+            : invocation.getMethod().getDeclaringClass();
+    Method specific = AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass);
+    Method annotated = Locksmith.isAnnotated(specific) ? specific : invocation.getMethod();
+    if (REACTOR_PRESENT && ReactiveLocking.isReactive(annotated.getReturnType())) {
+      return ReactiveLocking.invoke(
+          engine, annotated, targetClass, (ProxyMethodInvocation) invocation);
+    }
+    LockedInvocation call = new Call(annotated, targetClass, invocation);
+    if (TX_PRESENT) {
+      return TransactionalReleaseDeferral.callJoined(
+          TransactionalReleaseDeferral.transactionOpen(), () -> engine.invoke(call));
+    }
+    return engine.invoke(call);
+  }
+
+  /** The intercepted call as the engine sees it. */
+  private record Call(Method method, Class<?> targetClass, MethodInvocation invocation)
+      implements LockedInvocation {
+    @Override
+    public @Nullable Object[] arguments() {
+      return invocation.getArguments();
+    }
+
+    @Override
+    public @Nullable Object proceed() throws Throwable {
+      return invocation.proceed();
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package dev.locksmith.spring;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.Locksmith;
+import java.lang.reflect.Method;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Checks every {@code @DistributedLock} on every bean once all singletons exist, so that a bad key
+ * expression, duration or provider name stops the context at start-up with a message naming the
+ * bean, the method and the attribute.
+ */
+final class LockValidator implements SmartInitializingSingleton, BeanFactoryAware {
+  private static final Logger LOG = LoggerFactory.getLogger(LockValidator.class);
+
+  private @Nullable ConfigurableListableBeanFactory beanFactory;
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+    this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
+  }
+
+  @Override
+  public void afterSingletonsInstantiated() {
+    ConfigurableListableBeanFactory factory = Objects.requireNonNull(beanFactory);
+    Locksmith locksmith = null;
+    Set<Class<?>> checked = new HashSet<>();
+    int methods = 0;
+    for (String name : factory.getBeanNamesForType(Object.class, true, false)) {
+      Class<?> type = targetClass(factory, name);
+      if (type == null || !checked.add(type) || !hasAnnotatedMethod(type)) {
+        continue;
+      }
+      if (locksmith == null) {
+        locksmith = factory.getBean(Locksmith.class);
+      }
+      try {
+        methods += locksmith.validate(type);
+      } catch (LockConfigurationException e) {
+        throw new LockConfigurationException(
+            "Bean '" + name + "' (" + type.getName() + "): " + e.getMessage(), e);
+      }
+    }
+    LOG.debug("Validated {} @DistributedLock methods on {} bean classes", methods, checked.size());
+  }
+
+  private static @Nullable Class<?> targetClass(
+      ConfigurableListableBeanFactory factory, String name) {
+    Class<?> type = null;
+    if (factory.containsBeanDefinition(name)) {
+      type = AutoProxyUtils.determineTargetClass(factory, name);
+    }
+    if (type == null) {
+      type = factory.getType(name, false);
+    }
+    return type == null ? null : ClassUtils.getUserClass(type);
+  }
+
+  private static boolean hasAnnotatedMethod(Class<?> type) {
+    try {
+      for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+        for (Method method : c.getDeclaredMethods()) {
+          if (Locksmith.isAnnotated(method)) {
+            return true;
+          }
+        }
+      }
+    } catch (LinkageError e) {
+      LOG.debug("Cannot inspect the methods of {}: {}", type.getName(), e.toString());
+    }
+    return false;
+  }
+}

@@ -1,0 +1,51 @@
+package dev.locksmith.spring;
+
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.LocksmithSettings;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+
+/** The engine for {@link EnableDistributedLocking}, unless the application defines one. */
+@Configuration(proxyBeanMethods = false)
+@Conditional(MissingLocksmithCondition.class)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+class LocksmithConfiguration {
+
+  @Bean
+  @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+  static Locksmith locksmith(ConfigurableListableBeanFactory beanFactory, Environment environment) {
+    return SpringLocksmith.create(beanFactory, environment, settings(environment));
+  }
+
+  /** Reads {@code locksmith.*} from every enumerable property source of the environment. */
+  static LocksmithSettings settings(Environment environment) {
+    Map<String, String> properties = new TreeMap<>();
+    if (environment instanceof ConfigurableEnvironment configurable) {
+      for (PropertySource<?> source : configurable.getPropertySources()) {
+        if (source instanceof EnumerablePropertySource<?> enumerable) {
+          for (String name : enumerable.getPropertyNames()) {
+            String value = name.startsWith("locksmith.") ? environment.getProperty(name) : null;
+            if (value != null) {
+              properties.putIfAbsent(name, value);
+            }
+          }
+        }
+      }
+    }
+    String url = environment.getProperty("locksmith.url");
+    if (url != null) {
+      properties.put("locksmith.url", url);
+    }
+    return LocksmithSettings.from(properties);
+  }
+}

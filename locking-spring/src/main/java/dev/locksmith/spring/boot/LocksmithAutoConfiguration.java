@@ -1,0 +1,77 @@
+package dev.locksmith.spring.boot;
+
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.redis.RedisLockOptions;
+import dev.locksmith.redis.RedisLockProvider;
+import dev.locksmith.spring.EnableDistributedLocking;
+import dev.locksmith.spring.SpringLocksmith;
+import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * Makes {@code @DistributedLock} work on every bean of a Spring Boot application: the engine built
+ * from {@code locksmith.*}, {@code LockProvider} beans or a {@code RedissonClient} bean, the lock
+ * advisor (or the AspectJ binding) and start-up validation. It backs off for a {@link Locksmith}
+ * bean the application defines, and registers no interception twice when the application also uses
+ * {@link EnableDistributedLocking}.
+ */
+@AutoConfiguration(
+    afterName = {
+      "org.redisson.spring.starter.RedissonAutoConfigurationV4",
+      "org.redisson.spring.starter.RedissonAutoConfigurationV2",
+      "org.redisson.spring.starter.RedissonAutoConfiguration"
+    })
+@ConditionalOnClass(Locksmith.class)
+@ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LocksmithProperties.class)
+@Import(BootLockingRegistrar.class)
+public final class LocksmithAutoConfiguration {
+
+  /** Creates the auto-configuration. */
+  public LocksmithAutoConfiguration() {}
+
+  /**
+   * The engine: {@code LockProvider} beans first, then {@code locksmith.url} and {@code
+   * locksmith.providers.<name>.url}.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+  static Locksmith locksmith(
+      ConfigurableListableBeanFactory beanFactory,
+      Environment environment,
+      LocksmithProperties properties) {
+    return SpringLocksmith.create(beanFactory, environment, properties.toSettings());
+  }
+
+  /** The default provider over the application's {@code RedissonClient}. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({RedissonClient.class, RedisLockProvider.class})
+  @ConditionalOnBean(RedissonClient.class)
+  @ConditionalOnMissingBean({LockProvider.class, Locksmith.class})
+  @ConditionalOnBooleanProperty(name = "locksmith.redisson.enabled", matchIfMissing = true)
+  @Conditional(NoDefaultUrlCondition.class)
+  static final class RedissonProviderConfiguration {
+
+    @Bean
+    static RedisLockProvider locksmithRedissonProvider(
+        RedissonClient client, LocksmithProperties properties) {
+      return RedisLockProvider.create(
+          client, RedisLockOptions.defaults().withPrefix(properties.getRedisson().getPrefix()));
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package dev.locksmith.spring.boot;
+
+import dev.locksmith.spring.metrics.MicrometerLockListener;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** Micrometer meters for lock events when a {@link MeterRegistry} is present. */
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"
+    })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+public final class LocksmithMetricsAutoConfiguration {
+
+  /** Creates the auto-configuration. */
+  public LocksmithMetricsAutoConfiguration() {}
+
+  /** The listener that records the meters. */
+  @Bean
+  @ConditionalOnMissingBean
+  static MicrometerLockListener micrometerLockListener(MeterRegistry registry) {
+    return new MicrometerLockListener(registry);
+  }
+}

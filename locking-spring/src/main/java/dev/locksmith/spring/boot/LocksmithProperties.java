@@ -1,0 +1,159 @@
+package dev.locksmith.spring.boot;
+
+import dev.locksmith.core.LocksmithSettings;
+import dev.locksmith.spring.LockingInfrastructure;
+import dev.locksmith.spring.LockingMode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** Settings of the Locksmith auto-configuration, under {@code locksmith}. */
+@ConfigurationProperties("locksmith")
+public class LocksmithProperties {
+
+  /** Whether the Locksmith auto-configuration is on. */
+  private boolean enabled = true;
+
+  /**
+   * URL of the default provider, such as tcp://lockhost:7420, redis://redis:6379, file:///mnt/locks
+   * or mem:. Not needed when the application defines a LockProvider or RedissonClient bean.
+   */
+  private @Nullable String url;
+
+  /** Named providers, selected with @DistributedLock(provider = "name"). */
+  private Map<String, Provider> providers = new LinkedHashMap<>();
+
+  /**
+   * How @DistributedLock methods are intercepted: proxy (a Spring AOP advisor) or aspectj (the
+   * woven aspect of locking-aspectj; no proxy is added).
+   */
+  private LockingMode mode = LockingMode.PROXY;
+
+  /**
+   * Order of the lock advisor among the advisors of a bean. The default runs the lock outside
+   * {@code @Transactional}.
+   */
+  private int order = LockingInfrastructure.DEFAULT_ORDER;
+
+  private final Redisson redisson = new Redisson();
+
+  /** Whether the auto-configuration is on. */
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  /** Turns the auto-configuration on or off. */
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  /** The default provider's URL. */
+  public @Nullable String getUrl() {
+    return url;
+  }
+
+  /** Sets the default provider's URL. */
+  public void setUrl(@Nullable String url) {
+    this.url = url;
+  }
+
+  /** The named providers. */
+  public Map<String, Provider> getProviders() {
+    return providers;
+  }
+
+  /** Sets the named providers. */
+  public void setProviders(Map<String, Provider> providers) {
+    this.providers = providers;
+  }
+
+  /** The interception mode. */
+  public LockingMode getMode() {
+    return mode;
+  }
+
+  /** Sets the interception mode. */
+  public void setMode(LockingMode mode) {
+    this.mode = mode;
+  }
+
+  /** The lock advisor's order. */
+  public int getOrder() {
+    return order;
+  }
+
+  /** Sets the lock advisor's order. */
+  public void setOrder(int order) {
+    this.order = order;
+  }
+
+  /** Settings for a provider over the application's RedissonClient. */
+  public Redisson getRedisson() {
+    return redisson;
+  }
+
+  /** The provider URLs as the engine reads them. */
+  public LocksmithSettings toSettings() {
+    Map<String, String> flat = new TreeMap<>();
+    if (url != null) {
+      flat.put("locksmith.url", url);
+    }
+    providers.forEach(
+        (name, provider) -> {
+          if (provider.getUrl() != null) {
+            flat.put("locksmith.providers." + name + ".url", provider.getUrl());
+          }
+        });
+    return LocksmithSettings.from(flat);
+  }
+
+  /** One named provider. */
+  public static class Provider {
+    /** URL of the provider. */
+    private @Nullable String url;
+
+    /** The URL. */
+    public @Nullable String getUrl() {
+      return url;
+    }
+
+    /** Sets the URL. */
+    public void setUrl(@Nullable String url) {
+      this.url = url;
+    }
+  }
+
+  /** The provider over an existing RedissonClient bean. */
+  public static class Redisson {
+    /**
+     * Whether a RedissonClient bean becomes the default provider when locksmith.url is not set and
+     * no LockProvider bean is defined.
+     */
+    private boolean enabled = true;
+
+    /** Prefix of the Redis keys and channels of the locks. */
+    private String prefix = "locksmith";
+
+    /** Whether the RedissonClient bean is used. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Sets whether the RedissonClient bean is used. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** The key prefix. */
+    public String getPrefix() {
+      return prefix;
+    }
+
+    /** Sets the key prefix. */
+    public void setPrefix(String prefix) {
+      this.prefix = prefix;
+    }
+  }
+}

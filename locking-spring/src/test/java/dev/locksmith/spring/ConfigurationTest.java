@@ -1,0 +1,216 @@
+package dev.locksmith.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.Locks;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
+import dev.locksmith.spring.boot.LocksmithHealthAutoConfiguration;
+import dev.locksmith.tcp.server.LockServer;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.aop.Advisor;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.MapPropertySource;
+
+/** Where providers come from, modes, order, and {@code @EnableDistributedLocking} without Boot. */
+class ConfigurationTest {
+  private final ApplicationContextRunner runner =
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
+          .withBean("job", Job.class);
+
+  @Test
+  void providersFromUrls() {
+    runner
+        .withPropertyValues(
+            "locksmith.url=mem:config-default", "locksmith.providers.other.url=mem:config-other")
+        .run(
+            context -> {
+              Locksmith locksmith = context.getBean(Locksmith.class);
+              assertThat(locksmith.providers()).containsOnlyKeys("", "other");
+              assertThat(context.getBean(Job.class).lockId()).isEqualTo("job");
+            });
+  }
+
+  @Test
+  void aLockProviderBeanWinsOverTheUrl() {
+    LockProvider mine = LockProviders.create("mem:config-bean");
+    runner
+        .withPropertyValues("locksmith.url=mem:config-url")
+        .withBean("mine", LockProvider.class, () -> mine)
+        .run(
+            context -> {
+              Map<String, LockProvider> providers = context.getBean(Locksmith.class).providers();
+              assertThat(providers.get("")).isSameAs(mine);
+              assertThat(providers.get("mine")).isSameAs(mine);
+            });
+  }
+
+  @Test
+  void thePrimaryOfSeveralProviderBeansIsTheDefault() {
+    runner
+        .withUserConfiguration(TwoProviders.class)
+        .run(
+            context -> {
+              Map<String, LockProvider> providers = context.getBean(Locksmith.class).providers();
+              assertThat(providers.get("")).isSameAs(context.getBean("main"));
+              assertThat(providers).containsKeys("main", "spare");
+            });
+  }
+
+  @Test
+  void anApplicationLocksmithIsKept() {
+    Locksmith own =
+        Locksmith.builder().defaultProvider(LockProviders.create("mem:config-own")).build();
+    runner
+        .withBean(Locksmith.class, () -> own)
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(Locksmith.class);
+              assertThat(context.getBean(Locksmith.class)).isSameAs(own);
+              assertThat(context.getBean(Job.class).lockId()).isEqualTo("job");
+            });
+  }
+
+  @Test
+  void orderIsConfigurable() {
+    runner
+        .withPropertyValues("locksmith.url=mem:config-order", "locksmith.order=123")
+        .run(
+            context ->
+                assertThat(
+                        ((Ordered) context.getBean(LockingInfrastructure.ADVISOR_BEAN_NAME))
+                            .getOrder())
+                    .isEqualTo(123));
+  }
+
+  @Test
+  void defaultOrderRunsOutsideTransactions() {
+    runner
+        .withPropertyValues("locksmith.url=mem:config-order")
+        .run(
+            context ->
+                assertThat(
+                        ((Ordered) context.getBean(LockingInfrastructure.ADVISOR_BEAN_NAME))
+                            .getOrder())
+                    .isLessThan(Ordered.LOWEST_PRECEDENCE));
+  }
+
+  @Test
+  void aspectjModeAddsNoProxyAndNoAdvisor() {
+    runner
+        .withPropertyValues("locksmith.url=mem:config-aspectj", "locksmith.mode=aspectj")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.containsBean(LockingInfrastructure.ADVISOR_BEAN_NAME)).isFalse();
+              assertThat(context.getBeansOfType(Advisor.class)).isEmpty();
+              assertThat(context.containsBean(LockingInfrastructure.ASPECTJ_BINDER_BEAN_NAME))
+                  .isTrue();
+              Job job = context.getBean(Job.class);
+              assertThat(AopUtils.isAopProxy(job)).isFalse();
+              assertThat(job.lockId()).as("unwoven, so not locked here").isEqualTo("none");
+            });
+  }
+
+  @Test
+  void disabled() {
+    runner
+        .withPropertyValues("locksmith.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean(Locksmith.class));
+  }
+
+  @Test
+  void healthIsDownWhenTheServerIsGone() throws Exception {
+    LockServer server = LockServer.builder().port(0).build();
+    int port = server.start();
+    runner
+        .withConfiguration(AutoConfigurations.of(LocksmithHealthAutoConfiguration.class))
+        .withPropertyValues("locksmith.url=tcp://127.0.0.1:" + port)
+        .run(
+            context -> {
+              CompositeHealthContributor health =
+                  context.getBean("locksmithHealthContributor", CompositeHealthContributor.class);
+              HealthIndicator indicator = (HealthIndicator) health.getContributor("default");
+              assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+              server.close();
+              assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+            });
+  }
+
+  @Test
+  void enableDistributedLockingWithoutBoot() {
+    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+      context
+          .getEnvironment()
+          .getPropertySources()
+          .addFirst(
+              new MapPropertySource(
+                  "test",
+                  Map.of(
+                      "locksmith.url",
+                      "mem:config-plain",
+                      "locksmith.providers.extra.url",
+                      "mem:config-extra")));
+      context.register(PlainConfig.class);
+      context.registerBean("job", Job.class);
+      context.refresh();
+      assertThat(context.getBean(Job.class).lockId()).isEqualTo("job");
+      assertThat(context.getBean(Locksmith.class).providers()).containsOnlyKeys("", "extra");
+      assertThat(context.getBeansOfType(Locksmith.class)).hasSize(1);
+    }
+  }
+
+  @Test
+  void enableDistributedLockingInBootRegistersOneAdvisor() {
+    runner
+        .withUserConfiguration(PlainConfig.class)
+        .withPropertyValues("locksmith.url=mem:config-both")
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(Locksmith.class);
+              assertThat(context.getBeansOfType(Advisor.class)).hasSize(1);
+              assertThat(context.getBean(Job.class).lockId()).isEqualTo("job");
+            });
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableDistributedLocking(proxyTargetClass = true)
+  static class PlainConfig {}
+
+  @Configuration(proxyBeanMethods = false)
+  static class TwoProviders {
+    @Bean
+    @Primary
+    LockProvider main() {
+      return LockProviders.create("mem:config-main");
+    }
+
+    @Bean
+    LockProvider spare() {
+      return LockProviders.create("mem:config-spare");
+    }
+  }
+
+  /** A locked bean. */
+  public static class Job {
+    @DistributedLock(name = "job")
+    public String lockId() {
+      return Locks.currentIfAny().map(lease -> lease.lockId()).orElse("none");
+    }
+  }
+}
