@@ -1,0 +1,130 @@
+package dev.locksmith.micronaut;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockedInvocation;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.PreparedCall;
+import io.micronaut.aop.InterceptPhase;
+import io.micronaut.aop.InterceptedMethod;
+import io.micronaut.aop.InterceptorBean;
+import io.micronaut.aop.MethodInterceptor;
+import io.micronaut.aop.MethodInvocationContext;
+import io.micronaut.core.async.publisher.Publishers;
+import io.micronaut.core.convert.ConversionService;
+import io.micronaut.inject.ExecutableMethod;
+import java.lang.reflect.Method;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Around advice for {@link DistributedLock}: turns each intercepted call into one call of the core
+ * engine. Plain and {@code CompletionStage} results go through {@link Locksmith#invoke}; {@code
+ * Publisher} results take the lease when subscribed (off the subscribing thread, since waiting
+ * blocks) and release it on the terminal signal or cancellation.
+ *
+ * <p>Its {@linkplain #ORDER order} puts it inside {@code @Async} (so the lock is held while the
+ * method runs on the executor, not just while it is dispatched) and outside {@code @Transactional}
+ * (so the transaction has committed before the lock is released).
+ */
+@InterceptorBean(DistributedLock.class)
+public final class DistributedLockInterceptor implements MethodInterceptor<Object, Object> {
+
+  /**
+   * The interceptor's order, {@value}: between {@link InterceptPhase#ASYNC} (-40, outer) and {@link
+   * InterceptPhase#TRANSACTION} (-20, inner).
+   */
+  public static final int ORDER = -30;
+
+  private final Locksmith locksmith;
+  private final ConversionService conversionService;
+  private final LockedMethods methods;
+  private final ConcurrentHashMap<ExecutableMethod<?, ?>, Method> targets =
+      new ConcurrentHashMap<>();
+
+  DistributedLockInterceptor(
+      Locksmith locksmith, ConversionService conversionService, LockedMethods methods) {
+    this.locksmith = locksmith;
+    this.conversionService = conversionService;
+    this.methods = methods;
+  }
+
+  /** Returns {@link #ORDER}. */
+  @Override
+  public int getOrder() {
+    return ORDER;
+  }
+
+  /** Runs the call under its lock, as the method's {@code @DistributedLock} says. */
+  @Override
+  public @Nullable Object intercept(MethodInvocationContext<Object, Object> context) {
+    InterceptedMethod intercepted = InterceptedMethod.of(context, conversionService);
+    try {
+      Method method = targets.computeIfAbsent(context.getExecutableMethod(), methods::register);
+      Call call = new Call(method, targetClass(context), context.getParameterValues(), context);
+      return switch (intercepted.resultType()) {
+        case SYNCHRONOUS, COMPLETION_STAGE -> locksmith.invoke(call);
+        case PUBLISHER -> intercepted.handleResult(publisher(context, locksmith.prepare(call)));
+      };
+    } catch (Exception e) {
+      return intercepted.handleException(e);
+    } catch (Error e) {
+      throw e;
+    } catch (Throwable t) {
+      return intercepted.handleException(new java.lang.reflect.UndeclaredThrowableException(t));
+    }
+  }
+
+  private Publisher<?> publisher(
+      MethodInvocationContext<Object, Object> context, PreparedCall call) {
+    // A null lease means SKIP: the resource publisher is empty and so is the result.
+    Mono<Lease> lease = Mono.fromCallable(call::acquire).subscribeOn(Schedulers.boundedElastic());
+    if (context.getReturnType().isSingleResult()) {
+      return Mono.usingWhen(
+          lease, held -> Mono.from(proceed(context)), held -> release(call, held));
+    }
+    return Flux.usingWhen(lease, held -> proceed(context), held -> release(call, held));
+  }
+
+  @SuppressWarnings("unchecked")
+  private Publisher<Object> proceed(MethodInvocationContext<Object, Object> context) {
+    Object result = context.proceed(this);
+    if (result == null) {
+      return Flux.empty();
+    }
+    return Publishers.convertPublisher(conversionService, result, Publisher.class);
+  }
+
+  private static Mono<Void> release(PreparedCall call, Lease lease) {
+    return Mono.<Void>fromRunnable(() -> call.release(lease))
+        .subscribeOn(Schedulers.boundedElastic());
+  }
+
+  private static Class<?> targetClass(MethodInvocationContext<Object, Object> context) {
+    Object target = context.getTarget();
+    if (target == null) {
+      return context.getDeclaringType();
+    }
+    Class<?> type = target.getClass();
+    return io.micronaut.aop.Intercepted.class.isAssignableFrom(type) && type.getSuperclass() != null
+        ? type.getSuperclass()
+        : type;
+  }
+
+  /** One intercepted call as the engine sees it. */
+  private record Call(
+      Method method,
+      Class<?> targetClass,
+      @Nullable Object[] arguments,
+      MethodInvocationContext<Object, Object> context)
+      implements LockedInvocation {
+    @Override
+    public @Nullable Object proceed() {
+      return context.proceed();
+    }
+  }
+}

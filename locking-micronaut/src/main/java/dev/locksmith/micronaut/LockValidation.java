@@ -1,0 +1,97 @@
+package dev.locksmith.micronaut;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.Locksmith;
+import io.micronaut.context.BeanContext;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.inject.BeanDefinition;
+import io.micronaut.inject.ExecutableMethod;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.HashSet;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks every {@code @DistributedLock} method of the context's beans at start-up, so that a
+ * mistake stops the application with a message naming the class, method and attribute instead of
+ * failing the first call:
+ *
+ * <ul>
+ *   <li>the engine's checks: durations, key expressions with their parameter names, provider names,
+ *       busy policy against the return type;
+ *   <li>return types that cannot be held ({@code Future} that is not a {@code CompletionStage});
+ *   <li>annotated methods that Micronaut does not intercept, because the class was compiled without
+ *       {@code locking-micronaut} on the annotation-processor path (or the method is private,
+ *       static or final) and would silently run without a lock.
+ * </ul>
+ */
+@Context
+final class LockValidation {
+  private static final Logger LOG = LoggerFactory.getLogger(LockValidation.class);
+
+  LockValidation(BeanContext beanContext, Locksmith locksmith, LockedMethods methods) {
+    Set<Method> checked = new HashSet<>();
+    for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
+      for (ExecutableMethod<?, ?> executable : definition.getExecutableMethods()) {
+        if (executable.hasStereotype(DistributedLock.class)) {
+          Method method = methods.register(executable);
+          if (checked.add(method)) {
+            locksmith.validate(method);
+          }
+        }
+      }
+    }
+    for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
+      checkIntercepted(definition, checked);
+    }
+    LOG.debug("Locksmith checked {} @DistributedLock methods", checked.size());
+  }
+
+  /** Fails for an annotated method of the bean's class that has no interceptor around it. */
+  private static void checkIntercepted(BeanDefinition<?> definition, Set<Method> intercepted) {
+    Class<?> type = definition.getBeanType();
+    if (type.getName().startsWith("io.micronaut.")) {
+      return; // the framework's own beans carry no @DistributedLock
+    }
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      Method[] declared;
+      try {
+        declared = c.getDeclaredMethods();
+      } catch (LinkageError e) {
+        return; // a method mentions an optional class that is absent: not an application bean
+      }
+      for (Method method : declared) {
+        if (!method.isSynthetic()
+            && !method.isBridge()
+            && !intercepted.contains(method)
+            && Locksmith.isAnnotated(method)) {
+          throw notIntercepted(definition, method);
+        }
+      }
+    }
+  }
+
+  private static LockConfigurationException notIntercepted(
+      BeanDefinition<?> definition, Method method) {
+    int modifiers = method.getModifiers();
+    String reason =
+        Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)
+            ? "it is private, static or final, so Micronaut cannot intercept it; make it"
+                + " package-private, protected or public and not final"
+            : "Micronaut does not intercept it: the class was compiled without Locksmith's"
+                + " annotation mapper. Add dev.locksmith:locking-micronaut to the annotation"
+                + " processor path next to io.micronaut:micronaut-inject-java";
+    return new LockConfigurationException(
+        "@DistributedLock on "
+            + method.getDeclaringClass().getName()
+            + "."
+            + method.getName()
+            + " (bean "
+            + definition.getBeanType().getName()
+            + ") would run without a lock: "
+            + reason);
+  }
+}

@@ -1,0 +1,113 @@
+package dev.locksmith.micronaut.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.LockConfigurationException;
+import io.micronaut.context.ApplicationContext;
+import java.util.Map;
+import org.assertj.core.api.AbstractStringAssert;
+import org.junit.jupiter.api.Test;
+
+/** A bad configuration stops the context at start-up with a message naming what is wrong. */
+class BadConfigurationTest {
+  private static final Map<String, Object> MEM = Map.of("locksmith.url", "mem:bad-config");
+
+  @Test
+  void aKeyNamingAnUnknownParameter() {
+    assertStartFails(MEM, "bad-key")
+        .contains(BadlyConfiguredJobs.UnknownParameter.class.getName() + ".transfer(String)")
+        .contains("attribute key")
+        .contains("acount");
+  }
+
+  @Test
+  void aBadDuration() {
+    assertStartFails(MEM, "bad-ttl")
+        .contains(BadlyConfiguredJobs.BadTtl.class.getName() + ".run()")
+        .contains("attribute ttl")
+        .contains("soon");
+  }
+
+  @Test
+  void anUnknownProviderName() {
+    assertStartFails(MEM, "bad-provider")
+        .contains(BadlyConfiguredJobs.UnknownProvider.class.getName() + ".run()")
+        .contains("attribute provider")
+        .contains("nowhere");
+  }
+
+  @Test
+  void skipOnAMethodReturningAPrimitive() {
+    assertStartFails(MEM, "bad-skip")
+        .contains(BadlyConfiguredJobs.SkipWithPrimitive.class.getName() + ".count()")
+        .contains("attribute onBusy");
+  }
+
+  @Test
+  void aFutureThatIsNotACompletionStage() {
+    assertStartFails(MEM, "bad-future")
+        .contains(BadlyConfiguredJobs.PlainFuture.class.getName() + ".later()")
+        .contains("CompletableFuture");
+  }
+
+  @Test
+  void aStaticMethodThatCannotBeIntercepted() {
+    assertStartFails(MEM, "bad-static")
+        .contains(BadlyConfiguredJobs.StaticMethod.class.getName() + ".run")
+        .contains("would run without a lock")
+        .contains("static");
+  }
+
+  @Test
+  void noDefaultProviderForAMethodThatNeedsOne() {
+    assertStartFails(Map.of(), "no-provider")
+        .contains(BadlyConfiguredJobs.NeedsDefault.class.getName() + ".run()")
+        .contains("locksmith.url");
+  }
+
+  @Test
+  void anUnknownUrlScheme() {
+    assertStartFails(Map.of("locksmith.url", "nope://somewhere"), "none")
+        .startsWith("locksmith.url: ")
+        .contains("nope");
+  }
+
+  @Test
+  void aNamedProviderWithoutUrl() {
+    assertStartFails(Map.of("locksmith.providers.reports.prefix", "x"), "none")
+        .contains("locksmith.providers.reports.url is missing");
+  }
+
+  @Test
+  void aUrlAndAProviderBeanBothClaimingTheDefault() {
+    assertStartFails(MEM, "provider-bean").contains("locksmith.url is set").contains("@Named");
+  }
+
+  @Test
+  void aGoodConfigurationStarts() {
+    try (ApplicationContext context = ApplicationContext.run(MEM, "none")) {
+      assertThat(context.isRunning()).isTrue();
+    }
+  }
+
+  private static AbstractStringAssert<?> assertStartFails(
+      Map<String, Object> properties, String environment) {
+    Throwable[] failure = new Throwable[1];
+    assertThatThrownBy(
+            () -> {
+              try (ApplicationContext context = ApplicationContext.run(properties, environment)) {
+                context.isRunning();
+              }
+            })
+        .satisfies(e -> failure[0] = e);
+    Throwable cause = failure[0];
+    while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    assertThat(cause)
+        .as("root cause of %s", failure[0])
+        .isInstanceOf(LockConfigurationException.class);
+    return assertThat(cause.getMessage());
+  }
+}

@@ -1,0 +1,80 @@
+package dev.locksmith.micronaut.app;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.spi.LockProvider;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import java.util.concurrent.Future;
+
+/** One mistake per environment, for {@link BadConfigurationTest}. */
+final class BadlyConfiguredJobs {
+  private BadlyConfiguredJobs() {}
+
+  @Singleton
+  @Requires(env = "bad-key")
+  static class UnknownParameter {
+    @DistributedLock(key = "#acount")
+    void transfer(String account) {}
+  }
+
+  @Singleton
+  @Requires(env = "bad-ttl")
+  static class BadTtl {
+    @DistributedLock(ttl = "soon")
+    void run() {}
+  }
+
+  @Singleton
+  @Requires(env = "bad-provider")
+  static class UnknownProvider {
+    @DistributedLock(provider = "nowhere")
+    void run() {}
+  }
+
+  @Singleton
+  @Requires(env = "bad-skip")
+  static class SkipWithPrimitive {
+    @DistributedLock(onBusy = OnBusy.SKIP)
+    int count() {
+      return 1;
+    }
+  }
+
+  @Singleton
+  @Requires(env = "bad-future")
+  static class PlainFuture {
+    @DistributedLock
+    Future<String> later() {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @Singleton
+  @Requires(env = "no-provider")
+  static class NeedsDefault {
+    @DistributedLock
+    void run() {}
+  }
+
+  @Singleton
+  @Requires(env = "bad-static")
+  static class StaticMethod {
+    @DistributedLock
+    static void run() {}
+
+    void start() {
+      run();
+    }
+  }
+
+  @Factory
+  @Requires(env = "provider-bean")
+  static class ProviderBean {
+    @Singleton
+    LockProvider memory() {
+      return dev.locksmith.core.LockProviders.create("mem:bean");
+    }
+  }
+}
