@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "locksmith 0.1.0",
     description = "Distributed locks for shell scripts, a lock server, and a demo.",
-    subcommands = {RunCommand.class, ServerCommand.class, StatusCommand.class},
+    subcommands = {RunCommand.class, ServerCommand.class, StatusCommand.class, DemoCommand.class},
     exitCodeOnInvalidInput = ExitCodes.USAGE,
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -1,0 +1,171 @@
+package dev.locksmith.chaos;
+
+import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.redis.RedisServerProcess;
+import dev.locksmith.testkit.redis.TestRedis;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A real lock store for one scenario run: a lock directory, an in-process TCP lock server with a
+ * data directory, or a dedicated {@code redis-server} child process. Never the machine's Redis.
+ */
+abstract class Backend implements AutoCloseable {
+
+  /** The providers under test. */
+  enum Kind {
+    FILE,
+    TCP,
+    REDIS;
+
+    /** The scheme as users write it, for reports. */
+    String scheme() {
+      return switch (this) {
+        case FILE -> "file:";
+        case TCP -> "tcp://";
+        case REDIS -> "redis://";
+      };
+    }
+
+    /** Whether the provider promises FIFO hand-off to waiters (a server-side queue). */
+    boolean promisesFifo() {
+      return this == TCP;
+    }
+
+    /**
+     * Starts a fresh store under {@code dir}; {@code durable} asks Redis to persist every write.
+     */
+    Backend start(Path dir, boolean durable) {
+      try {
+        Files.createDirectories(dir);
+        return switch (this) {
+          case FILE -> new FileBackend(dir.resolve("locks"));
+          case TCP -> new TcpBackend(dir.resolve("tcp-data"));
+          case REDIS -> new RedisBackend(durable);
+        };
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** The file provider's clock-skew allowance the suite configures. */
+  static final Duration FILE_SKEW = Duration.ofMillis(200);
+
+  /** The provider URL clients use. */
+  abstract String url();
+
+  /** How long past a lease's TTL the provider may keep it held (the file provider's skew). */
+  Duration expiryAllowance() {
+    return Duration.ZERO;
+  }
+
+  /**
+   * Kills or stops the server, leaves it down for {@code downtime} (the fault's length), and starts
+   * it again on the same port with the same data.
+   */
+  void restart(Duration downtime) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " has no server");
+  }
+
+  /** Waits out a deliberate outage: the length of the injected fault, not a synchronisation. */
+  static void stayDown(Duration downtime) {
+    java.util.concurrent.locks.LockSupport.parkNanos(downtime.toNanos());
+  }
+
+  @Override
+  public abstract void close();
+
+  private static final class FileBackend extends Backend {
+    private final Path dir;
+
+    FileBackend(Path dir) throws IOException {
+      this.dir = Files.createDirectories(dir);
+    }
+
+    @Override
+    String url() {
+      return "file://"
+          + dir.toAbsolutePath()
+          + "?skew="
+          + FILE_SKEW.toMillis()
+          + "ms&poll-max=20ms";
+    }
+
+    @Override
+    Duration expiryAllowance() {
+      return FILE_SKEW;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  private static final class TcpBackend extends Backend {
+    private final Path dataDir;
+    private LockServer server;
+    private final int port;
+
+    TcpBackend(Path dataDir) throws IOException {
+      this.dataDir = Files.createDirectories(dataDir);
+      this.server = LockServer.builder().port(0).dataDir(dataDir).build();
+      this.port = server.start();
+    }
+
+    @Override
+    String url() {
+      return "tcp://127.0.0.1:" + port;
+    }
+
+    @Override
+    void restart(Duration downtime) {
+      server.close();
+      stayDown(downtime);
+      try {
+        server = LockServer.builder().port(port).dataDir(dataDir).build();
+        server.start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot restart the lock server on port " + port, e);
+      }
+    }
+
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
+  private static final class RedisBackend extends Backend {
+    // Short client timeouts so that calls fail fast while the server is down.
+    private static final String FAST =
+        "?timeout=2s&connect-timeout=5s&retry-attempts=1&retry-interval=200ms&pool-size=4";
+    private final RedisServerProcess redis;
+
+    RedisBackend(boolean durable) {
+      this.redis =
+          durable
+              ? TestRedis.startDedicated("--appendonly", "yes", "--appendfsync", "always")
+              : TestRedis.startDedicated();
+    }
+
+    @Override
+    String url() {
+      return redis.url() + FAST;
+    }
+
+    @Override
+    void restart(Duration downtime) {
+      redis.stop();
+      stayDown(downtime);
+      redis.restart();
+    }
+
+    @Override
+    public void close() {
+      redis.close();
+    }
+  }
+}

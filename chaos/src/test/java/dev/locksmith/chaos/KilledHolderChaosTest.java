@@ -1,0 +1,107 @@
+package dev.locksmith.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Scenario 3: a holder JVM killed with SIGKILL. A waiting JVM must get the lock within TTL +
+ * renewal interval + skew allowance + 1 s (file, Redis: the dead holder's lease must run out), or
+ * within 1 s on the TCP server (the dead connection releases at once).
+ */
+class KilledHolderChaosTest {
+  static final String TITLE = "Holder killed with SIGKILL";
+  private static final Duration TTL = Duration.ofSeconds(1);
+  private static final int ROUNDS = 3;
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Backend.Kind.class)
+  void aWaiterTakesOverFromAKilledHolderInTime(Backend.Kind kind) throws Exception {
+    Path dir = WorkDirs.fresh("3-sigkill-" + kind.name().toLowerCase());
+    List<String> violations = new ArrayList<>();
+    List<Long> takeOvers = new ArrayList<>();
+    try (Backend backend = kind.start(dir, false);
+        Client waiter = Client.connect(backend.url())) {
+      Duration bound =
+          kind == Backend.Kind.TCP
+              ? Duration.ofSeconds(1)
+              : TTL.plus(TTL.dividedBy(3)).plus(backend.expiryAllowance()).plusSeconds(1);
+      for (int round = 0; round < ROUNDS; round++) {
+        String lockId = "killed-" + round;
+        Path marker = dir.resolve("held-" + round);
+        try (ChildJvm holder =
+            ChildJvm.start(
+                KilledHolder.class,
+                dir.resolve("holder-" + round + ".log"),
+                backend.url(),
+                lockId,
+                TTL.toString(),
+                marker.toString())) {
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> Files.exists(marker) || !holder.isAlive());
+          assertThat(holder.isAlive()).as("holder alive; log %s", holder.log()).isTrue();
+          long holderToken = Long.parseLong(Files.readString(marker).strip());
+
+          Async.Call<Lease> waiting =
+              Async.start(
+                  "waiter-" + round,
+                  () ->
+                      waiter
+                          .locksmith()
+                          .acquire(
+                              LockOptions.named(lockId)
+                                  .withTtl(Duration.ofSeconds(10))
+                                  .withWaitTimeout(Duration.ofSeconds(30))));
+          if (kind.promisesFifo()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> waiter.waiters(lockId) == 1);
+          }
+          long killedAt = System.nanoTime();
+          holder.kill();
+          try (Lease lease = waiting.result().get(30, TimeUnit.SECONDS)) {
+            long takeOver = System.nanoTime() - killedAt;
+            takeOvers.add(takeOver);
+            if (takeOver > bound.toNanos()) {
+              violations.add(
+                  "round "
+                      + round
+                      + ": the waiter got the lock "
+                      + takeOver / 1_000_000
+                      + " ms after the kill, bound "
+                      + bound.toMillis()
+                      + " ms");
+            }
+            if (lease.fencingToken() <= holderToken) {
+              violations.add(
+                  "round "
+                      + round
+                      + ": token "
+                      + lease.fencingToken()
+                      + " not above the killed "
+                      + holderToken);
+            }
+          }
+        }
+      }
+      Figures figures =
+          new Figures()
+              .millis("ttl", TTL)
+              .millis("bound", bound)
+              .put("rounds", ROUNDS)
+              .latencies("kill -> acquire", takeOvers);
+      ChaosReport.record(3, TITLE, kind, figures, violations);
+      assertThat(violations).as("logs in %s", dir).isEmpty();
+      assertThat(takeOvers).hasSize(ROUNDS);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package dev.locksmith.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.fencing.FencedFile;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Scenario 4: the TCP lock server (closed and started again on the same port and data directory)
+ * and Redis (SIGKILLed and started again, with {@code appendfsync always}) are restarted twice
+ * while 3 JVMs × 2 threads keep doing read-modify-write. Clients must see errors, then recover; no
+ * two valid leases may overlap, no update may be lost, and fencing tokens must never go back.
+ */
+class ServerRestartChaosTest {
+  static final String TITLE = "Server restarted mid-run (twice)";
+  private static final int JVMS = 3;
+  private static final int THREADS = 2;
+  private static final int RESTARTS = 2;
+  private static final int SECTIONS_BETWEEN = 30;
+  private static final Duration DOWNTIME = Duration.ofSeconds(1);
+
+  /** One restart: when the server was stopped and when it answered again. */
+  private record Restart(long stoppedAt, long upAt) {}
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(names = {"TCP", "REDIS"})
+  void clientsSeeErrorsThenRecoverWithoutOverlapOrLostUpdate(Backend.Kind kind) throws Exception {
+    Path dir = WorkDirs.fresh("4-restart-" + kind.name().toLowerCase());
+    Path ledgerFile = dir.resolve("ledger");
+    FencedFile ledger = new FencedFile(ledgerFile);
+    List<Restart> restarts = new ArrayList<>();
+    List<Integer> exitCodes = new ArrayList<>();
+    try (Backend backend = kind.start(dir, true)) {
+      List<ChildJvm> workers = new ArrayList<>();
+      try {
+        for (int i = 0; i < JVMS; i++) {
+          workers.add(
+              ChildJvm.start(
+                  LedgerWorker.class,
+                  dir.resolve("worker-" + i + ".log"),
+                  backend.url(),
+                  "restarted",
+                  Integer.toString(THREADS),
+                  "0",
+                  ledgerFile.toString(),
+                  dir.toString(),
+                  "PT2S",
+                  "PT5S",
+                  "true"));
+        }
+        await()
+            .atMost(Duration.ofSeconds(90))
+            .until(() -> confirmedAfter(dir, Long.MIN_VALUE) >= SECTIONS_BETWEEN);
+        for (int r = 0; r < RESTARTS; r++) {
+          long stoppedAt = System.nanoTime();
+          backend.restart(DOWNTIME);
+          long upAt = System.nanoTime();
+          restarts.add(new Restart(stoppedAt, upAt));
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> confirmedAfter(dir, upAt) >= SECTIONS_BETWEEN);
+        }
+        workers.forEach(worker -> worker.send("stop"));
+        for (ChildJvm worker : workers) {
+          exitCodes.add(worker.awaitExit(Duration.ofSeconds(60)));
+        }
+      } finally {
+        workers.forEach(ChildJvm::close);
+      }
+    }
+
+    List<Section> sections = Section.readAll(dir);
+    LedgerCheck check = LedgerCheck.of(sections, ledger);
+    List<String> violations = new ArrayList<>(check.violations());
+    List<String> problems = WorkDirs.lines(dir, "errors-");
+    long errors =
+        problems.stream()
+            .filter(p -> p.contains(" error ") || p.contains(" listener-error "))
+            .count();
+    long lost = problems.stream().filter(p -> p.contains(" lost ")).count();
+    long refused = problems.stream().filter(p -> p.contains(" refused ")).count();
+    if (errors + lost == 0) {
+      violations.add("no client saw an error or a lost lease: the restarts went unnoticed");
+    }
+    for (int i = 0; i < exitCodes.size(); i++) {
+      if (exitCodes.get(i) != 0) {
+        violations.add(
+            "worker " + i + " exited with " + exitCodes.get(i) + "; see its log in " + dir);
+      }
+    }
+    List<Long> downtimes = new ArrayList<>();
+    List<Long> recoveries = new ArrayList<>();
+    for (Restart restart : restarts) {
+      downtimes.add(restart.upAt() - restart.stoppedAt());
+      long maxBefore =
+          sections.stream()
+              .filter(s -> s.startNanos() < restart.stoppedAt())
+              .mapToLong(Section::token)
+              .max()
+              .orElse(Long.MIN_VALUE);
+      List<Section> after =
+          sections.stream()
+              .filter(s -> s.confirmed() && s.startNanos() > restart.stoppedAt())
+              .toList();
+      after.stream()
+          .mapToLong(Section::startNanos)
+          .min()
+          .ifPresent(first -> recoveries.add(first - restart.stoppedAt()));
+      long minAfter = after.stream().mapToLong(Section::token).min().orElse(Long.MAX_VALUE);
+      if (minAfter <= maxBefore) {
+        violations.add(
+            "fencing token went back across a restart: "
+                + maxBefore
+                + " before, "
+                + minAfter
+                + " after");
+      }
+    }
+    Figures figures =
+        new Figures()
+            .put("JVMs x threads", JVMS + " x " + THREADS)
+            .put("restarts", restarts.size())
+            .millis("injected downtime", DOWNTIME)
+            .put("sections", sections.size())
+            .put("sections whose lease was lost", check.unconfirmed())
+            .put(
+                "overlaps",
+                check.history().violations().stream().filter(v -> v.startsWith("overlap")).count())
+            .put("client errors", errors)
+            .put("leases reported lost", lost)
+            .put("late writes refused", refused)
+            .latencies("server downtime", downtimes)
+            .latencies("recovery (server up -> next section)", recoveries)
+            .latencies("hand-off", check.handOffs());
+    ChaosReport.record(4, TITLE, kind, figures, violations);
+
+    assertThat(violations).as("logs in %s", dir).isEmpty();
+    assertThat(recoveries).as("a section after every restart").hasSize(RESTARTS);
+  }
+
+  private static long confirmedAfter(Path dir, long nanos) {
+    return Section.readAll(dir).stream()
+        .filter(s -> s.confirmed() && s.startNanos() > nanos)
+        .count();
+  }
+}
