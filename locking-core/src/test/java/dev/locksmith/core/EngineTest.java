@@ -172,6 +172,22 @@ class EngineTest {
     assertThat(provider.status("report").currentHolder()).isEmpty();
   }
 
+  static class Done {
+    @DistributedLock(name = "done")
+    CompletableFuture<String> now() {
+      return CompletableFuture.completedFuture("done");
+    }
+  }
+
+  @Test
+  void alreadyCompletedStageReleasesAtOnce() throws Exception {
+    Object returned = call(locksmith, new Done(), "now");
+    assertThat((CompletableFuture<?>) returned).isCompleted();
+    assertThat(((CompletableFuture<?>) returned).join()).isEqualTo("done");
+    assertThat(provider.status("done").currentHolder()).isEmpty();
+    assertThat(Locks.currentIfAny()).isEmpty();
+  }
+
   @Test
   void failedStageAlsoReleases() throws Throwable {
     Async async = new Async();
