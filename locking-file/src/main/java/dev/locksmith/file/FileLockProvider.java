@@ -7,6 +7,7 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +42,7 @@ final class FileLockProvider implements LockProvider {
   private static final int ACQUIRE_ROUNDS = 4;
   private static final int CLAIM_GENERATIONS = 8;
   private static final long FIRST_POLL_NANOS = 1_000_000;
+  private static final long PID = ProcessHandle.current().pid();
 
   private final FileLockSettings settings;
   private final LockDirectory directory;
@@ -114,7 +117,10 @@ final class FileLockProvider implements LockProvider {
     }
   }
 
-  /** Writes the record into the lock file this caller just created and persists the counter. */
+  /**
+   * Writes the record into the lock file this caller just created and persists the counter. The
+   * counter file is opened once, read before the record is written and updated in place after it.
+   */
   private Optional<LeaseGrant> create(
       LockRequest request,
       LockFileNames.LockFiles files,
@@ -122,10 +128,11 @@ final class FileLockProvider implements LockProvider {
       long knownToken,
       long startNanos)
       throws IOException {
+    FencingCounter counter = null;
     long token;
     try (channel) {
-      long counter = directory.readCounter(files, request.lockId());
-      token = Math.max(counter, knownToken) + 1;
+      counter = directory.openCounter(files, request.lockId());
+      token = Math.max(counter.last(), knownToken) + 1;
       long ttlMillis = ceilMillis(request.ttl());
       long now = System.currentTimeMillis();
       LockRecord record =
@@ -137,32 +144,46 @@ final class FileLockProvider implements LockProvider {
               ttlMillis,
               request.owner(),
               OwnerTokens.host(),
-              ProcessHandle.current().pid(),
+              PID,
               Thread.currentThread().getName(),
               now);
       directory.write(channel, record.encode());
     } catch (IOException | RuntimeException e) {
       // Created a moment ago and not yet granted: nobody else may have touched it yet.
+      closeQuietly(counter, e);
       Files.deleteIfExists(files.lock());
       throw e;
     }
-    long deadline = startNanos + request.ttl().toNanos();
-    if (deadline - System.nanoTime() <= marginNanos) {
-      LOG.warn(
-          "Acquiring lock '{}' took longer than its ttl {}; not granting it, its file {} expires",
-          request.lockId(),
-          request.ttl(),
-          files.lock());
-      return Optional.empty();
+    try (FencingCounter opened = counter) {
+      long deadline = startNanos + request.ttl().toNanos();
+      if (deadline - System.nanoTime() <= marginNanos) {
+        LOG.warn(
+            "Acquiring lock '{}' took longer than its ttl {}; not granting it, its file {} expires",
+            request.lockId(),
+            request.ttl(),
+            files.lock());
+        return Optional.empty();
+      }
+      try {
+        opened.store(token);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(files.lock());
+        throw e;
+      }
+      return Optional.of(
+          new LeaseGrant(request.lockId(), request.ownerToken(), token, request.ttl(), deadline));
+    }
+  }
+
+  private static void closeQuietly(@Nullable FencingCounter counter, Exception failure) {
+    if (counter == null) {
+      return;
     }
     try {
-      directory.writeCounter(files, request.lockId(), token);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(files.lock());
-      throw e;
+      counter.close();
+    } catch (IOException e) {
+      failure.addSuppressed(e);
     }
-    return Optional.of(
-        new LeaseGrant(request.lockId(), request.ownerToken(), token, request.ttl(), deadline));
   }
 
   /**
@@ -201,13 +222,15 @@ final class FileLockProvider implements LockProvider {
         return Steal.CHANGED;
       }
       LockRecord stale = again.record();
-      if (stale != null
-          && stale.lockId().equals(lockId)
-          && stale.fencingToken() > directory.readCounter(files, lockId)) {
-        // The stale holder died before persisting its token. While its file is still in place
-        // nobody else writes the counter, so raise it now: whoever creates the next lock file,
-        // this stealer or not, then gets a higher token.
-        directory.writeCounter(files, lockId, stale.fencingToken());
+      if (stale != null && stale.lockId().equals(lockId)) {
+        try (FencingCounter counter = directory.openCounter(files, lockId)) {
+          if (stale.fencingToken() > counter.last()) {
+            // The stale holder died before persisting its token. While its file is still in
+            // place nobody else writes the counter, so raise it now: whoever creates the next
+            // lock file, this stealer or not, then gets a higher token.
+            counter.store(stale.fencingToken());
+          }
+        }
       }
       Path tomb = files.tomb(OwnerTokens.newToken());
       if (!directory.moveAway(files.lock(), tomb)) {
@@ -274,7 +297,7 @@ final class FileLockProvider implements LockProvider {
         throw new InterruptedException("interrupted while waiting for lock " + request.lockId());
       }
       long generation = watcher.generation();
-      Optional<LeaseGrant> grant = tryAcquire(request);
+      Optional<LeaseGrant> grant = tryAcquireInterruptibly(request);
       if (grant.isPresent()) {
         return grant;
       }
@@ -286,6 +309,26 @@ final class FileLockProvider implements LockProvider {
       pause = pause / 2 + ThreadLocalRandom.current().nextLong(pause / 2 + 1);
       watcher.await(generation, pause);
       backoff = Math.min(backoff * 2, pollMax);
+    }
+  }
+
+  /**
+   * An interrupt during file I/O closes the channel (ClosedByInterruptException); the attempt then
+   * cleans up after itself, and the waiter sees the InterruptedException the SPI promises.
+   */
+  private Optional<LeaseGrant> tryAcquireInterruptibly(LockRequest request)
+      throws InterruptedException {
+    try {
+      return tryAcquire(request);
+    } catch (LockProviderException e) {
+      if (e.getCause() instanceof ClosedByInterruptException || Thread.interrupted()) {
+        Thread.interrupted();
+        InterruptedException interrupted =
+            new InterruptedException("interrupted while acquiring lock " + request.lockId());
+        interrupted.initCause(e);
+        throw interrupted;
+      }
+      throw e;
     }
   }
 
@@ -333,8 +376,9 @@ final class FileLockProvider implements LockProvider {
     ReentrantLock stripe = stripe(lease.lockId());
     stripe.lock();
     try {
-      Observed seen = directory.read(files.lock());
-      if (seen == null || !seen.isLease(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
+      LockRecord current = directory.readRecord(files.lock());
+      if (current == null
+          || !current.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
         return false;
       }
       if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
@@ -344,9 +388,9 @@ final class FileLockProvider implements LockProvider {
       if (!directory.moveAway(files.lock(), tomb)) {
         return false;
       }
-      Observed moved = directory.read(tomb);
+      LockRecord moved = directory.readRecord(tomb);
       if (moved == null
-          || !moved.isLease(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
+          || !moved.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
         LOG.error(
             "Releasing lock '{}' moved another holder's file (clock skew above the allowance?);"
                 + " putting it back",
@@ -354,7 +398,7 @@ final class FileLockProvider implements LockProvider {
         restore(files.lock(), tomb);
         return false;
       }
-      Files.deleteIfExists(tomb);
+      directory.delete(tomb);
       return true;
     } catch (IOException e) {
       throw failure("release", lease.lockId(), files, e);

@@ -1,11 +1,10 @@
 package dev.locksmith.file;
 
-import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,17 +16,15 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The file operations the protocol is built from: atomic create-new, read with attributes, atomic
- * rename, write-to-temp-then-rename, and the fencing counter. Every created file gets the
+ * rename, write-to-temp-then-rename, and access to the fencing counter. Every created file gets the
  * configured permissions explicitly, so the umask does not change them.
  */
 final class LockDirectory {
-  static final String FENCE_HEADER = "locksmith-fence 1";
   private static final Set<StandardOpenOption> CREATE_NEW =
       EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 
@@ -142,6 +139,34 @@ final class LockDirectory {
         key == null ? "" : key.toString());
   }
 
+  /**
+   * Reads a lock file's record without its attributes, or {@code null} when the file does not exist
+   * or does not parse. Enough where only the caller's own record matters (release).
+   */
+  @Nullable LockRecord readRecord(Path path) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(path);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+    try {
+      return LockRecord.decode(bytes);
+    } catch (LockRecord.KeyValueText.MalformedException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Deletes a file that should exist: one {@code unlink} ({@link java.io.File#delete()}), and only
+   * when that fails the NIO call, which names the reason (or finds the file gone).
+   */
+  void delete(Path path) throws IOException {
+    if (!path.toFile().delete()) {
+      Files.deleteIfExists(path);
+    }
+  }
+
   /** The age of a file by its modification time, or {@code -1} when it does not exist. */
   long ageMillis(Path path, long nowMillis) throws IOException {
     try {
@@ -152,51 +177,29 @@ final class LockDirectory {
   }
 
   /**
-   * The last fencing token granted for a lock, 0 when none was.
+   * Opens and reads the fencing counter of a lock; see {@link FencingCounter}.
    *
-   * @throws LockProviderException when the counter file is unreadable: counting again from 0 could
-   *     repeat tokens, so the lock stays unavailable until an operator fixes or removes the file
+   * @throws dev.locksmith.core.LockProviderException when the counter file has no valid slot
    */
-  long readCounter(LockFileNames.LockFiles files, String lockId) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(files.fence());
-    } catch (NoSuchFileException e) {
-      return 0;
-    }
-    try {
-      Map<String, String> fields = LockRecord.KeyValueText.open(bytes, FENCE_HEADER);
-      String id = LockRecord.KeyValueText.text(fields, "lock-id");
-      if (!id.equals(lockId)) {
-        throw new LockRecord.KeyValueText.MalformedException(
-            "it belongs to lock id '" + id + "', not '" + lockId + "'");
-      }
-      return LockRecord.KeyValueText.number(fields, "last-token");
-    } catch (LockRecord.KeyValueText.MalformedException e) {
-      throw new LockProviderException(
-          "Fencing counter file "
-              + files.fence()
-              + " is unreadable ("
-              + e.getMessage()
-              + "); lock '"
-              + lockId
-              + "' cannot be granted without risking a repeated fencing token. Restore the file,"
-              + " or write a counter above every token issued so far:\n"
-              + new String(counterBytes(lockId, Long.MAX_VALUE / 2), StandardCharsets.UTF_8)
-                  .replace(Long.toString(Long.MAX_VALUE / 2), "<last token>"));
+  FencingCounter openCounter(LockFileNames.LockFiles files, String lockId) throws IOException {
+    return FencingCounter.open(this, files, lockId);
+  }
+
+  /**
+   * Forces the directory's entries to storage (where the platform can open a directory), so a newly
+   * renamed-in file survives a power loss.
+   */
+  void forceDirectory() throws IOException {
+    try (FileChannel channel = FileChannel.open(settings.directory(), StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (UnsupportedOperationException | AccessDeniedException e) {
+      // Windows-like platforms cannot open a directory; their rename is durable on its own.
     }
   }
 
-  /** Persists the last granted fencing token; only the current holder calls this. */
-  void writeCounter(LockFileNames.LockFiles files, String lockId, long token) throws IOException {
-    replace(files, files.fence(), counterBytes(lockId, token));
-  }
-
-  private static byte[] counterBytes(String lockId, long token) {
-    StringBuilder text = new StringBuilder(128).append(FENCE_HEADER).append('\n');
-    text.append("lock-id=").append(LockRecord.KeyValueText.escape(lockId)).append('\n');
-    text.append("last-token=").append(token).append('\n');
-    return LockRecord.KeyValueText.seal(text);
+  /** Whether writes are forced to storage before they count. */
+  boolean sync() {
+    return settings.sync();
   }
 
   private void applyPermissions(Path path) throws IOException {

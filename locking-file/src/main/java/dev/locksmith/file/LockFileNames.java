@@ -20,6 +20,7 @@ import java.util.HexFormat;
 final class LockFileNames {
   static final int READABLE_MAX = 48;
   static final String LOCK_SUFFIX = ".lock";
+  private static final MessageDigest SHA256 = sha256();
 
   private LockFileNames() {}
 
@@ -45,9 +46,21 @@ final class LockFileNames {
   }
 
   static String sha256Hex(byte[] bytes) {
+    return HexFormat.of().formatHex(newSha256().digest(bytes));
+  }
+
+  /** A fresh SHA-256 digest, cloned from a prototype (a provider look-up per call costs more). */
+  private static MessageDigest newSha256() {
     try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(digest.digest(bytes));
+      return (MessageDigest) SHA256.clone();
+    } catch (CloneNotSupportedException e) {
+      return sha256();
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }

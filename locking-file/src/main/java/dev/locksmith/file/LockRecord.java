@@ -2,6 +2,7 @@ package dev.locksmith.file;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.CRC32;
@@ -157,7 +158,7 @@ record LockRecord(
       byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
       CRC32 crc = new CRC32();
       crc.update(body);
-      String sealed = text + String.format("crc32=%08x", crc.getValue()) + "\n";
+      String sealed = text + "crc32=" + HexFormat.of().toHexDigits((int) crc.getValue()) + "\n";
       return sealed.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -180,7 +181,7 @@ record LockRecord(
       }
       CRC32 crc = new CRC32();
       crc.update(bytes, 0, lastStart);
-      String expected = String.format("%08x", crc.getValue());
+      String expected = HexFormat.of().toHexDigits((int) crc.getValue());
       if (!last.substring("crc32=".length()).equals(expected)) {
         throw new MalformedException(
             "checksum mismatch: file says '" + last + "', content gives crc32=" + expected);

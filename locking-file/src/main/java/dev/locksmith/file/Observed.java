@@ -43,9 +43,4 @@ record Observed(
     }
     return nowMillis - modifiedMillis > garbledGraceMillis;
   }
-
-  /** Whether this is the live record of the given lease. */
-  boolean isLease(String lockId, String ownerToken, long fencingToken) {
-    return record != null && record.heldBy(lockId, ownerToken, fencingToken);
-  }
 }

@@ -1,5 +1,0 @@
-/** Micrometer meters for lock events. */
-@NullMarked
-package dev.locksmith.spring.metrics;
-
-import org.jspecify.annotations.NullMarked;
