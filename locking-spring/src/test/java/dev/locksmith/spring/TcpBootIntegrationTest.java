@@ -11,7 +11,7 @@ import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.spring.metrics.MicrometerLockListener;
+import dev.locksmith.micrometer.MicrometerLockListener;
 import dev.locksmith.tcp.server.LockServer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;

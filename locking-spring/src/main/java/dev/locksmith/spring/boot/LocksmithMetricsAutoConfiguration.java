@@ -1,6 +1,6 @@
 package dev.locksmith.spring.boot;
 
-import dev.locksmith.spring.metrics.MicrometerLockListener;
+import dev.locksmith.micrometer.MicrometerLockListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Bean;
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
       "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"
     })
-@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnClass({MeterRegistry.class, MicrometerLockListener.class})
 @ConditionalOnBean(MeterRegistry.class)
 public final class LocksmithMetricsAutoConfiguration {
 

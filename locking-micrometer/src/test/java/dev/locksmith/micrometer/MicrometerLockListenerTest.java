@@ -1,0 +1,58 @@
+package dev.locksmith.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+/** The meters, recorded by a real engine on the in-memory provider. */
+class MicrometerLockListenerTest {
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  @Test
+  void recordsAcquisitionsHoldsBusyAndActiveLeasesTaggedByNameNotKey() {
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(MemoryLockProvider.isolated())
+            .listener(new MicrometerLockListener(registry))
+            .build()) {
+      LockOptions options = LockOptions.named("invoice").withKey("customer-7");
+      try (Lease lease = locksmith.acquire(options)) {
+        assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isEqualTo(1);
+        Thread other =
+            new Thread(
+                () ->
+                    assertThatThrownBy(() -> locksmith.acquire(options.withOnBusy(OnBusy.FAIL)))
+                        .isInstanceOf(LockBusyException.class));
+        other.start();
+        other.join();
+        assertThat(lease.isValid()).isTrue();
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+      assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isZero();
+      assertThat(
+              registry
+                  .get(MicrometerLockListener.ACQUIRE)
+                  .tags("name", "invoice", "provider", "default", "outcome", "acquired")
+                  .timer()
+                  .count())
+          .isEqualTo(1);
+      assertThat(
+              registry.get(MicrometerLockListener.ACQUIRE).tags("outcome", "busy").timer().count())
+          .isEqualTo(1);
+      assertThat(registry.get(MicrometerLockListener.HELD).tag("name", "invoice").timer().count())
+          .isEqualTo(1);
+      assertThat(registry.find(MicrometerLockListener.ACQUIRE).tagKeys("key").meters()).isEmpty();
+      assertThat(registry.getMeters())
+          .allSatisfy(m -> assertThat(m.getId().getTags().toString()).doesNotContain("customer-7"));
+    }
+  }
+}

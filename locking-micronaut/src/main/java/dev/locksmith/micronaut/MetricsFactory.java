@@ -1,0 +1,24 @@
+package dev.locksmith.micronaut;
+
+import dev.locksmith.micrometer.MicrometerLockListener;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+
+/**
+ * Registers the meters of {@code locking-micrometer} (the same as the Spring module's) when
+ * micronaut-micrometer provides a {@link MeterRegistry}; {@code locksmith.metrics.enabled=false}
+ * turns them off.
+ */
+@Factory
+@Requires(classes = MeterRegistry.class)
+@Requires(beans = MeterRegistry.class)
+@Requires(property = "locksmith.metrics.enabled", notEquals = "false")
+final class MetricsFactory {
+
+  @Singleton
+  MicrometerLockListener micrometerLockListener(MeterRegistry registry) {
+    return new MicrometerLockListener(registry);
+  }
+}
