@@ -1,0 +1,152 @@
+package dev.locksmith.benchmarks.load;
+
+import dev.locksmith.benchmarks.redis.RawRedisLock;
+import dev.locksmith.benchmarks.redis.RedisClients;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.redis.RedisLockOptions;
+import dev.locksmith.redis.RedisLockProvider;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import org.jspecify.annotations.Nullable;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+
+/** The lock systems the load harnesses drive, each over the benchmark's own local servers. */
+public final class Systems {
+  /** The lease length every system asks for. */
+  public static final Duration TTL = Duration.ofSeconds(30);
+
+  private Systems() {}
+
+  /** The Locksmith TCP lock server through the {@code tcp://} provider (one connection each). */
+  public static LockSystem tcp(int port) {
+    String url = "tcp://127.0.0.1:" + port;
+    return new LockSystem(
+        "locksmith-tcp",
+        "Locksmith TCP lock server (in-process) via the tcp:// provider, one connection per client",
+        connections -> new ProviderClient(LockProviders.create(url), null));
+  }
+
+  /** Redis driven as a Redis lock is: {@code SET NX PX}, owner-checked delete, pub/sub wake-up. */
+  public static LockSystem rawRedis(String url) {
+    return new LockSystem(
+        "redis-raw",
+        "raw Redis lock via Redisson: SET NX PX, owner-checked DEL+PUBLISH script, RTopic wake-up",
+        connections -> {
+          RedissonClient client = RedisClients.create(url, connections);
+          RawRedisLock lock = new RawRedisLock(client);
+          return new LockClient() {
+            @Override
+            public @Nullable Held acquire(String key, Duration wait) throws InterruptedException {
+              String token = lock.lock(key, TTL, wait);
+              return token == null ? null : () -> lock.unlock(key, token);
+            }
+
+            @Override
+            public void close() {
+              client.shutdown();
+            }
+          };
+        });
+  }
+
+  /** The Locksmith Redis provider, over a Redisson client of its own. */
+  public static LockSystem locksmithRedis(String url) {
+    return new LockSystem(
+        "locksmith-redis",
+        "Locksmith redis provider (Lua scripts with fencing, pub/sub wake-up) via Redisson",
+        connections -> {
+          RedissonClient client = RedisClients.create(url, connections);
+          return new ProviderClient(
+              RedisLockProvider.create(client, new RedisLockOptions("load")), client);
+        });
+  }
+
+  /** Redisson {@code RLock} with its watchdog (no lease time given). */
+  public static LockSystem redissonRLock(String url) {
+    return new LockSystem(
+        "redisson-rlock",
+        "Redisson RLock.tryLock(wait) / unlock(), watchdog renewal",
+        connections -> {
+          RedissonClient client = RedisClients.create(url, connections);
+          return new LockClient() {
+            @Override
+            public @Nullable Held acquire(String key, Duration wait) throws InterruptedException {
+              RLock lock = client.getLock("rlock:" + key);
+              return lock.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS) ? lock::unlock : null;
+            }
+
+            @Override
+            public void close() {
+              client.shutdown();
+            }
+          };
+        });
+  }
+
+  /** Spring Integration's {@code RedisLockRegistry} over Lettuce, in the given lock type. */
+  public static LockSystem springIntegration(
+      String host, int port, RedisLockRegistry.RedisLockType type) {
+    String suffix = type == RedisLockRegistry.RedisLockType.PUB_SUB_LOCK ? "pubsub" : "spin";
+    return new LockSystem(
+        "spring-integration-" + suffix,
+        "Spring Integration RedisLockRegistry (" + type + ") over Lettuce, one registry per client",
+        connections -> {
+          LettuceConnectionFactory factory =
+              new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port));
+          factory.afterPropertiesSet();
+          factory.start();
+          RedisLockRegistry registry = new RedisLockRegistry(factory, "si-" + suffix, TTL);
+          registry.setRedisLockType(type);
+          return new LockClient() {
+            @Override
+            public @Nullable Held acquire(String key, Duration wait) throws InterruptedException {
+              Lock lock = registry.obtain(key);
+              return lock.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS) ? lock::unlock : null;
+            }
+
+            @Override
+            public void close() {
+              registry.destroy();
+              factory.destroy();
+            }
+          };
+        });
+  }
+
+  /**
+   * A Locksmith provider driven through the SPI: {@code acquire(request, wait)}, {@code release}.
+   */
+  private record ProviderClient(LockProvider provider, @Nullable RedissonClient redisson)
+      implements LockClient {
+    @Override
+    public @Nullable Held acquire(String key, Duration wait) throws InterruptedException {
+      Optional<LeaseGrant> grant = provider.acquire(LockRequest.of(key, TTL), wait);
+      if (grant.isEmpty()) {
+        return null;
+      }
+      LeaseGrant lease = grant.get();
+      return () -> {
+        if (!provider.release(lease)) {
+          throw new IllegalStateException("lease on " + key + " was lost before its release");
+        }
+      };
+    }
+
+    @Override
+    public void close() {
+      provider.close();
+      if (redisson != null) {
+        redisson.shutdown();
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.locksmith.benchmarks.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.benchmarks.load.LoadBenchmarks;
+import dev.locksmith.benchmarks.load.Percentiles;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ResultsReportTest {
+
+  private static JmhRow redis(String method, double micros) {
+    return new JmhRow(
+        "RedisProviderBenchmark", method, "", "avgt", micros, micros + 1, 1.0, "us/op");
+  }
+
+  @Test
+  void knownBaselineThenNamedBaselineThenBestScore() {
+    assertThat(ResultsReport.baselineOf(List.of(redis("shedLock", 50), redis("rawFloor", 100))))
+        .extracting(JmhRow::method)
+        .isEqualTo("rawFloor");
+    JmhRow direct = new JmhRow("FileBench", "direct", "", "avgt", 9, 9, 0, "ns/op");
+    JmhRow other = new JmhRow("FileBench", "locked", "", "avgt", 3, 3, 0, "ns/op");
+    assertThat(ResultsReport.baselineOf(List.of(other, direct))).isSameAs(direct);
+    JmhRow slow = new JmhRow("X", "a", "", "thrpt", 10, 10, 0, "ops/s");
+    JmhRow fast = new JmhRow("X", "b", "", "thrpt", 20, 20, 0, "ops/s");
+    assertThat(ResultsReport.baselineOf(List.of(slow, fast))).isSameAs(fast);
+  }
+
+  @Test
+  void overlappingErrorBarsAreCalledWithinNoise() {
+    JmhRow a = new JmhRow("X", "a", "", "avgt", 100, 100, 10, "us/op");
+    JmhRow near = new JmhRow("X", "b", "", "avgt", 115, 115, 10, "us/op");
+    JmhRow far = new JmhRow("X", "c", "", "avgt", 200, 200, 10, "us/op");
+
+    assertThat(ResultsReport.verdict(true, a, near))
+        .isEqualTo("yes (within noise: error bars overlap)");
+    assertThat(ResultsReport.verdict(true, a, far)).isEqualTo("yes");
+    assertThat(ResultsReport.verdict(false, far, a)).isEqualTo("**no**");
+  }
+
+  @Test
+  void rendersRatiosAgainstTheSameRunsBaselinesAndJudgesTheTargets() {
+    LoadBenchmarks.Settings settings = LoadBenchmarks.Settings.quick();
+    LoadBenchmarks.Results load =
+        new LoadBenchmarks.Results(
+            settings,
+            List.of(
+                new LoadBenchmarks.ThroughputRow("redis-raw", "raw", 8, List.of(1000.0), 1000, 0),
+                new LoadBenchmarks.ThroughputRow(
+                    "locksmith-tcp", "tcp", 8, List.of(2500.0), 2500, 0)),
+            List.of(
+                handoff("redis-raw", 2_000_000),
+                handoff("locksmith-tcp", 500_000),
+                handoff("locksmith-redis", 1_000_000),
+                handoff("redisson-rlock", 4_000_000)));
+    List<JmhRow> jmh =
+        List.of(
+            redis("rawFloor", 100),
+            redis("locksmithAnnotated", 105),
+            redis("redissonRLock", 150),
+            redis("shedLock", 90),
+            redis("springIntegrationRegistry", 200));
+
+    String md =
+        new ResultsReport(
+                Map.of(), Map.of(), Map.of(), jmh, load, Map.of("child", List.of("p50 1 us")))
+            .render();
+
+    assertThat(md)
+        .contains(
+            "| 4 | TCP server throughput >= Redis's (8 clients, own keys) | 2.50x of raw Redis")
+        .contains("| 4 | TCP hand-off p50 < 1 ms | 0.500 ms, 0.25x of raw Redis's | yes |")
+        .contains("within 1.1x of the raw floor | 1.05x (medians 105 us/op vs 100 us/op) | yes |")
+        .contains("| 5 | Locksmith ahead of redissonRLock | Locksmith takes 0.70x")
+        .contains(
+            "| 5 | Locksmith ahead of shedLock | Locksmith takes 1.17x of its median (90.0 us/op) | **no** |")
+        .contains("| locksmithAnnotated | avgt | 105 | 106 ± 1.000 | us/op | 1.05x |")
+        .contains("| redisson-rlock | 4.000 ms | 0.25x |")
+        .contains("### child\n\n```\np50 1 us\n```")
+        .contains("lock4j");
+  }
+
+  private static LoadBenchmarks.HandoffRow handoff(String system, long p50) {
+    return new LoadBenchmarks.HandoffRow(
+        system,
+        system,
+        3,
+        new Percentiles(100, p50, p50 * 2, p50 * 3, p50 * 4),
+        0,
+        0,
+        Duration.ofSeconds(1).toSeconds());
+  }
+}
