@@ -88,7 +88,7 @@ class RedisCloseTest {
             .isInstanceOf(LockProviderException.class)
             .hasMessageContaining("provider closed");
       }
-      assertThat(topic.countListeners()).isZero();
+      await().atMost(Duration.ofSeconds(10)).until(() -> topic.countListeners() == 0);
       assertThat(closing.subscribedChannels()).isZero();
       assertThat(client.isShutdown()).isFalse();
       assertThat(holder.release(held)).isTrue();
