@@ -80,7 +80,7 @@ public final class RunAll {
             + (arguments.quick ? " (--quick)" : ""));
     header.put("load average (1/5/15 min) at start", loadAtStart);
     header.put("load average (1/5/15 min) at end", Machine.loadAverage());
-    header.put("JMH raw results", "`" + arguments.json + "` (not committed)");
+    header.put("JMH raw results", "`" + relative(arguments.json) + "` (not committed)");
     String markdown =
         new ResultsReport(header, Machine.describe(), Machine.versions(), jmh, load, children)
             .render();
@@ -136,5 +136,14 @@ public final class RunAll {
       }
       return rest.remove(0);
     }
+  }
+
+  /** The path relative to the working directory, so the report names no machine's folders. */
+  private static String relative(Path path) {
+    Path absolute = path.toAbsolutePath().normalize();
+    Path here = Path.of("").toAbsolutePath();
+    return absolute.startsWith(here)
+        ? here.relativize(absolute).toString()
+        : String.valueOf(absolute.getFileName());
   }
 }
