@@ -1,6 +1,10 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -29,7 +33,22 @@ final class LeaseKeeper implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
   private static final AtomicInteger COUNT = new AtomicInteger();
 
+  private static final int RECENTLY_LOST = 1024;
+
   private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
+  // Owner tokens a provider reported lost before the engine started keeping their lease (the loss
+  // raced the grant's return); bounded, oldest first out.
+  private final Set<String> lostBeforeWatched =
+      Collections.synchronizedSet(
+          Collections.newSetFromMap(
+              new LinkedHashMap<>() {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                  return size() > RECENTLY_LOST;
+                }
+              }));
   private final AtomicBoolean started = new AtomicBoolean();
   private final ScheduledThreadPoolExecutor sweeper =
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
@@ -52,6 +71,10 @@ final class LeaseKeeper implements AutoCloseable {
 
   void watch(ActiveLease lease) {
     leases.put(lease.ownerToken(), lease);
+    if (lostBeforeWatched.remove(lease.ownerToken())) {
+      lease.markLost(
+          "the provider reported it lost as it was granted (" + lease.providerDescription() + ")");
+    }
     if (!started.get() && started.compareAndSet(false, true)) {
       sweeper.scheduleWithFixedDelay(this::sweep, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -64,7 +87,12 @@ final class LeaseKeeper implements AutoCloseable {
   /** A provider reported a lease lost (its connection dropped, say). */
   void lost(LeaseGrant grant) {
     ActiveLease lease = leases.get(grant.ownerToken());
+    if (lease == null) {
+      lostBeforeWatched.add(grant.ownerToken());
+      lease = leases.get(grant.ownerToken());
+    }
     if (lease != null && lease.lockId().equals(grant.lockId())) {
+      lostBeforeWatched.remove(grant.ownerToken());
       lease.markLost("the provider reported it lost (" + lease.providerDescription() + ")");
     }
   }

@@ -3,8 +3,9 @@ package dev.locksmith.core;
 import java.time.Duration;
 
 /**
- * Told what happens to locks, for metrics and logs. Methods run on the thread that caused the event
- * (the caller, or the renewal thread for {@link #lost}); they must be quick and should not throw. A
+ * Told what happens to locks, for metrics and logs. Methods run on the thread that caused the
+ * event: the caller, a renewal thread, or for {@link #lost} also a provider's I/O thread (a dropped
+ * connection). They must be quick, must not block or call a provider, and should not throw; a
  * listener that throws is logged and otherwise ignored.
  */
 public interface LockListener {

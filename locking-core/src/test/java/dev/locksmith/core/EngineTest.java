@@ -373,6 +373,20 @@ class EngineTest {
   }
 
   @Test
+  void lossReportedWhileTheGrantWasReturningIsNotMissed() {
+    LossReportingProvider reporting = new LossReportingProvider(MemoryLockProvider.isolated());
+    reporting.reportLostOnGrant();
+    try (Locksmith engine =
+        Locksmith.builder().defaultProvider(reporting).listener(events).build()) {
+      Lease lease =
+          engine.acquire(LockOptions.named("racy").withTtl(Duration.ofMinutes(5)).withRenew(false));
+      assertThat(lease.isValid()).isFalse();
+      assertThat(events.events).contains("lost racy");
+      lease.close();
+    }
+  }
+
+  @Test
   void closedEngineRefusesNewLocks() {
     Locksmith closed = Locksmith.builder().defaultProvider(provider).build();
     closed.close();

@@ -23,6 +23,13 @@ final class LossReportingProvider implements LockProvider {
     this.delegate = delegate;
   }
 
+  private volatile boolean lostOnGrant;
+
+  /** From now on, reports each lease lost before returning its grant, as a racing drop would. */
+  void reportLostOnGrant() {
+    lostOnGrant = true;
+  }
+
   void reportLost() {
     for (LeaseGrant grant : granted) {
       delegate.release(grant);
@@ -34,6 +41,9 @@ final class LossReportingProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     Optional<LeaseGrant> grant = delegate.tryAcquire(request);
     grant.ifPresent(granted::add);
+    if (lostOnGrant) {
+      grant.ifPresent(g -> callbacks.forEach(c -> c.accept(g)));
+    }
     return grant;
   }
 
@@ -42,6 +52,9 @@ final class LossReportingProvider implements LockProvider {
       throws InterruptedException {
     Optional<LeaseGrant> grant = delegate.acquire(request, timeout);
     grant.ifPresent(granted::add);
+    if (lostOnGrant) {
+      grant.ifPresent(g -> callbacks.forEach(c -> c.accept(g)));
+    }
     return grant;
   }
 
