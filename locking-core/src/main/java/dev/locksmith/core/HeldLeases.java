@@ -8,6 +8,10 @@ import org.jspecify.annotations.Nullable;
 final class HeldLeases {
   private static final ThreadLocal<ArrayDeque<ActiveLease>> STACK =
       ThreadLocal.withInitial(ArrayDeque::new);
+  // Leases whose method returned but whose release waits (for the transaction the call joined):
+  // still held by this thread, so a later call on the same lock in that transaction reenters.
+  private static final ThreadLocal<ArrayDeque<ActiveLease>> DEFERRED =
+      ThreadLocal.withInitial(ArrayDeque::new);
 
   private HeldLeases() {}
 
@@ -27,9 +31,14 @@ final class HeldLeases {
    * lease that was lost is not reentered: the caller acquires anew.
    */
   static @Nullable ActiveLease find(Object provider, String lockId) {
-    ArrayDeque<ActiveLease> stack = STACK.get();
-    purgeClosed(stack);
-    Iterator<ActiveLease> it = stack.iterator();
+    ActiveLease held = findIn(STACK.get(), provider, lockId);
+    return held != null ? held : findIn(DEFERRED.get(), provider, lockId);
+  }
+
+  private static @Nullable ActiveLease findIn(
+      ArrayDeque<ActiveLease> leases, Object provider, String lockId) {
+    purgeClosed(leases);
+    Iterator<ActiveLease> it = leases.iterator();
     while (it.hasNext()) {
       ActiveLease lease = it.next();
       if (lease.provider() == provider && lease.lockId().equals(lockId) && lease.isValid()) {
@@ -37,6 +46,13 @@ final class HeldLeases {
       }
     }
     return null;
+  }
+
+  /** Keeps a lease whose release was deferred findable on this thread until it is closed. */
+  static void deferred(ActiveLease lease) {
+    ArrayDeque<ActiveLease> deferred = DEFERRED.get();
+    purgeClosed(deferred);
+    deferred.push(lease);
   }
 
   static void push(ActiveLease lease) {
@@ -49,6 +65,11 @@ final class HeldLeases {
     stack.removeFirstOccurrence(lease);
     if (stack.isEmpty()) {
       STACK.remove();
+    }
+    ArrayDeque<ActiveLease> deferred = DEFERRED.get();
+    deferred.removeFirstOccurrence(lease);
+    if (deferred.isEmpty()) {
+      DEFERRED.remove();
     }
   }
 

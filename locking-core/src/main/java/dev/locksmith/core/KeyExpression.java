@@ -32,6 +32,8 @@ final class KeyExpression {
   private final Expression expression;
   private final String[] boundNames;
   private final int[] boundArguments;
+  // For the commonest key, one parameter such as "#accountId": its index, read without SpEL.
+  private final int directArgument;
   private final Consumer<StandardEvaluationContext> customizer;
 
   private KeyExpression(
@@ -46,6 +48,11 @@ final class KeyExpression {
     this.boundNames = bindings.keySet().toArray(String[]::new);
     this.boundArguments = bindings.values().stream().mapToInt(Integer::intValue).toArray();
     this.customizer = customizer;
+    this.directArgument =
+        ((SpelExpression) expression).getAST() instanceof VariableReference
+                && boundArguments.length == 1
+            ? boundArguments[0]
+            : -1;
   }
 
   /**
@@ -174,6 +181,9 @@ final class KeyExpression {
    * @throws LockKeyException when evaluation fails or gives null or an empty string
    */
   String evaluate(Method method, @Nullable Object[] args, Class<?> targetClass) {
+    if (directArgument >= 0) {
+      return checked(args[directArgument]);
+    }
     StandardEvaluationContext context =
         new StandardEvaluationContext(new KeyRoot(method, args, targetClass));
     for (int i = 0; i < boundNames.length; i++) {
@@ -187,6 +197,10 @@ final class KeyExpression {
       throw new LockKeyException(
           where + ": key expression '" + text + "' failed: " + e.getMessage(), e);
     }
+    return checked(value);
+  }
+
+  private String checked(@Nullable Object value) {
     String key = value == null ? null : keyText(value);
     if (key == null || key.isEmpty()) {
       throw new LockKeyException(

@@ -91,6 +91,16 @@ public final class Locksmith implements AutoCloseable {
    */
   public @Nullable Object invoke(LockedInvocation invocation) throws Throwable {
     MethodSpec spec = specs.get(invocation.method());
+    if (spec.returnKind() == ReturnKind.PUBLISHER) {
+      throw new LockConfigurationException(
+          MethodSpecs.describe(spec.method())
+              + ": returns a reactive "
+              + spec.method().getReturnType().getSimpleName()
+              + ", which runs after the method returns, so this integration would release the"
+              + " lock before the work; use the Spring proxy mode or the Micronaut integration"
+              + " (they hold the lock until the publisher terminates), or return a"
+              + " CompletionStage");
+    }
     LockOptions options = optionsFor(spec, invocation);
     LockProvider provider = spec.provider().provider();
     ActiveLease reentered = HeldLeases.find(provider, options.lockId());
@@ -137,11 +147,6 @@ public final class Locksmith implements AutoCloseable {
     return new PreparedCall(this, optionsFor(spec, invocation), spec);
   }
 
-  /** What a skipped call of the method returns: {@code null}, empty optional or completed stage. */
-  public @Nullable Object skippedResult(java.lang.reflect.Method method) {
-    return specs.get(method).returnKind().skipped();
-  }
-
   @Nullable ActiveLease obtainFor(MethodSpec spec, LockOptions options) {
     return obtain(options, spec.provider().name(), spec.provider().provider());
   }
@@ -155,14 +160,18 @@ public final class Locksmith implements AutoCloseable {
       listeners.error(lease.event(), e);
       deferred = false;
     }
-    if (!deferred) {
+    if (deferred) {
+      HeldLeases.deferred(lease);
+    } else {
       lease.close();
     }
   }
 
   private Object holdUntilComplete(CompletionStage<?> stage, ActiveLease lease, Method method) {
     Class<?> declared = method.getReturnType();
-    CompletionStage<?> released = stage.whenComplete((value, error) -> release(lease));
+    // Released when the stage completes, on the completing thread: never deferred to a transaction
+    // that thread may happen to run.
+    CompletionStage<?> released = stage.whenComplete((value, error) -> lease.close());
     if (declared == CompletionStage.class || declared == CompletableFuture.class) {
       return released;
     }
@@ -416,18 +425,29 @@ public final class Locksmith implements AutoCloseable {
      * already given by name is kept.
      */
     public Builder settings(LocksmithSettings settings) {
-      String url = settings.defaultUrl();
-      if (url != null && !providers.containsKey(Providers.DEFAULT)) {
-        LockProvider provider = LockProviders.create(url);
-        ownedProviders.add(provider);
-        providers.put(Providers.DEFAULT, provider);
-      }
-      for (Map.Entry<String, String> named : settings.providerUrls().entrySet()) {
-        if (!providers.containsKey(named.getKey())) {
-          LockProvider provider = LockProviders.create(named.getValue());
+      int before = ownedProviders.size();
+      try {
+        String url = settings.defaultUrl();
+        if (url != null && !providers.containsKey(Providers.DEFAULT)) {
+          LockProvider provider = LockProviders.create(url);
           ownedProviders.add(provider);
-          providers.put(named.getKey(), provider);
+          providers.put(Providers.DEFAULT, provider);
         }
+        for (Map.Entry<String, String> named : settings.providerUrls().entrySet()) {
+          if (!providers.containsKey(named.getKey())) {
+            LockProvider provider = LockProviders.create(named.getValue());
+            ownedProviders.add(provider);
+            providers.put(named.getKey(), provider);
+          }
+        }
+      } catch (RuntimeException e) {
+        // One bad URL: close what this call created, so a retry leaks nothing.
+        while (ownedProviders.size() > before) {
+          LockProvider created = ownedProviders.remove(ownedProviders.size() - 1);
+          providers.values().removeIf(p -> p == created);
+          created.close();
+        }
+        throw e;
       }
       return this;
     }

@@ -4,9 +4,12 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -40,8 +43,51 @@ final class MethodSpecs {
     return spec != null ? spec : cache.computeIfAbsent(method, this::build);
   }
 
-  /** The method's {@code @DistributedLock}, directly or through a meta-annotation. */
+  /**
+   * The method's {@code @DistributedLock}, directly or through a meta-annotation, on the method or
+   * on the method it overrides or implements (superclasses, then interfaces).
+   */
   static @Nullable DistributedLock find(Method method) {
+    DistributedLock own = findOn(method);
+    if (own != null) {
+      return own;
+    }
+    if (method.isSynthetic() || method.isBridge()) {
+      return null;
+    }
+    return findInherited(method.getDeclaringClass(), method, new HashSet<>());
+  }
+
+  private static @Nullable DistributedLock findInherited(
+      Class<?> type, Method method, Set<Class<?>> seen) {
+    List<Class<?>> parents = new ArrayList<>(List.of(type.getInterfaces()));
+    if (type.getSuperclass() != null && type.getSuperclass() != Object.class) {
+      parents.add(0, type.getSuperclass());
+    }
+    for (Class<?> parent : parents) {
+      if (!seen.add(parent)) {
+        continue;
+      }
+      try {
+        Method overridden = parent.getDeclaredMethod(method.getName(), method.getParameterTypes());
+        if (!Modifier.isPrivate(overridden.getModifiers())) {
+          DistributedLock found = findOn(overridden);
+          if (found != null) {
+            return found;
+          }
+        }
+      } catch (NoSuchMethodException e) {
+        // Not declared there; look further up.
+      }
+      DistributedLock found = findInherited(parent, method, seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  private static @Nullable DistributedLock findOn(Method method) {
     DistributedLock direct = method.getAnnotation(DistributedLock.class);
     if (direct != null) {
       return direct;
@@ -113,6 +159,14 @@ final class MethodSpecs {
               + " while renew = false, so the lock could not be held that long");
     }
     ReturnKind returnKind = ReturnKind.of(method);
+    if (returnKind == ReturnKind.FUTURE) {
+      throw new LockConfigurationException(
+          where
+              + ": returns "
+              + method.getReturnType().getName()
+              + ", which cannot be held until it completes (it has no completion callback); return"
+              + " a CompletableFuture or CompletionStage");
+    }
     if (annotation.onBusy() == OnBusy.SKIP && returnKind == ReturnKind.PRIMITIVE) {
       throw new LockConfigurationException(
           where

@@ -10,6 +10,9 @@ import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -39,9 +42,47 @@ class IntegrationHooksTest {
             .build()) {
       assertThat(call(locksmith, new Ledger(), "post", "a-1")).isEqualTo("posted a-1");
       assertThat(provider.status("ledger:a-1").currentHolder()).as("held until commit").isPresent();
-      assertThat(call(locksmith, new Ledger(), "post", "a-1")).as("skipped meanwhile").isNull();
+      assertThat(
+              CompletableFuture.supplyAsync(
+                      () -> {
+                        try {
+                          return call(locksmith, new Ledger(), "post", "a-1");
+                        } catch (Exception e) {
+                          throw new IllegalStateException(e);
+                        }
+                      })
+                  .join())
+          .as("another thread skips meanwhile")
+          .isNull();
       pending.get().run();
       assertThat(provider.status("ledger:a-1").currentHolder()).isEmpty();
+    }
+  }
+
+  @Test
+  void aCallInTheSameTransactionReentersALeaseWhoseReleaseWaits() throws Exception {
+    List<Runnable> pending = new ArrayList<>();
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .releaseDeferral(
+                (lease, release) -> {
+                  pending.add(release);
+                  return true;
+                })
+            .build()) {
+      // Two posts to one account in one transaction: the second must not wait for the first,
+      // whose release waits for the commit.
+      Ledger ledger = new Ledger();
+      assertThat(call(locksmith, ledger, "post", "a-4")).isEqualTo("posted a-4");
+      assertThat(call(locksmith, ledger, "post", "a-4")).isEqualTo("posted a-4");
+      assertThat(pending).as("one acquisition, released once").hasSize(1);
+      assertThat(provider.status("ledger:a-4").currentHolder()).isPresent();
+      pending.forEach(Runnable::run);
+      assertThat(provider.status("ledger:a-4").currentHolder()).isEmpty();
+      // Once released, the thread no longer reenters it.
+      assertThat(call(locksmith, ledger, "post", "a-4")).isEqualTo("posted a-4");
+      assertThat(pending).hasSize(2);
     }
   }
 
@@ -72,7 +113,6 @@ class IntegrationHooksTest {
       assertThat(locksmith.prepare(invocation(post, "a-3")).acquire())
           .as("SKIP when busy")
           .isNull();
-      assertThat(locksmith.skippedResult(post)).isNull();
       prepared.release(lease);
       assertThat(provider.tryAcquire(LockRequest.of("ledger:a-3", Duration.ofSeconds(1))))
           .isPresent();

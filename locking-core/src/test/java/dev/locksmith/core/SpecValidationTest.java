@@ -62,6 +62,57 @@ class SpecValidationTest {
     void sweep() {}
   }
 
+  static class PlainFuture {
+    @DistributedLock
+    java.util.concurrent.Future<String> submit() {
+      return java.util.concurrent.CompletableFuture.completedFuture("x");
+    }
+  }
+
+  static class Reactive {
+    @DistributedLock
+    org.reactivestreams.Publisher<String> stream() {
+      return new org.reactivestreams.Publisher<>() {};
+    }
+  }
+
+  interface Billing {
+    @DistributedLock(name = "billing", key = "#account")
+    String bill(String account);
+  }
+
+  static class BillingImpl implements Billing {
+    @Override
+    public String bill(String account) {
+      return Locks.current().lockId();
+    }
+  }
+
+  @Test
+  void plainFutureIsRefusedAtValidation() {
+    assertThatThrownBy(() -> locksmith.validate(PlainFuture.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("PlainFuture.submit(): returns java.util.concurrent.Future")
+        .hasMessageContaining("return a CompletableFuture or CompletionStage");
+  }
+
+  @Test
+  void publisherThroughInvokeFailsInsteadOfRunningUnlocked() {
+    assertThat(locksmith.validate(Reactive.class)).isEqualTo(1);
+    assertThatThrownBy(() -> Calls.call(locksmith, new Reactive(), "stream"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("Reactive.stream(): returns a reactive Publisher")
+        .hasMessageContaining("release the lock before the work");
+  }
+
+  @Test
+  void annotationOnAnInterfaceMethodGovernsTheImplementation() throws Exception {
+    assertThat(Locksmith.isAnnotated(BillingImpl.class.getMethod("bill", String.class))).isTrue();
+    assertThat(locksmith.validate(BillingImpl.class)).isEqualTo(1);
+    assertThat(Calls.call(locksmith, new BillingImpl(), "bill", "acct-3"))
+        .isEqualTo("billing:acct-3");
+  }
+
   static class Valid {
     @DistributedLock(key = "#accountId + ':' + #p1", provider = "backup")
     void transfer(String accountId, long cents) {}

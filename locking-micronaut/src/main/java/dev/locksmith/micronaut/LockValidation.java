@@ -57,6 +57,9 @@ final class LockValidation {
       return; // the framework's own beans carry no @DistributedLock
     }
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      if (c.getName().contains("$Intercepted")) {
+        continue; // Micronaut's generated subclass: its overrides are the interception itself
+      }
       Method[] declared;
       try {
         declared = c.getDeclaredMethods();
