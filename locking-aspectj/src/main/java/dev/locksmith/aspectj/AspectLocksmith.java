@@ -117,6 +117,26 @@ public final class AspectLocksmith {
     }
   }
 
+  /**
+   * Forgets the engine only if it is still {@code expected}: a framework context that handed its
+   * engine over with {@link #use} calls this when it closes, so that closing one context does not
+   * take the engine away from another that has set its own since.
+   *
+   * @return whether the engine was forgotten
+   */
+  public static boolean reset(Locksmith expected) {
+    INIT.lock();
+    try {
+      if (engine != expected) {
+        return false;
+      }
+      reset();
+      return true;
+    } finally {
+      INIT.unlock();
+    }
+  }
+
   private static void closeAtShutdown() {
     INIT.lock();
     try {

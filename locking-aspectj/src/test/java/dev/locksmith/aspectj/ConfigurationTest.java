@@ -119,6 +119,17 @@ class ConfigurationTest {
         .hasMessageContaining("-javaagent");
   }
 
+  @Test
+  void resetOfAnotherEngineLeavesTheCurrentOneInPlace() {
+    Locksmith ours = Locksmith.builder().settings(fileSettings()).build();
+    use(ours);
+    try (Locksmith other = Locksmith.builder().settings(fileSettings()).build()) {
+      assertThat(AspectLocksmith.reset(other)).isFalse();
+      assertThat(AspectLocksmith.engine()).isSameAs(ours);
+    }
+    assertThat(AspectLocksmith.reset(ours)).isTrue();
+  }
+
   private void use(Locksmith locksmith) {
     engine = locksmith;
     AspectLocksmith.use(locksmith);

@@ -1,6 +1,7 @@
 package dev.locksmith.cli;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -12,15 +13,24 @@ final class ChildProcesses {
     List<ProcessHandle> tree = process.descendants().toList();
     tree.forEach(ProcessHandle::destroy);
     process.destroy();
+    long deadline = System.nanoTime() + grace.toNanos();
     try {
-      if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-        tree.forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+      process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+      for (ProcessHandle handle : tree) {
+        long left = deadline - System.nanoTime();
+        if (left > 0) {
+          handle.onExit().get(left, TimeUnit.NANOSECONDS);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      process.destroyForcibly();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // Still running after the grace period: killed below.
     }
+    // Whatever ignored SIGTERM, including descendants started meanwhile, gets SIGKILL.
+    List<ProcessHandle> left = new ArrayList<>(tree);
+    left.addAll(process.descendants().toList());
+    left.forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
   }
 }

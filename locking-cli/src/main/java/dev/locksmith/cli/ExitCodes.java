@@ -14,6 +14,9 @@ final class ExitCodes {
   /** The lease was lost while the command ran; the command was terminated. */
   static final int LEASE_LOST = 70;
 
+  /** An internal error (EX_SOFTWARE); the message says what. */
+  static final int SOFTWARE = 70;
+
   /** The lock was busy under {@code --fail}, or the wait ran out (EX_TEMPFAIL). */
   static final int BUSY = 75;
 

@@ -1,5 +1,7 @@
 package dev.locksmith.cli;
 
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviderException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,7 +18,8 @@ import picocli.CommandLine.Command;
       "0:success (or, for run, the command's own exit code; 0 after --skip found the lock busy)",
       "64:usage error: unknown option, bad duration or provider URL",
       "69:the provider could not be reached",
-      "70:the lease was lost while the command ran; the command was terminated",
+      "70:the lease was lost while the command ran (the command was terminated), or an internal"
+          + " error",
       "75:busy with --fail, or --wait ran out",
       "126:the command could not be started"
     })
@@ -30,7 +33,28 @@ public final class Main implements Runnable {
 
   /** Runs the command line and returns its exit code. */
   public static int execute(String... args) {
-    return new CommandLine(new Main()).execute(args);
+    return commandLine().execute(args);
+  }
+
+  /**
+   * The command line, with failures that escape a subcommand mapped to the documented exit codes
+   * and a one-line message instead of a stack trace.
+   */
+  static CommandLine commandLine() {
+    CommandLine line = new CommandLine(new Main());
+    line.setExecutionExceptionHandler(
+        (error, command, parsed) -> {
+          command.getErr().println("locksmith: " + error.getMessage());
+          if (error instanceof IllegalArgumentException
+              || error instanceof LockConfigurationException) {
+            return ExitCodes.USAGE;
+          }
+          if (error instanceof LockProviderException) {
+            return ExitCodes.UNAVAILABLE;
+          }
+          return ExitCodes.SOFTWARE;
+        });
+    return line;
   }
 
   @Override

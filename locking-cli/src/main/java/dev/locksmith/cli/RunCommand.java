@@ -175,7 +175,15 @@ final class RunCommand implements Callable<Integer> {
       err.println("locksmith: cannot run " + command.get(0) + ": " + e.getMessage());
       return ExitCodes.CANNOT_EXECUTE;
     }
-    Thread hook = new Thread(() -> ChildProcesses.terminate(process, grace), "locksmith-run-stop");
+    // Stopped ourselves (Ctrl-C, SIGTERM): stop COMMAND, then release so other hosts need not
+    // wait out the TTL.
+    Thread hook =
+        new Thread(
+            () -> {
+              ChildProcesses.terminate(process, grace);
+              lease.close();
+            },
+            "locksmith-run-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       CompletableFuture.anyOf(process.onExit(), lost).join();

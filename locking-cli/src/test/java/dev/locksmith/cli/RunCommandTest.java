@@ -44,7 +44,7 @@ class RunCommandTest {
   }
 
   private int run(String... args) {
-    CommandLine line = new CommandLine(new Main());
+    CommandLine line = Main.commandLine();
     line.setErr(new PrintWriter(err, true));
     return line.execute(args);
   }
@@ -134,6 +134,9 @@ class RunCommandTest {
     assertThat(err.toString()).contains("unknown scheme 'zk'");
     assertThat(run("run", "--url", url, "--key", "k", "--skip", "--fail", "--", "true"))
         .isEqualTo(64);
+    err.reset();
+    assertThat(run("run", "--url", url, "--key", "k", "--ttl", "0s", "--", "true")).isEqualTo(64);
+    assertThat(err.toString()).startsWith("locksmith: ").contains("ttl must be positive");
   }
 
   @Test
@@ -166,6 +169,40 @@ class RunCommandTest {
     server.close(); // the server goes away: the session and its lease are gone
     assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
     assertThat(err.toString()).contains("lease on 'long' lost");
+  }
+
+  @Test
+  void lostLeaseAlsoKillsDescendantsThatIgnoreSigterm() throws Exception {
+    Path started = dir.resolve("started");
+    Path pidFile = dir.resolve("child.pid");
+    CompletableFuture<Integer> exit =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "run",
+                    "--url",
+                    url,
+                    "--key",
+                    "stubborn",
+                    "--ttl",
+                    "600ms",
+                    "--grace",
+                    "500ms",
+                    "--",
+                    "sh",
+                    "-c",
+                    "sh -c 'trap \"\" TERM; echo $$ > "
+                        + pidFile
+                        + "; touch "
+                        + started
+                        + "; while true; do sleep 1; done' & wait"));
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
+    long child = Long.parseLong(Files.readString(pidFile).strip());
+    server.close();
+    assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true));
   }
 
   @Test

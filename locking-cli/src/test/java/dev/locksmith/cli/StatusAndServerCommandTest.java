@@ -24,7 +24,7 @@ class StatusAndServerCommandTest {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int execute(String... args) {
-    CommandLine line = new CommandLine(new Main());
+    CommandLine line = Main.commandLine();
     line.setOut(new PrintWriter(out, true));
     line.setErr(new PrintWriter(err, true));
     return line.execute(args);

@@ -23,7 +23,7 @@ final class AspectJBinder implements BeanPostProcessor, DisposableBean {
   private static final Logger LOG = LoggerFactory.getLogger(AspectJBinder.class);
 
   private final @Nullable Class<?> aspectEngine;
-  private boolean bound;
+  private @Nullable Locksmith bound;
 
   AspectJBinder() {
     ClassLoader loader = AspectJBinder.class.getClassLoader();
@@ -40,14 +40,14 @@ final class AspectJBinder implements BeanPostProcessor, DisposableBean {
 
   /** Whether the aspect's engine was set from this context. */
   boolean isBound() {
-    return bound;
+    return bound != null;
   }
 
   @Override
   public Object postProcessAfterInitialization(Object bean, String beanName) {
     if (bean instanceof Locksmith locksmith && aspectEngine != null) {
       call("use", locksmith);
-      bound = true;
+      bound = locksmith;
       LOG.info("The AspectJ @DistributedLock aspect uses the Locksmith bean '{}'", beanName);
     }
     return bean;
@@ -55,28 +55,25 @@ final class AspectJBinder implements BeanPostProcessor, DisposableBean {
 
   @Override
   public void destroy() {
-    if (bound) {
-      call("reset", null);
-      bound = false;
+    Locksmith ours = bound;
+    if (ours != null) {
+      // Only if the aspect still uses this context's engine: another context may have set its own.
+      call("reset", ours);
+      bound = null;
     }
   }
 
-  private void call(String name, @Nullable Locksmith argument) {
+  private void call(String name, Locksmith argument) {
     Class<?> type = aspectEngine;
     if (type == null) {
       return;
     }
     try {
-      Method method =
-          argument == null ? type.getMethod(name) : type.getMethod(name, Locksmith.class);
+      Method method = type.getMethod(name, Locksmith.class);
       if (!Modifier.isStatic(method.getModifiers())) {
         throw new IllegalStateException(ASPECT_ENGINE_CLASS + "." + name + " is not static");
       }
-      if (argument == null) {
-        method.invoke(null);
-      } else {
-        method.invoke(null, argument);
-      }
+      method.invoke(null, argument);
     } catch (NoSuchMethodException | IllegalAccessException e) {
       throw new IllegalStateException(
           ASPECT_ENGINE_CLASS + " has no public static " + name + " method for the engine", e);

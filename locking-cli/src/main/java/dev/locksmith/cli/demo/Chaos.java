@@ -28,6 +28,11 @@ final class Chaos {
     this.inSection = new boolean[processes.size()];
   }
 
+  /** The worker killed on purpose, or -1. */
+  int killed() {
+    return killed;
+  }
+
   void seen(DemoEvent event) {
     switch (event.kind()) {
       case "acquired" -> inSection[event.worker()] = true;

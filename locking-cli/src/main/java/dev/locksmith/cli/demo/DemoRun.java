@@ -61,7 +61,10 @@ public final class DemoRun implements Callable<Integer> {
       server = LockServer.builder().port(0).dataDir(workDir.resolve("server")).build();
       providerUrl = "tcp://127.0.0.1:" + server.start();
     }
-    List<Process> processes = new ArrayList<>();
+    List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    // Ctrl-C during the demo: no worker is left behind, not even one stopped with SIGSTOP.
+    Thread hook = new Thread(() -> processes.forEach(Process::destroyForcibly), "demo-cleanup");
+    Runtime.getRuntime().addShutdownHook(hook);
     try {
       Path ledger = workDir.resolve("ledger");
       Files.deleteIfExists(ledger);
@@ -83,17 +86,30 @@ public final class DemoRun implements Callable<Integer> {
       }
       Timeline timeline = new Timeline(out, workers, ansi, start);
       timeline.header();
-      List<DemoEvent> all = watch(processes, files, timeline);
+      Chaos faults = chaos ? new Chaos(processes, ttl, workers * sections, timeline) : null;
+      List<DemoEvent> all = watch(processes, files, timeline, faults);
+      int failed = 0;
+      for (int w = 0; w < processes.size(); w++) {
+        if ((faults == null || faults.killed() != w) && processes.get(w).exitValue() != 0) {
+          failed++;
+          out.printf("  worker %d failed; see %s%n", w, workDir.resolve("worker-" + w + ".log"));
+        }
+      }
       String text = new FencedFile(ledger).read().value().strip();
-      Verdict verdict = Verdict.of(all, text.isEmpty() ? 0 : Long.parseLong(text));
+      Verdict verdict = Verdict.of(all, text.isEmpty() ? 0 : Long.parseLong(text), failed);
       report(verdict);
       return verdict.passed() ? 0 : 1;
     } finally {
       for (Process process : processes) {
-        process.destroyForcibly();
+        process.destroyForcibly(); // SIGKILL ends a stopped process too
       }
       if (server != null) {
         server.close();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running already.
       }
     }
   }
@@ -122,10 +138,10 @@ public final class DemoRun implements Callable<Integer> {
   }
 
   /** Follows the workers' events until every worker has exited, injecting faults under chaos. */
-  private List<DemoEvent> watch(List<Process> processes, List<EventFile> files, Timeline timeline)
+  private List<DemoEvent> watch(
+      List<Process> processes, List<EventFile> files, Timeline timeline, @Nullable Chaos faults)
       throws IOException, InterruptedException {
     List<DemoEvent> all = new ArrayList<>();
-    Chaos faults = chaos ? new Chaos(processes, ttl, workers * sections, timeline) : null;
     while (true) {
       boolean running = processes.stream().anyMatch(Process::isAlive);
       List<DemoEvent> batch = new ArrayList<>();

@@ -13,8 +13,10 @@ import java.util.Map;
  * @param written writes the ledger accepted
  * @param refused late writes refused by fencing
  * @param overlaps pairs of accepted sections that overlapped in time
- * @param lostUpdates accepted writes missing from the ledger's final value
+ * @param lostUpdates accepted writes missing from the ledger's final value (a worker killed between
+ *     its write and its log line leaves a write the events miss; that is not counted)
  * @param tokenViolations grants whose fencing token did not increase with acquisition order
+ * @param failedWorkers workers that exited with an error, not counting one killed on purpose
  * @param handOffs gaps between one accepted section's release and the next one's acquisition, in
  *     nanoseconds, sorted
  */
@@ -25,9 +27,10 @@ record Verdict(
     int overlaps,
     long lostUpdates,
     int tokenViolations,
+    int failedWorkers,
     List<Long> handOffs) {
 
-  static Verdict of(List<DemoEvent> events, long ledgerValue) {
+  static Verdict of(List<DemoEvent> events, long ledgerValue, int failedWorkers) {
     List<DemoEvent> sorted = new ArrayList<>(events);
     sorted.sort(Comparator.comparingLong(DemoEvent::nanos));
     Map<Long, Section> byToken = new HashMap<>();
@@ -75,13 +78,18 @@ record Verdict(
         accepted.size(),
         refused,
         overlaps,
-        accepted.size() - ledgerValue,
+        Math.max(0, accepted.size() - ledgerValue),
         tokenViolations,
+        failedWorkers,
         handOffs);
   }
 
   boolean passed() {
-    return overlaps == 0 && lostUpdates == 0 && tokenViolations == 0;
+    return sections > 0
+        && overlaps == 0
+        && lostUpdates == 0
+        && tokenViolations == 0
+        && failedWorkers == 0;
   }
 
   String percentile(double p) {
