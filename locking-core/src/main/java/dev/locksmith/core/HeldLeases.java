@@ -1,17 +1,20 @@
 package dev.locksmith.core;
 
 import java.util.ArrayDeque;
-import java.util.Iterator;
 import org.jspecify.annotations.Nullable;
 
-/** The leases the current thread runs under, innermost first: reentrancy and {@link Locks}. */
+/**
+ * The leases the current thread runs under, innermost first: reentrancy and {@link Locks}. Each
+ * thread keeps its (usually empty) deques once made, so a locked call allocates nothing here.
+ */
 final class HeldLeases {
   private static final ThreadLocal<ArrayDeque<ActiveLease>> STACK =
-      ThreadLocal.withInitial(ArrayDeque::new);
+      ThreadLocal.withInitial(() -> new ArrayDeque<>(4));
   // Leases whose method returned but whose release waits (for the transaction the call joined):
   // still held by this thread, so a later call on the same lock in that transaction reenters.
-  private static final ThreadLocal<ArrayDeque<ActiveLease>> DEFERRED =
-      ThreadLocal.withInitial(ArrayDeque::new);
+  // Made only on threads that defer a release.
+  private static final ThreadLocal<@Nullable ArrayDeque<ActiveLease>> DEFERRED =
+      new ThreadLocal<>();
 
   private HeldLeases() {}
 
@@ -22,8 +25,10 @@ final class HeldLeases {
   }
 
   /** Drops leases closed on another thread (explicit leases may be closed anywhere). */
-  private static void purgeClosed(ArrayDeque<ActiveLease> stack) {
-    stack.removeIf(ActiveLease::isClosed);
+  private static void purgeClosed(ArrayDeque<ActiveLease> leases) {
+    if (!leases.isEmpty()) {
+      leases.removeIf(ActiveLease::isClosed);
+    }
   }
 
   /**
@@ -32,15 +37,14 @@ final class HeldLeases {
    */
   static @Nullable ActiveLease find(Object provider, String lockId) {
     ActiveLease held = findIn(STACK.get(), provider, lockId);
-    return held != null ? held : findIn(DEFERRED.get(), provider, lockId);
+    ArrayDeque<ActiveLease> deferred = DEFERRED.get();
+    return held != null || deferred == null ? held : findIn(deferred, provider, lockId);
   }
 
   private static @Nullable ActiveLease findIn(
       ArrayDeque<ActiveLease> leases, Object provider, String lockId) {
     purgeClosed(leases);
-    Iterator<ActiveLease> it = leases.iterator();
-    while (it.hasNext()) {
-      ActiveLease lease = it.next();
+    for (ActiveLease lease : leases) {
       if (lease.provider() == provider && lease.lockId().equals(lockId) && lease.isValid()) {
         return lease;
       }
@@ -51,6 +55,10 @@ final class HeldLeases {
   /** Keeps a lease whose release was deferred findable on this thread until it is closed. */
   static void deferred(ActiveLease lease) {
     ArrayDeque<ActiveLease> deferred = DEFERRED.get();
+    if (deferred == null) {
+      deferred = new ArrayDeque<>(4);
+      DEFERRED.set(deferred);
+    }
     purgeClosed(deferred);
     deferred.push(lease);
   }
@@ -59,26 +67,17 @@ final class HeldLeases {
     STACK.get().push(lease);
   }
 
-  /** Removes an explicit lease when it is closed, if this thread registered it. */
+  /** Removes a lease when it is closed, if this thread holds it. */
   static void remove(ActiveLease lease) {
-    ArrayDeque<ActiveLease> stack = STACK.get();
-    stack.removeFirstOccurrence(lease);
-    if (stack.isEmpty()) {
-      STACK.remove();
-    }
+    STACK.get().removeFirstOccurrence(lease);
     ArrayDeque<ActiveLease> deferred = DEFERRED.get();
-    deferred.removeFirstOccurrence(lease);
-    if (deferred.isEmpty()) {
-      DEFERRED.remove();
+    if (deferred != null) {
+      deferred.removeFirstOccurrence(lease);
     }
   }
 
   /** Removes the lease pushed for a call, even if the call left other leases above it. */
   static void pop(ActiveLease lease) {
-    ArrayDeque<ActiveLease> stack = STACK.get();
-    stack.removeFirstOccurrence(lease);
-    if (stack.isEmpty()) {
-      STACK.remove();
-    }
+    STACK.get().removeFirstOccurrence(lease);
   }
 }

@@ -1,10 +1,6 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -37,18 +33,8 @@ final class LeaseKeeper implements AutoCloseable {
 
   private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
   // Owner tokens a provider reported lost before the engine started keeping their lease (the loss
-  // raced the grant's return); bounded, oldest first out.
-  private final Set<String> lostBeforeWatched =
-      Collections.synchronizedSet(
-          Collections.newSetFromMap(
-              new LinkedHashMap<>() {
-                private static final long serialVersionUID = 1L;
-
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                  return size() > RECENTLY_LOST;
-                }
-              }));
+  // raced the grant's return), with when; bounded by pruning the oldest.
+  private final ConcurrentHashMap<String, Long> lostBeforeWatched = new ConcurrentHashMap<>();
   private final AtomicBoolean started = new AtomicBoolean();
   private final ScheduledThreadPoolExecutor sweeper =
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
@@ -71,7 +57,7 @@ final class LeaseKeeper implements AutoCloseable {
 
   void watch(ActiveLease lease) {
     leases.put(lease.ownerToken(), lease);
-    if (lostBeforeWatched.remove(lease.ownerToken())) {
+    if (!lostBeforeWatched.isEmpty() && lostBeforeWatched.remove(lease.ownerToken()) != null) {
       lease.markLost(
           "the provider reported it lost as it was granted (" + lease.providerDescription() + ")");
     }
@@ -88,12 +74,21 @@ final class LeaseKeeper implements AutoCloseable {
   void lost(LeaseGrant grant) {
     ActiveLease lease = leases.get(grant.ownerToken());
     if (lease == null) {
-      lostBeforeWatched.add(grant.ownerToken());
+      rememberLost(grant.ownerToken());
       lease = leases.get(grant.ownerToken());
     }
     if (lease != null && lease.lockId().equals(grant.lockId())) {
       lostBeforeWatched.remove(grant.ownerToken());
       lease.markLost("the provider reported it lost (" + lease.providerDescription() + ")");
+    }
+  }
+
+  private void rememberLost(String ownerToken) {
+    lostBeforeWatched.put(ownerToken, System.nanoTime());
+    if (lostBeforeWatched.size() > RECENTLY_LOST) {
+      lostBeforeWatched.entrySet().stream()
+          .min(java.util.Map.Entry.comparingByValue())
+          .ifPresent(oldest -> lostBeforeWatched.remove(oldest.getKey(), oldest.getValue()));
     }
   }
 

@@ -37,10 +37,10 @@ final class Timeline {
     for (int w = 0; w < workers; w++) {
       row.append('|');
       if (w == event.worker()) {
-        String cell = String.format(" %-9s", label(event));
+        String cell = String.format(" %-10s", label(event));
         row.append(ansi ? COLOURS[w % COLOURS.length] + cell + RESET : cell);
       } else {
-        row.append("          ");
+        row.append("           ");
       }
     }
     out.println(row.append("|"));
