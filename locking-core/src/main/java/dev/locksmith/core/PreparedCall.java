@@ -1,5 +1,7 @@
 package dev.locksmith.core;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,9 +12,10 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * PreparedCall call = locksmith.prepare(invocation);
  * Mono.usingWhen(
- *     Mono.fromCallable(call::acquire),            // busy policy applied here
+ *     Mono.fromFuture(call.acquireAsync(blockingExecutor))   // busy policy applied here
+ *         .doOnDiscard(Lease.class, call::release),          // granted, but cancelled meanwhile
  *     lease -> (Mono<?>) invocation.proceed(),
- *     lease -> Mono.fromRunnable(lease::close));
+ *     lease -> Mono.fromRunnable(() -> call.release(lease)));
  * }</pre>
  */
 public final class PreparedCall {
@@ -40,6 +43,31 @@ public final class PreparedCall {
    */
   public @Nullable Lease acquire() {
     return locksmith.obtainFor(spec, options);
+  }
+
+  /**
+   * Takes the lock on {@code executor} (waiting blocks) and completes the returned future with the
+   * lease, or with {@code null} when skipped. Cancelling the future leaks nothing: a lease granted
+   * after the cancellation is released at once. For reactive integrations, whose subscribers may
+   * cancel at any moment.
+   */
+  public CompletableFuture<@Nullable Lease> acquireAsync(Executor executor) {
+    CompletableFuture<@Nullable Lease> result = new CompletableFuture<>();
+    executor.execute(
+        () -> {
+          if (result.isDone()) {
+            return; // cancelled before it started
+          }
+          try {
+            Lease lease = acquire();
+            if (!result.complete(lease) && lease != null) {
+              release(lease);
+            }
+          } catch (Throwable e) {
+            result.completeExceptionally(e);
+          }
+        });
+    return result;
   }
 
   /** Releases a lease taken by {@link #acquire()}, through the engine's {@link ReleaseDeferral}. */

@@ -120,6 +120,41 @@ class IntegrationHooksTest {
   }
 
   @Test
+  void cancelledAsyncAcquireReleasesALeaseGrantedAfterwards() throws Exception {
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      Method post = Calls.method(WaitingLedger.class, "post");
+      var other =
+          provider.tryAcquire(LockRequest.of("waiting:a-5", Duration.ofSeconds(30))).orElseThrow();
+      java.util.concurrent.ExecutorService executor =
+          java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        CompletableFuture<Lease> pending =
+            locksmith.prepare(invocation(post, "a-5")).acquireAsync(executor);
+        org.awaitility.Awaitility.await()
+            .until(() -> provider.status("waiting:a-5").waiters() == 1);
+        pending.cancel(false);
+        provider.release(other); // the waiter is granted after its future was cancelled
+        org.awaitility.Awaitility.await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () ->
+                    provider
+                        .tryAcquire(LockRequest.of("waiting:a-5", Duration.ofSeconds(1)))
+                        .isPresent());
+      } finally {
+        executor.shutdownNow();
+      }
+    }
+  }
+
+  static class WaitingLedger {
+    @DistributedLock(name = "waiting", key = "#account", waitTimeout = "10s")
+    String post(String account) {
+      return account;
+    }
+  }
+
+  @Test
   void preparedCallReportsABadKeyWhenPrepared() {
     try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
       Method post = Calls.method(Ledger.class, "post");

@@ -82,7 +82,10 @@ public final class DistributedLockInterceptor implements MethodInterceptor<Objec
   private Publisher<?> publisher(
       MethodInvocationContext<Object, Object> context, PreparedCall call) {
     // A null lease means SKIP: the resource publisher is empty and so is the result.
-    Mono<Lease> lease = Mono.fromCallable(call::acquire).subscribeOn(Schedulers.boundedElastic());
+    // Cancel-safe: a lease granted after the subscriber cancelled is released, not leaked.
+    Mono<Lease> lease =
+        Mono.fromFuture(() -> call.acquireAsync(task -> Schedulers.boundedElastic().schedule(task)))
+            .doOnDiscard(Lease.class, call::release);
     if (context.getReturnType().isSingleResult()) {
       return Mono.usingWhen(
           lease, held -> Mono.from(proceed(context)), held -> release(call, held));

@@ -85,7 +85,10 @@ final class ReactiveLocking {
     }
 
     Mono<Lease> acquire() {
-      return Mono.fromCallable(prepared::acquire).subscribeOn(Schedulers.boundedElastic());
+      // Cancel-safe: a lease granted after the subscriber cancelled is released, not leaked.
+      return Mono.fromFuture(
+              () -> prepared.acquireAsync(task -> Schedulers.boundedElastic().schedule(task)))
+          .doOnDiscard(Lease.class, prepared::release);
     }
 
     Publisher<?> proceed() {
@@ -98,7 +101,9 @@ final class ReactiveLocking {
     }
 
     Mono<Void> release(Lease lease) {
-      return Mono.fromRunnable(() -> prepared.release(lease));
+      // Never on the thread that signalled completion, which may be an event loop.
+      return Mono.<Void>fromRunnable(() -> prepared.release(lease))
+          .subscribeOn(Schedulers.boundedElastic());
     }
   }
 }
