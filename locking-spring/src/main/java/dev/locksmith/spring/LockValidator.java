@@ -3,6 +3,7 @@ package dev.locksmith.spring;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -25,7 +26,12 @@ import org.springframework.util.ClassUtils;
 final class LockValidator implements SmartInitializingSingleton, BeanFactoryAware {
   private static final Logger LOG = LoggerFactory.getLogger(LockValidator.class);
 
+  private final LockingMode mode;
   private @Nullable ConfigurableListableBeanFactory beanFactory;
+
+  LockValidator(LockingMode mode) {
+    this.mode = mode;
+  }
 
   @Override
   public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
@@ -48,12 +54,41 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
       }
       try {
         methods += locksmith.validate(type);
+        if (mode == LockingMode.PROXY) {
+          refuseUnproxyable(type);
+        }
       } catch (LockConfigurationException e) {
         throw new LockConfigurationException(
             "Bean '" + name + "' (" + type.getName() + "): " + e.getMessage(), e);
       }
     }
     LOG.debug("Validated {} @DistributedLock methods on {} bean classes", methods, checked.size());
+  }
+
+  /** A proxy cannot intercept private, static or final methods: they would run unlocked. */
+  private static void refuseUnproxyable(Class<?> type) {
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      for (Method method : c.getDeclaredMethods()) {
+        int modifiers = method.getModifiers();
+        if ((Modifier.isPrivate(modifiers)
+                || Modifier.isStatic(modifiers)
+                || Modifier.isFinal(modifiers))
+            && !method.isSynthetic()
+            && Locksmith.isAnnotated(method)) {
+          throw new LockConfigurationException(
+              "@DistributedLock on "
+                  + c.getName()
+                  + "."
+                  + method.getName()
+                  + java.util.Arrays.stream(method.getParameterTypes())
+                      .map(Class::getSimpleName)
+                      .collect(java.util.stream.Collectors.joining(", ", "(", ")"))
+                  + " would run without a lock: a Spring proxy cannot intercept a private, static"
+                  + " or final method; make it public (or protected) and not final, or use"
+                  + " locksmith.mode=aspectj with the woven aspect");
+        }
+      }
+    }
   }
 
   private static @Nullable Class<?> targetClass(

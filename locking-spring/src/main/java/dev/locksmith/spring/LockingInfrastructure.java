@@ -50,7 +50,9 @@ public final class LockingInfrastructure {
     if (isRegistered(registry)) {
       return;
     }
-    registry.registerBeanDefinition(VALIDATOR_BEAN_NAME, infrastructure(LockValidator.class));
+    RootBeanDefinition validator = infrastructure(LockValidator.class);
+    validator.getConstructorArgumentValues().addIndexedArgumentValue(0, mode);
+    registry.registerBeanDefinition(VALIDATOR_BEAN_NAME, validator);
     if (mode == LockingMode.ASPECTJ) {
       registry.registerBeanDefinition(
           ASPECTJ_BINDER_BEAN_NAME, infrastructure(AspectJBinder.class));

@@ -57,11 +57,21 @@ class StartupValidationTest {
   }
 
   @Test
+  void finalMethodThatAProxyCannotInterceptIsRefused() {
+    assertFails(FinalMethod.class, "finalMethod", "would run without a lock", "final");
+  }
+
+  @Test
   void goodBeansStart() {
     runner.withBean("good", Good.class).run(context -> assertThat(context).hasNotFailed());
   }
 
   /** Invalid SpEL. */
+  public static class FinalMethod {
+    @dev.locksmith.annotation.DistributedLock
+    public final void run() {}
+  }
+
   public static class BadKey {
     @DistributedLock(key = "#id +")
     public void run(String id) {}
