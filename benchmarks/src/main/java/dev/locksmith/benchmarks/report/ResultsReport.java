@@ -46,8 +46,8 @@ record ResultsReport(
     header.forEach((k, v) -> md.append("- **").append(k).append(":** ").append(v).append('\n'));
     md.append('\n');
     md.append(
-        "> **Noise warning.** This machine has 2 cores shared with other engineers' builds and"
-            + " tests running at the same time (see the load averages above). Absolute numbers"
+        "> **Noise warning.** This machine has 2 cores, which other builds and tests may share"
+            + " while the report runs (see the load averages above). Absolute numbers"
             + " swing a lot between runs; the ratios, measured side by side in one run, are the"
             + " figures to read, and even they carry the noise of whatever else ran at the"
             + " time. JMH ran one fork of many one-second iterations per benchmark to keep the"
