@@ -1,15 +1,11 @@
 package dev.locksmith.micronaut;
 
-import dev.locksmith.core.LockConfigurationException;
 import io.micronaut.core.type.Argument;
 import io.micronaut.inject.ExecutableMethod;
 import jakarta.inject.Singleton;
 import java.lang.reflect.Method;
 import java.util.Arrays;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,29 +18,13 @@ final class LockedMethods {
   private final ConcurrentHashMap<Method, String[]> names = new ConcurrentHashMap<>();
 
   /**
-   * Records an executable method's parameter names and checks its return type.
+   * Records an executable method's parameter names; the engine checks everything else (a plain
+   * {@code Future} return type included) when the method is validated.
    *
    * @return the reflective method the engine keys its configuration on
-   * @throws LockConfigurationException for a {@code Future} that is not a {@code CompletionStage}
    */
   Method register(ExecutableMethod<?, ?> executable) {
     Method method = executable.getTargetMethod();
-    Class<?> returnType = method.getReturnType();
-    if (Future.class.isAssignableFrom(returnType)
-        && !CompletionStage.class.isAssignableFrom(returnType)) {
-      throw new LockConfigurationException(
-          "@DistributedLock on "
-              + method.getDeclaringClass().getName()
-              + "."
-              + method.getName()
-              + Arrays.stream(method.getParameterTypes())
-                  .map(Class::getSimpleName)
-                  .collect(Collectors.joining(", ", "(", ")"))
-              + ": return type "
-              + returnType.getName()
-              + " cannot tell when the work ends, so the lock could not be held until then;"
-              + " return CompletableFuture or CompletionStage");
-    }
     names.computeIfAbsent(
         method,
         m ->
