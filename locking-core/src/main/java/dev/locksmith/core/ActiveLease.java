@@ -4,14 +4,24 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** A lease the engine holds: renewed by the {@link LeaseKeeper}, released once. */
+/**
+ * A lease the engine holds: watched and renewed by the {@link LeaseKeeper}, released once its
+ * holder and every result that retained it are done.
+ *
+ * <p>Every timing rule of a held lease lives here, on the engine's {@link Ticker}: it was acquired
+ * when the provider's grant returned; it is renewed when two thirds of its TTL are left; it is lost
+ * the moment its local deadline passes without a confirmed renewal, whatever provider call is still
+ * in flight; and a renewal confirmed after that does not revive it.
+ */
 final class ActiveLease implements Lease {
   private static final Logger LOG = LoggerFactory.getLogger(ActiveLease.class);
 
@@ -19,10 +29,16 @@ final class ActiveLease implements Lease {
   private final String providerName;
   private final LockProvider provider;
   private final Listeners listeners;
+  private final Ticker ticker;
   private final long acquiredAt;
   private final AtomicReference<@Nullable String> lostReason = new AtomicReference<>();
-  private final AtomicBoolean closed = new AtomicBoolean();
+  // The holder's own close (once) and every CompletionStage returned by a reentered call each hold
+  // the lease; the provider's release happens when the last hold is dropped.
+  private final AtomicInteger holds = new AtomicInteger(1);
+  private final AtomicBoolean holderClosed = new AtomicBoolean();
+  private final AtomicBoolean released = new AtomicBoolean();
   private final AtomicBoolean renewing = new AtomicBoolean();
+  private volatile long renewalStartedAt;
   // Serialises the provider calls of renewal and release, so a late renewal cannot undo a release
   // or a minimum-hold shortening.
   private final ReentrantLock providerCalls = new ReentrantLock();
@@ -35,51 +51,70 @@ final class ActiveLease implements Lease {
       String providerName,
       LockProvider provider,
       Listeners listeners,
+      Ticker ticker,
       LeaseGrant grant,
       long acquiredAt) {
     this.options = options;
     this.providerName = providerName;
     this.provider = provider;
     this.listeners = listeners;
+    this.ticker = ticker;
     this.grant = grant;
     this.acquiredAt = acquiredAt;
+    this.nextRenewal = renewalDue(grant);
+  }
+
+  /** Renewal is due when two thirds of the TTL are left: a third of the TTL after a fresh grant. */
+  private static long renewalDue(LeaseGrant grant) {
+    return grant.deadlineNanos() - grant.ttl().toNanos() / 3 * 2;
   }
 
   void keepWith(LeaseKeeper leaseKeeper) {
-    nextRenewal = acquiredAt + options.ttl().toNanos() / 3;
     keeper = leaseKeeper;
     leaseKeeper.watch(this);
   }
 
   /**
-   * Called by the keeper on every tick: starts a renewal when a third of the TTL has passed, or
-   * reports an unrenewed lease lost when its TTL ran out.
+   * Called by the keeper on every tick: reports the lease lost once its deadline passed without a
+   * confirmed renewal (even while a renewal call hangs), and starts a renewal when one is due.
    *
    * @return whether the keeper should go on keeping this lease
    */
   boolean keep(long now, LeaseKeeper leaseKeeper) {
-    if (closed.get() || lostReason.get() != null) {
+    if (released.get() || lostReason.get() != null) {
       return false;
     }
-    if (!options.renew()) {
-      if (grant.expired()) {
-        expireIfStillHeld();
-        return false;
-      }
-      return true;
+    if (grant.expiredAt(now)) {
+      markLost(deadlineReason(now));
+      return false;
     }
-    if (now - nextRenewal >= 0 && renewing.compareAndSet(false, true)) {
-      leaseKeeper.renewLater(
-          () -> {
-            try {
-              renewNow();
-            } finally {
-              nextRenewal = System.nanoTime() + options.ttl().toNanos() / 3;
-              renewing.set(false);
-            }
-          });
+    if (options.renew() && now - nextRenewal >= 0 && renewing.compareAndSet(false, true)) {
+      renewalStartedAt = now;
+      leaseKeeper.renewLater(this::renewOnce);
     }
     return true;
+  }
+
+  private String deadlineReason(long now) {
+    if (!options.renew()) {
+      return "its ttl of " + Durations.format(options.ttl()) + " ran out while still held";
+    }
+    if (renewing.get()) {
+      long inFlight = TimeUnit.NANOSECONDS.toMillis(now - renewalStartedAt);
+      return "its deadline passed while a renewal had been waiting "
+          + inFlight
+          + " ms for "
+          + provider.description();
+    }
+    return "its deadline passed without a confirmed renewal";
+  }
+
+  private void renewOnce() {
+    try {
+      renewNow();
+    } finally {
+      renewing.set(false);
+    }
   }
 
   String providerDescription() {
@@ -94,8 +129,9 @@ final class ActiveLease implements Lease {
     return provider;
   }
 
+  /** Whether its holder closed it (the provider's release may still wait for retained results). */
   boolean isClosed() {
-    return closed.get();
+    return holderClosed.get();
   }
 
   LockEvent event() {
@@ -129,12 +165,12 @@ final class ActiveLease implements Lease {
 
   @Override
   public Duration timeLeft() {
-    return isValid() ? grant.timeLeft() : Duration.ZERO;
+    return isValid() ? grant.timeLeftAt(ticker.read()) : Duration.ZERO;
   }
 
   @Override
   public boolean isValid() {
-    return lostReason.get() == null && !closed.get() && !grant.expired();
+    return lostReason.get() == null && !released.get() && !grant.expiredAt(ticker.read());
   }
 
   @Override
@@ -143,19 +179,20 @@ final class ActiveLease implements Lease {
     if (reason != null) {
       throw new LockLostException(lockId(), reason);
     }
-    if (closed.get()) {
+    if (released.get()) {
       throw new LockLostException(lockId(), "it was released");
     }
-    if (grant.expired()) {
-      throw new LockLostException(lockId(), "its deadline passed without a renewal");
+    long now = ticker.read();
+    if (grant.expiredAt(now)) {
+      throw new LockLostException(lockId(), deadlineReason(now));
     }
   }
 
-  /** Renews once, unless the lease was closed or lost meanwhile. */
+  /** Renews once, unless the lease was released or lost meanwhile. */
   void renewNow() {
     providerCalls.lock();
     try {
-      if (!closed.get() && lostReason.get() == null) {
+      if (!released.get() && lostReason.get() == null) {
         renewHeld();
       }
     } finally {
@@ -165,35 +202,44 @@ final class ActiveLease implements Lease {
 
   private void renewHeld() {
     LeaseGrant current = grant;
-    if (current.expired()) {
-      markLost("its deadline passed before it could be renewed");
+    if (current.expiredAt(ticker.read())) {
+      markLost(deadlineReason(ticker.read()));
       return;
     }
+    Optional<LeaseGrant> renewed;
     try {
-      Optional<LeaseGrant> renewed = provider.renew(current, options.ttl());
-      if (renewed.isPresent()) {
-        grant = renewed.get();
-      } else {
-        markLost("the provider no longer holds it for this owner (expired or taken over)");
-      }
+      renewed = provider.renew(current, options.ttl());
     } catch (RuntimeException e) {
       listeners.error(event(), e);
-      if (current.expired()) {
-        markLost("renewal kept failing until its deadline passed: " + e.getMessage());
-      } else {
-        LOG.warn(
-            "Renewing lock '{}' failed, retrying while {} ms remain: {}",
-            lockId(),
-            current.timeLeft().toMillis(),
-            e.toString());
-      }
+      long now = ticker.read();
+      // Try again soon rather than a third of the TTL later; the deadline is watched meanwhile.
+      nextRenewal = now + Math.max(LeaseKeeper.TICK_NANOS, options.ttl().toNanos() / 10);
+      LOG.warn(
+          "Renewing lock '{}' failed, retrying while {} ms remain: {}",
+          lockId(),
+          current.timeLeftAt(now).toMillis(),
+          e.toString());
+      return;
     }
+    if (renewed.isEmpty()) {
+      markLost("the provider no longer holds it for this owner (expired or taken over)");
+      return;
+    }
+    if (lostReason.get() != null) {
+      // Confirmed after the deadline was declared passed: the loss stands, and the store's
+      // renewed lease is of no use to anyone, so free it for the next owner.
+      releaseQuietly(renewed.get());
+      return;
+    }
+    grant = renewed.get();
+    nextRenewal = renewalDue(renewed.get());
   }
 
-  /** For a lease that is not renewed: reports it lost when its TTL ran out while still held. */
-  void expireIfStillHeld() {
-    if (!closed.get()) {
-      markLost("its ttl of " + Durations.format(options.ttl()) + " ran out while still held");
+  private void releaseQuietly(LeaseGrant unused) {
+    try {
+      provider.release(unused);
+    } catch (RuntimeException e) {
+      LOG.debug("Releasing lock '{}' after its loss failed: {}", lockId(), e.toString());
     }
   }
 
@@ -212,18 +258,45 @@ final class ActiveLease implements Lease {
   }
 
   /**
-   * Releases the lease, or with a minimum hold time left, shortens it to end then. Never throws: a
-   * failing release is told to listeners and logged.
+   * Holds the lease for a result that completes later (a {@code CompletionStage} returned by a
+   * reentered call): the provider's release waits until the returned action has run, as well as for
+   * the holder's own close.
+   *
+   * @return the action that drops this hold; running it more than once does nothing
+   */
+  Runnable retain() {
+    holds.incrementAndGet();
+    AtomicBoolean dropped = new AtomicBoolean();
+    return () -> {
+      if (dropped.compareAndSet(false, true)) {
+        dropHold();
+      }
+    };
+  }
+
+  /**
+   * The holder is done with the lease: releases it, or with a minimum hold time left shortens it to
+   * end then, once no retained result still needs it. Never throws: a failing release is told to
+   * listeners and logged.
    */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
+    if (holderClosed.compareAndSet(false, true)) {
+      HeldLeases.remove(this);
+      dropHold();
     }
-    HeldLeases.remove(this);
+  }
+
+  private void dropHold() {
+    if (holds.decrementAndGet() == 0 && released.compareAndSet(false, true)) {
+      releaseNow();
+    }
+  }
+
+  private void releaseNow() {
     cancelWatch();
-    long heldNanos = System.nanoTime() - acquiredAt;
-    Duration held = Duration.ofNanos(heldNanos);
+    long heldNanos = ticker.read() - acquiredAt;
+    Duration held = Duration.ofNanos(Math.max(0, heldNanos));
     providerCalls.lock();
     try {
       long holdLeft = options.minHold().toNanos() - heldNanos;

@@ -15,8 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps every held lease: renews each when a third of its TTL has passed, and reports a lease that
- * is not renewed lost when its TTL runs out while it is still held.
+ * Keeps every held lease: renews each when two thirds of its TTL are left, and reports a lease lost
+ * within a tick of its local deadline passing without a confirmed renewal, whether or not a renewal
+ * call is still in flight.
  *
  * <p>Like a timer wheel, one daemon thread sweeps the held leases every {@link #TICK_MILLIS} ms
  * rather than scheduling a task per lease, so taking and releasing a lock costs a map insertion and
@@ -26,11 +27,13 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
+  static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
   private static final AtomicInteger COUNT = new AtomicInteger();
 
   private static final int RECENTLY_LOST = 1024;
 
+  private final Ticker ticker;
   private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
   // Owner tokens a provider reported lost before the engine started keeping their lease (the loss
   // raced the grant's return), with when; bounded by pruning the oldest.
@@ -46,6 +49,10 @@ final class LeaseKeeper implements AutoCloseable {
           TimeUnit.SECONDS,
           new SynchronousQueue<>(),
           daemons("locksmith-renewal-"));
+
+  LeaseKeeper(Ticker ticker) {
+    this.ticker = ticker;
+  }
 
   private static ThreadFactory daemons(String prefix) {
     return task -> {
@@ -84,7 +91,7 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   private void rememberLost(String ownerToken) {
-    lostBeforeWatched.put(ownerToken, System.nanoTime());
+    lostBeforeWatched.put(ownerToken, ticker.read());
     if (lostBeforeWatched.size() > RECENTLY_LOST) {
       lostBeforeWatched.entrySet().stream()
           .min(java.util.Map.Entry.comparingByValue())
@@ -102,7 +109,7 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   private void sweep() {
-    long now = System.nanoTime();
+    long now = ticker.read();
     for (ActiveLease lease : leases.values()) {
       try {
         if (!lease.keep(now, this)) {

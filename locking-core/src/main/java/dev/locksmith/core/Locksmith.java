@@ -44,7 +44,8 @@ public final class Locksmith implements AutoCloseable {
   private final Providers providers;
   private final List<LockProvider> ownedProviders;
   private final Listeners listeners;
-  private final LeaseKeeper keeper = new LeaseKeeper();
+  private final Ticker ticker;
+  private final LeaseKeeper keeper;
   private final MethodSpecs specs;
   private final ReleaseDeferral releaseDeferral;
   private final List<AutoCloseable> lossRegistrations = new ArrayList<>();
@@ -55,6 +56,8 @@ public final class Locksmith implements AutoCloseable {
     this.ownedProviders = List.copyOf(builder.ownedProviders);
     this.listeners = new Listeners(builder.listeners);
     this.releaseDeferral = builder.releaseDeferral;
+    this.ticker = builder.ticker;
+    this.keeper = new LeaseKeeper(ticker);
     for (LockProvider provider : new java.util.LinkedHashSet<>(builder.providers.values())) {
       lossRegistrations.add(provider.onLeaseLost(keeper::lost));
     }
@@ -105,7 +108,7 @@ public final class Locksmith implements AutoCloseable {
     LockProvider provider = spec.provider().provider();
     ActiveLease reentered = HeldLeases.find(provider, options.lockId());
     if (reentered != null) {
-      return proceedHeld(reentered, invocation);
+      return proceedHeld(reentered, invocation, spec);
     }
     ActiveLease lease = obtain(options, spec.provider().name(), provider);
     if (lease == null) {
@@ -117,7 +120,7 @@ public final class Locksmith implements AutoCloseable {
       Object result = invocation.proceed();
       if (spec.returnKind() == ReturnKind.STAGE && result != null) {
         releaseNow = false;
-        return holdUntilComplete((CompletionStage<?>) result, lease, spec.method());
+        return holdUntilComplete((CompletionStage<?>) result, lease::close, spec.method());
       }
       return result;
     } finally {
@@ -167,11 +170,12 @@ public final class Locksmith implements AutoCloseable {
     }
   }
 
-  private Object holdUntilComplete(CompletionStage<?> stage, ActiveLease lease, Method method) {
+  private static Object holdUntilComplete(
+      CompletionStage<?> stage, Runnable release, Method method) {
     Class<?> declared = method.getReturnType();
     // Released when the stage completes, on the completing thread: never deferred to a transaction
     // that thread may happen to run.
-    CompletionStage<?> released = stage.whenComplete((value, error) -> lease.close());
+    CompletionStage<?> released = stage.whenComplete((value, error) -> release.run());
     if (declared == CompletionStage.class || declared == CompletableFuture.class) {
       return released;
     }
@@ -295,11 +299,19 @@ public final class Locksmith implements AutoCloseable {
     }
   }
 
-  private static @Nullable Object proceedHeld(ActiveLease lease, LockedInvocation invocation)
-      throws Throwable {
+  /**
+   * Runs a reentered call under the lease its thread already holds. A {@code CompletionStage} it
+   * returns holds the lease too, so the lock outlives the outer call until the stage completes.
+   */
+  private static @Nullable Object proceedHeld(
+      ActiveLease lease, LockedInvocation invocation, MethodSpec spec) throws Throwable {
     HeldLeases.push(lease);
     try {
-      return invocation.proceed();
+      Object result = invocation.proceed();
+      if (spec.returnKind() == ReturnKind.STAGE && result != null) {
+        return holdUntilComplete((CompletionStage<?>) result, lease.retain(), spec.method());
+      }
+      return result;
     } finally {
       HeldLeases.pop(lease);
     }
@@ -313,33 +325,58 @@ public final class Locksmith implements AutoCloseable {
     return Objects.requireNonNull(provider);
   }
 
-  /** Takes the lock under the options' busy policy; {@code null} means skipped. */
+  /**
+   * Takes the lock under the options' busy policy; {@code null} means skipped. A grant that arrives
+   * with less than half its TTL left is renewed before it is used ({@link LateGrants}); when that
+   * fails, WAIT goes on waiting within its timeout, and otherwise the call fails.
+   */
   private @Nullable ActiveLease obtain(
       LockOptions options, String providerName, LockProvider provider) {
     if (closed.get()) {
       throw new IllegalStateException("This Locksmith is closed; it takes no more locks");
     }
     String lockId = options.lockId();
-    LockRequest request =
-        new LockRequest(
-            lockId, OwnerTokens.newToken(), options.ttl(), OwnerTokens.describeCaller());
     LockEvent attempt = new LockEvent(options.name(), lockId, providerName, 0);
-    long start = System.nanoTime();
-    Optional<LeaseGrant> grant;
-    try {
-      grant =
-          options.onBusy() == OnBusy.WAIT
-              ? provider.acquire(request, options.waitTimeout())
-              : provider.tryAcquire(request);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
-    } catch (RuntimeException e) {
-      listeners.error(attempt, e);
-      throw e;
-    }
-    Duration waited = Duration.ofNanos(System.nanoTime() - start);
-    if (grant.isEmpty()) {
+    long start = ticker.read();
+    long waitNanos = options.waitTimeout().toNanos();
+    while (true) {
+      LockRequest request =
+          new LockRequest(
+              lockId, OwnerTokens.newToken(), options.ttl(), OwnerTokens.describeCaller());
+      Optional<LeaseGrant> grant;
+      try {
+        grant =
+            options.onBusy() == OnBusy.WAIT
+                ? provider.acquire(
+                    request, Duration.ofNanos(Math.max(0, waitNanos - (ticker.read() - start))))
+                : provider.tryAcquire(request);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
+      } catch (RuntimeException e) {
+        listeners.error(attempt, e);
+        throw e;
+      }
+      if (grant.isPresent()) {
+        StringBuilder refusal = new StringBuilder();
+        Optional<LeaseGrant> usable = LateGrants.usable(grant.get(), provider, ticker, refusal);
+        long acquiredAt = ticker.read();
+        if (usable.isPresent()) {
+          ActiveLease lease =
+              new ActiveLease(
+                  options, providerName, provider, listeners, ticker, usable.get(), acquiredAt);
+          lease.keepWith(keeper);
+          listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
+          return lease;
+        }
+        if (options.onBusy() == OnBusy.WAIT && acquiredAt - start < waitNanos) {
+          continue;
+        }
+        LockProviderException error = LateGrants.refused(lockId, refusal);
+        listeners.error(attempt, error);
+        throw error;
+      }
+      Duration waited = Duration.ofNanos(ticker.read() - start);
       switch (options.onBusy()) {
         case SKIP -> {
           listeners.busy(attempt);
@@ -355,11 +392,6 @@ public final class Locksmith implements AutoCloseable {
         }
       }
     }
-    ActiveLease lease =
-        new ActiveLease(options, providerName, provider, listeners, grant.get(), start);
-    lease.keepWith(keeper);
-    listeners.acquired(lease.event(), waited);
-    return lease;
   }
 
   /** The configured providers by name; the default provider's name is the empty string. */
@@ -402,6 +434,7 @@ public final class Locksmith implements AutoCloseable {
     private Function<Method, String @Nullable []> parameterNames = method -> null;
     private Consumer<StandardEvaluationContext> contextCustomizer = context -> {};
     private ReleaseDeferral releaseDeferral = ReleaseDeferral.NONE;
+    private Ticker ticker = Ticker.system();
 
     private Builder() {}
 
@@ -488,6 +521,16 @@ public final class Locksmith implements AutoCloseable {
      */
     public Builder releaseDeferral(ReleaseDeferral deferral) {
       this.releaseDeferral = Objects.requireNonNull(deferral);
+      return this;
+    }
+
+    /**
+     * The time source for every lease-timing rule; it must run on the {@link System#nanoTime()}
+     * clock the providers' deadlines use, at any speed. Default: {@link Ticker#system()}. For tests
+     * on virtual time.
+     */
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker);
       return this;
     }
 

@@ -20,12 +20,25 @@ public record LeaseGrant(
 
   /** Whether the local deadline has passed. */
   public boolean expired() {
-    return System.nanoTime() - deadlineNanos >= 0;
+    return expiredAt(System.nanoTime());
+  }
+
+  /** Whether the local deadline has passed at {@code nanos} on the {@code nanoTime} clock. */
+  public boolean expiredAt(long nanos) {
+    return nanos - deadlineNanos >= 0;
   }
 
   /** Time left until the local deadline, never negative. */
   public Duration timeLeft() {
-    long left = deadlineNanos - System.nanoTime();
+    return timeLeftAt(System.nanoTime());
+  }
+
+  /**
+   * Time left at {@code nanos} on the {@code nanoTime} clock until the local deadline, never
+   * negative.
+   */
+  public Duration timeLeftAt(long nanos) {
+    long left = deadlineNanos - nanos;
     return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
   }
 

@@ -1,0 +1,86 @@
+package dev.locksmith.core;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import java.time.Duration;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's rule for a grant that arrives with little of its TTL left: a reply delayed by a
+ * paused server or a slow network, or a grant pushed after a long wait whose conservative deadline
+ * is anchored at the request's send time.
+ *
+ * <p>A grant is used as it is when at least half its TTL is left. A fresh grant has nearly all of
+ * it, and the engine renews when two thirds are left, so a grant under half has spent more time in
+ * flight than one renewal period: it is renewed before the method runs, and the renewal's own send
+ * time anchors the new deadline. If that renewal is refused, fails or again comes back with under
+ * half the TTL (the provider answers more slowly than the TTL allows), the grant is released and
+ * the lock counts as not acquired.
+ */
+final class LateGrants {
+  private static final Logger LOG = LoggerFactory.getLogger(LateGrants.class);
+
+  private LateGrants() {}
+
+  /**
+   * The grant, or its renewal when it came late.
+   *
+   * @return the usable grant, or empty when a late grant could not be renewed in time; the grant
+   *     was then released (best effort), and {@code refusal} holds why
+   */
+  static Optional<LeaseGrant> usable(
+      LeaseGrant grant, LockProvider provider, Ticker ticker, StringBuilder refusal) {
+    if (hasTime(grant, ticker.read())) {
+      return Optional.of(grant);
+    }
+    Duration left = grant.timeLeftAt(ticker.read());
+    try {
+      Optional<LeaseGrant> renewed = provider.renew(grant, grant.ttl());
+      if (renewed.isPresent() && hasTime(renewed.get(), ticker.read())) {
+        return renewed;
+      }
+      refusal.append(
+          renewed.isPresent()
+              ? "its renewal also came back with under half the ttl left"
+              : "the provider no longer held it when it was renewed");
+    } catch (RuntimeException e) {
+      refusal.append("renewing it failed: ").append(e.getMessage());
+    }
+    refusal.insert(
+        0,
+        "it was granted with "
+            + left.toMillis()
+            + " ms of its "
+            + Durations.format(grant.ttl())
+            + " ttl left, and ");
+    LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), refusal);
+    releaseQuietly(grant, provider);
+    return Optional.empty();
+  }
+
+  private static boolean hasTime(LeaseGrant grant, long now) {
+    return grant.deadlineNanos() - now >= grant.ttl().toNanos() / 2;
+  }
+
+  private static void releaseQuietly(LeaseGrant grant, LockProvider provider) {
+    try {
+      provider.release(grant);
+    } catch (RuntimeException e) {
+      LOG.debug("Releasing the late grant of '{}' failed: {}", grant.lockId(), e.toString());
+    }
+  }
+
+  /** The error for a late grant that cannot be retried. */
+  static LockProviderException refused(String lockId, @Nullable CharSequence refusal) {
+    return new LockProviderException(
+        "Lock '"
+            + lockId
+            + "' was not acquired: "
+            + refusal
+            + "; the provider answers too slowly for this ttl, so use a longer ttl or check the"
+            + " provider's latency");
+  }
+}

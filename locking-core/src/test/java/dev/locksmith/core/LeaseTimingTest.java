@@ -1,0 +1,194 @@
+package dev.locksmith.core;
+
+import static dev.locksmith.core.Calls.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's lease-timing rules on virtual time: the deadline is watched whatever call is in
+ * flight, late grants are renewed or refused, holds count from the grant, and results returned by
+ * reentered calls keep the lease.
+ */
+class LeaseTimingTest {
+  private final VirtualTicker ticker = new VirtualTicker();
+  private final ScriptedProvider provider = new ScriptedProvider(ticker);
+  private final RecordingListener events = new RecordingListener();
+  private final List<Duration> held = new CopyOnWriteArrayList<>();
+  private final Locksmith locksmith =
+      Locksmith.builder()
+          .defaultProvider(provider)
+          .ticker(ticker)
+          .listener(events)
+          .listener(
+              new LockListener() {
+                @Override
+                public void released(LockEvent event, Duration heldFor) {
+                  held.add(heldFor);
+                }
+              })
+          .build();
+
+  @AfterEach
+  void close() {
+    provider.answerRenewals();
+    locksmith.close();
+  }
+
+  private static LockOptions lock(String name, String ttl) {
+    return LockOptions.named(name).withTtl(Durations.parse(ttl));
+  }
+
+  @Test
+  void hungRenewalIsReportedLostAtTheDeadlineNotWhenTheCallGivesUp() throws Exception {
+    provider.hangRenewals();
+    Lease lease = locksmith.acquire(lock("hung", "3s"));
+    ticker.advance(Duration.ofMillis(1100));
+    assertThat(provider.renewStarted.await(5, TimeUnit.SECONDS)).isTrue();
+    ticker.advance(Duration.ofMillis(1850));
+    assertThat(lease.isValid()).isTrue();
+    assertThat(events.events).doesNotContain("lost hung");
+
+    ticker.advance(Duration.ofMillis(50)); // the deadline: 3 s after the grant
+    assertThat(lease.isValid()).isFalse();
+    await().atMost(Duration.ofSeconds(2)).until(() -> events.events.contains("lost hung"));
+    assertThatThrownBy(lease::checkValid)
+        .isInstanceOf(LockLostException.class)
+        .hasMessageContaining("its deadline passed while a renewal had been waiting");
+
+    // The renewal finally succeeds: the loss stands and the store's renewed lease is freed.
+    provider.answerRenewals();
+    await()
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> provider.calls.contains("release " + lease.fencingToken()));
+    assertThat(lease.isValid()).isFalse();
+    lease.close();
+  }
+
+  @Test
+  void lateGrantIsRenewedBeforeItIsUsed() {
+    provider.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read() + g.ttl().toNanos() / 4));
+    Lease lease = locksmith.acquire(lock("late", "4s"));
+    assertThat(provider.calls).containsExactly("acquire", "renew");
+    assertThat(lease.timeLeft()).isEqualTo(Duration.ofSeconds(4));
+    lease.close();
+  }
+
+  @Test
+  void grantWithHalfItsTtlLeftIsUsedAsItIs() {
+    provider.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read() + g.ttl().toNanos() / 2));
+    try (Lease lease = locksmith.acquire(lock("half", "4s"))) {
+      assertThat(lease.timeLeft()).isEqualTo(Duration.ofSeconds(2));
+    }
+    assertThat(provider.calls).containsExactly("acquire", "release 1");
+  }
+
+  @Test
+  void lateGrantThatCannotBeRenewedIsReleasedAndWaitKeepsWaiting() {
+    provider.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read()));
+    provider.renewAnswers.add(false);
+    Lease lease = locksmith.acquire(lock("retry", "2s").withWaitTimeout(Duration.ofSeconds(5)));
+    assertThat(provider.calls).containsExactly("acquire", "renew", "release 1", "acquire");
+    assertThat(lease.fencingToken()).isEqualTo(2);
+    assertThat(lease.isValid()).isTrue();
+    lease.close();
+  }
+
+  @Test
+  void lateGrantThatCannotBeRenewedFailsATryWithAClearError() {
+    provider.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read() - 1));
+    provider.renewAnswers.add(false);
+    assertThatThrownBy(() -> locksmith.tryAcquire(lock("slow", "20ms")))
+        .isInstanceOf(LockProviderException.class)
+        .hasMessageContaining("Lock 'slow' was not acquired: it was granted with 0 ms of its 20ms")
+        .hasMessageContaining("use a longer ttl");
+    assertThat(provider.calls).containsExactly("tryAcquire", "renew", "release 1");
+    assertThat(events.events)
+        .contains(
+            "error slow "
+                + "Lock 'slow' was not acquired: it was"
+                + " granted with 0 ms of its 20ms ttl left, and the provider no longer held it when it was"
+                + " renewed; the provider answers too slowly for this ttl, so use a longer ttl or check the"
+                + " provider's latency");
+  }
+
+  @Test
+  void minHoldAndHeldTimeCountFromTheGrantNotFromTheStartOfTheWait() {
+    // The wait takes 2.6 s, then the grant arrives fresh.
+    provider.grantShapes.add(
+        g -> {
+          ticker.advance(Duration.ofMillis(2600));
+          return g.renewed(g.ttl(), ticker.read() + g.ttl().toNanos());
+        });
+    Lease lease =
+        locksmith.acquire(
+            lock("held", "10s")
+                .withWaitTimeout(Duration.ofSeconds(5))
+                .withMinHold(Duration.ofSeconds(3)));
+    ticker.advance(Duration.ofMillis(200));
+    lease.close();
+    // Not released: shortened to end 3 s after the grant, 2.8 s from now.
+    assertThat(provider.calls).containsExactly("acquire", "renew");
+    assertThat(provider.renewTtls).containsExactly(Duration.ofMillis(2800));
+    assertThat(held).containsExactly(Duration.ofMillis(200));
+  }
+
+  static class Nested {
+    final CompletableFuture<String> pending = new CompletableFuture<>();
+
+    @DistributedLock(name = "nested")
+    void outer(Nested self, Locksmith engine) throws Exception {
+      call(engine, self, "inner");
+    }
+
+    @DistributedLock(name = "nested")
+    CompletableFuture<String> inner() {
+      return pending;
+    }
+  }
+
+  @Test
+  void reenteredCompletionStageKeepsTheLockAfterTheOuterCallReturns() throws Exception {
+    MemoryLockProvider memory = MemoryLockProvider.isolated();
+    try (Locksmith engine = Locksmith.builder().defaultProvider(memory).build()) {
+      Nested nested = new Nested();
+      call(engine, nested, "outer", nested, engine);
+      assertThat(memory.tryAcquire(LockRequest.of("nested", Duration.ofSeconds(1))))
+          .as("another owner while the inner call's future is pending")
+          .isEmpty();
+      nested.pending.complete("done");
+      assertThat(memory.tryAcquire(LockRequest.of("nested", Duration.ofSeconds(1))))
+          .as("another owner once it completed")
+          .isPresent();
+    }
+  }
+
+  static class Hard {
+    @DistributedLock(name = "hard", ttl = "1s", renew = false, onBusy = OnBusy.FAIL)
+    boolean run() {
+      return Locks.current().isValid();
+    }
+  }
+
+  @Test
+  void unrenewedLeaseIsLostAtItsTtlOnTheEnginesClock() {
+    Lease lease = locksmith.acquire(lock("hard", "1s").withRenew(false));
+    ticker.advance(Duration.ofMillis(999));
+    assertThat(lease.isValid()).isTrue();
+    ticker.advance(Duration.ofMillis(1));
+    await().atMost(Duration.ofSeconds(2)).until(() -> events.events.contains("lost hard"));
+    assertThat(provider.calls).doesNotContain("renew");
+  }
+}
