@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -80,6 +81,7 @@ final class FileLockProvider implements LockProvider {
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkOpen();
+    checkTtl(request.ttl());
     long startNanos = System.nanoTime();
     LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), request.lockId());
     try {
@@ -155,15 +157,9 @@ final class FileLockProvider implements LockProvider {
       throw e;
     }
     try (FencingCounter opened = counter) {
+      // The grant reports its conservative deadline; whether it came too late to use is the
+      // engine's decision, not this provider's.
       long deadline = startNanos + request.ttl().toNanos();
-      if (deadline - System.nanoTime() <= marginNanos) {
-        LOG.warn(
-            "Acquiring lock '{}' took longer than its ttl {}; not granting it, its file {} expires",
-            request.lockId(),
-            request.ttl(),
-            files.lock());
-        return Optional.empty();
-      }
       try {
         opened.store(token);
       } catch (IOException | RuntimeException e) {
@@ -289,6 +285,7 @@ final class FileLockProvider implements LockProvider {
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     checkOpen();
+    checkTtl(request.ttl());
     long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
     long pollMax = settings.pollMax().toNanos();
     long backoff = Math.min(FIRST_POLL_NANOS, pollMax);
@@ -329,6 +326,23 @@ final class FileLockProvider implements LockProvider {
         throw interrupted;
       }
       throw e;
+    }
+  }
+
+  /**
+   * Renew and release refuse to act within {@code renew-margin} of the local deadline, so a lease
+   * must be longer than that to be renewed or released at all; twice the margin leaves it room.
+   */
+  private void checkTtl(Duration ttl) {
+    if (ttl.toNanos() <= 2 * marginNanos) {
+      throw new IllegalArgumentException(
+          "ttl "
+              + ttl.toMillis()
+              + " ms is too short for "
+              + description
+              + ": it must exceed twice its renew-margin of "
+              + TimeUnit.NANOSECONDS.toMillis(marginNanos)
+              + " ms, since renew and release refuse to act within the margin of the deadline");
     }
   }
 
