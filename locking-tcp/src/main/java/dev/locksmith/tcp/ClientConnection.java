@@ -33,17 +33,34 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   /** A request in flight. */
   record Pending(String id, CompletableFuture<Reply> reply, long sentNanos) {}
 
-  /** Expired leases are pruned at most this often. */
+  /** Ended leases are pruned at most this often. */
   private static final long PRUNE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-  /** A lease is pruned this long after its local deadline, when the server has surely ended it. */
+  /**
+   * A lease is pruned this long after the server has surely ended it: its ttl after the client last
+   * learned it was granted or renewed.
+   */
   private static final long PRUNE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /**
+   * A lease recorded here.
+   *
+   * @param learnedNanos when the reply that granted or last renewed it arrived; the server granted
+   *     or renewed it no later, so its ttl on the server ended no later than this plus the ttl
+   * @param releasing a RELEASE of it is in flight: if the connection drops now, the lease is
+   *     released with it, not lost
+   */
+  private record Held(LeaseGrant lease, long learnedNanos, boolean releasing) {
+    boolean surelyEndedBy(long now) {
+      return now - learnedNanos - lease.ttl().toNanos() > PRUNE_GRACE_NANOS;
+    }
+  }
 
   private final String description;
   private final AtomicLong ids;
   private final Consumer<LeaseGrant> onLost;
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
-  private final Map<String, LeaseGrant> leases = new ConcurrentHashMap<>();
+  private final Map<String, Held> leases = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile @Nullable Channel channel;
   private volatile @Nullable String closeReason;
@@ -101,22 +118,56 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   }
 
   /**
-   * Records a lease granted (or renewed) over this connection, and now and then forgets leases
-   * whose deadline passed long ago (shortened to a minimum hold, say, and never released).
+   * Records a lease granted (or renewed) over this connection, and now and then forgets leases the
+   * server has surely ended long ago (shortened to a minimum hold, say, and never released).
+   *
+   * <p>Pruning goes by when the client last learned of each lease, not by its conservative
+   * deadline: a grant pushed after a long wait has a deadline in the past but a full ttl on the
+   * server. The lease recorded now is never pruned by this call.
+   *
+   * @param learnedNanos when the reply granting or renewing it arrived
    */
-  void granted(LeaseGrant lease) {
-    leases.put(lease.ownerToken(), lease);
+  void granted(LeaseGrant lease, long learnedNanos) {
     long now = System.nanoTime();
     if (now - lastPruneNanos >= PRUNE_INTERVAL_NANOS) {
       lastPruneNanos = now;
-      leases.values().removeIf(held -> now - held.deadlineNanos() > PRUNE_GRACE_NANOS);
+      leases.values().removeIf(held -> held.surelyEndedBy(now));
     }
+    leases.put(lease.ownerToken(), new Held(lease, learnedNanos, false));
   }
 
   /** Whether this connection still holds the lease, as far as the client knows. */
   boolean holds(String ownerToken, String lockId) {
-    LeaseGrant held = leases.get(ownerToken);
-    return isOpen() && held != null && lockId.equals(held.lockId());
+    Held held = leases.get(ownerToken);
+    return isOpen() && held != null && lockId.equals(held.lease().lockId());
+  }
+
+  /**
+   * Marks the lease as being released, if this connection still holds it as far as the client
+   * knows; from then on a dropped connection releases it rather than losing it, and it is not
+   * reported lost. Atomic with {@link #onClosed}: either the mark is seen there or this returns
+   * false.
+   *
+   * @return whether the lease was held and is now marked; when false, send no RELEASE
+   */
+  boolean startRelease(String ownerToken, String lockId) {
+    boolean[] marked = {false};
+    leases.computeIfPresent(
+        ownerToken,
+        (token, held) -> {
+          if (!isOpen() || !lockId.equals(held.lease().lockId())) {
+            return held;
+          }
+          marked[0] = true;
+          return new Held(held.lease(), held.learnedNanos(), true);
+        });
+    return marked[0];
+  }
+
+  /** Clears the mark of {@link #startRelease} after a RELEASE whose outcome is unknown. */
+  void releaseUnknown(String ownerToken) {
+    leases.computeIfPresent(
+        ownerToken, (token, held) -> new Held(held.lease(), held.learnedNanos(), false));
   }
 
   /** How many leases are recorded (for tests). */
@@ -148,7 +199,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, String line) {
-    Reply reply = Reply.parse(line);
+    Reply reply = Reply.parse(line, System.nanoTime());
     if (reply.id().equals(Protocol.PUSH_ID)) {
       onPush(ctx, reply);
       return;
@@ -205,9 +256,15 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    List<LeaseGrant> lost = new ArrayList<>(leases.values());
-    leases.clear();
-    lost.removeIf(lease -> lease.expired());
+    // Removed one by one, atomically with startRelease: a lease whose RELEASE is in flight is
+    // released with the connection, not lost.
+    List<LeaseGrant> lost = new ArrayList<>();
+    for (String ownerToken : leases.keySet()) {
+      Held held = leases.remove(ownerToken);
+      if (held != null && !held.releasing() && !held.lease().expired()) {
+        lost.add(held.lease());
+      }
+    }
     if (!lost.isEmpty()) {
       LOG.warn(
           "Connection to {} closed; {} lease(s) held over it are lost (the server released them)",

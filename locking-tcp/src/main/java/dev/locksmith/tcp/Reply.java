@@ -10,18 +10,19 @@ import java.util.List;
  * @param kind such as {@code OK}, {@code BUSY}, {@code ERR}
  * @param rest everything after the kind, unsplit
  * @param line the whole line, for messages
+ * @param arrivedNanos when the line arrived, on the {@link System#nanoTime()} clock
  */
-record Reply(String id, String kind, String rest, String line) {
+record Reply(String id, String kind, String rest, String line, long arrivedNanos) {
 
-  static Reply parse(String line) {
+  static Reply parse(String line, long arrivedNanos) {
     int first = line.indexOf(' ');
     if (first < 0) {
-      return new Reply(line, "", "", line);
+      return new Reply(line, "", "", line, arrivedNanos);
     }
     int second = line.indexOf(' ', first + 1);
     String kind = second < 0 ? line.substring(first + 1) : line.substring(first + 1, second);
     String rest = second < 0 ? "" : line.substring(second + 1);
-    return new Reply(line.substring(0, first), kind, rest, line);
+    return new Reply(line.substring(0, first), kind, rest, line, arrivedNanos);
   }
 
   /** The fields after the kind; the last one takes the rest of the line. */

@@ -47,23 +47,22 @@ import org.slf4j.LoggerFactory;
  * <p>Leases belong to the connection: when it drops, the server releases them at once, so this
  * provider reports every lease granted over a dropped connection as lost: at once to the {@link
  * #onLeaseLost} callbacks, and afterwards {@code renew} returns empty and {@code release} returns
- * false; it never assumes such a lease is still held. The next request reconnects, with exponential
- * back-off (100 ms doubling to 5 s) after failed attempts; while backing off requests fail fast
- * with {@link LockProviderException}, or {@link LockConfigurationException} when the server
- * rejected the secret.
+ * false; it never assumes such a lease is still held. A lease whose RELEASE was in flight when the
+ * connection dropped is released, not lost: {@code release} returns true. The next request
+ * reconnects, with exponential back-off (100 ms doubling to 5 s) after failed attempts; while
+ * backing off requests fail fast with {@link LockProviderException}, or {@link
+ * LockConfigurationException} when the server rejected the secret.
  *
  * <p>Local deadlines are conservative: the time the ACQUIRE or RENEW was sent plus the TTL, and
- * TTLs are rounded up to whole milliseconds on the wire. A grant that arrives late (pushed after a
- * wait) is renewed at once so that its deadline starts from that RENEW.
+ * TTLs are rounded up to whole milliseconds on the wire. A grant pushed after a long wait is
+ * returned as the server gave it, with little or none of that deadline left; this provider holds no
+ * timing policy of its own, and the engine renews such a grant before using it.
  */
 final class TcpLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TcpLockProvider.class);
   private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
   private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final int MAX_REPLY_LINE = 64 * 1024;
-
-  /** A grant that arrives after more than 1/LATE_FRACTION of its TTL is renewed at once. */
-  private static final int LATE_FRACTION = 20;
 
   private final TcpProviderSettings settings;
   private final @Nullable SslContext ssl;
@@ -129,83 +128,30 @@ final class TcpLockProvider implements LockProvider {
       abandon(c, p, request);
       throw noReply("ACQUIRE " + request.lockId(), e);
     }
-    return freshen(grant(c, request, reply, p, "ACQUIRE"), p);
+    return grant(c, request, reply, p, "ACQUIRE");
   }
 
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException("interrupted before acquiring '" + request.lockId() + "'");
+    }
     long waitMillis = ceilMillis(timeout);
-    long waitEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
-    while (true) {
-      if (Thread.interrupted()) {
-        throw new InterruptedException("interrupted before acquiring '" + request.lockId() + "'");
-      }
-      ClientConnection c = connection();
-      ClientConnection.Pending p = c.send(acquireLine(request, waitMillis));
-      Reply reply;
-      try {
-        reply =
-            await(
-                p, TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos());
-      } catch (InterruptedException e) {
-        abandon(c, p, request);
-        throw e;
-      } catch (TimeoutException e) {
-        abandon(c, p, request);
-        throw noReply("ACQUIRE " + request.lockId(), e);
-      }
-      Optional<LeaseGrant> granted = grant(c, request, reply, p, "ACQUIRE");
-      if (granted.isEmpty()) {
-        return granted;
-      }
-      Optional<LeaseGrant> fresh = freshen(granted, p);
-      long left = waitEnd - System.nanoTime();
-      if (fresh.isPresent() || left <= 0) {
-        return fresh;
-      }
-      // The late grant was lost before its RENEW: try again within the rest of the wait.
-      waitMillis = ceilMillis(Duration.ofNanos(left));
-    }
-  }
-
-  /**
-   * A grant anchored at a send time long past (pushed after a wait) has little of its TTL left
-   * locally, though the server's TTL started only when it granted: renews it at once so that its
-   * deadline is anchored at the RENEW's send time. When that RENEW finds the lease gone, the grant
-   * is lost: releases it (best effort) and returns empty.
-   */
-  private Optional<LeaseGrant> freshen(Optional<LeaseGrant> granted, ClientConnection.Pending p) {
-    if (granted.isEmpty()) {
-      return granted;
-    }
-    LeaseGrant lease = granted.get();
-    long elapsed = System.nanoTime() - p.sentNanos();
-    if (elapsed <= lease.ttl().toNanos() / LATE_FRACTION) {
-      return granted;
-    }
-    Optional<LeaseGrant> renewed;
+    ClientConnection c = connection();
+    ClientConnection.Pending p = c.send(acquireLine(request, waitMillis));
+    Reply reply;
     try {
-      renewed = renew(lease, lease.ttl());
-    } catch (RuntimeException e) {
-      releaseQuietly(lease);
+      reply =
+          await(p, TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos());
+    } catch (InterruptedException e) {
+      abandon(c, p, request);
       throw e;
+    } catch (TimeoutException e) {
+      abandon(c, p, request);
+      throw noReply("ACQUIRE " + request.lockId(), e);
     }
-    if (renewed.isEmpty()) {
-      LOG.debug(
-          "The late grant of '{}' was lost before it could be renewed; not acquired",
-          lease.lockId());
-      releaseQuietly(lease);
-    }
-    return renewed;
-  }
-
-  private void releaseQuietly(LeaseGrant lease) {
-    try {
-      release(lease);
-    } catch (RuntimeException e) {
-      LOG.debug("Releasing '{}' failed: {}", lease.lockId(), e.toString());
-    }
+    return grant(c, request, reply, p, "ACQUIRE");
   }
 
   private static long ceilMillis(Duration timeout) {
@@ -257,8 +203,9 @@ final class TcpLockProvider implements LockProvider {
 
   /**
    * Turns an ACQUIRE reply into a grant. The local deadline is conservative: the ACQUIRE's send
-   * time plus the ttl, since the server granted no earlier than that ({@link #freshen} renews a
-   * grant that arrived late).
+   * time plus the ttl, since the server granted no earlier than that, even when the grant was
+   * pushed long after (the engine renews a grant that arrives with too little time left). The
+   * connection records the lease as learned when the reply arrived.
    */
   private Optional<LeaseGrant> grant(
       ClientConnection c, LockRequest request, Reply reply, ClientConnection.Pending p, String op) {
@@ -273,7 +220,7 @@ final class TcpLockProvider implements LockProvider {
                 fencing,
                 request.ttl(),
                 p.sentNanos() + request.ttl().toNanos());
-        c.granted(lease);
+        c.granted(lease, reply.arrivedNanos());
         if (!c.isOpen()) {
           throw new ConnectionLostException(
               "connection to "
@@ -339,6 +286,13 @@ final class TcpLockProvider implements LockProvider {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Returns empty when the connection the lease was granted over has dropped, also while the
+   * RENEW is in flight: the server released the lease with the connection, so it is lost (and
+   * reported to the {@link #onLeaseLost} callbacks).
+   */
   @Override
   public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
     if (ttl.isNegative() || ttl.isZero()) {
@@ -365,7 +319,7 @@ final class TcpLockProvider implements LockProvider {
     switch (reply.kind()) {
       case "OK" -> {
         LeaseGrant renewed = lease.renewed(ttl, p.sentNanos() + ttl.toNanos());
-        c.granted(renewed);
+        c.granted(renewed, reply.arrivedNanos());
         return Optional.of(renewed);
       }
       case "NOTHELD" -> {
@@ -376,10 +330,19 @@ final class TcpLockProvider implements LockProvider {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Returns false at once when the client already knows the lease is gone: its connection
+   * dropped (the lease was reported lost), or it was released, renewed to NOTHELD or pruned. When
+   * the connection drops while the RELEASE is in flight, returns true: the lease was held on that
+   * connection when the RELEASE was sent, and the server releases every lease of a closed
+   * connection at once, so it is released either way (and not reported lost).
+   */
   @Override
   public boolean release(LeaseGrant lease) {
     ClientConnection c = connection;
-    if (c == null || !c.holds(lease.ownerToken(), lease.lockId())) {
+    if (c == null || !c.startRelease(lease.ownerToken(), lease.lockId())) {
       return false;
     }
     ClientConnection.Pending p =
@@ -388,7 +351,19 @@ final class TcpLockProvider implements LockProvider {
     try {
       reply = awaitUninterruptibly(p, "RELEASE " + lease.lockId());
     } catch (ConnectionLostException e) {
-      return false;
+      if (c.isOpen()) {
+        // Only the write failed; the connection, and with it the lease, lives on.
+        c.releaseUnknown(lease.ownerToken());
+        throw e;
+      }
+      LOG.debug(
+          "Connection lost while releasing '{}'; the server released it with the connection",
+          lease.lockId());
+      c.forget(lease.ownerToken());
+      return true;
+    } catch (RuntimeException e) {
+      c.releaseUnknown(lease.ownerToken());
+      throw e;
     }
     c.forget(lease.ownerToken());
     switch (reply.kind()) {

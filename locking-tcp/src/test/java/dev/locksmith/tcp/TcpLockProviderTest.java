@@ -1,5 +1,6 @@
 package dev.locksmith.tcp;
 
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -17,10 +18,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -125,7 +129,7 @@ class TcpLockProviderTest {
   }
 
   @Test
-  void aGrantPushedLateIsRenewedSoItsDeadlineStartsAfterTheWait() throws Exception {
+  void aGrantPushedLateKeepsItsConservativeDeadlineAndCanBeRenewed() throws Exception {
     LockProvider a = provider();
     LockProvider b = provider();
     a.tryAcquire(LockRequest.of("late", Duration.ofMillis(1500))).orElseThrow();
@@ -137,15 +141,99 @@ class TcpLockProviderTest {
     assertThat(Duration.ofNanos(arrived - sent))
         .as("pushed when the holder's TTL ran out, after the waiter's whole TTL")
         .isGreaterThan(ttl);
-    assertThat(granted.expired()).as("anchored at a RENEW, not at the ACQUIRE").isFalse();
-    assertThat(granted.deadlineNanos() - arrived)
-        .as("anchored no later than the RENEW was sent")
-        .isLessThanOrEqualTo(ttl.toNanos());
+    assertThat(granted.deadlineNanos())
+        .as("the ACQUIRE's send time plus the ttl, not moved by a renewal in the provider")
+        .isBetween(sent + ttl.toNanos(), arrived);
+    assertThat(granted.expired()).as("the conservative deadline passed in transit").isTrue();
+
+    long renewSent = System.nanoTime();
+    LeaseGrant renewed = b.renew(granted, ttl).orElseThrow();
+    assertThat(renewed.fencingToken()).isEqualTo(granted.fencingToken());
+    assertThat(renewed.deadlineNanos()).isGreaterThanOrEqualTo(renewSent + ttl.toNanos());
     long serverLeft = b.status("late").holder().timeLeft().toMillis();
     assertThat(serverLeft + 1)
         .as("the server's lease ends no earlier than the local deadline")
-        .isGreaterThanOrEqualTo(granted.timeLeft().toMillis());
-    assertThat(b.release(granted)).isTrue();
+        .isGreaterThanOrEqualTo(renewed.timeLeft().toMillis());
+    assertThat(b.release(renewed)).isTrue();
+  }
+
+  @Test
+  void aGrantArrivingLaterThanItsTtlPlusThePruneGraceIsStillHeldAndReleasable() throws Exception {
+    LockProvider a = provider();
+    LockProvider b = provider();
+    LockProvider c = provider();
+    LeaseGrant held = a.tryAcquire(LockRequest.of("pruned", TTL)).orElseThrow();
+    Duration ttl = Duration.ofSeconds(1);
+    long beforeSend = System.nanoTime();
+    Future<Optional<LeaseGrant>> waiting =
+        pool.submit(() -> b.acquire(LockRequest.of("pruned", ttl), Duration.ofSeconds(5)));
+    await().until(() -> a.status("pruned").waiters() == 1);
+    long queued = System.nanoTime();
+    // Released 2.2 s after the ACQUIRE was queued: its grant arrives more than ttl + the 1 s prune
+    // grace after it was sent, and more than the 1 s prune interval after b's connection opened.
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    try {
+      ScheduledFuture<Boolean> release = timer.schedule(() -> a.release(held), 2200, MILLISECONDS);
+      LeaseGrant granted = waiting.get(10, TimeUnit.SECONDS).orElseThrow();
+      assertThat(release.get()).isTrue();
+      assertThat(granted.deadlineNanos())
+          .as("the ACQUIRE's send time plus the ttl")
+          .isBetween(beforeSend + ttl.toNanos(), queued + ttl.toNanos());
+      assertThat(granted.expired()).isTrue();
+
+      LeaseGrant renewed =
+          b.renew(granted, ttl).orElseThrow(() -> new AssertionError("the fresh grant was pruned"));
+      assertThat(renewed.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(b.release(renewed)).isTrue();
+      assertThat(c.tryAcquire(LockRequest.of("pruned", TTL))).isPresent();
+    } finally {
+      timer.shutdownNow();
+    }
+  }
+
+  @Test
+  void aReleaseCutOffByADroppedConnectionCountsAsReleased() throws Exception {
+    try (CuttingProxy proxy = new CuttingProxy(port, "RELEASE")) {
+      LockProvider a = LockProviders.create("tcp://127.0.0.1:" + proxy.port());
+      providers.add(a);
+      LockProvider b = provider();
+      List<LeaseGrant> reportedLost = new CopyOnWriteArrayList<>();
+      a.onLeaseLost(reportedLost::add);
+      LeaseGrant held = a.tryAcquire(LockRequest.of("cut-release", TTL)).orElseThrow();
+      Future<Optional<LeaseGrant>> waiting =
+          pool.submit(() -> b.acquire(LockRequest.of("cut-release", TTL), Duration.ofSeconds(20)));
+      await().until(() -> b.status("cut-release").waiters() == 1);
+
+      assertThat(a.release(held))
+          .as("the server released it, with the connection if not by the RELEASE")
+          .isTrue();
+      assertThat(((TcpLockProvider) a).connection().leaseCount()).isZero();
+      assertThat(reportedLost).as("released, not lost").isEmpty();
+      LeaseGrant next = waiting.get(2, TimeUnit.SECONDS).orElseThrow();
+      assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(a.release(held)).as("already released").isFalse();
+    }
+  }
+
+  @Test
+  void aRenewCutOffByADroppedConnectionIsALoss() throws Exception {
+    try (CuttingProxy proxy = new CuttingProxy(port, "RENEW")) {
+      LockProvider a = LockProviders.create("tcp://127.0.0.1:" + proxy.port());
+      providers.add(a);
+      LockProvider b = provider();
+      List<LeaseGrant> reportedLost = new CopyOnWriteArrayList<>();
+      a.onLeaseLost(reportedLost::add);
+      LeaseGrant held = a.tryAcquire(LockRequest.of("cut-renew", TTL)).orElseThrow();
+
+      assertThat(a.renew(held, TTL)).as("the server released it with the connection").isEmpty();
+      assertThat(reportedLost)
+          .extracting(LeaseGrant::ownerToken)
+          .containsExactly(held.ownerToken());
+      assertThat(a.release(held)).isFalse();
+      await()
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> b.tryAcquire(LockRequest.of("cut-renew", TTL)).isPresent());
+    }
   }
 
   @Test
