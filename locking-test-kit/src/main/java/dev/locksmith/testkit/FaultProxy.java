@@ -1,0 +1,743 @@
+package dev.locksmith.testkit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A fault-injecting TCP proxy on loopback. Tests put it between a lock client and a real server in
+ * the same JVM, point the client at {@link #host()}:{@link #port()}, and break the network path
+ * while the client holds or waits for a lock: freeze a direction, delay it, lose a reply after the
+ * server acted on the request, half-close or reset the connections.
+ *
+ * <p>It listens on {@code 127.0.0.1} on an ephemeral port and forwards every accepted connection to
+ * the target over a new connection of its own. For each direction of each connection one thread
+ * reads from the sending side into an in-order queue and another writes from that queue to the
+ * receiving side, so a frozen or delayed direction neither drops bytes nor holds up the other
+ * direction. An end of stream from one side is passed on as a half-close ({@code shutdownOutput})
+ * to the other, in order after the bytes before it; a connection is closed when both directions
+ * have ended. A read or write error closes only that connection (with a reset on both sides). Up to
+ * 4 MiB per direction and connection are held; beyond that the proxy stops reading from the sender,
+ * as a full TCP window would.
+ *
+ * <p>Faults apply to every current and future connection and take effect on the next chunk: a chunk
+ * is what one read from the sender returned, so bytes the sender wrote in one go usually form one
+ * chunk. All methods are thread-safe.
+ *
+ * <pre>{@code
+ * try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port())) {
+ *   LockProvider provider = LockProviders.create("tcp://" + proxy.host() + ":" + proxy.port());
+ *   ...
+ *   proxy.freeze(FaultProxy.Direction.TO_CLIENT); // the client's renewals get no answer
+ *   ...
+ *   proxy.thaw();
+ * }
+ * }</pre>
+ */
+public final class FaultProxy implements AutoCloseable {
+
+  /** Which way bytes travel through the proxy. */
+  public enum Direction {
+    /** From the client to the server: requests. */
+    TO_SERVER,
+    /** From the server to the client: replies and pushed messages. */
+    TO_CLIENT
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(FaultProxy.class);
+  private static final String LISTEN_HOST = "127.0.0.1";
+  private static final int CHUNK_BYTES = 16 * 1024;
+  private static final long MAX_HELD_BYTES = 4L << 20;
+  private static final long MAX_DELAY_NANOS = Long.MAX_VALUE / 4;
+  private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+  private static final long CLOSE_JOIN_NANOS = TimeUnit.SECONDS.toNanos(5);
+  private static final byte[] NO_BYTES = new byte[0];
+
+  private final InetSocketAddress target;
+  private final ServerSocket listener;
+  private final int port;
+  private final String threadPrefix;
+  private final AtomicInteger connectionIds = new AtomicInteger();
+  private final AtomicLong[] forwarded = {new AtomicLong(), new AtomicLong()};
+  private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+
+  /** Guards the fields below and every connection's and pipe's state. */
+  private final ReentrantLock lock = new ReentrantLock();
+
+  private final boolean[] frozen = new boolean[2];
+  private final long[] delayNanos = new long[2];
+  private final Set<Connection> open = new LinkedHashSet<>();
+  private int repliesToLose;
+  private boolean closed;
+
+  private FaultProxy(InetSocketAddress target, ServerSocket listener) {
+    this.target = target;
+    this.listener = listener;
+    this.port = listener.getLocalPort();
+    this.threadPrefix = "fault-proxy-" + port + "-";
+  }
+
+  /**
+   * Starts a proxy on {@code 127.0.0.1} and an ephemeral port that forwards every connection to
+   * {@code targetHost:targetPort}.
+   *
+   * @param targetHost a loopback address or a name that resolves only to loopback addresses, such
+   *     as {@code "127.0.0.1"} or {@code "localhost"}
+   * @param targetPort the server's port
+   * @throws IllegalArgumentException if the target is not on loopback or the port is out of range
+   * @throws java.net.UnknownHostException if {@code targetHost} does not resolve
+   * @throws IOException if the listening socket cannot be opened
+   */
+  public static FaultProxy start(String targetHost, int targetPort) throws IOException {
+    if (targetPort < 1 || targetPort > 65_535) {
+      throw new IllegalArgumentException("target port out of range: " + targetPort);
+    }
+    InetAddress address = loopbackAddressOf(targetHost);
+    ServerSocket listener = new ServerSocket();
+    try {
+      listener.bind(new InetSocketAddress(InetAddress.getByName(LISTEN_HOST), 0), 50);
+    } catch (IOException e) {
+      listener.close();
+      throw e;
+    }
+    FaultProxy proxy = new FaultProxy(new InetSocketAddress(address, targetPort), listener);
+    proxy.spawn("accept", proxy::acceptLoop);
+    LOG.info("{} started", proxy);
+    return proxy;
+  }
+
+  private static InetAddress loopbackAddressOf(String host) throws IOException {
+    if (host.isBlank()) {
+      throw new IllegalArgumentException("target host is blank");
+    }
+    InetAddress[] addresses = InetAddress.getAllByName(host);
+    for (InetAddress address : addresses) {
+      if (!address.isLoopbackAddress()) {
+        throw new IllegalArgumentException(
+            "FaultProxy forwards to loopback only, but " + host + " is " + address);
+      }
+    }
+    for (InetAddress address : addresses) {
+      if (address instanceof Inet4Address) {
+        return address;
+      }
+    }
+    return addresses[0];
+  }
+
+  /**
+   * Returns the address the proxy listens on, always {@code "127.0.0.1"}.
+   *
+   * @return the listening host
+   */
+  public String host() {
+    return LISTEN_HOST;
+  }
+
+  /**
+   * Returns the ephemeral port the proxy listens on.
+   *
+   * @return the listening port
+   */
+  public int port() {
+    return port;
+  }
+
+  /**
+   * Stops forwarding in {@code direction} on every current and future connection, as a network path
+   * that silently stops delivering packets. The connections stay open; what the sender writes
+   * meanwhile is held (and read, up to 4 MiB per connection) and delivered in order on {@link
+   * #thaw(Direction)}, including an end of stream or a reset that comes after it. The other
+   * direction keeps flowing.
+   *
+   * @param direction the direction to freeze
+   */
+  public void freeze(Direction direction) {
+    setFrozen(direction, true);
+  }
+
+  /**
+   * Resumes forwarding in {@code direction}: what was held is delivered in order, each chunk no
+   * earlier than its {@linkplain #delay(Direction, Duration) delay} after it was read. Does nothing
+   * if the direction is not frozen.
+   *
+   * @param direction the direction to thaw
+   */
+  public void thaw(Direction direction) {
+    setFrozen(direction, false);
+  }
+
+  /** Thaws both directions; see {@link #thaw(Direction)}. */
+  public void thaw() {
+    thaw(Direction.TO_SERVER);
+    thaw(Direction.TO_CLIENT);
+  }
+
+  private void setFrozen(Direction direction, boolean value) {
+    lock.lock();
+    try {
+      if (frozen[direction.ordinal()] == value) {
+        return;
+      }
+      frozen[direction.ordinal()] = value;
+      signalAll(direction);
+    } finally {
+      lock.unlock();
+    }
+    LOG.info("{}: {} {}", this, value ? "froze" : "thawed", direction);
+  }
+
+  /**
+   * Delays {@code direction} on every current and future connection: each chunk (and an end of
+   * stream or reset) is delivered no earlier than {@code delay} after the proxy read it, and never
+   * before what was read before it. The delay in force when a chunk is due counts, so lowering it
+   * also releases chunks already waiting. {@link Duration#ZERO} turns the delay off.
+   *
+   * @param direction the direction to delay
+   * @param delay how long each chunk waits; not negative
+   * @throws IllegalArgumentException if {@code delay} is negative
+   */
+  public void delay(Direction direction, Duration delay) {
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("negative delay: " + delay);
+    }
+    long nanos =
+        delay.compareTo(Duration.ofNanos(MAX_DELAY_NANOS)) > 0 ? MAX_DELAY_NANOS : delay.toNanos();
+    lock.lock();
+    try {
+      delayNanos[direction.ordinal()] = nanos;
+      signalAll(direction);
+    } finally {
+      lock.unlock();
+    }
+    LOG.info("{}: {} delayed by {}", this, direction, delay);
+  }
+
+  /**
+   * Loses the next chunk the server sends, on whichever connection that is: the chunk is discarded
+   * and that connection is then reset toward the client ({@code SO_LINGER} 0, so the client sees a
+   * connection reset) and closed toward the server. This is how a reply is really lost on TCP:
+   * after the server received the request and acted on it. Each call loses one more chunk. Bytes
+   * the server sent before the lost chunk are still delivered first, so a frozen or delayed {@link
+   * Direction#TO_CLIENT} also holds back the reset.
+   */
+  public void loseNextReply() {
+    lock.lock();
+    try {
+      repliesToLose++;
+    } finally {
+      lock.unlock();
+    }
+    LOG.info("{}: the next reply will be lost", this);
+  }
+
+  /**
+   * Half-closes {@code direction} on every current connection: after the bytes already read in that
+   * direction, the receiving side gets an end of stream ({@code shutdownOutput}), as if the sender
+   * had shut down its output. The sender is not told; what it sends afterwards in that direction is
+   * read and discarded. The other direction keeps flowing, and the connection closes once it ends
+   * too. A frozen direction delivers the end of stream on thaw.
+   *
+   * @param direction {@link Direction#TO_SERVER} to end the stream the server reads, {@link
+   *     Direction#TO_CLIENT} to end the stream the client reads
+   */
+  public void halfClose(Direction direction) {
+    long now = System.nanoTime();
+    for (Connection connection : openConnections()) {
+      connection.pipe(direction).offer(Kind.EOF, NO_BYTES, now);
+    }
+    LOG.info("{}: half-closed {}", this, direction);
+  }
+
+  /**
+   * Resets every current connection at once, on both sides ({@code SO_LINGER} 0, so each side sees
+   * a connection reset), discarding whatever is held. New connections are accepted as usual.
+   */
+  public void resetAll() {
+    List<Connection> connections = openConnections();
+    for (Connection connection : connections) {
+      connection.close(true, true);
+    }
+    LOG.info("{}: reset {} connection(s)", this, connections.size());
+  }
+
+  /**
+   * Returns how many client connections are open: accepted and not yet closed by both sides, reset,
+   * or closed by the proxy.
+   *
+   * @return the number of open connections
+   */
+  public int connections() {
+    lock.lock();
+    try {
+      return open.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns how many bytes have been delivered in {@code direction} so far, over all connections.
+   * Held, discarded and lost bytes do not count.
+   *
+   * @param direction the direction
+   * @return the number of bytes written to the receiving sides
+   */
+  public long forwarded(Direction direction) {
+    return forwarded[direction.ordinal()].get();
+  }
+
+  /**
+   * Stops accepting, closes every connection on both sides (discarding what is held) and waits up
+   * to five seconds for the proxy's threads to end. Calling it again does nothing.
+   */
+  @Override
+  public void close() {
+    List<Connection> connections;
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      connections = new ArrayList<>(open);
+    } finally {
+      lock.unlock();
+    }
+    closeQuietly(listener);
+    for (Connection connection : connections) {
+      connection.close(false, false);
+    }
+    joinThreads();
+    LOG.info("{} closed", this);
+  }
+
+  private void joinThreads() {
+    long deadline = System.nanoTime() + CLOSE_JOIN_NANOS;
+    for (Thread thread : new ArrayList<>(threads)) {
+      if (thread == Thread.currentThread()) {
+        continue;
+      }
+      long left = deadline - System.nanoTime();
+      try {
+        if (left > 0) {
+          TimeUnit.NANOSECONDS.timedJoin(thread, left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (thread.isAlive()) {
+        LOG.warn("{}: thread {} did not end", this, thread.getName());
+      }
+    }
+  }
+
+  /** Returns {@code "FaultProxy[127.0.0.1:port -> target]"}. */
+  @Override
+  public String toString() {
+    return "FaultProxy["
+        + LISTEN_HOST
+        + ":"
+        + port
+        + " -> "
+        + target.getAddress().getHostAddress()
+        + ":"
+        + target.getPort()
+        + "]";
+  }
+
+  private List<Connection> openConnections() {
+    lock.lock();
+    try {
+      return new ArrayList<>(open);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Wakes every pipe of {@code direction}; call with {@link #lock} held. */
+  private void signalAll(Direction direction) {
+    for (Connection connection : open) {
+      connection.pipe(direction).changed.signalAll();
+    }
+  }
+
+  /** Starts a daemon thread unless the proxy is closed; returns whether it started. */
+  private boolean spawn(String name, Runnable body) {
+    lock.lock();
+    try {
+      if (closed) {
+        return false;
+      }
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  body.run();
+                } catch (RuntimeException | Error e) {
+                  LOG.error("{}: thread {} failed", this, Thread.currentThread().getName(), e);
+                } finally {
+                  threads.remove(Thread.currentThread());
+                }
+              },
+              threadPrefix + name);
+      thread.setDaemon(true);
+      threads.add(thread);
+      thread.start();
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void acceptLoop() {
+    while (true) {
+      Socket client;
+      try {
+        client = listener.accept();
+      } catch (IOException e) {
+        if (!isClosed()) {
+          LOG.warn("{}: accept failed; no longer accepting", this, e);
+        }
+        return;
+      }
+      Connection connection = new Connection(connectionIds.incrementAndGet(), client);
+      if (!register(connection)
+          || !spawn(connection.name + "-to-server-read", connection::connectAndRun)) {
+        connection.close(false, false);
+      }
+    }
+  }
+
+  private boolean register(Connection connection) {
+    lock.lock();
+    try {
+      if (closed) {
+        return false;
+      }
+      open.add(connection);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean isClosed() {
+    lock.lock();
+    try {
+      return closed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      LOG.trace("close failed", e);
+    }
+  }
+
+  private static void closeSocket(Socket socket, boolean reset) {
+    if (reset) {
+      try {
+        socket.setSoLinger(true, 0);
+      } catch (IOException e) {
+        LOG.trace("SO_LINGER failed", e);
+      }
+    }
+    closeQuietly(socket);
+  }
+
+  /** What a queued item is: bytes, or an end of stream or reset passed on in order. */
+  private enum Kind {
+    DATA,
+    EOF,
+    LOST_REPLY,
+    SOURCE_RESET
+  }
+
+  /** One chunk or marker, with the {@link System#nanoTime()} it was read at. */
+  private record Item(Kind kind, byte[] bytes, long readAtNanos) {}
+
+  /** One proxied connection: the client's socket, the proxy's socket to the server, two pipes. */
+  private final class Connection {
+    final String name;
+    final Socket client;
+    final Socket server = new Socket();
+    final Pipe toServer;
+    final Pipe toClient;
+
+    /** Guarded by {@link #lock}. */
+    boolean closed;
+
+    Connection(int id, Socket client) {
+      this.name = "c" + id;
+      this.client = client;
+      this.toServer = new Pipe(this, Direction.TO_SERVER, client, server);
+      this.toClient = new Pipe(this, Direction.TO_CLIENT, server, client);
+    }
+
+    Pipe pipe(Direction direction) {
+      return direction == Direction.TO_SERVER ? toServer : toClient;
+    }
+
+    /** Runs on the to-server reader thread: connects, starts the other three threads, reads. */
+    void connectAndRun() {
+      try {
+        client.setTcpNoDelay(true);
+        server.setTcpNoDelay(true);
+        server.connect(target, CONNECT_TIMEOUT_MILLIS);
+      } catch (IOException e) {
+        if (!isClosed()) {
+          LOG.info("{} {}: cannot connect to the target: {}", FaultProxy.this, name, e.toString());
+        }
+        close(true, false);
+        return;
+      }
+      LOG.debug("{} {}: connected {}", FaultProxy.this, name, client.getRemoteSocketAddress());
+      if (!spawn(name + "-to-server-write", toServer::writeLoop)
+          || !spawn(name + "-to-client-write", toClient::writeLoop)
+          || !spawn(name + "-to-client-read", toClient::readLoop)) {
+        close(false, false);
+        return;
+      }
+      toServer.readLoop();
+    }
+
+    boolean isClosed() {
+      lock.lock();
+      try {
+        return closed;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** Closes both sockets, with a reset where asked; later calls do nothing. */
+    void close(boolean resetClient, boolean resetServer) {
+      lock.lock();
+      try {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        open.remove(this);
+        toServer.changed.signalAll();
+        toClient.changed.signalAll();
+      } finally {
+        lock.unlock();
+      }
+      closeSocket(client, resetClient);
+      closeSocket(server, resetServer);
+      LOG.debug(
+          "{} {}: closed (client {}, server {})",
+          FaultProxy.this,
+          name,
+          resetClient ? "reset" : "closed",
+          resetServer ? "reset" : "closed");
+    }
+  }
+
+  /** One direction of a connection: a reader that queues chunks and a writer that delivers them. */
+  private final class Pipe {
+    final Connection connection;
+    final Direction direction;
+    final Socket source;
+    final Socket destination;
+    final Condition changed = lock.newCondition();
+
+    /** Guarded by {@link #lock}. */
+    final ArrayDeque<Item> queue = new ArrayDeque<>();
+
+    long heldBytes;
+
+    /** An end of stream or reset is queued: later data is discarded. */
+    boolean ended;
+
+    /** The writer delivered an end of stream. */
+    boolean done;
+
+    Pipe(Connection connection, Direction direction, Socket source, Socket destination) {
+      this.connection = connection;
+      this.direction = direction;
+      this.source = source;
+      this.destination = destination;
+    }
+
+    void readLoop() {
+      byte[] buffer = new byte[CHUNK_BYTES];
+      try {
+        InputStream in = source.getInputStream();
+        while (true) {
+          int n = in.read(buffer);
+          long now = System.nanoTime();
+          if (n < 0) {
+            offer(Kind.EOF, NO_BYTES, now);
+            return;
+          }
+          if (!offer(Kind.DATA, Arrays.copyOf(buffer, n), now)) {
+            return;
+          }
+        }
+      } catch (IOException e) {
+        if (!connection.isClosed()) {
+          LOG.debug(
+              "{} {}: {} read failed: {}",
+              FaultProxy.this,
+              connection.name,
+              direction,
+              e.toString());
+          offer(Kind.SOURCE_RESET, NO_BYTES, System.nanoTime());
+        }
+      }
+    }
+
+    /**
+     * Queues an item, waiting for room if it is data; returns false once the connection is closed
+     * (or the reader is interrupted), when reading should stop.
+     */
+    boolean offer(Kind kind, byte[] bytes, long readAtNanos) {
+      lock.lock();
+      try {
+        while (kind == Kind.DATA && heldBytes >= MAX_HELD_BYTES && !ended && !connection.closed) {
+          changed.await();
+        }
+        if (connection.closed) {
+          return false;
+        }
+        if (ended) {
+          return true; // after an end of stream or reset: read and discard
+        }
+        Kind queued = kind;
+        byte[] payload = bytes;
+        if (kind == Kind.DATA && direction == Direction.TO_CLIENT && repliesToLose > 0) {
+          repliesToLose--;
+          queued = Kind.LOST_REPLY;
+          payload = NO_BYTES;
+          LOG.info(
+              "{} {}: lost a reply of {} byte(s)", FaultProxy.this, connection.name, bytes.length);
+        }
+        if (queued != Kind.DATA) {
+          ended = true;
+        }
+        queue.add(new Item(queued, payload, readAtNanos));
+        heldBytes += payload.length;
+        changed.signalAll();
+        return true;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    void writeLoop() {
+      try {
+        OutputStream out = destination.getOutputStream();
+        while (true) {
+          Item item = take();
+          if (item == null) {
+            return;
+          }
+          switch (item.kind()) {
+            case DATA:
+              out.write(item.bytes());
+              forwarded[direction.ordinal()].addAndGet(item.bytes().length);
+              break;
+            case EOF:
+              destination.shutdownOutput();
+              if (finished()) {
+                connection.close(false, false);
+              }
+              return;
+            case LOST_REPLY:
+              connection.close(true, false);
+              return;
+            case SOURCE_RESET:
+              connection.close(true, true);
+              return;
+          }
+        }
+      } catch (IOException e) {
+        if (!connection.isClosed()) {
+          LOG.debug(
+              "{} {}: {} write failed: {}",
+              FaultProxy.this,
+              connection.name,
+              direction,
+              e.toString());
+          connection.close(true, true);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        connection.close(true, true);
+      }
+    }
+
+    /** Waits until the head item is due (not frozen, delay passed); null once closed. */
+    @Nullable Item take() throws InterruptedException {
+      lock.lock();
+      try {
+        while (!connection.closed) {
+          Item head = queue.peek();
+          if (head == null || frozen[direction.ordinal()]) {
+            changed.await();
+            continue;
+          }
+          long waited = System.nanoTime() - head.readAtNanos();
+          long wait = delayNanos[direction.ordinal()] - waited;
+          if (wait > 0) {
+            changed.awaitNanos(wait);
+            continue;
+          }
+          queue.poll();
+          heldBytes -= head.bytes().length;
+          changed.signalAll();
+          return head;
+        }
+        return null;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** Marks this direction ended; returns whether the other one has ended too. */
+    boolean finished() {
+      lock.lock();
+      try {
+        done = true;
+        Pipe other =
+            connection.pipe(
+                direction == Direction.TO_SERVER ? Direction.TO_CLIENT : Direction.TO_SERVER);
+        return other.done;
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+}

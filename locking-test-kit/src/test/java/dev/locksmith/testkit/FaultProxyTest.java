@@ -1,0 +1,409 @@
+package dev.locksmith.testkit;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.testkit.FaultProxy.Direction;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Runs {@link FaultProxy} between plain sockets on loopback: the test plays both the client and the
+ * server, so it can see exactly what each side receives.
+ */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class FaultProxyTest {
+  private static final int READ_TIMEOUT_MILLIS = 2_000;
+  private static final int QUIET_MILLIS = 200;
+  private static final Duration DELAY = Duration.ofMillis(300);
+
+  private final List<Socket> sockets = new ArrayList<>();
+  private TestServer server;
+  private FaultProxy proxy;
+
+  @BeforeEach
+  void start() throws IOException {
+    server = TestServer.start();
+    proxy = FaultProxy.start("127.0.0.1", server.port());
+  }
+
+  @AfterEach
+  void stop() {
+    sockets.forEach(FaultProxyTest::closeQuietly);
+    proxy.close();
+    server.close();
+  }
+
+  @Test
+  void bytesPassUnchangedBothWays() throws IOException {
+    Socket client = connect(proxy);
+    Socket peer = server.accept();
+    byte[] request = randomBytes(200_000, 1);
+    byte[] reply = randomBytes(100_000, 2);
+
+    client.getOutputStream().write(request); // the proxy holds what the server has not read yet
+    assertThat(readExactly(peer, request.length)).isEqualTo(request);
+    peer.getOutputStream().write(reply);
+    assertThat(readExactly(client, reply.length)).isEqualTo(reply);
+
+    assertThat(proxy.host()).isEqualTo("127.0.0.1");
+    assertThat(proxy.connections()).isEqualTo(1);
+    await().until(() -> proxy.forwarded(Direction.TO_SERVER) == request.length);
+    await().until(() -> proxy.forwarded(Direction.TO_CLIENT) == reply.length);
+  }
+
+  @Test
+  void freezingRepliesHoldsThemInOrderUntilThawWhileRequestsFlow() throws IOException {
+    Socket client = connect(proxy);
+    Socket peer = server.accept();
+    proxy.freeze(Direction.TO_CLIENT);
+
+    send(peer, "one\n");
+    send(peer, "two\n");
+    send(peer, "three\n");
+    assertNothingArrives(client);
+    send(client, "ping");
+    assertThat(read(peer, 4)).isEqualTo("ping");
+    assertThat(proxy.forwarded(Direction.TO_CLIENT)).isZero();
+    assertThat(proxy.connections()).isEqualTo(1);
+
+    proxy.thaw(Direction.TO_CLIENT);
+    assertThat(read(client, 14)).isEqualTo("one\ntwo\nthree\n");
+    await().until(() -> proxy.forwarded(Direction.TO_CLIENT) == 14);
+  }
+
+  @Test
+  void freezingRequestsHoldsThemOnNewConnectionsWithTheEndOfStreamAfterThem() throws IOException {
+    proxy.freeze(Direction.TO_SERVER);
+    Socket client = connect(proxy);
+    Socket peer = server.accept();
+
+    send(client, "req-1 ");
+    send(client, "req-2");
+    client.shutdownOutput();
+    assertNothingArrives(peer);
+    send(peer, "push");
+    assertThat(read(client, 4)).isEqualTo("push");
+
+    proxy.thaw();
+    assertThat(read(peer, 11)).isEqualTo("req-1 req-2");
+    assertThat(peer.getInputStream().read()).isEqualTo(-1);
+  }
+
+  @Test
+  void delayHoldsEachChunkAtLeastThatLongInOrderAndZeroTurnsItOff() throws IOException {
+    proxy.delay(Direction.TO_CLIENT, DELAY);
+    Socket client = connect(proxy);
+    Socket peer = server.accept();
+
+    long start = System.nanoTime();
+    send(peer, "a");
+    send(peer, "b");
+    send(peer, "c");
+    assertThat(read(client, 1)).isEqualTo("a");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(DELAY);
+    assertThat(read(client, 2)).isEqualTo("bc");
+
+    send(client, "undelayed"); // the other direction is not delayed
+    assertThat(read(peer, 9)).isEqualTo("undelayed");
+
+    proxy.delay(Direction.TO_CLIENT, Duration.ZERO);
+    start = System.nanoTime();
+    send(peer, "d");
+    assertThat(read(client, 1)).isEqualTo("d");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(DELAY);
+  }
+
+  @Test
+  void aLostReplyReachesTheServerButResetsTheClient() throws IOException {
+    Socket client = connect(proxy);
+    Socket peer = server.accept();
+    proxy.loseNextReply();
+
+    send(client, "LOCK x\n");
+    assertThat(read(peer, 7)).isEqualTo("LOCK x\n"); // the server acts on the request
+    send(peer, "OK 42\n");
+    assertThat(outcome(client)).isEqualTo("reset");
+    assertThat(outcome(peer)).isEqualTo("eof");
+    await().until(() -> proxy.connections() == 0);
+    assertThat(proxy.forwarded(Direction.TO_CLIENT)).isZero();
+
+    Socket client2 = connect(proxy); // only one reply is lost
+    Socket peer2 = server.accept();
+    send(client2, "LOCK y\n");
+    assertThat(read(peer2, 7)).isEqualTo("LOCK y\n");
+    send(peer2, "OK 43\n");
+    assertThat(read(client2, 6)).isEqualTo("OK 43\n");
+  }
+
+  @Test
+  void halfCloseEndsOneDirectionAndTheConnectionClosesWhenBothHaveEnded() throws IOException {
+    Socket client = connect(proxy);
+    Socket peer = server.accept();
+
+    proxy.halfClose(Direction.TO_SERVER);
+    assertThat(outcome(peer)).isEqualTo("eof");
+    send(peer, "still here");
+    assertThat(read(client, 10)).isEqualTo("still here");
+    send(client, "discarded");
+    assertThat(proxy.connections()).isEqualTo(1);
+
+    proxy.halfClose(Direction.TO_CLIENT);
+    assertThat(outcome(client)).isEqualTo("eof");
+    await().until(() -> proxy.connections() == 0);
+    assertThat(proxy.forwarded(Direction.TO_SERVER)).isZero();
+  }
+
+  @Test
+  void anEndOfStreamIsPassedOnAsAHalfClose() throws IOException {
+    Socket client = connect(proxy);
+    Socket peer = server.accept();
+
+    client.shutdownOutput();
+    assertThat(outcome(peer)).isEqualTo("eof");
+    send(peer, "bye");
+    assertThat(read(client, 3)).isEqualTo("bye");
+    assertThat(proxy.connections()).isEqualTo(1);
+
+    peer.close();
+    assertThat(outcome(client)).isEqualTo("eof");
+    await().until(() -> proxy.connections() == 0);
+  }
+
+  @Test
+  void resetAllResetsBothSidesOfEveryConnectionAndKeepsAccepting() throws IOException {
+    Socket client1 = connect(proxy);
+    Socket peer1 = server.accept();
+    Socket client2 = connect(proxy);
+    Socket peer2 = server.accept();
+    await().until(() -> proxy.connections() == 2);
+
+    proxy.resetAll();
+    assertThat(proxy.connections()).isZero();
+    assertThat(List.of(outcome(client1), outcome(client2), outcome(peer1), outcome(peer2)))
+        .containsOnly("reset");
+
+    Socket client3 = connect(proxy);
+    Socket peer3 = server.accept();
+    send(client3, "again");
+    assertThat(read(peer3, 5)).isEqualTo("again");
+  }
+
+  @Test
+  void anErrorOnOneConnectionClosesOnlyThatConnection() throws IOException {
+    Socket client1 = connect(proxy);
+    Socket peer1 = server.accept();
+    Socket client2 = connect(proxy);
+    Socket peer2 = server.accept();
+
+    client1.setSoLinger(true, 0);
+    client1.close(); // the client resets its connection
+    assertThat(outcome(peer1)).isIn("reset", "eof");
+    await().until(() -> proxy.connections() == 1);
+
+    send(client2, "ping");
+    assertThat(read(peer2, 4)).isEqualTo("ping");
+    send(peer2, "pong");
+    assertThat(read(client2, 4)).isEqualTo("pong");
+  }
+
+  @Test
+  void aTargetThatRefusesClosesTheClient() throws IOException {
+    int deadPort;
+    try (ServerSocket gone = new ServerSocket(0, 1, loopback())) {
+      deadPort = gone.getLocalPort();
+    }
+    try (FaultProxy dead = FaultProxy.start("localhost", deadPort)) {
+      Socket client = connect(dead);
+      assertThat(outcome(client)).isIn("reset", "eof");
+      await().until(() -> dead.connections() == 0);
+    }
+  }
+
+  @Test
+  void refusesTargetsOffLoopbackAndBadPorts() {
+    assertThatThrownBy(() -> FaultProxy.start("192.0.2.1", 6379))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("loopback");
+    assertThatThrownBy(() -> FaultProxy.start("0.0.0.0", 6379))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> FaultProxy.start("", 6379))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> FaultProxy.start("127.0.0.1", 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> FaultProxy.start("127.0.0.1", 65_536))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> proxy.delay(Direction.TO_SERVER, Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void closeClosesEveryConnectionAndStopsItsThreads() throws IOException {
+    Socket client1 = connect(proxy);
+    Socket peer1 = server.accept();
+    Socket client2 = connect(proxy);
+    Socket peer2 = server.accept();
+    proxy.freeze(Direction.TO_SERVER);
+    send(client2, "held");
+    await().until(() -> proxy.connections() == 2);
+    String prefix = "fault-proxy-" + proxy.port() + "-";
+    await().until(() -> proxyThreads(prefix).size() == 9); // accept, and four per connection
+    assertThat(proxyThreads(prefix)).contains(prefix + "accept", prefix + "c2-to-server-write");
+
+    proxy.close();
+    assertThat(proxy.connections()).isZero();
+    assertThat(proxyThreads(prefix)).isEmpty();
+    for (Socket socket : List.of(client1, client2, peer1, peer2)) {
+      assertThat(outcome(socket)).isIn("eof", "reset");
+    }
+    assertThatThrownBy(() -> connect(proxy)).isInstanceOf(ConnectException.class);
+    proxy.close(); // again: nothing happens
+  }
+
+  private Socket connect(FaultProxy target) throws IOException {
+    Socket socket = new Socket();
+    sockets.add(socket);
+    socket.setTcpNoDelay(true);
+    socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+    socket.connect(new InetSocketAddress(target.host(), target.port()), READ_TIMEOUT_MILLIS);
+    return socket;
+  }
+
+  private static void send(Socket socket, String text) throws IOException {
+    socket.getOutputStream().write(text.getBytes(US_ASCII));
+  }
+
+  private static String read(Socket socket, int length) throws IOException {
+    return new String(readExactly(socket, length), US_ASCII);
+  }
+
+  private static byte[] readExactly(Socket socket, int length) throws IOException {
+    byte[] bytes = socket.getInputStream().readNBytes(length);
+    assertThat(bytes).as("bytes before the end of stream").hasSize(length);
+    return bytes;
+  }
+
+  private static void assertNothingArrives(Socket socket) throws IOException {
+    socket.setSoTimeout(QUIET_MILLIS);
+    try {
+      assertThatThrownBy(() -> socket.getInputStream().read())
+          .isInstanceOf(SocketTimeoutException.class);
+    } finally {
+      socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+    }
+  }
+
+  /** Reads once: {@code "eof"}, {@code "reset"}, {@code "timeout"} or {@code "data"}. */
+  private static String outcome(Socket socket) {
+    try {
+      InputStream in = socket.getInputStream();
+      return in.read() < 0 ? "eof" : "data";
+    } catch (SocketTimeoutException e) {
+      return "timeout";
+    } catch (SocketException e) {
+      return "reset";
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+
+  private static List<String> proxyThreads(String prefix) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .map(Thread::getName)
+        .filter(name -> name.startsWith(prefix))
+        .toList();
+  }
+
+  private static byte[] randomBytes(int length, long seed) {
+    byte[] bytes = new byte[length];
+    new Random(seed).nextBytes(bytes);
+    return bytes;
+  }
+
+  private static InetAddress loopback() throws IOException {
+    return InetAddress.getByName("127.0.0.1");
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      // best effort in clean-up
+    }
+  }
+
+  /** A listener on 127.0.0.1 whose accepted sockets the test reads and writes as the server. */
+  private static final class TestServer implements AutoCloseable {
+    private final ServerSocket listener;
+    private final LinkedBlockingQueue<Socket> accepted = new LinkedBlockingQueue<>();
+    private final List<Socket> all = new ArrayList<>();
+
+    private TestServer(ServerSocket listener) {
+      this.listener = listener;
+    }
+
+    static TestServer start() throws IOException {
+      TestServer server = new TestServer(new ServerSocket(0, 50, loopback()));
+      Thread thread = new Thread(server::acceptLoop, "test-server-" + server.port());
+      thread.setDaemon(true);
+      thread.start();
+      return server;
+    }
+
+    int port() {
+      return listener.getLocalPort();
+    }
+
+    private void acceptLoop() {
+      while (!listener.isClosed()) {
+        try {
+          Socket socket = listener.accept();
+          socket.setTcpNoDelay(true);
+          socket.setSoTimeout(READ_TIMEOUT_MILLIS);
+          accepted.add(socket);
+        } catch (IOException e) {
+          return; // closed
+        }
+      }
+    }
+
+    Socket accept() {
+      Socket socket;
+      try {
+        socket = accepted.poll(READ_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+      assertThat(socket).as("a connection from the proxy").isNotNull();
+      all.add(socket);
+      return socket;
+    }
+
+    @Override
+    public void close() {
+      closeQuietly(listener);
+      all.forEach(FaultProxyTest::closeQuietly);
+      accepted.forEach(FaultProxyTest::closeQuietly);
+    }
+  }
+}
