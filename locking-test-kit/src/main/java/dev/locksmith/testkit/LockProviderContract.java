@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockEvent;
+import dev.locksmith.core.LockException;
+import dev.locksmith.core.LockListener;
+import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LeaseGrant;
@@ -15,11 +21,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
@@ -69,6 +78,28 @@ public abstract class LockProviderContract {
   /** The upper bound asserted for a hand-off from a release to a waiter. Default: 1 s. */
   protected Duration maxHandOff() {
     return Duration.ofSeconds(1);
+  }
+
+  /**
+   * A new client onto the shared lock store whose path a fault test controls. Network providers
+   * return one behind a {@link FaultProxy} ({@link FaultyPath#through}); the default stalls the
+   * answers of {@link #newProvider()} ({@link FaultyPath#stalling}), the equivalent for a provider
+   * with no network.
+   */
+  protected FaultyPath newFaultyClient() throws Exception {
+    return FaultyPath.stalling(newProvider());
+  }
+
+  private FaultyPath faultyClient() throws Exception {
+    FaultyPath path = newFaultyClient();
+    opened.add(0, path); // closed (and thawed) before the engines that use it
+    return path;
+  }
+
+  private Locksmith engine(LockProvider provider, LockListener listener) {
+    Locksmith locksmith = Locksmith.builder().defaultProvider(provider).listener(listener).build();
+    opened.add(0, locksmith);
+    return locksmith;
   }
 
   private LockProvider client() throws Exception {
@@ -429,5 +460,222 @@ public abstract class LockProviderContract {
         .isInstanceOf(dev.locksmith.core.LockTimeoutException.class);
     a.release(held);
     assertThat(other.run(options, () -> {})).isTrue();
+  }
+
+  // Faults: the engine's timing rules against the real provider on a misbehaving path.
+
+  /** Records lost and error events with when they were seen. */
+  private static final class Losses implements LockListener {
+    final List<String> lost = new CopyOnWriteArrayList<>();
+    final List<Throwable> errors = new CopyOnWriteArrayList<>();
+    volatile long lostAt;
+
+    @Override
+    public void lost(LockEvent event, String reason) {
+      lostAt = System.nanoTime();
+      lost.add(event.lockId() + ": " + reason);
+    }
+
+    @Override
+    public void error(LockEvent event, Throwable error) {
+      errors.add(error);
+    }
+  }
+
+  private void awaitFreeFor(LockProvider other, String id, Duration ttl) {
+    await()
+        .atMost(ttl.plus(expiryGrace()).plusSeconds(2))
+        .until(
+            () -> {
+              Optional<LeaseGrant> taken = other.tryAcquire(request(id, Duration.ofSeconds(5)));
+              taken.ifPresent(other::release);
+              return taken.isPresent();
+            });
+  }
+
+  @Test
+  void hungRenewalIsReportedLostAtTheDeadlineNotWhenTheCallGivesUp() throws Exception {
+    FaultyPath path = faultyClient();
+    Losses losses = new Losses();
+    Locksmith locksmith = engine(path.provider(), losses);
+    Duration ttl =
+        Duration.ofSeconds(1).compareTo(shortTtl()) > 0 ? Duration.ofSeconds(1) : shortTtl();
+    String id = lockId("hung-renewal");
+    Lease lease = locksmith.acquire(LockOptions.named(id).withTtl(ttl));
+    path.freezeReplies();
+    long frozenAt = System.nanoTime();
+    long knownDeadline = frozenAt + lease.timeLeft().toNanos();
+
+    await().atMost(ttl.multipliedBy(3)).until(() -> !losses.lost.isEmpty());
+    // Never before the last deadline the client knew of, and at most a tick or so after the
+    // latest deadline any renewal sent before the freeze could have confirmed.
+    assertThat(losses.lostAt - knownDeadline)
+        .isGreaterThanOrEqualTo(-TimeUnit.MILLISECONDS.toNanos(1));
+    assertThat(Duration.ofNanos(losses.lostAt - (frozenAt + ttl.toNanos())))
+        .as("from the deadline to the lost event")
+        .isLessThan(Duration.ofMillis(250));
+    assertThat(lease.isValid()).isFalse();
+    assertThatThrownBy(lease::checkValid).isInstanceOf(LockLostException.class);
+
+    path.thaw();
+    awaitFreeFor(client(), id, ttl);
+    assertThat(lease.isValid()).as("a renewal confirmed late does not revive it").isFalse();
+    lease.close();
+  }
+
+  @Test
+  void lateGrantIsRenewedOrRefusedNeverRunExpired() throws Exception {
+    FaultyPath path = faultyClient();
+    LockProvider other = client();
+    Losses losses = new Losses();
+    Locksmith locksmith = engine(path.provider(), losses);
+    Duration ttl = shortTtl();
+    String id = lockId("late-grant");
+    path.freezeReplies();
+    Future<Optional<Lease>> attempt =
+        pool.submit(() -> locksmith.tryAcquire(LockOptions.named(id).withTtl(ttl)));
+    // The store granted it, then its lease ran out while the grant was on its way; another owner
+    // takes the lock.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> other.status(id).currentHolder().isPresent());
+    LeaseGrant taker = takeAfterExpiry(other, id);
+    path.thaw();
+
+    Optional<Lease> result;
+    try {
+      result = attempt.get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      assertThat(e.getCause()).isInstanceOf(LockException.class);
+      result = Optional.empty();
+    }
+    assertThat(result).as("a lease granted too late is never handed out").isEmpty();
+    assertThat(other.status(id).holder().fencingToken()).isEqualTo(taker.fencingToken());
+    assertThat(other.renew(taker, ttl)).as("the new holder is untouched").isPresent();
+    assertThat(other.release(taker)).isTrue();
+  }
+
+  @Test
+  void lostAcquireReplyLeavesNoGhostLockBeyondOneTtl() throws Exception {
+    FaultyPath path = faultyClient();
+    Locksmith locksmith = engine(path.provider(), new Losses());
+    Duration ttl = shortTtl();
+    String id = lockId("lost-acquire-reply");
+    path.loseNextReply();
+    try {
+      Optional<Lease> lease = locksmith.tryAcquire(LockOptions.named(id).withTtl(ttl));
+      // The client recovered its grant (a resend that found its own lease): a real lease.
+      assertThat(lease).isPresent();
+      assertThat(lease.get().isValid()).isTrue();
+      lease.get().close();
+    } catch (LockException e) {
+      LOG.info("Acquire with a lost reply failed as expected: {}", e.getMessage());
+    }
+    awaitFreeFor(client(), id, ttl);
+  }
+
+  @Test
+  void lostReleaseReplyIsNotReportedAsALoss() throws Exception {
+    FaultyPath path = faultyClient();
+    Losses losses = new Losses();
+    Locksmith locksmith = engine(path.provider(), losses);
+    Duration ttl = Duration.ofSeconds(5);
+    String id = lockId("lost-release-reply");
+    Lease lease = locksmith.acquire(LockOptions.named(id).withTtl(ttl));
+    path.loseNextReply();
+    lease.close();
+    assertThat(losses.lost).as("a release whose reply was lost is not a lost lease").isEmpty();
+    awaitFreeFor(client(), id, ttl);
+    assertThat(losses.lost).isEmpty();
+  }
+
+  /** Annotated calls for the reentrancy case. */
+  static final class Reentrant {
+    final CompletableFuture<String> pending = new CompletableFuture<>();
+
+    @DistributedLock(name = "contract-reentrant", key = "#p0")
+    void outer(String id, Locksmith locksmith) throws Throwable {
+      locksmith.invoke(Invocations.of(this, "inner", id));
+    }
+
+    @DistributedLock(name = "contract-reentrant", key = "#p0")
+    CompletableFuture<String> inner(String id) {
+      return pending;
+    }
+  }
+
+  @Test
+  void reenteredCompletionStageKeepsTheLockUntilItCompletes() throws Throwable {
+    LockProvider provider = client();
+    LockProvider other = client();
+    Locksmith locksmith = engine(provider);
+    Reentrant calls = new Reentrant();
+    String key = lockId("reentrant");
+    locksmith.invoke(Invocations.of(calls, "outer", key, locksmith));
+    String id = "contract-reentrant:" + key;
+    assertThat(other.tryAcquire(request(id, Duration.ofSeconds(5))))
+        .as("another owner while the inner call's stage is pending")
+        .isEmpty();
+    calls.pending.complete("done");
+    Optional<LeaseGrant> after = other.tryAcquire(request(id, Duration.ofSeconds(5)));
+    assertThat(after).as("another owner once the stage completed").isPresent();
+    other.release(after.get());
+  }
+
+  @Test
+  void minHoldCountsFromTheGrantNotFromTheStartOfTheWait() throws Exception {
+    LockProvider holderClient = client();
+    LockProvider other = client();
+    Locksmith locksmith = engine(client());
+    String id = lockId("min-hold-after-wait");
+    LeaseGrant holder = holderClient.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+    Duration minHold = Duration.ofSeconds(2);
+    Lease lease;
+    Future<Lease> waiter =
+        pool.submit(
+            () ->
+                locksmith.acquire(
+                    LockOptions.named(id)
+                        .withTtl(Duration.ofSeconds(10))
+                        .withMinHold(minHold)
+                        .withWaitTimeout(Duration.ofSeconds(20))));
+    awaitWaiting(holderClient, id);
+    // The waiter waits longer than its minimum hold before it is granted.
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    try {
+      timer.schedule(
+          () -> holderClient.release(holder), minHold.toMillis() + 500, TimeUnit.MILLISECONDS);
+      lease = waiter.get(20, TimeUnit.SECONDS);
+    } finally {
+      timer.shutdown();
+    }
+    long grantedAt = System.nanoTime();
+    lease.close();
+    Optional<LeaseGrant> early = other.tryAcquire(request(id, Duration.ofSeconds(5)));
+    if (early.isPresent()) {
+      other.release(early.get());
+      assertThat(Duration.ofNanos(System.nanoTime() - grantedAt))
+          .as("the lock was free again before minHold had passed since the grant")
+          .isGreaterThanOrEqualTo(minHold);
+    }
+    awaitFreeFor(other, id, minHold);
+  }
+
+  @Test
+  void shortTtlsOnAFreeLockGrantOrFailClearlyNeverBusy() throws Exception {
+    Locksmith locksmith = engine(client());
+    LockProvider other = client();
+    for (long millis : new long[] {10, 20, 50}) {
+      String id = lockId("short-ttl-" + millis);
+      Duration ttl = Duration.ofMillis(millis);
+      try {
+        Optional<Lease> lease = locksmith.tryAcquire(LockOptions.named(id).withTtl(ttl));
+        assertThat(lease).as("tryAcquire with a %d ms ttl on a free lock", millis).isPresent();
+        lease.get().close();
+      } catch (IllegalArgumentException | LockException e) {
+        assertThat(e.getMessage()).as("the error for a %d ms ttl", millis).contains("ttl");
+      }
+      awaitFreeFor(other, id, Duration.ofSeconds(1));
+    }
   }
 }
