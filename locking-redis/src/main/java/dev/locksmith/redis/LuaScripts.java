@@ -1,18 +1,44 @@
 package dev.locksmith.redis;
 
 /**
- * The provider's atomic scripts. The lock is a hash {@code token}, {@code fence}, {@code owner}
- * with a millisecond TTL; renew and release act only when both the owner token and the fencing
- * token match, so a stale holder changes nothing.
+ * The provider's atomic scripts. A held lock is a hash {@code token}, {@code fence}, {@code owner}
+ * with the lease's millisecond TTL; renew and release act only when both the owner token and the
+ * fencing token match, so a stale holder changes nothing.
+ *
+ * <p>A release does not delete the hash: it removes the lease's fields and records itself in the
+ * field {@code released}, a space-separated list, newest first, of the last {@link
+ * #RELEASE_RECORDS} releases of the lock as {@code FENCE:RELEASE_ID}. The release id is new for
+ * every release call and the same in every resend of that call, so a release that Redisson resent
+ * after its reply was lost (a response timeout, a dropped connection) finds its own record and
+ * reports the release its first run made, while another release call of the same lease, or a stale
+ * owner, still gets 0. A hash without {@code token} is a free lock: acquire takes it, keeping the
+ * records, and status and renew see no lease.
  */
 final class LuaScripts {
   private LuaScripts() {}
 
   /**
+   * How long a released lock's hash (a tombstone holding only the release records) lives, in
+   * milliseconds. A resend comes within Redisson's retry window, {@code retry-attempts × (timeout +
+   * retry-interval)} after the first run (13.5 s with the defaults); a minute covers that with room
+   * for larger settings, and the tombstone costs one small hash per lock id released in the last
+   * minute.
+   */
+  static final long TOMBSTONE_MILLIS = 60_000;
+
+  /**
+   * How many releases a lock's hash remembers. A resend is recognised while fewer releases of the
+   * same lock followed it; the bound keeps a busy lock's hash small (about 50 bytes a record).
+   */
+  static final int RELEASE_RECORDS = 16;
+
+  /**
    * KEYS: lock, fence. ARGV: owner token, ttl in ms, owner description. Returns {@code {1, fence}}
    * when granted, {@code {0, pttl}} when another owner holds the lock. Presenting the token that
    * already holds the lock returns its grant again, so a command retried by the client after a lost
-   * reply does not lock out its own sender.
+   * reply does not lock out its own sender. A hash without {@code token} (a released lock's
+   * tombstone) is free; taking it keeps its release records, so that a release resent after the
+   * lock changed hands is still recognised.
    *
    * <p>The fencing counter never goes below the server clock in microseconds: when it is lost (a
    * restart without persistence, a failover to a replica that missed the last increments) the next
@@ -43,7 +69,11 @@ final class LuaScripts {
       return {1, fence}
       """;
 
-  /** KEYS: lock. ARGV: owner token, fencing token, ttl in ms. Returns 1 when renewed, else 0. */
+  /**
+   * KEYS: lock. ARGV: owner token, fencing token, ttl in ms. Returns 1 when renewed, else 0 (also
+   * for a released lease, whose hash has no {@code token}). A resend after success extends again,
+   * from the resend's arrival: still no earlier than the caller's local deadline.
+   */
   static final String RENEW =
       """
       local held = redis.call('HMGET', KEYS[1], 'token', 'fence')
@@ -55,37 +85,65 @@ final class LuaScripts {
       """;
 
   /**
-   * KEYS: lock, channel. ARGV: owner token, fencing token. Deletes the lock and publishes the
-   * fencing token on the channel; returns 1 when released, else 0.
+   * KEYS: lock, channel. ARGV: owner token, fencing token, release id (no spaces), tombstone life
+   * in ms, records kept. When the lease is live, removes its fields, records {@code
+   * FENCE:RELEASE_ID} in front of the kept records, gives the hash the tombstone life, publishes
+   * the fencing token on the channel and returns 1. When this release id already released this
+   * fencing token (a resend), returns 1 and changes and publishes nothing. Else changes nothing and
+   * returns 0.
    */
   static final String RELEASE =
       """
-      local held = redis.call('HMGET', KEYS[1], 'token', 'fence')
+      local held = redis.call('HMGET', KEYS[1], 'token', 'fence', 'released')
+      local record = ARGV[2] .. ':' .. ARGV[3]
       if held[1] == ARGV[1] and held[2] == ARGV[2] then
-        redis.call('DEL', KEYS[1])
+        local records = record
+        if held[3] then
+          local count = 1
+          local limit = tonumber(ARGV[5])
+          for earlier in string.gmatch(held[3], '%S+') do
+            if count >= limit then
+              break
+            end
+            records = records .. ' ' .. earlier
+            count = count + 1
+          end
+        end
+        redis.call('HSET', KEYS[1], 'released', records)
+        redis.call('HDEL', KEYS[1], 'token', 'fence', 'owner')
+        redis.call('PEXPIRE', KEYS[1], ARGV[4])
         redis.call('PUBLISH', KEYS[2], ARGV[2])
+        return 1
+      end
+      if held[3] and string.find(' ' .. held[3] .. ' ', ' ' .. record .. ' ', 1, true) then
         return 1
       end
       return 0
       """;
 
   /**
-   * KEYS: lock, channel. ARGV: owner token. The compensation for an acquire whose reply was lost:
-   * deletes the lock only when it is held by that owner token (which the caller regards as not
-   * acquired), publishes on the channel to wake waiters, and returns 1; else changes nothing and
-   * returns 0.
+   * KEYS: lock, channel. ARGV: owner token, tombstone life in ms. The compensation for an acquire
+   * whose reply was lost: frees the lock only when it is held by that owner token (which the caller
+   * regards as not acquired), keeping earlier release records for the tombstone life, publishes on
+   * the channel to wake waiters, and returns 1; else changes nothing and returns 0.
    */
   static final String RELEASE_ABANDONED =
       """
       if redis.call('HGET', KEYS[1], 'token') == ARGV[1] then
-        redis.call('DEL', KEYS[1])
+        redis.call('HDEL', KEYS[1], 'token', 'fence', 'owner')
+        if redis.call('EXISTS', KEYS[1]) == 1 then
+          redis.call('PEXPIRE', KEYS[1], ARGV[2])
+        end
         redis.call('PUBLISH', KEYS[2], 'abandoned')
         return 1
       end
       return 0
       """;
 
-  /** KEYS: lock. Read-only. Returns {@code {}} when free, else {@code {fence, owner, pttl}}. */
+  /**
+   * KEYS: lock. Read-only. Returns {@code {}} when free (no hash, or a tombstone without {@code
+   * fence}), else {@code {fence, owner, pttl}}.
+   */
   static final String STATUS =
       """
       local held = redis.call('HMGET', KEYS[1], 'fence', 'owner')

@@ -5,6 +5,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.core.spi.OwnerTokens;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -27,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * {@code PREFIX:{LOCK_ID}:released}; the hash tag keeps all three in one Cluster slot. Acquire,
  * renew and release are atomic Lua scripts; renew and release check the owner token and the fencing
  * token, so a lease belongs to its acquisition, not to a thread, and any thread may renew or
- * release it.
+ * release it. A release leaves a short-lived record in the lock's hash, so that a release Redisson
+ * resent after a lost reply reports the release its first run made (see {@link
+ * #release(LeaseGrant)}).
  *
  * <p>Waiters subscribe to the lock's channel and retry when a release is published or the holder's
  * TTL runs out, whichever comes first; there is no polling. Waiters race for a released lock: Redis
@@ -170,8 +173,24 @@ public final class RedisLockProvider implements LockProvider {
     return Optional.of(lease.renewed(ttl, sentAt + ttl.toNanos()));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Idempotent under Redisson's resends: each call carries a new release id, and when its first
+   * run released the lease but the reply was lost (a response timeout, a dropped connection), the
+   * resend finds that release recorded and returns {@code true} without publishing again. Another
+   * call for a lease already released returns {@code false}, as for any lease no longer held.
+   */
   @Override
   public boolean release(LeaseGrant lease) {
+    return release(lease, OwnerTokens.newToken());
+  }
+
+  /**
+   * Runs the release script with {@code releaseId}; every run with the same id is what a resend of
+   * one {@link #release(LeaseGrant)} call sends.
+   */
+  boolean release(LeaseGrant lease, String releaseId) {
     LockKeys keys = keys(lease.lockId());
     Long released =
         call(
@@ -185,7 +204,10 @@ public final class RedisLockProvider implements LockProvider {
                     RScript.ReturnType.LONG,
                     List.of(keys.lock(), keys.channel()),
                     lease.ownerToken(),
-                    Long.toString(lease.fencingToken())));
+                    Long.toString(lease.fencingToken()),
+                    releaseId,
+                    Long.toString(LuaScripts.TOMBSTONE_MILLIS),
+                    Integer.toString(LuaScripts.RELEASE_RECORDS)));
     return released != null && released == 1L;
   }
 
@@ -320,7 +342,8 @@ public final class RedisLockProvider implements LockProvider {
               LuaScripts.RELEASE_ABANDONED,
               RScript.ReturnType.LONG,
               List.of(keys.lock(), keys.channel()),
-              request.ownerToken())
+              request.ownerToken(),
+              Long.toString(LuaScripts.TOMBSTONE_MILLIS))
           .toCompletableFuture()
           .handle(
               (released, error) -> {

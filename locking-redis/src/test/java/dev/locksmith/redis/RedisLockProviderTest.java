@@ -285,7 +285,7 @@ class RedisLockProviderTest {
   }
 
   @Test
-  void keysShareTheLockIdsHashTagAndOnlyTheLeaseHasATtl() throws Exception {
+  void keysShareTheLockIdsHashTagAndOnlyTheLeaseAndTheReleaseRecordHaveATtl() throws Exception {
     String id = "orders:{42}%";
     LeaseGrant lease = first.tryAcquire(request(id, LONG)).orElseThrow();
     URI server = URI.create(TestRedis.sharedUrl());
@@ -299,7 +299,10 @@ class RedisLockProviderTest {
     assertThat(call(server, "GET", fence)).isEqualTo(Long.toString(lease.fencingToken()));
     assertThat(call(server, "PTTL", fence)).isEqualTo(-1L);
     assertThat(first.release(lease)).isTrue();
-    assertThat(call(server, "EXISTS", lock)).isEqualTo(0L);
+    assertThat(call(server, "HGET", lock, "token")).as("released").isNull();
+    assertThat((Long) call(server, "PTTL", lock))
+        .as("the release record's short life")
+        .isBetween(1L, LuaScripts.TOMBSTONE_MILLIS);
   }
 
   @Test

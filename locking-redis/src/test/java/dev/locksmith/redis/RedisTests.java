@@ -4,6 +4,7 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.time.Duration;
+import java.util.UUID;
 
 /** Shared helpers: URLs of the test Redis with short timeouts, and requests. */
 final class RedisTests {
@@ -14,14 +15,19 @@ final class RedisTests {
 
   /** The shared test server's URL with a prefix of its own, so tests never see each other. */
   static String sharedUrl() {
-    return TestRedis.sharedUrl() + "?prefix=t" + OwnerTokens.newToken().substring(0, 8);
+    return TestRedis.sharedUrl() + "?prefix=t" + unique(8);
   }
 
   static LockRequest request(String lockId, Duration ttl) {
     return new LockRequest(lockId, OwnerTokens.newToken(), ttl, "test/" + lockId);
   }
 
+  /** A lock id no other call returns; owner tokens share a per-process prefix, so not theirs. */
   static String lockId() {
-    return "lock-" + OwnerTokens.newToken().substring(0, 10);
+    return "lock-" + unique(10);
+  }
+
+  private static String unique(int length) {
+    return UUID.randomUUID().toString().replace("-", "").substring(0, length);
   }
 }

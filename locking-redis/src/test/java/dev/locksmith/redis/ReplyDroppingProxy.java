@@ -8,16 +8,21 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy in front of a server that forwards every request and, while told to, swallows the
- * server's replies: the commands run, their replies are lost.
+ * server's replies: the commands run, their replies are lost. It can also swallow just the next
+ * reply, so that a client's resend of that command is answered.
  */
 final class ReplyDroppingProxy implements AutoCloseable {
   private final ServerSocket listener;
   private final String host;
   private final int port;
   private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean cutNextReply = new AtomicBoolean();
+  private final AtomicInteger cutReplies = new AtomicInteger();
   private volatile boolean dropReplies;
 
   private ReplyDroppingProxy(String host, int port) throws IOException {
@@ -38,6 +43,20 @@ final class ReplyDroppingProxy implements AutoCloseable {
 
   void dropReplies(boolean drop) {
     this.dropReplies = drop;
+  }
+
+  /**
+   * Swallows the next read of reply bytes on any connection and closes that connection, as a
+   * network cut after the server ran a command would; other and later connections are forwarded.
+   * With one command in flight that read is its whole reply.
+   */
+  void cutNextReply() {
+    cutNextReply.set(true);
+  }
+
+  /** How many replies {@link #cutNextReply()} swallowed. */
+  int cutReplies() {
+    return cutReplies.get();
   }
 
   private void accept() {
@@ -61,6 +80,10 @@ final class ReplyDroppingProxy implements AutoCloseable {
       OutputStream out = to.getOutputStream();
       int n;
       while ((n = in.read(buffer)) >= 0) {
+        if (replies && cutNextReply.getAndSet(false)) {
+          cutReplies.incrementAndGet();
+          return; // closes both sockets
+        }
         if (!(replies && dropReplies)) {
           out.write(buffer, 0, n);
           out.flush();
