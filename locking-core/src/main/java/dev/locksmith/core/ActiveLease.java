@@ -45,6 +45,7 @@ final class ActiveLease implements Lease {
   private volatile LeaseGrant grant;
   private volatile @Nullable LeaseKeeper keeper;
   private volatile long nextRenewal;
+  private volatile long deadlineCheck;
 
   ActiveLease(
       LockOptions options,
@@ -84,9 +85,17 @@ final class ActiveLease implements Lease {
     if (released.get() || lostReason.get() != null) {
       return false;
     }
-    if (grant.expiredAt(now)) {
+    LeaseGrant current = grant;
+    if (current.expiredAt(now)) {
       markLost(deadlineReason(now));
       return false;
+    }
+    if (current.deadlineNanos() - now < LeaseKeeper.TICK_NANOS
+        && deadlineCheck != current.deadlineNanos()) {
+      // The deadline falls before the next sweep: check at the deadline itself, not up to a tick
+      // after it.
+      deadlineCheck = current.deadlineNanos();
+      leaseKeeper.checkAt(this, current.deadlineNanos());
     }
     if (options.renew() && now - nextRenewal >= 0 && renewing.compareAndSet(false, true)) {
       renewalStartedAt = now;

@@ -99,6 +99,22 @@ final class LeaseKeeper implements AutoCloseable {
     }
   }
 
+  /** Keeps one lease again at {@code nanos} on the ticker, such as its deadline. */
+  void checkAt(ActiveLease lease, long nanos) {
+    try {
+      sweeper.schedule(
+          () -> {
+            if (leases.get(lease.ownerToken()) == lease && !lease.keep(ticker.read(), this)) {
+              unwatch(lease);
+            }
+          },
+          Math.max(0, nanos - ticker.read()),
+          TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closing) {
+      // The engine is closing.
+    }
+  }
+
   /** Runs a renewal off the sweeper thread. */
   void renewLater(Runnable renewal) {
     try {

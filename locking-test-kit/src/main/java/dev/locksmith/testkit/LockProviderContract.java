@@ -531,6 +531,10 @@ public abstract class LockProviderContract {
     Locksmith locksmith = engine(path.provider(), losses);
     Duration ttl = shortTtl();
     String id = lockId("late-grant");
+    // A client that has carried traffic before (scripts loaded, connections open).
+    LeaseGrant warm =
+        path.provider().tryAcquire(request(lockId("late-grant-warm-up"), ttl)).orElseThrow();
+    path.provider().release(warm);
     path.freezeReplies();
     Future<Optional<Lease>> attempt =
         pool.submit(() -> locksmith.tryAcquire(LockOptions.named(id).withTtl(ttl)));
