@@ -58,6 +58,11 @@ abstract class Backend implements AutoCloseable {
   /** The provider URL clients use. */
   abstract String url();
 
+  /** The provider URL for a client that reaches the server on another loopback port. */
+  String urlThrough(int port) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " has no server");
+  }
+
   /** How long past a lease's TTL the provider may keep it held (the file provider's skew). */
   Duration expiryAllowance() {
     return Duration.ZERO;
@@ -121,6 +126,11 @@ abstract class Backend implements AutoCloseable {
     }
 
     @Override
+    String urlThrough(int proxyPort) {
+      return "tcp://127.0.0.1:" + proxyPort;
+    }
+
+    @Override
     void restart(Duration downtime) {
       server.close();
       stayDown(downtime);
@@ -154,6 +164,11 @@ abstract class Backend implements AutoCloseable {
     @Override
     String url() {
       return redis.url() + FAST;
+    }
+
+    @Override
+    String urlThrough(int proxyPort) {
+      return "redis://127.0.0.1:" + proxyPort + FAST;
     }
 
     @Override
