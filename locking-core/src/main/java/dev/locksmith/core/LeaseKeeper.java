@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -11,6 +12,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,17 +43,26 @@ final class LeaseKeeper implements AutoCloseable {
   private final AtomicBoolean started = new AtomicBoolean();
   private final ScheduledThreadPoolExecutor sweeper =
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
-  private final ExecutorService renewers =
-      new ThreadPoolExecutor(
-          0,
-          Integer.MAX_VALUE,
-          30,
-          TimeUnit.SECONDS,
-          new SynchronousQueue<>(),
-          daemons("locksmith-renewal-"));
+  private final Executor renewers;
+  private final @Nullable ExecutorService ownRenewers;
 
-  LeaseKeeper(Ticker ticker) {
+  /**
+   * @param renewalExecutor runs renewals, or {@code null} for the keeper's own pool of daemon
+   *     threads (closed with the keeper)
+   */
+  LeaseKeeper(Ticker ticker, @Nullable Executor renewalExecutor) {
     this.ticker = ticker;
+    this.ownRenewers =
+        renewalExecutor != null
+            ? null
+            : new ThreadPoolExecutor(
+                0,
+                Integer.MAX_VALUE,
+                30,
+                TimeUnit.SECONDS,
+                new SynchronousQueue<>(),
+                daemons("locksmith-renewal-"));
+    this.renewers = renewalExecutor != null ? renewalExecutor : ownRenewers;
   }
 
   private static ThreadFactory daemons(String prefix) {
@@ -140,7 +151,9 @@ final class LeaseKeeper implements AutoCloseable {
   @Override
   public void close() {
     sweeper.shutdownNow();
-    renewers.shutdownNow();
+    if (ownRenewers != null) {
+      ownRenewers.shutdownNow();
+    }
     leases.clear();
   }
 }

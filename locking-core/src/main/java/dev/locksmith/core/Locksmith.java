@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -57,7 +58,7 @@ public final class Locksmith implements AutoCloseable {
     this.listeners = new Listeners(builder.listeners);
     this.releaseDeferral = builder.releaseDeferral;
     this.ticker = builder.ticker;
-    this.keeper = new LeaseKeeper(ticker);
+    this.keeper = new LeaseKeeper(ticker, builder.renewalExecutor);
     for (LockProvider provider : new java.util.LinkedHashSet<>(builder.providers.values())) {
       lossRegistrations.add(provider.onLeaseLost(keeper::lost));
     }
@@ -435,6 +436,7 @@ public final class Locksmith implements AutoCloseable {
     private Consumer<StandardEvaluationContext> contextCustomizer = context -> {};
     private ReleaseDeferral releaseDeferral = ReleaseDeferral.NONE;
     private Ticker ticker = Ticker.system();
+    private @Nullable Executor renewalExecutor;
 
     private Builder() {}
 
@@ -531,6 +533,16 @@ public final class Locksmith implements AutoCloseable {
      */
     public Builder ticker(Ticker ticker) {
       this.ticker = Objects.requireNonNull(ticker);
+      return this;
+    }
+
+    /**
+     * Runs lease renewals (provider calls that may block) on this executor; the engine does not
+     * shut it down. Default: a pool of daemon threads of its own, at most one renewal in flight per
+     * lease. The lease deadlines are watched by the engine's sweeper whatever this executor does.
+     */
+    public Builder renewalExecutor(Executor executor) {
+      this.renewalExecutor = Objects.requireNonNull(executor);
       return this;
     }
 

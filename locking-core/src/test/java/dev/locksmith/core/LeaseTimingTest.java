@@ -191,4 +191,32 @@ class LeaseTimingTest {
     await().atMost(Duration.ofSeconds(2)).until(() -> events.events.contains("lost hard"));
     assertThat(provider.calls).doesNotContain("renew");
   }
+
+  @Test
+  void renewalsRunOnTheGivenExecutor() throws Exception {
+    java.util.List<String> threads = new CopyOnWriteArrayList<>();
+    java.util.concurrent.ExecutorService executor =
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            task -> new Thread(task, "my-renewals"));
+    try (Locksmith engine =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .ticker(ticker)
+            .renewalExecutor(
+                task ->
+                    executor.execute(
+                        () -> {
+                          threads.add(Thread.currentThread().getName());
+                          task.run();
+                        }))
+            .build()) {
+      Lease lease = engine.acquire(lock("pooled", "3s"));
+      ticker.advance(Duration.ofMillis(1100));
+      assertThat(provider.renewStarted.await(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(threads).containsExactly("my-renewals");
+      lease.close();
+    } finally {
+      executor.shutdownNow();
+    }
+  }
 }
