@@ -40,7 +40,10 @@ public @interface DistributedLock {
 
   /**
    * Length of the lease. While the method runs the lease is renewed every third of this, unless
-   * {@link #renew()} is {@code false}.
+   * {@link #renew()} is {@code false}. Durations here and in {@link #waitTimeout()} and {@link
+   * #minHold()} are a whole number with {@code ms}, {@code s}, {@code m}, {@code h} or {@code d},
+   * or ISO-8601 ({@code PT10S}); each at most 365 days, and the ttl more than zero. Anything else
+   * fails at start-up (or the first call) naming the class, method and attribute.
    */
   String ttl() default "30s";
 

@@ -8,9 +8,16 @@ import java.util.regex.Pattern;
 
 /**
  * Parses durations as the annotation takes them: {@code 500ms}, {@code 10s}, {@code 5m}, {@code
- * 1h}, {@code 1d}, or ISO-8601 such as {@code PT10S}.
+ * 1h}, {@code 1d}, or ISO-8601 such as {@code PT10S}, from zero up to {@link #MAX}.
  */
 public final class Durations {
+  /**
+   * The longest duration Locksmith accepts anywhere (ttl, wait, minimum hold): 365 days. Longer
+   * leases are a mistake rather than a need, and the bound keeps every deadline computed from a
+   * duration (nanoseconds on the monotonic clock, milliseconds on the wire) far from overflow.
+   */
+  public static final Duration MAX = Duration.ofDays(365);
+
   private static final Pattern SIMPLE = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
   private Durations() {}
@@ -19,7 +26,7 @@ public final class Durations {
    * Parses a duration.
    *
    * @throws IllegalArgumentException naming the text and the accepted forms, when it is neither
-   *     form or is negative
+   *     form, is negative or is longer than {@link #MAX}
    */
   public static Duration parse(String text) {
     String value = text.strip().toLowerCase(Locale.ROOT);
@@ -32,19 +39,23 @@ public final class Durations {
       } catch (NumberFormatException e) {
         throw invalid(text);
       }
-      result =
-          switch (matcher.group(2)) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            default -> Duration.ofDays(amount);
-          };
+      try {
+        result =
+            switch (matcher.group(2)) {
+              case "ms" -> Duration.ofMillis(amount);
+              case "s" -> Duration.ofSeconds(amount);
+              case "m" -> Duration.ofMinutes(amount);
+              case "h" -> Duration.ofHours(amount);
+              default -> Duration.ofDays(amount);
+            };
+      } catch (ArithmeticException e) {
+        throw tooLong(text);
+      }
     } else if (value.startsWith("p") || value.startsWith("-p")) {
       try {
         result = Duration.parse(value.toUpperCase(Locale.ROOT));
       } catch (DateTimeParseException e) {
-        throw invalid(text);
+        throw e.getCause() instanceof ArithmeticException ? tooLong(text) : invalid(text);
       }
     } else {
       throw invalid(text);
@@ -52,7 +63,33 @@ public final class Durations {
     if (result.isNegative()) {
       throw new IllegalArgumentException("duration '" + text + "' is negative");
     }
+    if (result.compareTo(MAX) > 0) {
+      throw tooLong(text);
+    }
     return result;
+  }
+
+  /**
+   * Checks a duration given as a {@link Duration} against the same bounds as parsed text.
+   *
+   * @param what what the duration is, for the message, such as {@code "ttl"}
+   * @return the duration
+   * @throws IllegalArgumentException naming {@code what} when it is negative or over {@link #MAX}
+   */
+  public static Duration check(Duration duration, String what) {
+    if (duration.isNegative()) {
+      throw new IllegalArgumentException(what + " must not be negative, was " + duration);
+    }
+    if (duration.compareTo(MAX) > 0) {
+      throw new IllegalArgumentException(
+          what + " " + duration + " is longer than the longest Locksmith accepts, 365d");
+    }
+    return duration;
+  }
+
+  private static IllegalArgumentException tooLong(String text) {
+    return new IllegalArgumentException(
+        "'" + text.strip() + "' is longer than the longest duration Locksmith accepts, 365d");
   }
 
   /** Formats a duration the short way this class parses, such as {@code 1500ms} or {@code 30s}. */

@@ -55,12 +55,9 @@ public record LockOptions(
     if (ttl.isZero() || ttl.isNegative()) {
       throw new IllegalArgumentException("ttl must be positive, was " + ttl);
     }
-    if (waitTimeout.isNegative()) {
-      throw new IllegalArgumentException("waitTimeout must not be negative, was " + waitTimeout);
-    }
-    if (minHold.isNegative()) {
-      throw new IllegalArgumentException("minHold must not be negative, was " + minHold);
-    }
+    Durations.check(ttl, "ttl");
+    Durations.check(waitTimeout, "waitTimeout");
+    Durations.check(minHold, "minHold");
     if (!renew && minHold.compareTo(ttl) > 0) {
       throw new IllegalArgumentException(
           "minHold (" + minHold + ") exceeds ttl (" + ttl + ") while renew is false");

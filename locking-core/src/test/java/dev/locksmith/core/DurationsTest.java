@@ -47,4 +47,29 @@ class DurationsTest {
     assertThat(Durations.format(Duration.ofMillis(millis))).isEqualTo(text);
     assertThat(Durations.parse(text)).isEqualTo(Duration.ofMillis(millis));
   }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"200000d", "9223372036854775807ms", "9999999999999999d", "P1000000000D", "366d"})
+  void rejectsDurationsOverAYearSayingSoNotOverflowing(String text) {
+    assertThatThrownBy(() -> Durations.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("'" + text + "' is longer than the longest duration Locksmith accepts, 365d");
+  }
+
+  @org.junit.jupiter.api.Test
+  void acceptsAYearExactly() {
+    assertThat(Durations.parse("365d")).isEqualTo(Durations.MAX);
+  }
+
+  @org.junit.jupiter.api.Test
+  void checksGivenDurationsAgainstTheSameBounds() {
+    assertThatThrownBy(() -> LockOptions.named("x").withTtl(Duration.ofDays(200_000)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ttl PT4800000H is longer than the longest Locksmith accepts, 365d");
+    assertThatThrownBy(
+            () -> dev.locksmith.core.spi.LockRequest.of("x", Duration.ofSeconds(Long.MAX_VALUE)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("longer than the longest Locksmith accepts");
+  }
 }

@@ -25,6 +25,16 @@ class SpecValidationTest {
     void run() {}
   }
 
+  static class HugeTtl {
+    @DistributedLock(ttl = "200000d")
+    void run() {}
+  }
+
+  static class OverflowingWait {
+    @DistributedLock(waitTimeout = "9999999999999999d")
+    void run() {}
+  }
+
   static class ZeroTtl {
     @DistributedLock(ttl = "0s")
     void run() {}
@@ -134,6 +144,18 @@ class SpecValidationTest {
         .hasMessageContaining("BadWaitTimeout.run(), attribute waitTimeout: 'forever'");
     assertThatThrownBy(() -> locksmith.validate(ZeroTtl.class))
         .hasMessageContaining("ZeroTtl.run(), attribute ttl: must be longer than zero");
+  }
+
+  @Test
+  void durationsOverAYearAreRefusedAtValidationNamingTheAttribute() {
+    assertThatThrownBy(() -> locksmith.validate(HugeTtl.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessage(
+            "@DistributedLock on dev.locksmith.core.SpecValidationTest$HugeTtl.run(), attribute"
+                + " ttl: '200000d' is longer than the longest duration Locksmith accepts, 365d");
+    assertThatThrownBy(() -> locksmith.validate(OverflowingWait.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("OverflowingWait.run(), attribute waitTimeout: '9999999999999999d'");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.locksmith.core.memory;
 
+import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -27,6 +29,8 @@ public final class MemoryLockProvider implements LockProvider {
 
   private final String name;
   private final MemoryLockStore store;
+  private final Set<MemoryLockStore.Waiter> waiters = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
 
   private MemoryLockProvider(String name, MemoryLockStore store) {
     this.name = name;
@@ -38,6 +42,15 @@ public final class MemoryLockProvider implements LockProvider {
     return new MemoryLockProvider(name, STORES.computeIfAbsent(name, n -> new MemoryLockStore()));
   }
 
+  /**
+   * Forgets the JVM-wide store of the given name, as if the process that kept it restarted: its
+   * locks are gone and providers made later get a new store. Providers made before keep the old
+   * one. Fencing tokens of the new store still exceed the old store's (see the class comment).
+   */
+  public static void discardShared(String name) {
+    STORES.remove(name);
+  }
+
   /** A provider over a store of its own, shared with nobody. */
   public static MemoryLockProvider isolated() {
     return new MemoryLockProvider("isolated", new MemoryLockStore());
@@ -45,14 +58,22 @@ public final class MemoryLockProvider implements LockProvider {
 
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+    checkOpen();
     return Optional.ofNullable(store.tryGrant(request));
   }
 
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
+    checkOpen();
     long deadline = System.nanoTime() + timeout.toNanos();
     MemoryLockStore.Waiter waiter = store.grantOrEnqueue(request);
+    waiters.add(waiter);
+    if (closed) {
+      waiters.remove(waiter);
+      store.cancel(waiter);
+      checkOpen();
+    }
     try {
       while (true) {
         long slice = Math.min(deadline - System.nanoTime(), store.nanosUntilHolderExpires(waiter));
@@ -72,7 +93,12 @@ public final class MemoryLockProvider implements LockProvider {
       }
       throw e;
     } catch (ExecutionException | CancellationException e) {
+      if (closed) {
+        throw closedError();
+      }
       throw new IllegalStateException("waiter for " + request.lockId() + " failed", e);
+    } finally {
+      waiters.remove(waiter);
     }
   }
 
@@ -101,8 +127,30 @@ public final class MemoryLockProvider implements LockProvider {
     return name.isEmpty() ? "mem:" : "mem:" + name;
   }
 
+  /**
+   * Closes this provider: its waiters stop waiting at once with a {@link LockProviderException},
+   * and it takes no more requests. The store and the locks held in it outlive the provider, as a
+   * server outlives its clients.
+   */
   @Override
   public void close() {
-    // The store outlives its providers, as a server outlives its clients.
+    closed = true;
+    for (MemoryLockStore.Waiter waiter : waiters) {
+      LeaseGrant granted = store.cancel(waiter);
+      if (granted != null) {
+        store.release(granted);
+      }
+      waiter.grant().completeExceptionally(closedError());
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw closedError();
+    }
+  }
+
+  private LockProviderException closedError() {
+    return new LockProviderException("The provider " + description() + " was closed");
   }
 }

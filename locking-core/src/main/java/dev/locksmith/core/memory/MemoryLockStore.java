@@ -4,6 +4,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The locks of one in-memory store. Each lock's state is guarded by its own {@link ReentrantLock}
  * (never a monitor); a state that becomes idle is retired and removed, so the map holds only locks
- * in use. Fencing tokens come from one counter for the whole store, which keeps them strictly
- * increasing per lock id even after a state is removed.
+ * in use. Fencing tokens come from one counter for the whole store, floored by the clock in
+ * microseconds, which keeps them strictly increasing per lock id even after a state is removed or
+ * the store replaced.
  */
 final class MemoryLockStore {
   private final ConcurrentHashMap<String, LockState> locks = new ConcurrentHashMap<>();
@@ -53,7 +55,7 @@ final class MemoryLockStore {
 
     LeaseGrant grant(LockRequest request, long now) {
       long expiresAt = now + request.ttl().toNanos();
-      Holding holding = new Holding(request, fencing.incrementAndGet(), expiresAt);
+      Holding holding = new Holding(request, nextToken(), expiresAt);
       holder = holding;
       return new LeaseGrant(
           request.lockId(), request.ownerToken(), holding.fencingToken, request.ttl(), expiresAt);
@@ -73,6 +75,18 @@ final class MemoryLockStore {
           && holder.fencingToken == lease.fencingToken()
           && holder.request.ownerToken().equals(lease.ownerToken());
     }
+  }
+
+  /**
+   * The next fencing token: one more than the last, and never below the wall clock in microseconds,
+   * so a store that replaces a discarded one (a "restart") still issues tokens above every earlier
+   * one, as long as the clock did not step back and no store ran ahead of it (over a million grants
+   * a second, sustained).
+   */
+  private long nextToken() {
+    Instant now = Instant.now();
+    long floor = now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+    return fencing.updateAndGet(last -> Math.max(last + 1, floor));
   }
 
   /** Runs {@code action} under the lock's mutex, retiring the state when it becomes idle. */

@@ -1,5 +1,6 @@
 package dev.locksmith.core.spi;
 
+import dev.locksmith.core.Durations;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -8,7 +9,7 @@ import java.util.Objects;
  *
  * @param lockId the lock's id; any string, providers map it to what their store accepts
  * @param ownerToken unique to this acquisition; see {@link OwnerTokens#newToken()}
- * @param ttl the lease length to grant
+ * @param ttl the lease length to grant, positive and at most {@link Durations#MAX}
  * @param owner a readable description of the requester (host, pid, thread) for status and logs
  */
 public record LockRequest(String lockId, String ownerToken, Duration ttl, String owner) {
@@ -25,6 +26,7 @@ public record LockRequest(String lockId, String ownerToken, Duration ttl, String
     if (ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException("ttl must be positive, was " + ttl);
     }
+    Durations.check(ttl, "ttl");
   }
 
   /** A request with a fresh owner token, described as the current host, process and thread. */
