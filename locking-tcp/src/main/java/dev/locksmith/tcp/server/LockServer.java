@@ -69,6 +69,7 @@ public final class LockServer implements AutoCloseable {
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final ScheduledThreadPoolExecutor core;
   private @Nullable LockTable table;
+  private @Nullable FencingSequence fencing;
   private @Nullable EventLoopGroup bossGroup;
   private @Nullable EventLoopGroup workerGroup;
   private @Nullable Channel serverChannel;
@@ -96,7 +97,9 @@ public final class LockServer implements AutoCloseable {
   }
 
   /**
-   * Opens the data directory, binds and starts serving.
+   * Opens the data directory, binds and starts serving. When the fencing high-water mark a crash
+   * left is still ahead of the clock, first waits for the clock to pass it (at most {@link
+   * Builder#fencingBlock(long)} microseconds, a second by default).
    *
    * @return the bound port (useful with {@code port(0)})
    * @throws IOException when the data directory, the TLS files or the bind fail
@@ -111,12 +114,11 @@ public final class LockServer implements AutoCloseable {
         Files.createDirectories(dataDir);
         lockDataDir(dataDir);
       }
+      FencingSequence sequence = FencingSequence.open(dataDir, settings.fencingBlock());
+      fencing = sequence;
       table =
           new LockTable(
-              FencingSequence.open(dataDir, settings.fencingBlock()),
-              core,
-              settings.maxWaitersPerLock(),
-              settings.maxLocksPerConnection());
+              sequence, core, settings.maxWaitersPerLock(), settings.maxLocksPerConnection());
       SslContext ssl = sslContext();
       bossGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
       workerGroup =
@@ -243,13 +245,29 @@ public final class LockServer implements AutoCloseable {
     }
     shutdown(bossGroup);
     shutdown(workerGroup);
+    FencingSequence sequence = fencing;
+    // After the tasks already queued (the closed connections' releases and hand-offs), the core
+    // thread closes the sequence, which lowers the stored mark to the last token, and only then
+    // gives up the data directory: nothing of this server writes the mark after that.
+    if (sequence == null
+        || !onCore(
+            () -> {
+              try {
+                sequence.close();
+              } finally {
+                releaseDataDir();
+              }
+            })) {
+      releaseDataDir();
+    }
     core.shutdown();
     try {
-      core.awaitTermination(2, TimeUnit.SECONDS);
+      if (!core.awaitTermination(2, TimeUnit.SECONDS)) {
+        LOG.warn("Lock server core thread still busy; its data directory stays locked until done");
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    releaseDataDir();
     terminated.countDown();
     if (port >= 0) {
       LOG.info("Lock server on port {} stopped", port);
@@ -357,7 +375,7 @@ public final class LockServer implements AutoCloseable {
     private int maxErrors = 10;
     private Duration idleTimeout = Duration.ofMinutes(5);
     private int workerThreads = Math.min(4, Runtime.getRuntime().availableProcessors());
-    private long fencingBlock = 1000;
+    private long fencingBlock = FencingSequence.DEFAULT_SPAN;
 
     private Builder() {}
 
@@ -376,7 +394,11 @@ public final class LockServer implements AutoCloseable {
       return this;
     }
 
-    /** Where the fencing high-water mark is kept; without one tokens start from the clock. */
+    /**
+     * Where the fencing high-water mark is kept. Tokens are max(last + 1, the clock in
+     * microseconds) either way; the mark keeps them increasing across restarts even if the clock
+     * was set back.
+     */
     public Builder dataDir(@Nullable Path dataDir) {
       this.dataDir = dataDir;
       return this;
@@ -456,7 +478,12 @@ public final class LockServer implements AutoCloseable {
       return this;
     }
 
-    /** Fencing tokens reserved per fsync of the high-water mark (default 1000). */
+    /**
+     * Fencing tokens reserved by each write (with fsync) of the high-water mark in the data
+     * directory (default 1,000,000). Tokens follow the clock in microseconds, so under load the
+     * mark is written at most once per this many microseconds (once a second by default), and a
+     * server restarted after a crash waits at most this long for the clock to pass the stored mark.
+     */
     public Builder fencingBlock(long tokens) {
       if (tokens < 1) {
         throw new IllegalArgumentException("fencingBlock must be positive, was " + tokens);

@@ -155,6 +155,10 @@ final class LockTable {
 
   private void grant(LockState state, Session session, Request.Acquire a, String token, long now) {
     long fencingToken;
+    if (fencing.isClosed()) {
+      session.send(a.id() + " ERR SHUTTING_DOWN the server is stopping");
+      return;
+    }
     try {
       fencingToken = fencing.next();
     } catch (UncheckedIOException e) {
