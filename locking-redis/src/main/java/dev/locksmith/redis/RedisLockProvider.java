@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.core.Durations;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
@@ -40,9 +41,28 @@ import org.slf4j.LoggerFactory;
  * that way, or finds the lease gone after a restart or failover, is reported lost by the caller's
  * renewal. An acquire whose outcome is unknown (its reply was lost) is compensated: a best-effort
  * script deletes the lock if this acquisition's owner token holds it.
+ *
+ * <p>TTLs are bounded by 365 days, checked before any command is sent.
  */
 public final class RedisLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
+
+  /** The longest TTL in days; see {@link #MAX_TTL}. */
+  static final int MAX_TTL_DAYS = 365;
+
+  /**
+   * The longest TTL a request or renewal may give: 365 days, the bound Locksmith's engine puts on
+   * every ttl ({@code Durations.MAX} in locking-core). Longer leases are a mistake rather than a
+   * need, and the bound keeps every value computed from a TTL far from overflow: the milliseconds
+   * sent to Redis, {@code ttl.toNanos()} and the local deadline {@code nanoTime + ttl}. Without it
+   * a TTL of 200000 days ran the acquire script and then overflowed, leaving a lock held for
+   * centuries by an acquisition that had failed; now it fails with an {@link
+   * IllegalArgumentException} before any command is sent.
+   */
+  static final Duration MAX_TTL = Duration.ofDays(MAX_TTL_DAYS);
+
+  /** Waits longer than this (about 73 years) are waits without end; it keeps deadlines finite. */
+  private static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
 
   private final RedissonClient client;
   private final boolean ownsClient;
@@ -103,6 +123,7 @@ public final class RedisLockProvider implements LockProvider {
 
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+    checkTtl(request.ttl());
     LockKeys keys = keys(request.lockId());
     long sentAt = System.nanoTime();
     Attempt attempt = attempt(request, keys);
@@ -112,7 +133,8 @@ public final class RedisLockProvider implements LockProvider {
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
-    long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+    checkTtl(request.ttl());
+    long deadline = System.nanoTime() + waitNanos(timeout);
     LockKeys keys = keys(request.lockId());
     long sentAt = System.nanoTime();
     Attempt attempt = attempt(request, keys);
@@ -151,6 +173,7 @@ public final class RedisLockProvider implements LockProvider {
 
   @Override
   public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+    checkTtl(ttl);
     LockKeys keys = keys(lease.lockId());
     long sentAt = System.nanoTime();
     Long renewed =
@@ -275,6 +298,36 @@ public final class RedisLockProvider implements LockProvider {
       throw new IllegalStateException("Lock provider " + description + " is closed");
     }
     return LockKeys.of(options.prefix(), lockId);
+  }
+
+  /**
+   * Refuses a TTL that is not positive or is longer than {@link #MAX_TTL}, before anything is sent.
+   */
+  static Duration checkTtl(Duration ttl) {
+    Objects.requireNonNull(ttl, "ttl");
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+    }
+    if (ttl.compareTo(MAX_TTL) > 0) {
+      throw new IllegalArgumentException(
+          "ttl "
+              + Durations.format(ttl)
+              + " is longer than the longest the Redis provider grants, "
+              + MAX_TTL_DAYS
+              + "d");
+    }
+    return ttl;
+  }
+
+  /** A wait's length in nanoseconds, 0 when negative and at most {@link #MAX_WAIT_NANOS}. */
+  private static long waitNanos(Duration timeout) {
+    if (timeout.isNegative()) {
+      return 0;
+    }
+    if (timeout.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) {
+      return MAX_WAIT_NANOS;
+    }
+    return timeout.toNanos();
   }
 
   /** For a waiter: the provider was closed while it waited. */

@@ -3,6 +3,7 @@ package dev.locksmith.redis;
 import static dev.locksmith.redis.RedisTests.lockId;
 import static dev.locksmith.redis.RedisTests.request;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockProviders;
@@ -303,6 +304,68 @@ class RedisLockProviderTest {
     assertThat((Long) call(server, "PTTL", lock))
         .as("the release record's short life")
         .isBetween(1L, LuaScripts.TOMBSTONE_MILLIS);
+  }
+
+  @Test
+  void aTtlBeyond365DaysIsRefusedBeforeAnyRedisCall() throws Exception {
+    String id = lockId();
+    Duration huge = Duration.ofDays(200_000);
+    URI server = URI.create(TestRedis.sharedUrl());
+    LockKeys keys = LockKeys.of(first.options().prefix(), id);
+
+    assertThatThrownBy(() -> first.tryAcquire(request(id, huge)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ttl")
+        .hasMessageContaining("365d");
+    assertThatThrownBy(() -> first.acquire(request(id, huge), Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ttl")
+        .hasMessageContaining("365d");
+    assertThat(call(server, "EXISTS", keys.lock(), keys.fence())).as("keys written").isEqualTo(0L);
+
+    LeaseGrant lease = first.tryAcquire(request(id, LONG)).orElseThrow();
+    assertThatThrownBy(() -> first.renew(lease, huge))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ttl")
+        .hasMessageContaining("365d");
+    assertThatThrownBy(() -> first.renew(lease, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ttl");
+    assertThatThrownBy(() -> first.renew(lease, Duration.ofSeconds(-5)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ttl");
+    assertThat((Long) call(server, "PTTL", keys.lock()))
+        .as("the lease's TTL, untouched by the refused renewals")
+        .isBetween(1L, LONG.toMillis());
+    assertThat(first.release(lease)).isTrue();
+  }
+
+  @Test
+  void aTtlOf365DaysIsGrantedAndRenewed() throws Exception {
+    String id = lockId();
+    Duration year = Duration.ofDays(365);
+    URI server = URI.create(TestRedis.sharedUrl());
+    LockKeys keys = LockKeys.of(first.options().prefix(), id);
+
+    LeaseGrant lease = first.tryAcquire(request(id, year)).orElseThrow();
+    assertThat((Long) call(server, "PTTL", keys.lock()))
+        .isBetween(year.minusMinutes(1).toMillis(), year.toMillis());
+    LeaseGrant renewed = first.renew(lease, year).orElseThrow();
+    assertThat(renewed.timeLeft()).isGreaterThan(year.minusMinutes(1));
+    assertThat(first.release(renewed)).isTrue();
+  }
+
+  @Test
+  void aWaitLongerThanTheClockCanCountIsAWaitWithoutEnd() throws Exception {
+    String id = lockId();
+    Duration forever = Duration.ofDays(200_000);
+    LeaseGrant free = first.acquire(request(id, LONG), forever).orElseThrow();
+    assertThat(first.release(free)).isTrue();
+
+    first.tryAcquire(request(id, Duration.ofMillis(300))).orElseThrow();
+    LeaseGrant afterExpiry = second.acquire(request(id, LONG), forever).orElseThrow();
+    assertThat(afterExpiry.fencingToken()).isGreaterThan(free.fencingToken());
+    assertThat(second.release(afterExpiry)).isTrue();
   }
 
   @Test
