@@ -6,7 +6,7 @@ package dev.locksmith.redis;
  *
  * @param lock the hash holding the lease ({@code token}, {@code fence}, {@code owner}), with the
  *     lease's TTL
- * @param fence the lock's fencing counter, kept without a TTL
+ * @param fence the lock's fencing counter, which lives a minute longer than the last lease granted
  * @param channel the channel a release publishes on, to wake waiters
  */
 record LockKeys(String lock, String fence, String channel) {

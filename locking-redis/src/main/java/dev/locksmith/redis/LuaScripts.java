@@ -33,16 +33,32 @@ final class LuaScripts {
   static final int RELEASE_RECORDS = 16;
 
   /**
-   * KEYS: lock, fence. ARGV: owner token, ttl in ms, owner description. Returns {@code {1, fence}}
-   * when granted, {@code {0, pttl}} when another owner holds the lock. Presenting the token that
-   * already holds the lock returns its grant again, so a command retried by the client after a lost
-   * reply does not lock out its own sender. A hash without {@code token} (a released lock's
-   * tombstone) is free; taking it keeps its release records, so that a release resent after the
-   * lock changed hands is still recognised.
+   * How much longer than the lease the fencing counter key lives after each grant, in milliseconds.
+   * The counter only matters while its value is at or above the server clock in microseconds, which
+   * every grant's token is floored at (see {@link #ACQUIRE}): a token is the clock at its grant
+   * unless grants came faster than one a microsecond or the clock stepped back, so the clock passes
+   * the stored value at once in the usual case, and within the size of the step after a step back.
+   * Keeping the key for the lease's TTL and this minute longer covers a clock stepped back by up to
+   * that much; after that the key holds nothing the clock does not, and Redis drops it, so per-lock
+   * state does not grow with the number of lock ids ever used.
+   */
+  static final long FENCE_MARGIN_MILLIS = 60_000;
+
+  /**
+   * KEYS: lock, fence. ARGV: owner token, ttl in ms, owner description, life of the fencing counter
+   * in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}} when granted,
+   * {@code {0, pttl}} when another owner holds the lock. Presenting the token that already holds
+   * the lock returns its grant again, so a command retried by the client after a lost reply does
+   * not lock out its own sender. A hash without {@code token} (a released lock's tombstone) is
+   * free; taking it keeps its release records, so that a release resent after the lock changed
+   * hands is still recognised.
    *
    * <p>The fencing counter never goes below the server clock in microseconds: when it is lost (a
-   * restart without persistence, a failover to a replica that missed the last increments) the next
-   * token still exceeds every earlier one, as long as the servers' clocks did not step back.
+   * restart without persistence, a failover to a replica that missed the last increments, or its
+   * own expiry) the next token still exceeds every earlier one, as long as the server's clock did
+   * not step back by more than the counter's life (and, after a failover, the new master's clock is
+   * not behind the old one's by more). Each grant gives the counter that life again, so the key of
+   * a lock id no longer used disappears.
    */
   static final String ACQUIRE =
       """
@@ -63,6 +79,7 @@ final class LuaScripts {
         fence = floor
         redis.call('SET', KEYS[2], string.format('%.0f', fence))
       end
+      redis.call('PEXPIRE', KEYS[2], ARGV[4])
       redis.call('HSET', KEYS[1], 'token', ARGV[1], 'fence', string.format('%.0f', fence),
         'owner', ARGV[3])
       redis.call('PEXPIRE', KEYS[1], ARGV[2])

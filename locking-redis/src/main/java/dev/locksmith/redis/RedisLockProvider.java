@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Leases in Redis, through Redisson. Each lock is a hash {@code PREFIX:{LOCK_ID}:lock} with a
- * millisecond TTL, its fencing counter {@code PREFIX:{LOCK_ID}:fence} and its wake-up channel
+ * millisecond TTL, its fencing counter {@code PREFIX:{LOCK_ID}:fence}, which lives a minute longer
+ * than the last lease granted (see {@link LuaScripts#FENCE_MARGIN_MILLIS}), and its wake-up channel
  * {@code PREFIX:{LOCK_ID}:released}; the hash tag keeps all three in one Cluster slot. Acquire,
  * renew and release are atomic Lua scripts; renew and release check the owner token and the fencing
  * token, so a lease belongs to its acquisition, not to a thread, and any thread may renew or
@@ -365,7 +366,8 @@ public final class RedisLockProvider implements LockProvider {
                     List.of(keys.lock(), keys.fence()),
                     request.ownerToken(),
                     Long.toString(millis(request.ttl())),
-                    request.owner()));
+                    request.owner(),
+                    Long.toString(millis(request.ttl()) + LuaScripts.FENCE_MARGIN_MILLIS)));
     if (reply == null || reply.size() != 2) {
       throw new LockProviderException(
           "Redis "
