@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
@@ -43,7 +44,11 @@ import org.slf4j.LoggerFactory;
  * renewal. An acquire whose outcome is unknown (its reply was lost) is compensated: a best-effort
  * script deletes the lock if this acquisition's owner token holds it.
  *
- * <p>TTLs are bounded by 365 days, checked before any command is sent.
+ * <p>A Redis whose {@code maxmemory-policy} may evict lock keys (anything but {@code noeviction})
+ * is refused with a {@link dev.locksmith.core.LockConfigurationException} when the provider is
+ * created, unless {@link RedisLockOptions#allowEviction()}; a server that cannot be reached then is
+ * checked before the first grant instead. TTLs are bounded by 365 days, checked before any command
+ * is sent.
  */
 public final class RedisLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
@@ -71,6 +76,8 @@ public final class RedisLockProvider implements LockProvider {
   private final String description;
   private final RScript script;
   private final WakeUps wakeUps;
+  private final ReentrantLock evictionCheck = new ReentrantLock();
+  private volatile boolean evictionChecked;
   private volatile boolean closed;
 
   private RedisLockProvider(
@@ -79,6 +86,17 @@ public final class RedisLockProvider implements LockProvider {
     this.ownsClient = ownsClient;
     this.options = options;
     this.description = description;
+    try {
+      EvictionPolicy.check(client, options, description);
+      evictionChecked = true;
+    } catch (LockProviderException unreachable) {
+      // Not known yet: checked again before the first grant.
+      evictionChecked = options.allowEviction();
+      LOG.info(
+          "Redis {}: could not read maxmemory-policy yet, checking it before the first lock: {}",
+          description,
+          String.valueOf(unreachable.getCause()));
+    }
     this.script = client.getScript(StringCodec.INSTANCE);
     this.wakeUps = new WakeUps(client);
   }
@@ -86,6 +104,10 @@ public final class RedisLockProvider implements LockProvider {
   /**
    * A provider over an existing client, such as the one a Spring or Micronaut application already
    * configured. {@link #close()} leaves the client open: its creator shuts it down.
+   *
+   * @throws dev.locksmith.core.LockConfigurationException when the server's {@code
+   *     maxmemory-policy} may evict lock keys and {@code options} do not allow eviction; the client
+   *     stays open
    */
   public static RedisLockProvider create(RedissonClient client, RedisLockOptions options) {
     Objects.requireNonNull(client, "client");
@@ -103,7 +125,8 @@ public final class RedisLockProvider implements LockProvider {
    * #close()}.
    *
    * @throws dev.locksmith.core.LockConfigurationException when a part of the URL is wrong, naming
-   *     it
+   *     it, or when the server's {@code maxmemory-policy} may evict lock keys and the URL does not
+   *     say {@code allow-eviction=true}
    * @throws LockProviderException when Redis cannot be reached
    */
   public static RedisLockProvider create(String url) {
@@ -111,10 +134,22 @@ public final class RedisLockProvider implements LockProvider {
         new RedisLockProviderFactory().create(dev.locksmith.core.spi.ProviderUrl.parse(url));
   }
 
-  /** A provider that shuts {@code client} down when closed. */
+  /**
+   * A provider that shuts {@code client} down when closed, or at once when the provider cannot be
+   * created.
+   */
   static RedisLockProvider owning(
       RedissonClient client, RedisLockOptions options, String description) {
-    return new RedisLockProvider(client, true, options, description);
+    try {
+      return new RedisLockProvider(client, true, options, description);
+    } catch (RuntimeException e) {
+      try {
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+      } catch (RuntimeException shutdown) {
+        e.addSuppressed(shutdown);
+      }
+      throw e;
+    }
   }
 
   /** The key prefix and other options. */
@@ -126,6 +161,7 @@ public final class RedisLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkTtl(request.ttl());
     LockKeys keys = keys(request.lockId());
+    ensureEvictionChecked();
     long sentAt = System.nanoTime();
     Attempt attempt = attempt(request, keys);
     return attempt.granted() ? Optional.of(grant(request, attempt, sentAt)) : Optional.empty();
@@ -137,6 +173,7 @@ public final class RedisLockProvider implements LockProvider {
     checkTtl(request.ttl());
     long deadline = System.nanoTime() + waitNanos(timeout);
     LockKeys keys = keys(request.lockId());
+    ensureEvictionChecked();
     long sentAt = System.nanoTime();
     Attempt attempt = attempt(request, keys);
     if (attempt.granted()) {
@@ -299,6 +336,25 @@ public final class RedisLockProvider implements LockProvider {
       throw new IllegalStateException("Lock provider " + description + " is closed");
     }
     return LockKeys.of(options.prefix(), lockId);
+  }
+
+  /**
+   * Checks the server's {@code maxmemory-policy} before the first grant when it could not be
+   * checked at creation; see {@link EvictionPolicy}.
+   */
+  private void ensureEvictionChecked() {
+    if (evictionChecked) {
+      return;
+    }
+    evictionCheck.lock();
+    try {
+      if (!evictionChecked) {
+        EvictionPolicy.check(client, options, description);
+        evictionChecked = true;
+      }
+    } finally {
+      evictionCheck.unlock();
+    }
   }
 
   /**

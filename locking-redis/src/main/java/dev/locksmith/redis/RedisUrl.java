@@ -32,8 +32,9 @@ record RedisUrl(Config config, RedisLockOptions options) {
           "retry-attempts",
           "retry-interval",
           "client-name",
-          "pool-size");
-  static final Set<String> FILE_PARAMETERS = Set.of("prefix", "config");
+          "pool-size",
+          "allow-eviction");
+  static final Set<String> FILE_PARAMETERS = Set.of("prefix", "config", "allow-eviction");
 
   static RedisUrl parse(ProviderUrl url) {
     String scheme = url.scheme();
@@ -51,12 +52,13 @@ record RedisUrl(Config config, RedisLockOptions options) {
   }
 
   private static RedisLockOptions options(ProviderUrl url) {
+    boolean allowEviction = url.booleanParameter("allow-eviction", false);
     String prefix = url.parameter("prefix");
     if (prefix == null) {
-      return RedisLockOptions.defaults();
+      return RedisLockOptions.defaults().withAllowEviction(allowEviction);
     }
     try {
-      return new RedisLockOptions(prefix);
+      return new RedisLockOptions(prefix, allowEviction);
     } catch (IllegalArgumentException e) {
       throw url.error("parameter 'prefix': " + e.getMessage());
     }

@@ -130,6 +130,21 @@ class RedisUrlTest {
   }
 
   @Test
+  void allowEvictionIsOffByDefaultAndTakenInBothForms(@TempDir Path dir) throws IOException {
+    assertThat(parse("redis://localhost").options().allowEviction()).isFalse();
+    assertThat(parse("redis://localhost?allow-eviction=true").options())
+        .isEqualTo(RedisLockOptions.defaults().withAllowEviction(true));
+    assertThat(parse("redis://localhost?prefix=p&allow-eviction=false").options())
+        .isEqualTo(new RedisLockOptions("p"));
+    Path yaml = Files.writeString(dir.resolve("ok.yaml"), "singleServerConfig: {}\n");
+    assertThat(parse("redis://" + yaml + "?allow-eviction=true").options().allowEviction())
+        .isTrue();
+    assertThatThrownBy(() -> parse("redis://localhost?allow-eviction=maybe"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'allow-eviction' is not true or false");
+  }
+
+  @Test
   void anUnreachableServerFailsWithAProviderExceptionNamingTheUrl() throws IOException {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
