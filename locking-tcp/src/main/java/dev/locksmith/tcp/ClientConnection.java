@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One connection to the server, shared by all threads of a provider: requests carry ids and their
  * replies complete futures, in any order. The leases granted over it are recorded here; when it
- * closes they are all lost, because the server releases a closed connection's leases at once, and
- * each is reported to the loss listener before any pending request fails.
+ * closes, those of running work are lost, because the server releases a closed connection's leases
+ * at once, and each is reported to the loss listener before any pending request fails. Leases the
+ * server detached (shortened to a minimum hold with HOLD) are not lost: they stay held until their
+ * end.
  */
 final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
@@ -49,8 +51,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
    *     or renewed it no later, so its ttl on the server ended no later than this plus the ttl
    * @param releasing a RELEASE of it is in flight: if the connection drops now, the lease is
    *     released with it, not lost
+   * @param detached shortened to a minimum hold with HOLD: the server keeps it until its end
+   *     whatever happens to the connection, so it is not lost when the connection closes
    */
-  private record Held(LeaseGrant lease, long learnedNanos, boolean releasing) {
+  private record Held(LeaseGrant lease, long learnedNanos, boolean releasing, boolean detached) {
     boolean surelyEndedBy(long now) {
       return now - learnedNanos - lease.ttl().toNanos() > PRUNE_GRACE_NANOS;
     }
@@ -64,6 +68,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile @Nullable Channel channel;
   private volatile @Nullable String closeReason;
+  private volatile boolean deliberate;
   private volatile long lastPruneNanos = System.nanoTime();
 
   /**
@@ -126,14 +131,19 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
    * server. The lease recorded now is never pruned by this call.
    *
    * @param learnedNanos when the reply granting or renewing it arrived
+   * @param detach whether the server detached it from the connection (HOLD); a lease once detached
+   *     stays detached
    */
-  void granted(LeaseGrant lease, long learnedNanos) {
+  void granted(LeaseGrant lease, long learnedNanos, boolean detach) {
     long now = System.nanoTime();
     if (now - lastPruneNanos >= PRUNE_INTERVAL_NANOS) {
       lastPruneNanos = now;
       leases.values().removeIf(held -> held.surelyEndedBy(now));
     }
-    leases.put(lease.ownerToken(), new Held(lease, learnedNanos, false));
+    leases.merge(
+        lease.ownerToken(),
+        new Held(lease, learnedNanos, false, detach),
+        (old, fresh) -> old.detached() ? new Held(lease, learnedNanos, false, true) : fresh);
   }
 
   /** Whether this connection still holds the lease, as far as the client knows. */
@@ -159,7 +169,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
             return held;
           }
           marked[0] = true;
-          return new Held(held.lease(), held.learnedNanos(), true);
+          return new Held(held.lease(), held.learnedNanos(), true, held.detached());
         });
     return marked[0];
   }
@@ -167,7 +177,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   /** Clears the mark of {@link #startRelease} after a RELEASE whose outcome is unknown. */
   void releaseUnknown(String ownerToken) {
     leases.computeIfPresent(
-        ownerToken, (token, held) -> new Held(held.lease(), held.learnedNanos(), false));
+        ownerToken,
+        (token, held) -> new Held(held.lease(), held.learnedNanos(), false, held.detached()));
   }
 
   /** How many leases are recorded (for tests). */
@@ -180,6 +191,19 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   }
 
   void close(String reason) {
+    close(reason, false);
+  }
+
+  /**
+   * Closes the connection.
+   *
+   * @param deliberate the application closed the provider: the leases of running work that end with
+   *     the connection are reported lost as always, but logged at INFO, not as a failure
+   */
+  void close(String reason, boolean deliberate) {
+    if (deliberate) {
+      this.deliberate = true;
+    }
     if (closeReason == null) {
       closeReason = reason;
     }
@@ -215,7 +239,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private void onPush(ChannelHandlerContext ctx, Reply reply) {
     if (reply.is("BYE")) {
       LOG.info("Server {} closes the connection: {}", description, reply.rest());
-      closeReason = "server said BYE " + reply.rest();
+      closeReason =
+          reply.rest().equals("tls-required")
+              ? "the server speaks TLS only; add tls=true (and tls-ca=FILE) to the URL"
+              : "server said BYE " + reply.rest();
       ctx.close();
     } else {
       LOG.warn("Server {} says: {}", description, reply.line());
@@ -258,14 +285,30 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     }
     // Removed one by one, atomically with startRelease: a lease whose RELEASE is in flight is
     // released with the connection, not lost.
+    // Detached leases (shortened to a minimum hold) stay held on the server until their end.
     List<LeaseGrant> lost = new ArrayList<>();
+    int detached = 0;
     for (String ownerToken : leases.keySet()) {
       Held held = leases.remove(ownerToken);
-      if (held != null && !held.releasing() && !held.lease().expired()) {
+      if (held == null || held.releasing() || held.lease().expired()) {
+        continue;
+      }
+      if (held.detached()) {
+        detached++;
+      } else {
         lost.add(held.lease());
       }
     }
-    if (!lost.isEmpty()) {
+    if (deliberate) {
+      if (!lost.isEmpty() || detached > 0) {
+        LOG.info(
+            "Closed the connection to {}: {} lease(s) of running work ended with it (the server"
+                + " released them); {} lease(s) kept for their minimum hold stay held until it ends",
+            description,
+            lost.size(),
+            detached);
+      }
+    } else if (!lost.isEmpty()) {
       LOG.warn(
           "Connection to {} closed; {} lease(s) held over it are lost (the server released them)",
           description,

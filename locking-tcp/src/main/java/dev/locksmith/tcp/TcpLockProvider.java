@@ -44,14 +44,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code tcp://} provider: one multiplexed connection to a Locksmith lock server.
  *
- * <p>Leases belong to the connection: when it drops, the server releases them at once, so this
- * provider reports every lease granted over a dropped connection as lost: at once to the {@link
- * #onLeaseLost} callbacks, and afterwards {@code renew} returns empty and {@code release} returns
- * false; it never assumes such a lease is still held. A lease whose RELEASE was in flight when the
- * connection dropped is released, not lost: {@code release} returns true. The next request
- * reconnects, with exponential back-off (100 ms doubling to 5 s) after failed attempts; while
- * backing off requests fail fast with {@link LockProviderException}, or {@link
- * LockConfigurationException} when the server rejected the secret.
+ * <p>Leases of running work belong to the connection: when it drops, the server releases them at
+ * once, so this provider reports every such lease granted over a dropped connection as lost: at
+ * once to the {@link #onLeaseLost} callbacks, and afterwards {@code renew} returns empty and {@code
+ * release} returns false; it never assumes such a lease is still held. A lease whose RELEASE was in
+ * flight when the connection dropped is released, not lost: {@code release} returns true. The next
+ * request reconnects, with exponential back-off (100 ms doubling to 5 s) after failed attempts;
+ * while backing off requests fail fast with {@link LockProviderException}, or {@link
+ * LockConfigurationException} when the server rejected the secret. A lease shortened to a minimum
+ * hold (see {@link #renew}) is detached from the connection and is not lost with it.
  *
  * <p>Local deadlines are conservative: the time the ACQUIRE or RENEW was sent plus the TTL, and
  * TTLs are rounded up to whole milliseconds on the wire. A grant pushed after a long wait is
@@ -72,6 +73,7 @@ final class TcpLockProvider implements LockProvider {
   private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
   private volatile @Nullable ClientConnection connection;
   private volatile boolean closed;
+  private volatile boolean holdUnknown;
   private int failures;
   private long nextAttemptNanos;
   private String lastError = "";
@@ -220,7 +222,7 @@ final class TcpLockProvider implements LockProvider {
                 fencing,
                 request.ttl(),
                 p.sentNanos() + request.ttl().toNanos());
-        c.granted(lease, reply.arrivedNanos());
+        c.granted(lease, reply.arrivedNanos(), false);
         if (!c.isOpen()) {
           throw new ConnectionLostException(
               "connection to "
@@ -289,8 +291,15 @@ final class TcpLockProvider implements LockProvider {
   /**
    * {@inheritDoc}
    *
+   * <p>A renewal to the lease's own ttl is a RENEW: the lease stays tied to the connection. A
+   * renewal to any other ttl is what the engine sends when the work is done but a minimum hold is
+   * left (it renews running work with the lease's own ttl, always): it is sent as HOLD, which
+   * detaches the lease from the connection, so it stays held until its new end even if this
+   * provider is closed or its connection drops. A server too old to know HOLD gets a RENEW, and the
+   * lease stays tied to the connection.
+   *
    * <p>Returns empty when the connection the lease was granted over has dropped, also while the
-   * RENEW is in flight: the server released the lease with the connection, so it is lost (and
+   * request is in flight: the server released the lease with the connection, so it is lost (and
    * reported to the {@link #onLeaseLost} callbacks).
    */
   @Override
@@ -302,31 +311,37 @@ final class TcpLockProvider implements LockProvider {
     if (c == null || !c.holds(lease.ownerToken(), lease.lockId())) {
       return Optional.empty();
     }
-    ClientConnection.Pending p =
-        c.send(
-            "RENEW "
-                + LockIds.encode(lease.lockId())
-                + " "
-                + wireToken(lease.ownerToken())
-                + " "
-                + ttlMillis(ttl));
+    boolean hold = !ttl.equals(lease.ttl()) && !holdUnknown;
+    String arguments =
+        LockIds.encode(lease.lockId()) + " " + wireToken(lease.ownerToken()) + " " + ttlMillis(ttl);
+    ClientConnection.Pending p = c.send((hold ? "HOLD " : "RENEW ") + arguments);
     Reply reply;
     try {
-      reply = awaitUninterruptibly(p, "RENEW " + lease.lockId());
+      reply = awaitUninterruptibly(p, (hold ? "HOLD " : "RENEW ") + lease.lockId());
+      if (hold && reply.is("ERR") && reply.rest().startsWith("UNKNOWN_COMMAND")) {
+        holdUnknown = true;
+        hold = false;
+        LOG.info(
+            "Server {} does not know HOLD (an older version): leases kept for their minimum hold"
+                + " stay tied to the connection",
+            settings);
+        p = c.send("RENEW " + arguments);
+        reply = awaitUninterruptibly(p, "RENEW " + lease.lockId());
+      }
     } catch (ConnectionLostException e) {
       return Optional.empty();
     }
     switch (reply.kind()) {
       case "OK" -> {
         LeaseGrant renewed = lease.renewed(ttl, p.sentNanos() + ttl.toNanos());
-        c.granted(renewed, reply.arrivedNanos());
+        c.granted(renewed, reply.arrivedNanos(), hold);
         return Optional.of(renewed);
       }
       case "NOTHELD" -> {
         c.forget(lease.ownerToken());
         return Optional.empty();
       }
-      default -> throw refused("RENEW '" + lease.lockId() + "'", reply);
+      default -> throw refused((hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'", reply);
     }
   }
 
@@ -421,17 +436,38 @@ final class TcpLockProvider implements LockProvider {
     }
   }
 
+  /**
+   * The server's counters, from one {@code STATS} request.
+   *
+   * @throws LockProviderException when the server cannot be reached or refuses
+   */
+  TcpServerStats serverStats() {
+    ClientConnection c = connection();
+    Reply reply = awaitUninterruptibly(c.send("STATS"), "STATS");
+    if (!reply.is("STATS")) {
+      throw refused("STATS", reply);
+    }
+    return TcpServerStats.parse(settings.description(), reply.rest());
+  }
+
   @Override
   public String description() {
     return settings.description();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Closes the connection: the server releases at once the leases of running work held over it
+   * (they are reported to the {@link #onLeaseLost} callbacks and logged at INFO), while leases kept
+   * for a minimum hold stay held until their end.
+   */
   @Override
   public void close() {
     closed = true;
     ClientConnection c = connection;
     if (c != null) {
-      c.close("provider closed");
+      c.close("provider closed", true);
     }
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
   }

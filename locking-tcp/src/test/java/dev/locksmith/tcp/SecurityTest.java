@@ -160,4 +160,49 @@ class SecurityTest {
           .hasMessageContaining("127.0.0.1:" + port);
     }
   }
+
+  @Test
+  void tlsClientsVerifyTheServerAgainstTheirCa() throws Exception {
+    Path serverDir = Files.createDirectories(dir.resolve("server"));
+    Path otherDir = Files.createDirectories(dir.resolve("other"));
+    TestCerts certs = TestCerts.create(serverDir);
+    TestCerts otherCa = TestCerts.create(otherDir);
+    try (LockServer server = LockServer.builder().port(0).tls(certs.cert(), certs.key()).build()) {
+      int port = server.start();
+      try (LockProvider verified =
+          LockProviders.create("tcp://localhost:" + port + "?tls-ca=" + certs.cert())) {
+        LeaseGrant lease = verified.tryAcquire(LockRequest.of("verified", TTL)).orElseThrow();
+        assertThat(verified.release(lease)).isTrue();
+      }
+      assertThatThrownBy(
+              () -> LockProviders.create("tcp://localhost:" + port + "?tls-ca=" + otherCa.cert()))
+          .as("a certificate the client's CA did not sign")
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("TLS handshake with tcp://localhost:" + port)
+          .hasMessageContaining("failed");
+    }
+  }
+
+  @Test
+  void aPlainClientToATlsServerIsToldClearly() throws Exception {
+    TestCerts certs = TestCerts.create(dir);
+    try (LockServer server = LockServer.builder().port(0).tls(certs.cert(), certs.key()).build()) {
+      int port = server.start();
+      try (Socket socket = new Socket("127.0.0.1", port)) {
+        socket.setSoTimeout(5000);
+        var in =
+            new BufferedReader(
+                new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        socket.getOutputStream().write("1 PING\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(in.readLine()).startsWith("* ERR TLS_REQUIRED this server speaks TLS only");
+        assertThat(in.readLine()).isEqualTo("* BYE tls-required");
+        assertThat(in.readLine()).isNull();
+      }
+      try (LockProvider plain = LockProviders.create("tcp://127.0.0.1:" + port)) {
+        assertThatThrownBy(() -> plain.tryAcquire(LockRequest.of("plain", TTL)))
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageContaining("the server speaks TLS only; add tls=true");
+      }
+    }
+  }
 }

@@ -16,7 +16,10 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * java dev.locksmith.tcp.server.LockServerMain [--port 7420] [--bind 127.0.0.1]
  *     [--data-dir DIR] [--secret-file FILE] [--tls-cert CERT.pem --tls-key KEY.pem]
- *     [--max-connections N] [--idle-timeout 5m]
+ *     [--max-connections N] [--max-unauthenticated N] [--max-unauthenticated-per-address N]
+ *     [--max-connections-per-address N] [--max-locks-per-connection N]
+ *     [--max-waiters-per-lock N] [--max-detached-leases N] [--idle-timeout 5m]
+ *     [--auth-timeout 5s] [--line-timeout 10s] [--metrics-port PORT] [--metrics-bind 127.0.0.1]
  * </pre>
  */
 public final class LockServerMain {
@@ -26,7 +29,11 @@ public final class LockServerMain {
   public static final String USAGE =
       "usage: locksmith-server [--port 7420] [--bind 127.0.0.1] [--data-dir DIR]"
           + " [--secret-file FILE] [--tls-cert CERT.pem --tls-key KEY.pem]"
-          + " [--max-connections N] [--idle-timeout 5m]";
+          + " [--max-connections N] [--max-unauthenticated N] [--max-unauthenticated-per-address N]"
+          + " [--max-connections-per-address N] [--max-locks-per-connection N]"
+          + " [--max-waiters-per-lock N] [--max-detached-leases N] [--idle-timeout 5m]"
+          + " [--auth-timeout 5s] [--line-timeout 10s] [--metrics-port PORT]"
+          + " [--metrics-bind 127.0.0.1]";
 
   private LockServerMain() {}
 
@@ -87,7 +94,19 @@ public final class LockServerMain {
         case "--tls-cert" -> cert = Path.of(value);
         case "--tls-key" -> key = Path.of(value);
         case "--max-connections" -> builder.maxConnections(integer(option, value));
+        case "--max-unauthenticated" -> builder.maxUnauthenticated(integer(option, value));
+        case "--max-unauthenticated-per-address" ->
+            builder.maxUnauthenticatedPerAddress(integer(option, value));
+        case "--max-connections-per-address" ->
+            builder.maxConnectionsPerAddress(integer(option, value));
+        case "--max-locks-per-connection" -> builder.maxLocksPerConnection(integer(option, value));
+        case "--max-waiters-per-lock" -> builder.maxWaitersPerLock(integer(option, value));
+        case "--max-detached-leases" -> builder.maxDetachedLeases(integer(option, value));
         case "--idle-timeout" -> builder.idleTimeout(Durations.parse(value));
+        case "--auth-timeout" -> builder.authTimeout(Durations.parse(value));
+        case "--line-timeout" -> builder.lineTimeout(Durations.parse(value));
+        case "--metrics-port" -> builder.metricsPort(integer(option, value));
+        case "--metrics-bind" -> builder.metricsBind(value);
         default -> throw new IllegalArgumentException("unknown option '" + option + "'");
       }
     }

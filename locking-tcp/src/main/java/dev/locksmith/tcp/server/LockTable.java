@@ -4,9 +4,7 @@ import dev.locksmith.core.spi.OwnerTokens;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,115 +14,90 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's leases and waiters. Every method runs on the single core thread, which also runs the
- * TTL and wait timers, so the table needs no locks. Time is {@link System#nanoTime()}.
+ * expiry and wait timers, so the table needs no locks. Time is {@link System#nanoTime()}.
  *
- * <p>A lock's state exists only while it has a holder or waiters. When a holder goes (release,
+ * <p>A lock's entry exists only while the lock is held or waited for. When a holder goes (release,
  * expiry, disconnect) the first waiter that is still connected and whose wait has not run out gets
  * the lock and its grant is pushed; a waiter past its deadline is answered TIMEOUT instead.
+ *
+ * <p>A lease normally belongs to the connection that acquired it and ends when that connection
+ * closes. A lease shortened with {@code HOLD} (the client's work is done but a minimum hold time is
+ * left) is detached: it stays held until its end whatever happens to the connection, which may
+ * still renew or release it while it lives.
+ *
+ * <p>Memory: one {@link LockEntry} per held or waited-for lock, a slot in the {@link LockIndex} and
+ * one in the {@link ExpiryHeap}; one timer serves every lease.
  */
 final class LockTable {
   private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
 
-  private final Map<String, LockState> locks = new HashMap<>();
+  private final LockIndex index = new LockIndex();
+  private final ExpiryHeap heap = new ExpiryHeap();
   private final FencingSequence fencing;
   private final ScheduledExecutorService core;
+  private final ServerMetrics metrics;
   private final int maxWaitersPerLock;
   private final int maxPerSession;
+  private final int maxDetached;
+  private int detachedCount;
+  private @Nullable ScheduledFuture<?> expiryTimer;
+  private long expiryTimerAt;
 
   LockTable(
       FencingSequence fencing,
       ScheduledExecutorService core,
+      ServerMetrics metrics,
       int maxWaitersPerLock,
-      int maxPerSession) {
+      int maxPerSession,
+      int maxDetached) {
     this.fencing = fencing;
     this.core = core;
+    this.metrics = metrics;
     this.maxWaitersPerLock = maxWaitersPerLock;
     this.maxPerSession = maxPerSession;
-  }
-
-  /** A held lease. */
-  static final class Lease {
-    final String lockId;
-    final Session session;
-    final String ownerToken;
-    final String owner;
-    final long fencingToken;
-    long expiresAt;
-    long timerAt;
-    @Nullable ScheduledFuture<?> timer;
-
-    Lease(
-        String lockId,
-        Session session,
-        String ownerToken,
-        String owner,
-        long fencingToken,
-        long expiresAt) {
-      this.lockId = lockId;
-      this.session = session;
-      this.ownerToken = ownerToken;
-      this.owner = owner;
-      this.fencingToken = fencingToken;
-      this.expiresAt = expiresAt;
-    }
-  }
-
-  /** A queued ACQUIRE. */
-  static final class Waiter {
-    final Session session;
-    final Request.Acquire request;
-    final String ownerToken;
-    final long deadline;
-    @Nullable ScheduledFuture<?> timer;
-
-    Waiter(Session session, Request.Acquire request, String ownerToken, long deadline) {
-      this.session = session;
-      this.request = request;
-      this.ownerToken = ownerToken;
-      this.deadline = deadline;
-    }
-  }
-
-  private static final class LockState {
-    final String lockId;
-    final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-    @Nullable Lease holder;
-
-    LockState(String lockId) {
-      this.lockId = lockId;
-    }
+    this.maxDetached = maxDetached;
   }
 
   /** Number of locks with a holder or waiters. */
   int size() {
-    return locks.size();
+    return index.size();
   }
 
-  void handle(Session session, Request request) {
+  /**
+   * Answers a lock request.
+   *
+   * @param receivedNanos when the request line was read, the start of a hand-off it causes
+   */
+  void handle(Session session, Request request, long receivedNanos) {
     if (session.closed) {
       return;
     }
+    long now = System.nanoTime();
     if (request instanceof Request.Acquire a) {
-      acquire(session, a);
+      acquire(session, a, now);
     } else if (request instanceof Request.Renew r) {
-      renew(session, r);
+      renew(session, r, now);
+    } else if (request instanceof Request.Hold h) {
+      hold(session, h, now);
     } else if (request instanceof Request.Release r) {
-      release(session, r);
+      release(session, r, now, receivedNanos);
     } else if (request instanceof Request.Status s) {
-      status(session, s);
+      status(session, s, now);
     } else if (request instanceof Request.Cancel c) {
       cancel(session, c);
+    } else if (request instanceof Request.Stats) {
+      session.send(request.id() + " STATS " + metrics.statsFields());
     } else {
       throw new IllegalArgumentException("not a lock request: " + request);
     }
   }
 
-  private void acquire(Session session, Request.Acquire a) {
+  private void acquire(Session session, Request.Acquire a, long now) {
     if (session.waits.containsKey(a.id())) {
       session.send(a.id() + " ERR DUPLICATE_ID request id " + a.id() + " is already waiting");
       return;
     }
-    if (session.waits.size() + session.leases.size() >= maxPerSession) {
+    if (session.waits.size() + session.attachedCount >= maxPerSession) {
       session.send(
           a.id()
               + " ERR LIMIT this connection already holds or waits for "
@@ -132,112 +105,164 @@ final class LockTable {
               + " locks");
       return;
     }
-    long now = System.nanoTime();
-    LockState state = locks.computeIfAbsent(a.lockId(), LockState::new);
-    expireIfDue(state, now);
     String token = a.ownerToken() != null ? a.ownerToken() : OwnerTokens.newToken();
-    if (state.holder == null && state.waiters.isEmpty()) {
-      grant(state, session, a, token, now);
+    LockEntry entry = current(a.lockId(), now);
+    if (entry == null) {
+      entry = new LockEntry(a.lockId());
+      index.add(entry);
+      grant(entry, session, a, token, now, false, 0);
+      removeIfIdle(entry);
     } else if (a.waitMillis() == 0) {
       session.send(a.id() + " BUSY");
-    } else if (state.waiters.size() >= maxWaitersPerLock) {
+    } else if (entry.waiterCount() >= maxWaitersPerLock) {
       session.send(
           a.id() + " ERR LIMIT lock already has the maximum of " + maxWaitersPerLock + " waiters");
     } else {
       Waiter waiter =
           new Waiter(session, a, token, now + TimeUnit.MILLISECONDS.toNanos(a.waitMillis()));
-      state.waiters.add(waiter);
+      ArrayDeque<Waiter> queue = entry.waiters;
+      if (queue == null) {
+        queue = new ArrayDeque<>(4);
+        entry.waiters = queue;
+      }
+      queue.add(waiter);
       session.waits.put(a.id(), waiter);
+      metrics.waiters.incrementAndGet();
       waiter.timer = core.schedule(() -> waitRanOut(waiter), a.waitMillis(), TimeUnit.MILLISECONDS);
     }
-    removeIfIdle(state);
   }
 
-  private void grant(LockState state, Session session, Request.Acquire a, String token, long now) {
-    long fencingToken;
+  /**
+   * The entry of a lock after ending its lease if that is due; null when the lock is neither held
+   * nor waited for.
+   */
+  private @Nullable LockEntry current(String lockId, long now) {
+    LockEntry entry = index.get(lockId);
+    if (entry != null && entry.held && now - entry.expiresAt >= 0) {
+      expire(entry, now);
+      if (!entry.held && !entry.hasWaiters()) {
+        return null;
+      }
+    }
+    return entry;
+  }
+
+  /**
+   * Gives the lock to {@code session}; sends the grant, or an error when no fencing token can be
+   * had (the lock stays free then).
+   *
+   * @param handoff whether the lock passes from a holder to a waiter freed at {@code freedAt}
+   */
+  private void grant(
+      LockEntry entry,
+      Session session,
+      Request.Acquire a,
+      String token,
+      long now,
+      boolean handoff,
+      long freedAt) {
     if (fencing.isClosed()) {
       session.send(a.id() + " ERR SHUTTING_DOWN the server is stopping");
       return;
     }
+    long fencingToken;
     try {
       fencingToken = fencing.next();
     } catch (UncheckedIOException e) {
-      LOG.error("Cannot grant {}: {}", state.lockId, e.getMessage(), e.getCause());
+      LOG.error("Cannot grant {}: {}", entry.lockId, e.getMessage(), e.getCause());
       session.send(a.id() + " ERR STORAGE cannot persist fencing tokens");
       return;
     }
-    Lease lease =
-        new Lease(
-            state.lockId,
-            session,
-            token,
-            a.owner(),
-            fencingToken,
-            now + TimeUnit.MILLISECONDS.toNanos(a.ttlMillis()));
-    state.holder = lease;
-    session.leases.put(state.lockId, lease);
-    armExpiry(state, lease, now);
-    session.send(a.id() + " OK " + token + " " + fencingToken + " " + a.ttlMillis());
-  }
-
-  private void armExpiry(LockState state, Lease lease, long now) {
-    ScheduledFuture<?> old = lease.timer;
-    if (old != null) {
-      old.cancel(false);
-    }
-    lease.timerAt = lease.expiresAt;
-    lease.timer =
-        core.schedule(() -> expiryDue(state, lease), lease.expiresAt - now, TimeUnit.NANOSECONDS);
-  }
-
-  private void expiryDue(LockState state, Lease lease) {
-    if (state.holder != lease) {
-      return;
-    }
-    long now = System.nanoTime();
-    if (now - lease.expiresAt >= 0) {
-      expireIfDue(state, now);
-      removeIfIdle(state);
+    entry.held = true;
+    entry.detached = false;
+    entry.holder = session;
+    setToken(entry, session, token);
+    entry.owner = a.owner();
+    entry.fencingToken = fencingToken;
+    entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(a.ttlMillis());
+    session.link(entry);
+    heap.add(entry);
+    armExpiryTimer();
+    metrics.held.incrementAndGet();
+    metrics.grants.increment();
+    String line = a.id() + " OK " + token + " " + fencingToken + " " + a.ttlMillis();
+    if (handoff) {
+      session.send(line, flushed -> metrics.handoff.record(flushed - freedAt));
     } else {
-      armExpiry(state, lease, now);
+      session.send(line);
     }
   }
 
-  private void expireIfDue(LockState state, long now) {
-    Lease holder = state.holder;
-    if (holder != null && now - holder.expiresAt >= 0) {
-      drop(state, holder);
-      handOff(state, now);
+  private static void setToken(LockEntry entry, Session session, String token) {
+    if (CompactToken.fits(token)) {
+      String head = session.lastTokenHead;
+      if (head == null || !token.regionMatches(0, head, 0, CompactToken.HEAD)) {
+        head = token.substring(0, CompactToken.HEAD);
+        session.lastTokenHead = head;
+      }
+      entry.tokenHead = head;
+      entry.tokenSeq = CompactToken.seq(token);
+      entry.compactToken = true;
+    } else {
+      entry.tokenHead = token;
+      entry.tokenSeq = 0;
+      entry.compactToken = false;
     }
   }
 
-  private void drop(LockState state, Lease lease) {
-    state.holder = null;
-    lease.session.leases.remove(state.lockId, lease);
-    ScheduledFuture<?> timer = lease.timer;
-    if (timer != null) {
-      timer.cancel(false);
+  /** Ends the lease of a held lock (release, expiry, disconnect); does not hand it on. */
+  private void dropHolder(LockEntry entry) {
+    Session holder = entry.holder;
+    if (holder != null) {
+      holder.unlink(entry);
     }
+    if (entry.detached) {
+      detachedCount--;
+      metrics.detached.decrementAndGet();
+    }
+    entry.held = false;
+    entry.detached = false;
+    entry.holder = null;
+    entry.tokenHead = "";
+    entry.owner = "";
+    heap.remove(entry);
+    metrics.held.decrementAndGet();
+  }
+
+  private void expire(LockEntry entry, long now) {
+    long freedAt = entry.expiresAt;
+    dropHolder(entry);
+    metrics.expiries.increment();
+    handOff(entry, now, freedAt);
+    removeIfIdle(entry);
   }
 
   /** Grants the lock to the first waiter that can still take it. */
-  private void handOff(LockState state, long now) {
+  private void handOff(LockEntry entry, long now, long freedAt) {
+    ArrayDeque<Waiter> queue = entry.waiters;
+    if (queue == null) {
+      return;
+    }
     Waiter next;
-    while (state.holder == null && (next = state.waiters.poll()) != null) {
+    while (!entry.held && (next = queue.poll()) != null) {
       finish(next);
       if (!next.session.live()) {
         continue;
       }
       if (now - next.deadline >= 0) {
         next.session.send(next.request.id() + " TIMEOUT");
-        continue;
+      } else {
+        grant(entry, next.session, next.request, next.ownerToken, now, true, freedAt);
       }
-      grant(state, next.session, next.request, next.ownerToken, now);
+    }
+    if (queue.isEmpty()) {
+      entry.waiters = null;
     }
   }
 
-  private static void finish(Waiter waiter) {
+  private void finish(Waiter waiter) {
     waiter.session.waits.remove(waiter.request.id(), waiter);
+    metrics.waiters.decrementAndGet();
     ScheduledFuture<?> timer = waiter.timer;
     if (timer != null) {
       timer.cancel(false);
@@ -245,15 +270,19 @@ final class LockTable {
   }
 
   private void waitRanOut(Waiter waiter) {
-    LockState state = locks.get(waiter.request.lockId());
-    if (state == null || !state.waiters.remove(waiter)) {
+    LockEntry entry = index.get(waiter.request.lockId());
+    ArrayDeque<Waiter> queue = entry == null ? null : entry.waiters;
+    if (queue == null || !queue.remove(waiter)) {
       return;
+    }
+    if (queue.isEmpty()) {
+      entry.waiters = null;
     }
     finish(waiter);
     if (waiter.session.live()) {
       waiter.session.send(waiter.request.id() + " TIMEOUT");
     }
-    removeIfIdle(state);
+    removeIfIdle(entry);
   }
 
   private void cancel(Session session, Request.Cancel c) {
@@ -262,116 +291,199 @@ final class LockTable {
       session.send(c.id() + " NOTWAITING");
       return;
     }
-    LockState state = locks.get(waiter.request.lockId());
-    if (state != null) {
-      state.waiters.remove(waiter);
-      removeIfIdle(state);
-    }
-    finish(waiter);
+    withdraw(waiter);
     session.send(waiter.request.id() + " CANCELLED");
     session.send(c.id() + " OK");
   }
 
-  private @Nullable Lease owned(Session session, String lockId, String token, long now) {
-    LockState state = locks.get(lockId);
-    if (state == null) {
-      return null;
+  /** Takes a waiter out of its lock's queue. */
+  private void withdraw(Waiter waiter) {
+    LockEntry entry = index.get(waiter.request.lockId());
+    finish(waiter);
+    if (entry != null && entry.waiters != null) {
+      entry.waiters.remove(waiter);
+      if (entry.waiters.isEmpty()) {
+        entry.waiters = null;
+      }
+      removeIfIdle(entry);
     }
-    expireIfDue(state, now);
-    Lease holder = state.holder;
-    if (holder == null || holder.session != session || !holder.ownerToken.equals(token)) {
-      removeIfIdle(state);
-      return null;
-    }
-    return holder;
   }
 
-  private void renew(Session session, Request.Renew r) {
-    long now = System.nanoTime();
-    Lease lease = owned(session, r.lockId(), r.ownerToken(), now);
-    if (lease == null) {
+  /** The live lease of {@code lockId} if {@code session} holds it with {@code token}, else null. */
+  private @Nullable LockEntry owned(Session session, String lockId, String token, long now) {
+    LockEntry entry = current(lockId, now);
+    if (entry == null || !entry.held || entry.holder != session || !entry.tokenIs(token)) {
+      return null;
+    }
+    return entry;
+  }
+
+  private void renew(Session session, Request.Renew r, long now) {
+    LockEntry entry = owned(session, r.lockId(), r.ownerToken(), now);
+    if (entry == null) {
       session.send(r.id() + " NOTHELD");
       return;
     }
-    lease.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(r.ttlMillis());
-    if (lease.expiresAt - lease.timerAt < 0) {
-      armExpiry(locks.get(r.lockId()), lease, now);
-    }
-    session.send(
-        r.id() + " OK " + lease.ownerToken + " " + lease.fencingToken + " " + r.ttlMillis());
+    extend(entry, r.ttlMillis(), now);
+    session.send(r.id() + " OK " + r.ownerToken() + " " + entry.fencingToken + " " + r.ttlMillis());
   }
 
-  private void release(Session session, Request.Release r) {
-    long now = System.nanoTime();
-    Lease lease = owned(session, r.lockId(), r.ownerToken(), now);
-    if (lease == null) {
+  private void hold(Session session, Request.Hold h, long now) {
+    LockEntry entry = owned(session, h.lockId(), h.ownerToken(), now);
+    if (entry == null) {
+      session.send(h.id() + " NOTHELD");
+      return;
+    }
+    if (!entry.detached) {
+      if (detachedCount >= maxDetached) {
+        session.send(
+            h.id()
+                + " ERR LIMIT the server already keeps "
+                + maxDetached
+                + " detached leases; the lease is unchanged");
+        return;
+      }
+      session.unlink(entry);
+      entry.detached = true;
+      session.link(entry);
+      detachedCount++;
+      metrics.detached.incrementAndGet();
+    }
+    extend(entry, h.ttlMillis(), now);
+    session.send(h.id() + " OK " + h.ownerToken() + " " + entry.fencingToken + " " + h.ttlMillis());
+  }
+
+  private void extend(LockEntry entry, long ttlMillis, long now) {
+    entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
+    heap.changed(entry);
+    armExpiryTimer();
+  }
+
+  private void release(Session session, Request.Release r, long now, long receivedNanos) {
+    LockEntry entry = owned(session, r.lockId(), r.ownerToken(), now);
+    if (entry == null) {
       session.send(r.id() + " NOTHELD");
       return;
     }
-    LockState state = locks.get(r.lockId());
-    drop(state, lease);
+    dropHolder(entry);
+    metrics.releases.increment();
     session.send(r.id() + " OK");
-    handOff(state, now);
-    removeIfIdle(state);
+    handOff(entry, now, receivedNanos);
+    removeIfIdle(entry);
   }
 
-  private void status(Session session, Request.Status s) {
-    LockState state = locks.get(s.lockId());
-    if (state == null) {
+  private void status(Session session, Request.Status s, long now) {
+    LockEntry entry = current(s.lockId(), now);
+    if (entry == null) {
       session.send(s.id() + " FREE 0");
-      return;
-    }
-    long now = System.nanoTime();
-    expireIfDue(state, now);
-    Lease holder = state.holder;
-    if (holder == null) {
-      session.send(s.id() + " FREE " + state.waiters.size());
+    } else if (!entry.held) {
+      session.send(s.id() + " FREE " + entry.waiterCount());
     } else {
-      long left = TimeUnit.NANOSECONDS.toMillis(holder.expiresAt - now);
+      long left = TimeUnit.NANOSECONDS.toMillis(entry.expiresAt - now);
       session.send(
           s.id()
               + " HELD "
-              + holder.fencingToken
+              + entry.fencingToken
               + " "
               + Math.max(left, 0)
               + " "
-              + state.waiters.size()
+              + entry.waiterCount()
               + " "
-              + (holder.owner.isEmpty() ? "-" : holder.owner));
+              + (entry.owner.isEmpty() ? "-" : entry.owner));
     }
-    removeIfIdle(state);
   }
 
-  /** Releases a closed connection's leases at once and withdraws its waits. */
-  void sessionClosed(Session session) {
+  /**
+   * Releases a closed connection's attached leases at once and withdraws its waits; its detached
+   * leases stay held until their end.
+   *
+   * @param closedNanos when the close was seen, the start of the hand-offs it causes
+   */
+  void sessionClosed(Session session, long closedNanos) {
     session.closed = true;
     long now = System.nanoTime();
     for (Waiter waiter : new ArrayList<>(session.waits.values())) {
-      LockState state = locks.get(waiter.request.lockId());
-      finish(waiter);
-      if (state != null) {
-        state.waiters.remove(waiter);
-        removeIfIdle(state);
-      }
+      withdraw(waiter);
     }
-    List<Lease> held = new ArrayList<>(session.leases.values());
-    for (Lease lease : held) {
-      LockState state = locks.get(lease.lockId);
-      if (state != null && state.holder == lease) {
-        drop(state, lease);
-        handOff(state, now);
-        removeIfIdle(state);
-      }
+    int released = 0;
+    LockEntry entry;
+    while ((entry = session.attached) != null) {
+      dropHolder(entry);
+      metrics.disconnectReleases.increment();
+      released++;
+      handOff(entry, now, closedNanos);
+      removeIfIdle(entry);
     }
-    session.leases.clear();
-    if (!held.isEmpty()) {
-      LOG.debug("Connection {} closed; released {} lease(s)", session, held.size());
+    int detached = 0;
+    for (entry = session.detached; entry != null; ) {
+      LockEntry next = entry.next;
+      entry.prev = null;
+      entry.next = null;
+      entry.holder = null;
+      detached++;
+      entry = next;
+    }
+    session.detached = null;
+    if (released > 0 || detached > 0) {
+      LOG.debug(
+          "Connection {} closed; released {} lease(s), {} detached lease(s) stay until their end",
+          session,
+          released,
+          detached);
     }
   }
 
-  private void removeIfIdle(@Nullable LockState state) {
-    if (state != null && state.holder == null && state.waiters.isEmpty()) {
-      locks.remove(state.lockId, state);
+  /**
+   * The client shut down its sending side, and every request it sent before has been answered, but
+   * for waiting ACQUIREs: answers those CANCELLED (a lease granted now could only be released at
+   * once, with the connection) and closes the connection once the replies are sent.
+   */
+  void inputEnded(Session session) {
+    for (Waiter waiter : new ArrayList<>(session.waits.values())) {
+      withdraw(waiter);
+      session.send(waiter.request.id() + " CANCELLED");
     }
+    session.closeAfterFlush();
+  }
+
+  private void removeIfIdle(LockEntry entry) {
+    if (!entry.held && !entry.hasWaiters()) {
+      index.remove(entry);
+    }
+  }
+
+  /** Keeps one timer set for the lease that ends first. */
+  private void armExpiryTimer() {
+    LockEntry first = heap.first();
+    if (first == null) {
+      return;
+    }
+    ScheduledFuture<?> timer = expiryTimer;
+    if (timer != null && first.expiresAt - expiryTimerAt >= 0) {
+      return;
+    }
+    if (timer != null) {
+      timer.cancel(false);
+    }
+    expiryTimerAt = first.expiresAt;
+    try {
+      expiryTimer =
+          core.schedule(
+              this::expiryDue,
+              Math.max(0, first.expiresAt - System.nanoTime()),
+              TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      expiryTimer = null; // shutting down; the leases end with the server
+    }
+  }
+
+  private void expiryDue() {
+    expiryTimer = null;
+    long now = System.nanoTime();
+    LockEntry first;
+    while ((first = heap.first()) != null && now - first.expiresAt >= 0) {
+      expire(first, now);
+    }
+    armExpiryTimer();
   }
 }

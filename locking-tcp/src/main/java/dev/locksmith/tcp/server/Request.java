@@ -34,6 +34,15 @@ sealed interface Request {
   /** {@code <id> RENEW <lock> <owner-token> <ttl-ms>}. */
   record Renew(String id, String lockId, String ownerToken, long ttlMillis) implements Request {}
 
+  /**
+   * {@code <id> HOLD <lock> <owner-token> <ttl-ms>}: the work is done, keep the lock for ttl-ms
+   * more, detached from the connection (a minimum hold).
+   */
+  record Hold(String id, String lockId, String ownerToken, long ttlMillis) implements Request {}
+
+  /** {@code <id> STATS}: the server's counters on one line. */
+  record Stats(String id) implements Request {}
+
   /** {@code <id> RELEASE <lock> <owner-token>}. */
   record Release(String id, String lockId, String ownerToken) implements Request {}
 

@@ -91,6 +91,18 @@ final class RequestParser {
             token(id, words.get(3)),
             millis(id, "ttl-ms", words.get(4), 1));
       }
+      case "HOLD" -> {
+        arity(id, verb, words, 3, " <lock> <owner-token> <ttl-ms>");
+        yield new Request.Hold(
+            id,
+            lockId(id, words.get(2)),
+            token(id, words.get(3)),
+            millis(id, "ttl-ms", words.get(4), 1));
+      }
+      case "STATS" -> {
+        arity(id, verb, words, 0, "");
+        yield new Request.Stats(id);
+      }
       case "RELEASE" -> {
         arity(id, verb, words, 2, " <lock> <owner-token>");
         yield new Request.Release(id, lockId(id, words.get(2)), token(id, words.get(3)));
@@ -114,7 +126,8 @@ final class RequestParser {
               "UNKNOWN_COMMAND",
               "unknown command '"
                   + abbreviate(words.get(1))
-                  + "'; known: AUTH, PING, ACQUIRE, RENEW, RELEASE, STATUS, CANCEL, QUIT");
+                  + "'; known: AUTH, PING, ACQUIRE, RENEW, HOLD, RELEASE, STATUS, STATS, CANCEL,"
+                  + " QUIT");
     };
   }
 

@@ -1,10 +1,12 @@
 package dev.locksmith.tcp.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -15,16 +17,23 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One connection's protocol front end, on its event loop: decodes and parses lines, enforces
- * authentication and the error limit, and hands every request to the core thread, which answers it.
- * Because every answer, including PONG, AUTH and protocol errors, is sent from the single core
- * thread in request order, replies to requests that do not wait keep request order and QUIT closes
- * the connection only after the earlier replies were flushed.
+ * authentication (with its deadline and the throttling of wrong secrets) and the error limit, and
+ * hands every request to the core thread, which answers it. Because every answer, including PONG,
+ * AUTH and protocol errors, is sent from the single core thread in request order, replies to
+ * requests that do not wait keep request order and QUIT closes the connection only after the
+ * earlier replies were flushed.
+ *
+ * <p>When the client shuts down its sending side (a half-close, as {@code nc -N} or a script that
+ * closes its output does), every request read before is still answered, and then the connection is
+ * closed; ACQUIREs still waiting then are answered CANCELLED.
  *
  * <p>Memory stays bounded in two ways: reads pause while the connection's outbound buffer is full
  * (the client does not read its replies), and while {@link #MAX_IN_FLIGHT} of the connection's
@@ -40,9 +49,10 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   /** Reads resume when the connection's core tasks drain to this many. */
   static final int RESUME_AT = MAX_IN_FLIGHT / 2;
 
-  private final LockServer server;
+  private final ServerRuntime server;
   private final ServerSettings settings;
   private final RequestParser parser;
+  private final ServerMetrics metrics;
 
   /**
    * Frames (ByteBuf) and rejected frames (ProtocolException) not yet handed on; event loop only.
@@ -50,34 +60,74 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   private final ArrayDeque<Object> backlog = new ArrayDeque<>();
 
   private @Nullable Session session;
+  private @Nullable ScheduledFuture<?> authDeadline;
 
-  ServerHandler(LockServer server, ServerSettings settings, RequestParser parser) {
+  ServerHandler(ServerRuntime server, ServerSettings settings, RequestParser parser) {
     this.server = server;
     this.settings = settings;
     this.parser = parser;
+    this.metrics = server.metrics();
   }
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
-    Session created = new Session(ctx.channel(), settings.secret() == null);
-    if (!server.admit(ctx.channel())) {
-      created.send("* BYE too-many-connections");
-      ctx.close();
+    boolean authRequired = settings.secret() != null;
+    Session created = new Session(ctx.channel(), !authRequired);
+    String refusal = server.admit(created, authRequired);
+    if (refusal != null) {
+      ctx.writeAndFlush(ByteBufUtil.writeAscii(ctx.alloc(), "* BYE " + refusal + "\n"))
+          .addListener(ChannelFutureListener.CLOSE);
       return;
     }
     session = created;
+    if (authRequired) {
+      authDeadline =
+          ctx.executor()
+              .schedule(
+                  () -> authTimedOut(ctx, created),
+                  settings.authTimeout().toNanos(),
+                  TimeUnit.NANOSECONDS);
+    }
     ctx.fireChannelActive();
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     discardBacklog();
+    cancelAuthDeadline();
     Session closed = session;
     if (closed != null) {
       session = null;
-      server.onCore(() -> server.table().sessionClosed(closed));
+      server.admission().closed(closed.address, closed.authenticated);
+      long closedAt = System.nanoTime();
+      server.onCore(() -> server.table().sessionClosed(closed, closedAt));
     }
     ctx.fireChannelInactive();
+  }
+
+  private void cancelAuthDeadline() {
+    ScheduledFuture<?> deadline = authDeadline;
+    if (deadline != null) {
+      deadline.cancel(false);
+      authDeadline = null;
+    }
+  }
+
+  private void authTimedOut(ChannelHandlerContext ctx, Session current) {
+    authDeadline = null;
+    if (session != current || current.authenticated || current.closing) {
+      return;
+    }
+    LOG.debug(
+        "Connection {} did not authenticate within {}; closing it",
+        current,
+        settings.authTimeout());
+    metrics.authTimeouts.increment();
+    current.closing = true;
+    discardBacklog();
+    if (!submit(ctx, current, () -> current.sendAndClose("* BYE auth-timeout"), null)) {
+      ctx.close();
+    }
   }
 
   @Override
@@ -93,7 +143,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
   /**
    * Hands queued lines to the core thread while the connection has room in flight, then pauses or
-   * resumes reading. Event loop only.
+   * resumes reading; once the client's input has ended and every line was handed on, asks the core
+   * to close the connection after the answers. Event loop only.
    */
   private void drain(ChannelHandlerContext ctx, Session current) {
     Object next;
@@ -113,6 +164,11 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     }
     if (current.closing) {
       discardBacklog();
+    } else if (current.inputShutdown && backlog.isEmpty()) {
+      current.closing = true;
+      if (!submit(ctx, current, () -> server.table().inputEnded(current), null)) {
+        ctx.close();
+      }
     }
     updateAutoRead(ctx.channel(), current);
   }
@@ -135,6 +191,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void onLine(ChannelHandlerContext ctx, Session current, ByteBuf frame) {
+    metrics.requests.increment();
     Request request;
     try {
       String line = decode(frame);
@@ -169,14 +226,17 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       submit(ctx, current, () -> current.send(request.id() + " PONG"), refusal);
       return;
     }
-    submit(ctx, current, () -> server.table().handle(current, request), refusal);
+    long received = System.nanoTime();
+    submit(ctx, current, () -> server.table().handle(current, request, received), refusal);
   }
 
   /**
    * Runs {@code work} on the core thread, counted in the connection's in-flight tasks; when the
    * core no longer takes tasks, sends {@code refusal} instead (if any).
+   *
+   * @return whether the core took the task
    */
-  private void submit(
+  private boolean submit(
       ChannelHandlerContext ctx, Session current, Runnable work, @Nullable String refusal) {
     server.countInFlight(current.inFlight.incrementAndGet());
     boolean queued =
@@ -194,6 +254,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         current.send(refusal);
       }
     }
+    return queued;
   }
 
   /** On the core thread: one task done; wakes the event loop when reads may resume. */
@@ -210,18 +271,50 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   private void authenticate(ChannelHandlerContext ctx, Session current, Request.Auth auth) {
     Secret secret = settings.secret();
     if (secret == null || secret.matches(auth.secret())) {
-      current.authenticated = true;
+      if (!current.authenticated) {
+        String refusal = server.admission().authenticated(current.address);
+        if (refusal != null) {
+          LOG.warn("Connection {} authenticated but the server is full: {}", current, refusal);
+          current.closing = true;
+          submit(
+              ctx,
+              current,
+              () -> {
+                current.send(
+                    auth.id()
+                        + " ERR LIMIT the server has "
+                        + settings.maxConnections()
+                        + " authenticated connections already");
+                current.sendAndClose("* BYE " + refusal);
+              },
+              null);
+          return;
+        }
+        current.authenticated = true;
+        cancelAuthDeadline();
+      }
       current.errors = 0;
       submit(ctx, current, () -> current.send(auth.id() + " OK"), null);
       return;
     }
-    LOG.warn("Connection {} sent a wrong secret; closing it", current);
+    metrics.refusedAuths.increment();
+    long delay = server.authThrottle().failed(current.address);
     current.closing = true;
-    submit(
-        ctx,
-        current,
-        () -> current.sendAndClose(auth.id() + " ERR AUTH wrong secret; closing the connection"),
-        null);
+    cancelAuthDeadline();
+    Runnable answer =
+        () ->
+            submit(
+                ctx,
+                current,
+                () ->
+                    current.sendAndClose(
+                        auth.id() + " ERR AUTH wrong secret; closing the connection"),
+                null);
+    try {
+      ctx.executor().schedule(answer, delay, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      ctx.close();
+    }
   }
 
   private void reject(ChannelHandlerContext ctx, Session current, ProtocolException e) {
@@ -258,17 +351,33 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
     Session current = session;
-    if (evt instanceof IdleStateEvent && current != null) {
+    if (evt instanceof ChannelInputShutdownEvent && current != null) {
+      current.inputShutdown = true;
+      drain(ctx, current);
+    } else if (evt instanceof IdleStateEvent && current != null) {
       LOG.debug("Connection {} idle for {}; closing it", current, settings.idleTimeout());
-      current.closing = true;
-      ctx.writeAndFlush(io.netty.buffer.ByteBufUtil.writeUtf8(ctx.alloc(), "* BYE idle\n"))
-          .addListener(ChannelFutureListener.CLOSE);
+      closeNow(ctx, current, "* BYE idle");
+    } else if (evt == LineDeadline.EXCEEDED && current != null) {
+      LOG.debug(
+          "Connection {} did not finish a line within {}; closing it",
+          current,
+          settings.lineTimeout());
+      metrics.lineTimeouts.increment();
+      closeNow(ctx, current, "* BYE line-timeout");
     } else if (evt instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
       LOG.debug(
           "TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), handshake.cause());
       ctx.close();
     }
     ctx.fireUserEventTriggered(evt);
+  }
+
+  /** Says why and closes at once, without waiting for replies still being worked on. */
+  private void closeNow(ChannelHandlerContext ctx, Session current, String line) {
+    current.closing = true;
+    discardBacklog();
+    ctx.writeAndFlush(ByteBufUtil.writeUtf8(ctx.alloc(), line + "\n"))
+        .addListener(ChannelFutureListener.CLOSE);
   }
 
   @Override

@@ -4,7 +4,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
-/** Everything a {@link LockServer} is configured with; see {@link LockServer.Builder}. */
+/**
+ * Everything a {@link LockServer} is configured with; see {@link LockServer.Builder}.
+ *
+ * @param metricsPort the Prometheus endpoint's port, 0 for any free one, -1 for none
+ */
 record ServerSettings(
     int port,
     String bind,
@@ -15,9 +19,17 @@ record ServerSettings(
     int maxLineLength,
     int maxKeyBytes,
     int maxConnections,
+    int maxUnauthenticated,
+    int maxUnauthenticatedPerAddress,
+    int maxConnectionsPerAddress,
     int maxWaitersPerLock,
     int maxLocksPerConnection,
+    int maxDetachedLeases,
     int maxErrors,
     Duration idleTimeout,
+    Duration authTimeout,
+    Duration lineTimeout,
     int workerThreads,
-    long fencingBlock) {}
+    long fencingBlock,
+    int metricsPort,
+    String metricsBind) {}

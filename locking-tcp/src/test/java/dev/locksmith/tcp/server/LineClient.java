@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -16,11 +17,22 @@ final class LineClient implements AutoCloseable {
   private final OutputStream out;
 
   LineClient(int port) throws IOException {
-    socket = new Socket("127.0.0.1", port);
+    this(port, "127.0.0.1");
+  }
+
+  /** Connects from {@code localAddress}, another loopback address such as 127.0.0.2 (Linux). */
+  LineClient(int port, String localAddress) throws IOException {
+    socket = new Socket("127.0.0.1", port, InetAddress.getByName(localAddress), 0);
     socket.setSoTimeout(5000);
     socket.setTcpNoDelay(true);
     in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
     out = socket.getOutputStream();
+  }
+
+  /** Sets how long a read may wait (5 s unless set). */
+  LineClient readTimeout(int millis) throws IOException {
+    socket.setSoTimeout(millis);
+    return this;
   }
 
   void send(String line) throws IOException {
@@ -69,6 +81,20 @@ final class LineClient implements AutoCloseable {
       // a reset also means closed
     }
     return last;
+  }
+
+  /** Shuts down the sending side only (a half-close, as {@code nc -N} does at the end of input). */
+  void shutdownOutput() throws IOException {
+    socket.shutdownOutput();
+  }
+
+  /** Whether the server has closed the connection (reads end of stream within 5 s). */
+  boolean closedByServer() throws IOException {
+    try {
+      return in.read() < 0;
+    } catch (IOException e) {
+      return true; // a reset also means closed
+    }
   }
 
   @Override

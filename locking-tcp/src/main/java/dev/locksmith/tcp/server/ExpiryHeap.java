@@ -1,0 +1,97 @@
+package dev.locksmith.tcp.server;
+
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The held leases ordered by when they end: a binary min-heap on {@link LockEntry#expiresAt} whose
+ * entries know their position, so adding, removing and moving a lease costs O(log n) and 4 bytes of
+ * array per lease, and one timer for the earliest end serves every lease. Core thread only.
+ */
+final class ExpiryHeap {
+  private LockEntry[] heap = new LockEntry[64];
+  private int size;
+
+  int size() {
+    return size;
+  }
+
+  /** The lease that ends first, or null when none is held. */
+  @Nullable LockEntry first() {
+    return size == 0 ? null : heap[0];
+  }
+
+  void add(LockEntry entry) {
+    if (size == heap.length) {
+      heap = Arrays.copyOf(heap, heap.length + (heap.length >> 1));
+    }
+    entry.heapIndex = size;
+    heap[size++] = entry;
+    up(entry.heapIndex);
+  }
+
+  void remove(LockEntry entry) {
+    int index = entry.heapIndex;
+    if (index < 0) {
+      return;
+    }
+    entry.heapIndex = -1;
+    LockEntry last = heap[--size];
+    heap[size] = null;
+    if (index < size) {
+      heap[index] = last;
+      last.heapIndex = index;
+      down(index);
+      up(last.heapIndex);
+    }
+    if (heap.length > 1024 && size < heap.length >> 2) {
+      heap = Arrays.copyOf(heap, heap.length >> 1);
+    }
+  }
+
+  /** Moves an entry whose {@code expiresAt} changed to its place. */
+  void changed(LockEntry entry) {
+    if (entry.heapIndex >= 0) {
+      down(entry.heapIndex);
+      up(entry.heapIndex);
+    }
+  }
+
+  private void up(int index) {
+    LockEntry entry = heap[index];
+    while (index > 0) {
+      int parent = (index - 1) >>> 1;
+      LockEntry above = heap[parent];
+      if (entry.expiresAt - above.expiresAt >= 0) {
+        break;
+      }
+      heap[index] = above;
+      above.heapIndex = index;
+      index = parent;
+    }
+    heap[index] = entry;
+    entry.heapIndex = index;
+  }
+
+  private void down(int index) {
+    LockEntry entry = heap[index];
+    int half = size >>> 1;
+    while (index < half) {
+      int child = 2 * index + 1;
+      LockEntry smaller = heap[child];
+      int right = child + 1;
+      if (right < size && heap[right].expiresAt - smaller.expiresAt < 0) {
+        child = right;
+        smaller = heap[right];
+      }
+      if (smaller.expiresAt - entry.expiresAt >= 0) {
+        break;
+      }
+      heap[index] = smaller;
+      smaller.heapIndex = index;
+      index = child;
+    }
+    heap[index] = entry;
+    entry.heapIndex = index;
+  }
+}

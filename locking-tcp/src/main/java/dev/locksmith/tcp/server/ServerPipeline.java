@@ -1,0 +1,42 @@
+package dev.locksmith.tcp.server;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.LineBasedFrameDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sets up each accepted connection: TLS (through the {@link TlsGate}) when configured, the idle
+ * timer, the {@link LineDeadline}, the line decoder and the protocol handler.
+ */
+final class ServerPipeline extends ChannelInitializer<SocketChannel> {
+  private final ServerRuntime server;
+  private final ServerSettings settings;
+  private final @Nullable SslContext ssl;
+  private final RequestParser parser;
+
+  ServerPipeline(ServerRuntime server, ServerSettings settings, @Nullable SslContext ssl) {
+    this.server = server;
+    this.settings = settings;
+    this.ssl = ssl;
+    this.parser = new RequestParser(settings.maxKeyBytes());
+  }
+
+  @Override
+  protected void initChannel(SocketChannel ch) {
+    ChannelPipeline p = ch.pipeline();
+    if (ssl != null) {
+      p.addLast("tls-gate", new TlsGate(ssl));
+    }
+    p.addLast(
+        "idle",
+        new IdleStateHandler(settings.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+    p.addLast("line-deadline", new LineDeadline(settings.lineTimeout().toNanos()));
+    p.addLast("lines", new LineBasedFrameDecoder(settings.maxLineLength(), true, true));
+    p.addLast("protocol", new ServerHandler(server, settings, parser));
+  }
+}

@@ -1,0 +1,125 @@
+package dev.locksmith.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.FaultProxy;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A lease shortened to its minimum hold (a scheduled job's "hold at least this long") belongs to no
+ * connection: it outlives its client's deliberate close and a connection cut hard, so a rolling
+ * restart of the node that ran the job does not let another node run it again at once. Leases of
+ * running work still end with their connection.
+ */
+class DetachedLeaseTest {
+  private static final Duration MIN_HOLD = Duration.ofSeconds(2);
+  private static LockServer server;
+  private static String url;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = LockServer.builder().port(0).build();
+    url = "tcp://127.0.0.1:" + server.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void aMinHoldLeaseOutlivesItsClientsDeliberateClose() throws Exception {
+    LockProvider holder = LockProviders.create(url);
+    long grantedAt;
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(holder).build()) {
+      Lease lease = locksmith.acquire(jobOptions("detached-close"));
+      grantedAt = System.nanoTime();
+      lease.close(); // the job is done; the lease is shortened to end at its minimum hold
+    }
+    holder.close();
+    assertHeldUntilTheMinHoldEnds("detached-close", grantedAt);
+  }
+
+  @Test
+  void aMinHoldLeaseOutlivesAConnectionCutHard() throws Exception {
+    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
+        LockProvider holder =
+            LockProviders.create("tcp://127.0.0.1:" + proxy.port() + "?request-timeout=5s");
+        Locksmith locksmith = Locksmith.builder().defaultProvider(holder).build()) {
+      Lease lease = locksmith.acquire(jobOptions("detached-reset"));
+      long grantedAt = System.nanoTime();
+      lease.close();
+      proxy.resetAll(); // as a crashed host or a dropped network path would
+      assertHeldUntilTheMinHoldEnds("detached-reset", grantedAt);
+    }
+  }
+
+  @Test
+  void aLeaseOfRunningWorkEndsWithItsConnectionAtOnce() throws Exception {
+    try (LockProvider other = LockProviders.create(url)) {
+      LockProvider holder = LockProviders.create(url);
+      Locksmith locksmith = Locksmith.builder().defaultProvider(holder).build();
+      Lease running = locksmith.acquire(jobOptions("running-work"));
+      assertThat(running.isValid()).isTrue();
+      holder.close(); // the method has not returned: its lease goes with the connection
+      await().atMost(Duration.ofSeconds(1)).until(() -> !running.isValid());
+      Optional<LeaseGrant> next =
+          other.tryAcquire(LockRequest.of("running-work", Duration.ofSeconds(10)));
+      assertThat(next).as("free at once, not after minHold or ttl").isPresent();
+      other.release(next.get());
+      locksmith.close();
+    }
+  }
+
+  @Test
+  void aLeaseRenewedWithItsOwnTtlStaysTiedToTheConnection() throws Exception {
+    try (LockProvider other = LockProviders.create(url)) {
+      LockProvider holder = LockProviders.create(url);
+      LeaseGrant grant =
+          holder
+              .tryAcquire(LockRequest.of("renewed-same-ttl", Duration.ofSeconds(30)))
+              .orElseThrow();
+      assertThat(holder.renew(grant, Duration.ofSeconds(30))).isPresent();
+      holder.close();
+      await()
+          .atMost(Duration.ofSeconds(1))
+          .until(() -> other.status("renewed-same-ttl").currentHolder().isEmpty());
+    }
+  }
+
+  private static LockOptions jobOptions(String id) {
+    return LockOptions.named(id).withTtl(Duration.ofSeconds(30)).withMinHold(MIN_HOLD);
+  }
+
+  /** Nobody gets the lock before the minimum hold has passed since the grant; then anyone can. */
+  private static void assertHeldUntilTheMinHoldEnds(String id, long grantedAt) throws Exception {
+    try (LockProvider other = LockProviders.create(url)) {
+      Optional<LeaseGrant> early = other.tryAcquire(LockRequest.of(id, Duration.ofSeconds(5)));
+      if (early.isPresent()) {
+        other.release(early.get());
+        assertThat(Duration.ofNanos(System.nanoTime() - grantedAt))
+            .as("the lock was free again before its minHold ended")
+            .isGreaterThanOrEqualTo(MIN_HOLD);
+        return;
+      }
+      Optional<LeaseGrant> after =
+          other.acquire(LockRequest.of(id, Duration.ofSeconds(5)), MIN_HOLD.plusSeconds(3));
+      assertThat(after).as("free once the minimum hold ended").isPresent();
+      assertThat(Duration.ofNanos(System.nanoTime() - grantedAt)).isGreaterThanOrEqualTo(MIN_HOLD);
+      other.release(after.get());
+    }
+  }
+}

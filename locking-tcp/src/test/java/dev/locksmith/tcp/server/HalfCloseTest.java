@@ -1,0 +1,89 @@
+package dev.locksmith.tcp.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Clients that shut down their sending side after their requests, as {@code printf ... | nc -N} and
+ * {@code socat} do, get every answer before the server closes.
+ */
+class HalfCloseTest {
+  private static final int ROUNDS = 50;
+  private static LockServer server;
+  private static int port;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = LockServer.builder().port(0).build();
+    port = server.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void aRequestThenHalfCloseIsAnsweredEveryTime() throws Exception {
+    for (int i = 0; i < ROUNDS; i++) {
+      try (LineClient c = new LineClient(port)) {
+        c.send("1 STATUS half-close-" + i);
+        c.shutdownOutput();
+        assertThat(c.read()).as("round %d", i).isEqualTo("1 FREE 0");
+        assertThat(c.read()).as("then the server closes").isNull();
+      }
+    }
+  }
+
+  @Test
+  void pingThenHalfCloseIsAnsweredEveryTime() throws Exception {
+    for (int i = 0; i < ROUNDS; i++) {
+      try (LineClient c = new LineClient(port)) {
+        c.send("1 PING");
+        c.shutdownOutput();
+        assertThat(c.read()).as("round %d", i).isEqualTo("1 PONG");
+        assertThat(c.read()).isNull();
+      }
+    }
+  }
+
+  @Test
+  void pipelinedRequestsBeforeTheHalfCloseAreAllAnsweredInOrder() throws Exception {
+    try (LineClient c = new LineClient(port);
+        LineClient observer = new LineClient(port)) {
+      StringBuilder lines = new StringBuilder();
+      for (int i = 0; i < 200; i++) {
+        lines.append(i).append(" ACQUIRE pipelined-").append(i).append(" 60000 0 t").append(i);
+        lines.append('\n');
+      }
+      c.sendBytes(lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      c.shutdownOutput();
+      for (int i = 0; i < 200; i++) {
+        assertThat(c.read()).startsWith(i + " OK t" + i + " ");
+      }
+      assertThat(c.read()).isNull();
+      // Its leases were of running work: they ended with the connection.
+      assertThat(observer.call("s STATUS pipelined-199")).isEqualTo("s FREE 0");
+    }
+  }
+
+  @Test
+  void anAcquireStillWaitingAtTheHalfCloseIsCancelled() throws Exception {
+    try (LineClient holder = new LineClient(port);
+        LineClient c = new LineClient(port)) {
+      assertThat(holder.call("1 ACQUIRE half-close-busy 60000 0 h")).startsWith("1 OK h ");
+      c.send("1 PING");
+      c.send("2 ACQUIRE half-close-busy 60000 60000 w");
+      c.send("3 STATUS half-close-busy");
+      c.shutdownOutput();
+      assertThat(c.read()).isEqualTo("1 PONG");
+      assertThat(c.read()).startsWith("3 HELD ");
+      assertThat(c.read()).isEqualTo("2 CANCELLED");
+      assertThat(c.read()).isNull();
+      assertThat(holder.call("2 STATUS half-close-busy")).matches("2 HELD \\d+ \\d+ 0 -");
+    }
+  }
+}
