@@ -5,7 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Stops a child process and its descendants: SIGTERM, then SIGKILL after a grace period. */
+/**
+ * Stops a child process and its descendants one by one: SIGTERM, then SIGKILL after a grace period.
+ * Only the fallback for hosts where COMMAND cannot get a process group of its own ({@link
+ * Launcher#NONE}): a step that a descendant starts between the listing and its signal escapes.
+ */
 final class ChildProcesses {
   private ChildProcesses() {}
 

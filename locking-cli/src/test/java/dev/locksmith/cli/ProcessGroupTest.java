@@ -1,0 +1,89 @@
+package dev.locksmith.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** COMMAND's process group through each launcher this host has, stopped frozen-first. */
+class ProcessGroupTest {
+  @TempDir Path dir;
+
+  static Stream<Launcher> launchers() {
+    List<Launcher> launchers = new ArrayList<>();
+    Executables.onPath("setsid", "/usr/bin/setsid").map(Launcher::setsid).ifPresent(launchers::add);
+    Executables.onPath("perl", "/usr/bin/perl").map(Launcher::perl).ifPresent(launchers::add);
+    assertThat(launchers).as("setsid or perl on this host").isNotEmpty();
+    return launchers.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("launchers")
+  void commandLeadsItsGroupAndEveryMemberIsFrozenBeforeTheStopIsReported(Launcher launcher)
+      throws Exception {
+    Path started = dir.resolve("started");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                "sh", "-c", "touch " + started + "; while :; do sh -c 'sleep 0.01'; done")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
+      assertThat(group.isolated()).isTrue();
+      await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
+      assertThat(GroupPs.liveMembers(group.pgid())).isNotEmpty();
+
+      List<String> whenReported = new ArrayList<>();
+      boolean gone =
+          group.stop(
+              Duration.ofSeconds(5),
+              () -> {
+                try {
+                  whenReported.addAll(GroupPs.liveMembers(group.pgid()));
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+
+      assertThat(gone).isTrue();
+      assertThat(whenReported)
+          .as("members when the stop is reported: all stopped (T)")
+          .isNotEmpty()
+          .allSatisfy(member -> assertThat(member.split(" ")[2]).startsWith("T"));
+      assertThat(GroupPs.liveMembers(group.pgid())).isEmpty();
+      assertThat(group.alive()).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("launchers")
+  void aMemberThatIgnoresSigtermGetsSigkillAfterTheGrace(Launcher launcher) throws Exception {
+    Path started = dir.resolve("started");
+    ProcessBuilder builder =
+        new ProcessBuilder("sh", "-c", "trap '' TERM; touch " + started + "; sleep 60 & wait");
+    try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
+      long start = System.nanoTime();
+      assertThat(group.stop(Duration.ofMillis(300), () -> {})).isTrue();
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(300));
+      assertThat(GroupPs.liveMembers(group.pgid())).isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("launchers")
+  void exitCodeAndArgumentsPassThroughTheLauncher(Launcher launcher) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder("sh", "-c", "exit $#", "-", "-x", "--", "y");
+    try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
+      group.leaderExit().join();
+      assertThat(group.exitValue()).isEqualTo(3);
+    }
+  }
+}
