@@ -8,7 +8,10 @@ import dev.locksmith.core.spi.LockStatus;
 final class Holders {
   private Holders() {}
 
-  /** {@code " held by OWNER (fencing token N, Xms left)"}, or empty when it cannot tell. */
+  /**
+   * {@code "held by OWNER (fencing token N, X ms left)"}, or {@code "held by another owner"} when
+   * the provider cannot tell (or no longer shows a holder).
+   */
   static String describe(LockProvider provider, String lockId) {
     try {
       LockStatus status = provider.status(lockId);
@@ -16,16 +19,16 @@ final class Holders {
           .currentHolder()
           .map(
               h ->
-                  " held by "
+                  "held by "
                       + h.owner()
                       + " (fencing token "
                       + h.fencingToken()
                       + ", "
                       + h.timeLeft().toMillis()
                       + " ms left)")
-          .orElse("");
+          .orElse("held by another owner");
     } catch (LockException e) {
-      return "";
+      return "held by another owner";
     }
   }
 }

@@ -1,9 +1,10 @@
 package dev.locksmith.cli;
 
-import dev.locksmith.core.LockConfigurationException;
-import dev.locksmith.core.LockProviderException;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code locksmith} command. */
 @Command(
@@ -16,18 +17,30 @@ import picocli.CommandLine.Command;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success (or, for run, the command's own exit code; 0 after --skip found the lock busy)",
-      "64:usage error: unknown option, bad duration or provider URL",
-      "69:the provider could not be reached",
-      "70:the lease was lost while the command ran (the command was terminated), or an internal"
-          + " error",
+      "64:usage error: unknown option, bad duration, file or provider URL",
+      "69:the provider could not be reached within --connect-timeout or answered too slowly for"
+          + " --ttl; the server could not start",
+      "70:the lease was lost while the command ran (its process group was stopped), or an"
+          + " internal error",
       "75:busy with --fail, or --wait ran out",
       "126:the command could not be started"
+    },
+    footer = {
+      "",
+      "Every error is one line on stderr starting with 'locksmith:'; -v adds the stack trace."
     })
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
+  @Option(
+      names = {"-v", "--verbose"},
+      scope = ScopeType.INHERIT,
+      description = "On an error, print its stack trace after the message; log more.")
+  boolean verbose;
+
   Main() {}
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
+    Logging.configure(args);
     System.exit(execute(args));
   }
 
@@ -37,28 +50,16 @@ public final class Main implements Runnable {
   }
 
   /**
-   * The command line, with failures that escape a subcommand mapped to the documented exit codes
-   * and a one-line message instead of a stack trace.
+   * The command line, with every failure reported as one {@code locksmith:} line and a documented
+   * exit code instead of usage text or a stack trace.
    */
   static CommandLine commandLine() {
-    CommandLine line = new CommandLine(new Main());
-    line.setExecutionExceptionHandler(
-        (error, command, parsed) -> {
-          command.getErr().println("locksmith: " + error.getMessage());
-          if (error instanceof IllegalArgumentException
-              || error instanceof LockConfigurationException) {
-            return ExitCodes.USAGE;
-          }
-          if (error instanceof LockProviderException) {
-            return ExitCodes.UNAVAILABLE;
-          }
-          return ExitCodes.SOFTWARE;
-        });
-    return line;
+    return Errors.install(new CommandLine(new Main()));
   }
 
   @Override
-  public void run() {
-    new CommandLine(this).usage(System.err);
+  public Integer call() {
+    throw Failure.usage(
+        "no command given; use run, server, status or demo (see 'locksmith --help')");
   }
 }

@@ -1,14 +1,12 @@
 package dev.locksmith.cli;
 
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.Durations;
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockBusyException;
-import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.LockProviderException;
-import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.LockTimeoutException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
@@ -36,12 +34,18 @@ import picocli.CommandLine.Spec;
     name = "run",
     description = {
       "Runs COMMAND while holding a lease on KEY, renewed while it runs.",
-      "COMMAND gets LOCKSMITH_LOCK, LOCKSMITH_FENCING_TOKEN and LOCKSMITH_OWNER in its environment.",
-      "If the lease is lost, COMMAND gets SIGTERM, then SIGKILL after --grace, and run exits 70."
+      "COMMAND gets LOCKSMITH_LOCK, LOCKSMITH_FENCING_TOKEN and LOCKSMITH_OWNER.",
+      "COMMAND runs in a session and process group of its own and is done when",
+      "every process of that group has exited. On a lost lease, Ctrl-C or SIGTERM",
+      "the group is frozen (SIGSTOP), then gets SIGTERM, and SIGKILL after --grace;",
+      "a lost lease exits 70 once no process of the group is alive."
     },
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = ExitCodes.USAGE)
 final class RunCommand implements Callable<Integer> {
+  /** How often, at most, the group is checked after COMMAND itself has exited. */
+  private static final Duration GROUP_POLL = Duration.ofMillis(100);
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -80,8 +84,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--until",
       description =
-          "After COMMAND exits, keep the lock until this shell test succeeds"
-              + " (for work that finishes in the background).")
+          "After COMMAND's group has exited, keep the lock until this shell test succeeds (for"
+              + " work that left the group: setsid, daemons).")
   @Nullable String until;
 
   @Option(
@@ -96,8 +100,17 @@ final class RunCommand implements Callable<Integer> {
       defaultValue = "10s",
       converter = DurationConverter.class,
       description =
-          "Time between SIGTERM and SIGKILL when the lease is lost (default: ${DEFAULT-VALUE}).")
+          "Time between SIGTERM and SIGKILL when COMMAND is stopped (default: ${DEFAULT-VALUE}).")
   Duration grace;
+
+  @Option(
+      names = "--connect-timeout",
+      defaultValue = "5s",
+      converter = DurationConverter.class,
+      description =
+          "How long reaching the provider may take before run exits 69 (default:"
+              + " ${DEFAULT-VALUE}).")
+  Duration connectTimeout;
 
   @Parameters(
       arity = "1..*",
@@ -108,16 +121,14 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    LockProvider provider;
-    try {
-      provider = LockProviders.create(url);
-    } catch (LockConfigurationException e) {
-      err.println("locksmith: " + e.getMessage());
-      return ExitCodes.USAGE;
-    } catch (LockProviderException e) {
-      err.println("locksmith: provider unreachable: " + e.getMessage());
-      return ExitCodes.UNAVAILABLE;
+    checkOptions();
+    Launcher launcher = Launcher.detect();
+    if (!launcher.isolates()) {
+      err.println(
+          "locksmith: warning: neither util-linux setsid nor perl found, so COMMAND shares run's"
+              + " process group and a step it starts while being stopped can escape");
     }
+    LockProvider provider = Connector.open(url, connectTimeout, p -> p.status(key)).provider();
     CompletableFuture<String> lost = new CompletableFuture<>();
     LockListener onLost =
         new LockListener() {
@@ -129,80 +140,187 @@ final class RunCommand implements Callable<Integer> {
     try (provider;
         Locksmith locksmith =
             Locksmith.builder().defaultProvider(provider).listener(onLost).build()) {
-      Optional<Lease> lease;
-      try {
-        lease = acquire(locksmith);
-      } catch (LockBusyException | LockTimeoutException e) {
-        err.println("locksmith: " + e.getMessage() + Holders.describe(provider, key));
-        return ExitCodes.BUSY;
-      } catch (LockProviderException e) {
-        err.println("locksmith: provider unreachable: " + e.getMessage());
-        return ExitCodes.UNAVAILABLE;
-      }
+      Optional<Lease> lease = acquire(locksmith, provider);
       if (lease.isEmpty()) {
-        err.println("skipped:" + Holders.describe(provider, key));
+        err.println("locksmith: skipped: " + Holders.describe(provider, key));
         return ExitCodes.SKIPPED;
       }
       try (Lease held = lease.get()) {
-        return runHolding(held, lost, err);
+        return runHolding(held, lost, launcher, err);
       }
     }
   }
 
-  private Optional<Lease> acquire(Locksmith locksmith) {
+  /** Fails before anything is locked when an option or COMMAND is wrong. */
+  private void checkOptions() {
+    if (ttl.isZero()) {
+      throw Failure.usage("--ttl must be positive, was 0s");
+    }
+    if (connectTimeout.isZero()) {
+      throw Failure.usage("--connect-timeout must be positive, was 0s");
+    }
+    if (untilInterval.isZero()) {
+      throw Failure.usage("--until-interval must be positive, was 0s");
+    }
+    String program = command.get(0);
+    if (Executables.find(program, System.getenv("PATH")).isEmpty()) {
+      throw Failure.cannotExecute(
+          "cannot run COMMAND '"
+              + program
+              + "': "
+              + Executables.whyNot(program)
+              + "; nothing was locked or run",
+          null);
+    }
+  }
+
+  private Optional<Lease> acquire(Locksmith locksmith, LockProvider provider) {
     LockOptions options = LockOptions.named(key).withTtl(ttl);
-    if (busy != null && busy.skip) {
-      return locksmith.tryAcquire(options);
+    try {
+      if (busy != null && busy.skip) {
+        return locksmith.tryAcquire(options);
+      }
+      if (busy != null && busy.fail) {
+        return Optional.of(locksmith.acquire(options.withOnBusy(OnBusy.FAIL)));
+      }
+      Duration wait =
+          busy != null && busy.wait != null ? busy.wait : LockOptions.DEFAULT_WAIT_TIMEOUT;
+      return Optional.of(locksmith.acquire(options.withWaitTimeout(wait)));
+    } catch (LockBusyException e) {
+      throw Failure.busy(
+          "lock '"
+              + key
+              + "' is busy, "
+              + Holders.describe(provider, key)
+              + "; wait for it with --wait, or skip quietly with --skip",
+          e);
+    } catch (LockTimeoutException e) {
+      throw Failure.busy(
+          "lock '"
+              + key
+              + "' still busy after waiting "
+              + Durations.format(e.waited())
+              + ", "
+              + Holders.describe(provider, key)
+              + "; allow longer with --wait",
+          e);
     }
-    if (busy != null && busy.fail) {
-      return Optional.of(locksmith.acquire(options.withOnBusy(OnBusy.FAIL)));
-    }
-    Duration wait =
-        busy != null && busy.wait != null ? busy.wait : LockOptions.DEFAULT_WAIT_TIMEOUT;
-    return Optional.of(locksmith.acquire(options.withWaitTimeout(wait)));
   }
 
-  private int runHolding(Lease lease, CompletableFuture<String> lost, PrintWriter err) {
-    Process process;
-    try {
-      ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-      Map<String, String> env = builder.environment();
-      env.put("LOCKSMITH_LOCK", lease.lockId());
-      env.put("LOCKSMITH_FENCING_TOKEN", Long.toString(lease.fencingToken()));
-      env.put("LOCKSMITH_OWNER", lease.ownerToken());
-      process = builder.start();
-    } catch (IOException e) {
-      err.println("locksmith: cannot run " + command.get(0) + ": " + e.getMessage());
-      return ExitCodes.CANNOT_EXECUTE;
+  private int runHolding(
+      Lease lease, CompletableFuture<String> lost, Launcher launcher, PrintWriter err) {
+    // The engine renews or refuses a grant that arrived with under half its ttl left; this checks
+    // again at the last moment, so that COMMAND never starts on a lease about to run out.
+    Duration left = lease.timeLeft();
+    if (!lease.isValid() || lost.isDone()) {
+      err.println(
+          "locksmith: lease on '"
+              + key
+              + "' lost before COMMAND started ("
+              + Errors.clean(lost.getNow("no longer valid"))
+              + "); COMMAND was not started");
+      return ExitCodes.LEASE_LOST;
     }
-    // Stopped ourselves (Ctrl-C, SIGTERM): stop COMMAND, then release so other hosts need not
-    // wait out the TTL.
-    Thread hook =
-        new Thread(
-            () -> {
-              ChildProcesses.terminate(process, grace);
-              lease.close();
-            },
-            "locksmith-run-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      CompletableFuture.anyOf(process.onExit(), lost).join();
-      if (lost.isDone()) {
-        err.println("locksmith: lease on '" + key + "' lost (" + lost.join() + "); stopping");
-        ChildProcesses.terminate(process, grace);
-        return ExitCodes.LEASE_LOST;
+    if (left.compareTo(ttl.dividedBy(2)) < 0) {
+      throw Failure.unavailable(
+          "lease on '"
+              + key
+              + "' had "
+              + left.toMillis()
+              + " ms of its "
+              + Durations.format(ttl)
+              + " ttl left when COMMAND was to start, so COMMAND was not started; the provider"
+              + " answers too slowly for this ttl: use a longer --ttl",
+          null);
+    }
+    ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+    Map<String, String> env = builder.environment();
+    env.put("LOCKSMITH_LOCK", lease.lockId());
+    env.put("LOCKSMITH_FENCING_TOKEN", Long.toString(lease.fencingToken()));
+    env.put("LOCKSMITH_OWNER", lease.ownerToken());
+    try (ProcessGroup group = startGroup(builder, launcher)) {
+      // Ctrl-C or SIGTERM: COMMAND, in a session of its own, got neither; stop it as on a lost
+      // lease, then release so that other hosts need not wait out the ttl.
+      Thread hook =
+          new Thread(
+              () -> {
+                group.stop(
+                    grace,
+                    () ->
+                        report(
+                            err, "stopped by a signal; stopping COMMAND and releasing the lock"));
+                lease.close();
+              },
+              "locksmith-run-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        return supervise(group, lost, err);
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          awaitHook(hook);
+        }
       }
-      int exit = process.exitValue();
+    }
+  }
+
+  private ProcessGroup startGroup(ProcessBuilder builder, Launcher launcher) {
+    try {
+      return ProcessGroup.start(builder, launcher);
+    } catch (IOException e) {
+      throw Failure.cannotExecute(
+          "cannot run COMMAND '" + command.get(0) + "': " + Errors.clean(e), e);
+    }
+  }
+
+  /** Waits for COMMAND's group to exit or the lease to be lost, whichever comes first. */
+  private int supervise(ProcessGroup group, CompletableFuture<String> lost, PrintWriter err) {
+    CompletableFuture.anyOf(group.leaderExit(), lost).join();
+    // COMMAND's background jobs are still in its group: the lease covers them until they exit.
+    if (!lost.isDone() && group.awaitEmpty(lost, GROUP_POLL)) {
+      int exit = group.exitValue();
       if (until != null && !holdUntil(lost, err)) {
         return ExitCodes.LEASE_LOST;
       }
       return exit;
-    } finally {
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // The hook is running already.
-      }
+    }
+    String reason = Errors.clean(lost.join());
+    boolean gone =
+        group.stop(
+            grace,
+            () ->
+                report(
+                    err,
+                    "lease on '"
+                        + key
+                        + "' lost ("
+                        + reason
+                        + "); stopping COMMAND: SIGTERM, and SIGKILL after --grace "
+                        + Durations.format(grace)));
+    if (!gone) {
+      report(
+          err,
+          "processes of COMMAND's group "
+              + group.pgid()
+              + " are still alive "
+              + Durations.format(ProcessGroup.KILL_WAIT)
+              + " after SIGKILL (stuck in uninterruptible I/O?)");
+    }
+    return ExitCodes.LEASE_LOST;
+  }
+
+  private static void report(PrintWriter err, String message) {
+    err.println("locksmith: " + message);
+    err.flush();
+  }
+
+  /** The shutdown hook is stopping COMMAND and releasing: let it finish before closing. */
+  private void awaitHook(Thread hook) {
+    try {
+      hook.join(grace.plus(ProcessGroup.KILL_WAIT).plusSeconds(5).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -215,7 +333,7 @@ final class RunCommand implements Callable<Integer> {
           return true;
         }
       } catch (IOException e) {
-        err.println("locksmith: cannot run --until test: " + e.getMessage());
+        report(err, "cannot run the --until test: " + Errors.clean(e) + "; releasing the lock");
         return true;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -223,7 +341,9 @@ final class RunCommand implements Callable<Integer> {
       }
       try {
         String reason = lost.get(untilInterval.toNanos(), TimeUnit.NANOSECONDS);
-        err.println("locksmith: lease on '" + key + "' lost while waiting for --until: " + reason);
+        report(
+            err,
+            "lease on '" + key + "' lost while waiting for --until (" + Errors.clean(reason) + ")");
         return false;
       } catch (TimeoutException stillHeld) {
         // Check the test again.

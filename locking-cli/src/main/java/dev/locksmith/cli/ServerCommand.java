@@ -3,9 +3,11 @@ package dev.locksmith.cli;
 import dev.locksmith.tcp.server.LockServer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import javax.net.ssl.SSLException;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,22 +72,36 @@ final class ServerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     if ((tlsCert == null) != (tlsKey == null)) {
-      err.println("locksmith: --tls-cert and --tls-key must be given together");
-      return ExitCodes.USAGE;
+      throw Failure.usage("--tls-cert and --tls-key must be given together");
     }
-    LockServer server;
-    try {
-      server = build();
-    } catch (IllegalArgumentException | IOException e) {
-      err.println("locksmith: " + e.getMessage());
-      return ExitCodes.USAGE;
+    if (port < 0 || port > 65_535) {
+      throw Failure.usage("--port must be 0 to 65535, was " + port);
     }
+    requireReadable("--tls-cert", tlsCert);
+    requireReadable("--tls-key", tlsKey);
+    if (dataDir != null && Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
+      throw Failure.usage("--data-dir " + dataDir + " is not a directory");
+    }
+    LockServer server = build();
     int bound;
     try {
       bound = server.start();
+    } catch (SSLException e) {
+      throw Failure.usage(
+          "cannot use --tls-cert "
+              + tlsCert
+              + " and --tls-key "
+              + tlsKey
+              + ": "
+              + Errors.clean(e)
+              + "; give a PEM certificate chain and its PKCS#8 PEM key",
+          e);
     } catch (IOException e) {
-      err.println("locksmith: cannot start the lock server: " + e.getMessage());
-      return ExitCodes.UNAVAILABLE;
+      throw Failure.unavailable(
+          "cannot start the lock server: "
+              + Errors.clean(e)
+              + "; is another server using this --port or --data-dir?",
+          e);
     }
     err.println("locksmith: lock server listening on " + bind + ":" + bound);
     err.flush();
@@ -94,10 +110,35 @@ final class ServerCommand implements Callable<Integer> {
     return 0;
   }
 
-  private LockServer build() throws IOException {
+  private static void requireReadable(String option, @Nullable Path file) {
+    if (file == null) {
+      return;
+    }
+    if (!Files.exists(file)) {
+      throw Failure.usage("cannot read " + option + " " + file + ": no such file");
+    }
+    if (Files.isDirectory(file)) {
+      throw Failure.usage("cannot read " + option + " " + file + ": it is a directory");
+    }
+    if (!Files.isReadable(file)) {
+      throw Failure.usage("cannot read " + option + " " + file + ": permission denied");
+    }
+  }
+
+  private LockServer build() {
     LockServer.Builder builder = LockServer.builder().port(port).bind(bind).dataDir(dataDir);
     if (secretFile != null) {
-      builder.secretFile(secretFile);
+      try {
+        builder.secretFile(secretFile);
+      } catch (IOException e) {
+        throw Failure.usage(
+            "cannot read --secret-file "
+                + secretFile
+                + ": "
+                + Errors.ioReason(e)
+                + "; give a readable file that holds the shared secret",
+            e);
+      }
     }
     if (tlsCert != null && tlsKey != null) {
       builder.tls(tlsCert, tlsKey);

@@ -1,12 +1,11 @@
 package dev.locksmith.cli;
 
-import dev.locksmith.core.LockConfigurationException;
-import dev.locksmith.core.LockProviderException;
-import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockStatus;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -31,23 +30,31 @@ final class StatusCommand implements Callable<Integer> {
       description = "The lock; without it, every held lock the provider lists.")
   @Nullable String key;
 
+  @Option(
+      names = "--connect-timeout",
+      defaultValue = "5s",
+      converter = DurationConverter.class,
+      description =
+          "How long reaching the provider and reading the status may take before status exits 69"
+              + " (default: ${DEFAULT-VALUE}).")
+  Duration connectTimeout;
+
   @Override
   public Integer call() {
+    if (connectTimeout.isZero()) {
+      throw Failure.usage("--connect-timeout must be positive, was 0s");
+    }
     PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try (LockProvider provider = LockProviders.create(url)) {
-      List<LockStatus> statuses;
-      if (key != null) {
-        statuses = List.of(provider.status(key));
-      } else {
-        var listed = provider.listHeld();
-        if (listed.isEmpty()) {
-          err.println(
-              "locksmith: " + provider.description() + " cannot list its locks; give --key");
-          return ExitCodes.USAGE;
-        }
-        statuses = listed.get();
-      }
+    Connector.Connected<Optional<List<LockStatus>>> connected =
+        Connector.open(url, connectTimeout, this::statuses);
+    try (LockProvider provider = connected.provider()) {
+      List<LockStatus> statuses =
+          connected
+              .first()
+              .orElseThrow(
+                  () ->
+                      Failure.usage(
+                          provider.description() + " cannot list its locks; name one with --key"));
       out.printf("%-40s %-12s %-10s %-8s %s%n", "LOCK", "TOKEN", "LEFT", "WAITERS", "HOLDER");
       for (LockStatus status : statuses) {
         String waiters = status.waiters() < 0 ? "?" : Integer.toString(status.waiters());
@@ -66,12 +73,11 @@ final class StatusCommand implements Callable<Integer> {
       }
       out.flush();
       return 0;
-    } catch (LockConfigurationException e) {
-      err.println("locksmith: " + e.getMessage());
-      return ExitCodes.USAGE;
-    } catch (LockProviderException e) {
-      err.println("locksmith: provider unreachable: " + e.getMessage());
-      return ExitCodes.UNAVAILABLE;
     }
+  }
+
+  private Optional<List<LockStatus>> statuses(LockProvider provider) {
+    String lockId = key;
+    return lockId != null ? Optional.of(List.of(provider.status(lockId))) : provider.listHeld();
   }
 }

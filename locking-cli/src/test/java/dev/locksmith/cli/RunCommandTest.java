@@ -14,6 +14,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -97,10 +98,15 @@ class RunCommandTest {
   void failAndExpiredWaitExit75() {
     holdElsewhere("nightly");
     assertThat(run("run", "--url", url, "--key", "nightly", "--fail", "--", "true")).isEqualTo(75);
-    assertThat(err.toString()).contains("is held by another owner").contains("held by");
+    assertThat(err.toString())
+        .startsWith("locksmith: lock 'nightly' is busy, held by ")
+        .containsOnlyOnce("held by");
+    err.reset();
     assertThat(run("run", "--url", url, "--key", "nightly", "--wait", "200ms", "--", "true"))
         .isEqualTo(75);
-    assertThat(err.toString()).contains("Timed out after");
+    assertThat(err.toString())
+        .startsWith("locksmith: lock 'nightly' still busy after waiting ")
+        .containsOnlyOnce("held by");
   }
 
   @Test
@@ -233,5 +239,120 @@ class RunCommandTest {
     Files.createFile(done);
     assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
     assertThat(other.tryAcquire(LockRequest.of("bg", Duration.ofSeconds(1)))).isPresent();
+  }
+
+  @Test
+  void commandLeadsAProcessGroupOfItsOwn() throws Exception {
+    Path out = dir.resolve("group");
+    int exit =
+        run(
+            "run",
+            "--url",
+            url,
+            "--key",
+            "group",
+            "--",
+            "sh",
+            "-c",
+            "echo $$ $(ps -o pgid= -p $$) $(ps -o sid= -p $$) > " + out);
+    assertThat(exit).isZero();
+    String[] ids = Files.readString(out).strip().split("\\s+");
+    assertThat(ids[1]).as("pgid").isEqualTo(ids[0]);
+    assertThat(ids[2]).as("session").isEqualTo(ids[0]);
+  }
+
+  @Test
+  void backgroundJobsOfTheCommandKeepTheLockUntilTheyExit() throws Exception {
+    Path done = dir.resolve("done");
+    int exit =
+        run(
+            "run",
+            "--url",
+            url,
+            "--key",
+            "bg-job",
+            "--",
+            "sh",
+            "-c",
+            "(sleep 0.3; touch " + done + ") & exit 4");
+    assertThat(exit).isEqualTo(4);
+    assertThat(done).as("the background job finished before run returned").exists();
+    assertThat(other.tryAcquire(LockRequest.of("bg-job", Duration.ofSeconds(1)))).isPresent();
+  }
+
+  @Test
+  void lostLeaseStopsBackgroundJobsAfterTheCommandExited() throws Exception {
+    Path pidFile = dir.resolve("job.pid");
+    CompletableFuture<Integer> exit =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "run",
+                    "--url",
+                    url,
+                    "--key",
+                    "bg-lost",
+                    "--grace",
+                    "2s",
+                    "--",
+                    "sh",
+                    "-c",
+                    "sleep 60 & echo $! > " + pidFile));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
+    long job = Long.parseLong(Files.readString(pidFile).strip());
+    assertThat(exit).isNotDone();
+    server.close();
+    assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
+    assertThat(GroupPs.alive(job)).as("the background job").isFalse();
+  }
+
+  @Test
+  void lostLeaseAlsoStopsAChildThatLeftTheGroupWhileCommandRuns() throws Exception {
+    Path pidFile = dir.resolve("escapee.pid");
+    CompletableFuture<Integer> exit =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "run",
+                    "--url",
+                    url,
+                    "--key",
+                    "escapee",
+                    "--grace",
+                    "2s",
+                    "--",
+                    "sh",
+                    "-c",
+                    "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 60' & wait"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
+    long escapee = Long.parseLong(Files.readString(pidFile).strip());
+    server.close();
+    assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
+    assertThat(GroupPs.alive(escapee)).as("the child in a session of its own").isFalse();
+  }
+
+  @Test
+  void verboseAddsTheStackTraceAfterTheLine() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    assertThat(run("run", "-v", "--url", "tcp://127.0.0.1:" + port, "--key", "k", "--", "true"))
+        .isEqualTo(69);
+    List<String> lines = err.toString().lines().toList();
+    assertThat(lines.get(0)).startsWith("locksmith: provider unreachable: ");
+    assertThat(lines.subList(1, lines.size())).anyMatch(line -> line.startsWith("\tat "));
+    err.reset();
+    assertThat(run("--verbose", "run", "--url", url, "--key", "k", "--ttl", "10x", "--", "true"))
+        .isEqualTo(64);
+    assertThat(err.toString().lines().toList())
+        .first()
+        .asString()
+        .startsWith("locksmith: Invalid value for option '--ttl'");
+    assertThat(err.toString()).contains("\tat ");
   }
 }

@@ -1,0 +1,47 @@
+package dev.locksmith.cli;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A failure a command reports as one {@code locksmith:} line and a documented exit code. The
+ * message says what was wrong and what to do; {@code --verbose} adds the cause's stack trace.
+ */
+final class Failure extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+  private final int exitCode;
+
+  private Failure(int exitCode, String message, @Nullable Throwable cause) {
+    super(message, cause);
+    this.exitCode = exitCode;
+  }
+
+  /** A usage error: a bad option, duration, file or URL (64). */
+  static Failure usage(String message) {
+    return new Failure(ExitCodes.USAGE, message, null);
+  }
+
+  /** A usage error found by a library call (64). */
+  static Failure usage(String message, Throwable cause) {
+    return new Failure(ExitCodes.USAGE, message, cause);
+  }
+
+  /** The provider could not be reached or answered too slowly (69). */
+  static Failure unavailable(String message, @Nullable Throwable cause) {
+    return new Failure(ExitCodes.UNAVAILABLE, message, cause);
+  }
+
+  /** The lock was busy under {@code --fail}, or {@code --wait} ran out (75). */
+  static Failure busy(String message, Throwable cause) {
+    return new Failure(ExitCodes.BUSY, message, cause);
+  }
+
+  /** COMMAND could not be started (126). */
+  static Failure cannotExecute(String message, @Nullable Throwable cause) {
+    return new Failure(ExitCodes.CANNOT_EXECUTE, message, cause);
+  }
+
+  /** The exit code the command ends with. */
+  int exitCode() {
+    return exitCode;
+  }
+}
