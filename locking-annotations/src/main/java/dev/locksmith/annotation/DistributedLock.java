@@ -53,8 +53,11 @@ public @interface DistributedLock {
    */
   boolean renew() default true;
 
-  /** What to do when another owner holds the lock. */
-  OnBusy onBusy() default OnBusy.WAIT;
+  /**
+   * What to do when another owner holds the lock. Default {@link OnBusy#AUTO}: skip for scheduled
+   * methods (each tick runs once across instances), wait for the others.
+   */
+  OnBusy onBusy() default OnBusy.AUTO;
 
   /** How long {@link OnBusy#WAIT} waits for the lock before failing. */
   String waitTimeout() default "30s";

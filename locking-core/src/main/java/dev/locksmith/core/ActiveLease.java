@@ -31,6 +31,7 @@ final class ActiveLease implements Lease {
   private final Listeners listeners;
   private final Ticker ticker;
   private final long acquiredAt;
+  private final boolean call;
   private final AtomicReference<@Nullable String> lostReason = new AtomicReference<>();
   // The holder's own close (once) and every CompletionStage returned by a reentered call each hold
   // the lease; the provider's release happens when the last hold is dropped.
@@ -54,7 +55,8 @@ final class ActiveLease implements Lease {
       Listeners listeners,
       Ticker ticker,
       LeaseGrant grant,
-      long acquiredAt) {
+      long acquiredAt,
+      boolean call) {
     this.options = options;
     this.providerName = providerName;
     this.provider = provider;
@@ -62,6 +64,7 @@ final class ActiveLease implements Lease {
     this.ticker = ticker;
     this.grant = grant;
     this.acquiredAt = acquiredAt;
+    this.call = call;
     this.nextRenewal = renewalDue(grant);
   }
 
@@ -124,6 +127,14 @@ final class ActiveLease implements Lease {
     } finally {
       renewing.set(false);
     }
+  }
+
+  /**
+   * Whether the lease belongs to a locked call (annotated, {@code run}, {@code call}) that the
+   * engine runs, rather than to a lease handed to the application to close.
+   */
+  boolean isCall() {
+    return call;
   }
 
   String providerDescription() {

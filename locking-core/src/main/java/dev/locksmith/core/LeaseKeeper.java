@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -12,6 +13,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +44,9 @@ final class LeaseKeeper implements AutoCloseable {
   // raced the grant's return), with when; bounded by pruning the oldest.
   private final ConcurrentHashMap<String, Long> lostBeforeWatched = new ConcurrentHashMap<>();
   private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicInteger runningCalls = new AtomicInteger();
+  private final ReentrantLock idle = new ReentrantLock();
+  private final Condition becameIdle = idle.newCondition();
   private final ScheduledThreadPoolExecutor sweeper =
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
   private final Executor renewers;
@@ -75,6 +81,9 @@ final class LeaseKeeper implements AutoCloseable {
 
   void watch(ActiveLease lease) {
     leases.put(lease.ownerToken(), lease);
+    if (lease.isCall()) {
+      runningCalls.incrementAndGet();
+    }
     if (!lostBeforeWatched.isEmpty() && lostBeforeWatched.remove(lease.ownerToken()) != null) {
       lease.markLost(
           "the provider reported it lost as it was granted (" + lease.providerDescription() + ")");
@@ -85,7 +94,44 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   void unwatch(ActiveLease lease) {
-    leases.remove(lease.ownerToken(), lease);
+    if (leases.remove(lease.ownerToken(), lease)
+        && lease.isCall()
+        && runningCalls.decrementAndGet() == 0) {
+      idle.lock();
+      try {
+        becameIdle.signalAll();
+      } finally {
+        idle.unlock();
+      }
+    }
+  }
+
+  /**
+   * Waits until no locked call's lease is kept any more (each was released or lost), or the timeout
+   * ran out.
+   *
+   * @return whether none is left
+   */
+  boolean awaitNoRunningCalls(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    idle.lock();
+    try {
+      while (runningCalls.get() > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        becameIdle.awaitNanos(left);
+      }
+      return true;
+    } finally {
+      idle.unlock();
+    }
+  }
+
+  /** How many locked calls' leases are kept now. */
+  int runningCalls() {
+    return runningCalls.get();
   }
 
   /** A provider reported a lease lost (its connection dropped, say). */

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param key appended to the name as {@code name:key}, or {@code null} for none
  * @param ttl the lease length, renewed every third of it while held when {@code renew}
  * @param renew whether the lease is renewed while held
- * @param onBusy what to do when another owner holds the lock
+ * @param onBusy what to do when another owner holds the lock; {@link OnBusy#AUTO} means {@link
+ *     OnBusy#WAIT} here, as no method tells whether a scheduler calls it
  * @param waitTimeout how long {@link OnBusy#WAIT} waits
  * @param minHold how long the lock stays held at least, counted from acquisition
  * @param provider the configured provider's name, or empty for the default provider
@@ -43,6 +44,9 @@ public record LockOptions(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(ttl, "ttl");
     Objects.requireNonNull(onBusy, "onBusy");
+    if (onBusy == OnBusy.AUTO) {
+      onBusy = OnBusy.WAIT; // no method to look at: the default for everything but scheduled jobs
+    }
     Objects.requireNonNull(waitTimeout, "waitTimeout");
     Objects.requireNonNull(minHold, "minHold");
     Objects.requireNonNull(provider, "provider");

@@ -23,6 +23,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
@@ -42,6 +44,7 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
  * and close the providers it created from URLs.
  */
 public final class Locksmith implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Locksmith.class);
   private final Providers providers;
   private final List<LockProvider> ownedProviders;
   private final Listeners listeners;
@@ -51,6 +54,7 @@ public final class Locksmith implements AutoCloseable {
   private final ReleaseDeferral releaseDeferral;
   private final List<AutoCloseable> lossRegistrations = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Duration shutdownTimeout;
 
   private Locksmith(Builder builder) {
     this.providers = new Providers(builder.providers);
@@ -58,6 +62,7 @@ public final class Locksmith implements AutoCloseable {
     this.listeners = new Listeners(builder.listeners);
     this.releaseDeferral = builder.releaseDeferral;
     this.ticker = builder.ticker;
+    this.shutdownTimeout = builder.shutdownTimeout;
     this.keeper = new LeaseKeeper(ticker, builder.renewalExecutor);
     for (LockProvider provider : new java.util.LinkedHashSet<>(builder.providers.values())) {
       lossRegistrations.add(provider.onLeaseLost(keeper::lost));
@@ -111,7 +116,7 @@ public final class Locksmith implements AutoCloseable {
     if (reentered != null) {
       return proceedHeld(reentered, invocation, spec);
     }
-    ActiveLease lease = obtain(options, spec.provider().name(), provider);
+    ActiveLease lease = obtain(options, spec.provider().name(), provider, true);
     if (lease == null) {
       return spec.returnKind().skipped();
     }
@@ -152,7 +157,7 @@ public final class Locksmith implements AutoCloseable {
   }
 
   @Nullable ActiveLease obtainFor(MethodSpec spec, LockOptions options) {
-    return obtain(options, spec.provider().name(), spec.provider().provider());
+    return obtain(options, spec.provider().name(), spec.provider().provider(), true);
   }
 
   /** Releases an annotated call's lease now, or later when the release deferral takes it. */
@@ -248,7 +253,7 @@ public final class Locksmith implements AutoCloseable {
     if (reentered != null) {
       return new ReenteredLease(reentered);
     }
-    ActiveLease lease = obtain(options, Providers.display(options.provider()), provider);
+    ActiveLease lease = obtain(options, Providers.display(options.provider()), provider, false);
     if (lease != null) {
       HeldLeases.push(lease);
     }
@@ -282,7 +287,7 @@ public final class Locksmith implements AutoCloseable {
     if (reentered != null) {
       return runHeld(reentered, block);
     }
-    ActiveLease lease = obtain(options, Providers.display(options.provider()), provider);
+    ActiveLease lease = obtain(options, Providers.display(options.provider()), provider, true);
     if (lease == null) {
       return null;
     }
@@ -332,7 +337,7 @@ public final class Locksmith implements AutoCloseable {
    * fails, WAIT goes on waiting within its timeout, and otherwise the call fails.
    */
   private @Nullable ActiveLease obtain(
-      LockOptions options, String providerName, LockProvider provider) {
+      LockOptions options, String providerName, LockProvider provider, boolean call) {
     if (closed.get()) {
       throw new IllegalStateException("This Locksmith is closed; it takes no more locks");
     }
@@ -365,7 +370,14 @@ public final class Locksmith implements AutoCloseable {
         if (usable.isPresent()) {
           ActiveLease lease =
               new ActiveLease(
-                  options, providerName, provider, listeners, ticker, usable.get(), acquiredAt);
+                  options,
+                  providerName,
+                  provider,
+                  listeners,
+                  ticker,
+                  usable.get(),
+                  acquiredAt,
+                  call);
           lease.keepWith(keeper);
           listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
           return lease;
@@ -400,11 +412,33 @@ public final class Locksmith implements AutoCloseable {
     return providers.all();
   }
 
-  /** Stops renewing and closes the providers this engine created from URLs. */
+  /**
+   * Shuts the engine down gracefully: takes no more locks, waits up to the shutdown timeout ({@link
+   * Builder#shutdownTimeout}) for the locked calls still running to end, each lease released as its
+   * call ends (a minimum hold kept), then stops renewing and closes the providers this engine
+   * created from URLs. Leases still held after the timeout are left to end by their TTL.
+   */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
+    }
+    try {
+      int running = keeper.runningCalls();
+      if (running > 0) {
+        LOG.info(
+            "Waiting up to {} for {} locked call(s) to end before closing",
+            Durations.format(shutdownTimeout),
+            running);
+        if (!keeper.awaitNoRunningCalls(shutdownTimeout)) {
+          LOG.warn(
+              "{} locked call(s) still running after {}; their leases end by their ttl",
+              keeper.runningCalls(),
+              Durations.format(shutdownTimeout));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     for (AutoCloseable registration : lossRegistrations) {
       try {
@@ -437,6 +471,7 @@ public final class Locksmith implements AutoCloseable {
     private ReleaseDeferral releaseDeferral = ReleaseDeferral.NONE;
     private Ticker ticker = Ticker.system();
     private @Nullable Executor renewalExecutor;
+    private Duration shutdownTimeout = Duration.ofSeconds(10);
 
     private Builder() {}
 
@@ -543,6 +578,12 @@ public final class Locksmith implements AutoCloseable {
      */
     public Builder renewalExecutor(Executor executor) {
       this.renewalExecutor = Objects.requireNonNull(executor);
+      return this;
+    }
+
+    /** How long {@link Locksmith#close()} waits for locked calls still running. Default: 10 s. */
+    public Builder shutdownTimeout(Duration timeout) {
+      this.shutdownTimeout = Durations.check(timeout, "shutdownTimeout");
       return this;
     }
 

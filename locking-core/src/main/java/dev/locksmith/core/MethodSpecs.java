@@ -22,6 +22,7 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
 /** Builds, validates and caches the {@link MethodSpec} of each annotated method. */
 final class MethodSpecs {
   private final ConcurrentHashMap<Method, MethodSpec> cache = new ConcurrentHashMap<>();
+  private final LockNames names = new LockNames();
   private final Providers providers;
   private final UnaryOperator<String> attributeResolver;
   private final Function<Method, String @Nullable []> parameterNames;
@@ -140,7 +141,8 @@ final class MethodSpecs {
               + " has no @DistributedLock annotation");
     }
     String name = resolve(annotation.name(), where, "name");
-    if (name.isEmpty()) {
+    boolean explicitName = !name.isEmpty();
+    if (!explicitName) {
       name = method.getDeclaringClass().getSimpleName() + "." + method.getName();
     }
     Duration ttl = duration(annotation.ttl(), where, "ttl");
@@ -167,7 +169,11 @@ final class MethodSpecs {
               + ", which cannot be held until it completes (it has no completion callback); return"
               + " a CompletableFuture or CompletionStage");
     }
-    if (annotation.onBusy() == OnBusy.SKIP && returnKind == ReturnKind.PRIMITIVE) {
+    OnBusy onBusy = annotation.onBusy();
+    if (onBusy == OnBusy.AUTO) {
+      onBusy = ScheduledMethods.isScheduled(method) ? OnBusy.SKIP : OnBusy.WAIT;
+    }
+    if (onBusy == OnBusy.SKIP && returnKind == ReturnKind.PRIMITIVE) {
       throw new LockConfigurationException(
           where
               + ", attribute onBusy: SKIP cannot be used on a method returning "
@@ -185,14 +191,8 @@ final class MethodSpecs {
                 keyText, method, where, parameterNames.apply(method), contextCustomizer);
     LockOptions options =
         new LockOptions(
-            name,
-            null,
-            ttl,
-            annotation.renew(),
-            annotation.onBusy(),
-            waitTimeout,
-            minHold,
-            providerName);
+            name, null, ttl, annotation.renew(), onBusy, waitTimeout, minHold, providerName);
+    names.claim(name, method, explicitName, where);
     return new MethodSpec(method, options, key, provider, returnKind);
   }
 

@@ -1,0 +1,49 @@
+package dev.locksmith.core;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.util.Set;
+
+/**
+ * Recognises methods that a scheduler calls on every instance of an application, by the names of
+ * the schedulers' annotations and interfaces, so the engine depends on none of them.
+ */
+final class ScheduledMethods {
+  private static final Set<String> ANNOTATIONS =
+      Set.of(
+          "org.springframework.scheduling.annotation.Scheduled",
+          "org.springframework.scheduling.annotation.Schedules",
+          "io.micronaut.scheduling.annotation.Scheduled",
+          "jakarta.ejb.Schedule",
+          "jakarta.ejb.Schedules",
+          "javax.ejb.Schedule",
+          "org.jobrunr.jobs.annotations.Recurring");
+
+  private static final String QUARTZ_JOB = "org.quartz.Job";
+
+  private ScheduledMethods() {}
+
+  /** Whether a scheduler calls the method: a scheduling annotation, or Quartz's execute. */
+  static boolean isScheduled(Method method) {
+    for (Annotation annotation : method.getAnnotations()) {
+      if (ANNOTATIONS.contains(annotation.annotationType().getName())) {
+        return true;
+      }
+    }
+    return method.getName().equals("execute")
+        && method.getParameterCount() == 1
+        && method.getParameterTypes()[0].getName().equals("org.quartz.JobExecutionContext")
+        && implementsQuartzJob(method.getDeclaringClass());
+  }
+
+  private static boolean implementsQuartzJob(Class<?> type) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      for (Class<?> implemented : c.getInterfaces()) {
+        if (implemented.getName().equals(QUARTZ_JOB) || implementsQuartzJob(implemented)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}

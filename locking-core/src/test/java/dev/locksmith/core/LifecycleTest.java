@@ -1,0 +1,156 @@
+package dev.locksmith.core;
+
+import static dev.locksmith.core.Calls.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Start-up checks across methods and the engine's graceful shutdown. */
+class LifecycleTest {
+  private final MemoryLockProvider provider = MemoryLockProvider.isolated();
+  private final ExecutorService pool = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stop() {
+    pool.shutdownNow();
+  }
+
+  static class Billing {
+    static class Jobs {
+      @DistributedLock
+      void run() {}
+    }
+  }
+
+  static class Reports {
+    static class Jobs {
+      @DistributedLock
+      void run() {}
+
+      @DistributedLock(name = "Jobs.run")
+      void runDeclared() {}
+    }
+  }
+
+  static class Named {
+    static class First {
+      @DistributedLock(name = "nightly")
+      void run() {}
+    }
+
+    static class Second {
+      @DistributedLock(name = "nightly")
+      void run() {}
+    }
+  }
+
+  static class BaseJob {
+    @DistributedLock
+    void run() {}
+  }
+
+  static class SubJob extends BaseJob {
+    @Override
+    @DistributedLock
+    void run() {}
+  }
+
+  @Test
+  void twoMethodsWhoseDefaultNamesCollideFailAtValidationNamingBoth() {
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      locksmith.validate(Billing.Jobs.class);
+      assertThatThrownBy(() -> locksmith.validate(Reports.Jobs.class))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("LifecycleTest$Reports$Jobs.run")
+          .hasMessageContaining("the lock name 'Jobs.run' is also the default name of")
+          .hasMessageContaining("LifecycleTest$Billing$Jobs.run()")
+          .hasMessageContaining("explicit name");
+    }
+  }
+
+  @Test
+  void methodsThatDeclareTheSameNameShareItAsDoOverrides() {
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      locksmith.validate(Named.First.class);
+      locksmith.validate(Named.Second.class);
+      locksmith.validate(BaseJob.class);
+      assertThat(locksmith.validate(SubJob.class)).isEqualTo(2);
+    }
+  }
+
+  static class Job {
+    final CountDownLatch inside = new CountDownLatch(1);
+    final CountDownLatch finish = new CountDownLatch(1);
+
+    @DistributedLock(name = "shutdown-job", minHold = "0s")
+    void work() throws InterruptedException {
+      inside.countDown();
+      finish.await();
+    }
+  }
+
+  @Test
+  void closeWaitsForRunningCallsThenReleasesTheirLeases() throws Exception {
+    Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .shutdownTimeout(Duration.ofSeconds(20))
+            .build();
+    Job job = new Job();
+    Future<?> running = pool.submit(() -> call(locksmith, job, "work"));
+    job.inside.await();
+    Lease explicit = locksmith.acquire(LockOptions.named("held-by-the-application"));
+    Future<?> closing = pool.submit(locksmith::close);
+    await().atMost(Duration.ofSeconds(5)).until(() -> isClosing(locksmith));
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> !closing.isDone());
+    job.finish.countDown();
+    running.get(5, TimeUnit.SECONDS);
+    closing.get(5, TimeUnit.SECONDS);
+    assertThat(provider.tryAcquire(LockRequest.of("shutdown-job", Duration.ofSeconds(1))))
+        .as("the job's lease was released as the call ended")
+        .isPresent();
+    assertThat(explicit.isValid()).as("an application's own lease is not waited for").isTrue();
+  }
+
+  private static boolean isClosing(Locksmith locksmith) {
+    try {
+      locksmith.tryAcquire(LockOptions.named("new")).ifPresent(Lease::close);
+      return false;
+    } catch (IllegalStateException closing) {
+      return true;
+    }
+  }
+
+  @Test
+  void closeGivesUpAfterItsTimeout() throws Exception {
+    Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .shutdownTimeout(Duration.ofMillis(200))
+            .build();
+    Job job = new Job();
+    Future<?> running = pool.submit(() -> call(locksmith, job, "work"));
+    job.inside.await();
+    long start = System.nanoTime();
+    locksmith.close();
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isBetween(Duration.ofMillis(200), Duration.ofSeconds(5));
+    job.finish.countDown();
+    running.get(5, TimeUnit.SECONDS);
+  }
+}
