@@ -20,6 +20,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LineBasedFrameDecoder;
 import io.netty.handler.codec.string.StringDecoder;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
@@ -544,6 +545,8 @@ final class TcpLockProvider implements LockProvider {
                       pipeline.addLast(
                           "tls", ssl.newHandler(ch.alloc(), settings.host(), settings.port()));
                     }
+                    // Requests from many threads arrive as separate writes; flush them together.
+                    pipeline.addLast("flush", new FlushConsolidationHandler(256, true));
                     pipeline.addLast(
                         "idle",
                         new IdleStateHandler(3 * pingMillis, pingMillis, 0, TimeUnit.MILLISECONDS));

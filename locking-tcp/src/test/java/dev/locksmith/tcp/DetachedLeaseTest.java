@@ -43,10 +43,11 @@ class DetachedLeaseTest {
   @Test
   void aMinHoldLeaseOutlivesItsClientsDeliberateClose() throws Exception {
     LockProvider holder = LockProviders.create(url);
-    long grantedAt;
+    // Taken before the acquisition, which is when minHold starts: the lock must not be free
+    // before minHold has passed since then (a clock read after acquire returns can be late).
+    long grantedAt = System.nanoTime();
     try (Locksmith locksmith = Locksmith.builder().defaultProvider(holder).build()) {
       Lease lease = locksmith.acquire(jobOptions("detached-close"));
-      grantedAt = System.nanoTime();
       lease.close(); // the job is done; the lease is shortened to end at its minimum hold
     }
     holder.close();
@@ -59,8 +60,8 @@ class DetachedLeaseTest {
         LockProvider holder =
             LockProviders.create("tcp://127.0.0.1:" + proxy.port() + "?request-timeout=5s");
         Locksmith locksmith = Locksmith.builder().defaultProvider(holder).build()) {
+      long grantedAt = System.nanoTime(); // before the acquisition: see above
       Lease lease = locksmith.acquire(jobOptions("detached-reset"));
-      long grantedAt = System.nanoTime();
       lease.close();
       proxy.resetAll(); // as a crashed host or a dropped network path would
       assertHeldUntilTheMinHoldEnds("detached-reset", grantedAt);
@@ -104,7 +105,10 @@ class DetachedLeaseTest {
     return LockOptions.named(id).withTtl(Duration.ofSeconds(30)).withMinHold(MIN_HOLD);
   }
 
-  /** Nobody gets the lock before the minimum hold has passed since the grant; then anyone can. */
+  /**
+   * Nobody gets the lock before the minimum hold has passed since {@code grantedAt} (read just
+   * before the acquisition); then anyone can.
+   */
   private static void assertHeldUntilTheMinHoldEnds(String id, long grantedAt) throws Exception {
     try (LockProvider other = LockProviders.create(url)) {
       Optional<LeaseGrant> early = other.tryAcquire(LockRequest.of(id, Duration.ofSeconds(5)));

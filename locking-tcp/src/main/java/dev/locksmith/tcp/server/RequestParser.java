@@ -6,13 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /** Parses request lines; every rejection names the field and what was wrong with it. */
 final class RequestParser {
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]{1,32}");
-  private static final Pattern TOKEN = Pattern.compile("[\\x21-\\x7E]{1,128}");
-  private static final Pattern DIGITS = Pattern.compile("[0-9]{1,13}");
   static final int MAX_OWNER_CHARS = 256;
 
   private final int maxKeyBytes;
@@ -37,7 +33,7 @@ final class RequestParser {
     }
     List<String> words = split(trimmed, 7);
     String id = words.get(0);
-    if (!ID.matcher(id).matches()) {
+    if (!isId(id)) {
       throw new ProtocolException(
           null,
           "SYNTAX",
@@ -114,7 +110,7 @@ final class RequestParser {
       case "CANCEL" -> {
         arity(id, verb, words, 1, " <acquire-request-id>");
         String target = words.get(2);
-        if (!ID.matcher(target).matches()) {
+        if (!isId(target)) {
           throw new ProtocolException(
               id, "BAD_ARGUMENT", "CANCEL target '" + abbreviate(target) + "' is not a request id");
         }
@@ -158,6 +154,10 @@ final class RequestParser {
     } catch (IllegalArgumentException e) {
       throw new ProtocolException(id, "BAD_ARGUMENT", e.getMessage());
     }
+    // At most 3 bytes of UTF-8 per char: a short id needs no counting.
+    if ((long) lockId.length() * 3 <= maxKeyBytes) {
+      return lockId;
+    }
     int bytes = lockId.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > maxKeyBytes) {
       throw new ProtocolException(
@@ -167,7 +167,7 @@ final class RequestParser {
   }
 
   private static String token(String id, String token) throws ProtocolException {
-    if (!TOKEN.matcher(token).matches()) {
+    if (!isToken(token)) {
       throw new ProtocolException(
           id,
           "BAD_ARGUMENT",
@@ -180,7 +180,7 @@ final class RequestParser {
 
   private static long millis(String id, String field, String value, long min)
       throws ProtocolException {
-    if (!DIGITS.matcher(value).matches()) {
+    if (!isDigits(value)) {
       throw new ProtocolException(
           id, "BAD_ARGUMENT", field + " '" + abbreviate(value) + "' is not a whole number");
     }
@@ -227,6 +227,57 @@ final class RequestParser {
       }
     }
     return line.substring(i).strip();
+  }
+
+  /** {@code [A-Za-z0-9_.:-]{1,32}}. */
+  static boolean isId(String id) {
+    int n = id.length();
+    if (n < 1 || n > 32) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = id.charAt(i);
+      if (!(c >= 'a' && c <= 'z'
+          || c >= 'A' && c <= 'Z'
+          || c >= '0' && c <= '9'
+          || c == '_'
+          || c == '.'
+          || c == ':'
+          || c == '-')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** 1 to 128 printable ASCII characters other than space. */
+  static boolean isToken(String token) {
+    int n = token.length();
+    if (n < 1 || n > 128) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = token.charAt(i);
+      if (c < 0x21 || c > 0x7E) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** 1 to 13 decimal digits. */
+  static boolean isDigits(String value) {
+    int n = value.length();
+    if (n < 1 || n > 13) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isBlank(char c) {

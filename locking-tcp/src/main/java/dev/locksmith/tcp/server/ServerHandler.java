@@ -13,9 +13,11 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +61,22 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
    */
   private final ArrayDeque<Object> backlog = new ArrayDeque<>();
 
+  /**
+   * Work read but not yet handed to the core thread, and the refusal to send for each if the core
+   * no longer takes work; handed over as one task at the end of each read (event loop only).
+   */
+  private final ArrayList<Runnable> pendingWork = new ArrayList<>();
+
+  private final ArrayList<@Nullable String> pendingRefusals = new ArrayList<>();
+
+  /** Decodes lines that are not plain ASCII; event loop only. */
+  private final CharsetDecoder utf8 =
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT);
+
+  private byte[] lineBytes = new byte[256];
   private @Nullable Session session;
   private @Nullable ScheduledFuture<?> authDeadline;
 
@@ -138,15 +156,25 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     backlog.add(msg);
-    drain(ctx, current);
+    drain(ctx, current, false);
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    Session current = session;
+    if (current != null) {
+      handOver(ctx, current);
+    }
+    ctx.fireChannelReadComplete();
   }
 
   /**
-   * Hands queued lines to the core thread while the connection has room in flight, then pauses or
-   * resumes reading; once the client's input has ended and every line was handed on, asks the core
-   * to close the connection after the answers. Event loop only.
+   * Turns queued lines into work for the core thread while the connection has room in flight, then
+   * pauses or resumes reading; once the client's input has ended and every line was handed on, asks
+   * the core to close the connection after the answers. The work is handed over at once when {@code
+   * now}, else at the end of the read ({@link #channelReadComplete}). Event loop only.
    */
-  private void drain(ChannelHandlerContext ctx, Session current) {
+  private void drain(ChannelHandlerContext ctx, Session current, boolean now) {
     Object next;
     while (!current.closing
         && current.inFlight.get() < MAX_IN_FLIGHT
@@ -169,6 +197,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       if (!submit(ctx, current, () -> server.table().inputEnded(current), null)) {
         ctx.close();
       }
+    }
+    if (now) {
+      handOver(ctx, current);
     }
     updateAutoRead(ctx.channel(), current);
   }
@@ -205,7 +236,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     }
     if (request instanceof Request.Quit) {
       current.closing = true;
-      submit(ctx, current, () -> current.sendAndClose(request.id() + " BYE"), null);
+      enqueue(current, () -> current.sendAndClose(request.id() + " BYE"), null);
       return;
     }
     if (request instanceof Request.Auth auth) {
@@ -223,45 +254,85 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     current.errors = 0;
     String refusal = request.id() + " ERR SHUTTING_DOWN the server is stopping";
     if (request instanceof Request.Ping) {
-      submit(ctx, current, () -> current.send(request.id() + " PONG"), refusal);
+      enqueue(current, () -> current.send(request.id() + " PONG"), refusal);
       return;
     }
     long received = System.nanoTime();
-    submit(ctx, current, () -> server.table().handle(current, request, received), refusal);
+    enqueue(current, () -> server.table().handle(current, request, received), refusal);
   }
 
   /**
-   * Runs {@code work} on the core thread, counted in the connection's in-flight tasks; when the
-   * core no longer takes tasks, sends {@code refusal} instead (if any).
+   * Adds {@code work} for the core thread, counted in the connection's requests in flight; it is
+   * handed over with the rest of the read. When the core no longer takes work, {@code refusal} (if
+   * any) is sent instead.
+   */
+  private void enqueue(Session current, Runnable work, @Nullable String refusal) {
+    server.countInFlight(current.inFlight.incrementAndGet());
+    pendingWork.add(work);
+    pendingRefusals.add(refusal);
+  }
+
+  /**
+   * Runs {@code work} on the core thread after the work enqueued before it, counted in the
+   * connection's requests in flight; when the core no longer takes work, sends {@code refusal}
+   * instead (if any).
    *
-   * @return whether the core took the task
+   * @return whether the core took the work
    */
   private boolean submit(
       ChannelHandlerContext ctx, Session current, Runnable work, @Nullable String refusal) {
-    server.countInFlight(current.inFlight.incrementAndGet());
+    enqueue(current, work, refusal);
+    return handOver(ctx, current);
+  }
+
+  /**
+   * Hands the enqueued work to the core thread as one task, which answers it into one write of the
+   * connection's replies.
+   *
+   * @return whether the core took it (also when there was none)
+   */
+  private boolean handOver(ChannelHandlerContext ctx, Session current) {
+    int n = pendingWork.size();
+    if (n == 0) {
+      return true;
+    }
+    Runnable[] work = pendingWork.toArray(new Runnable[0]);
+    pendingWork.clear();
     boolean queued =
         server.onCore(
             () -> {
+              current.beginBatch();
               try {
-                work.run();
+                for (Runnable item : work) {
+                  try {
+                    item.run();
+                  } catch (RuntimeException e) {
+                    LOG.error("Lock server core task failed", e);
+                  }
+                }
               } finally {
-                completed(ctx, current);
+                current.endBatch();
+                completed(ctx, current, n);
               }
             });
     if (!queued) {
-      current.inFlight.decrementAndGet();
-      if (refusal != null) {
-        current.send(refusal);
+      current.inFlight.addAndGet(-n);
+      for (String refusal : pendingRefusals) {
+        if (refusal != null) {
+          current.sendNow(refusal);
+        }
       }
     }
+    pendingRefusals.clear();
     return queued;
   }
 
-  /** On the core thread: one task done; wakes the event loop when reads may resume. */
-  private void completed(ChannelHandlerContext ctx, Session current) {
-    if (current.inFlight.decrementAndGet() == RESUME_AT) {
+  /** On the core thread: {@code n} requests done; wakes the event loop when reads may resume. */
+  private void completed(ChannelHandlerContext ctx, Session current, int n) {
+    int after = current.inFlight.addAndGet(-n);
+    if (after <= RESUME_AT && after + n > RESUME_AT) {
       try {
-        ctx.executor().execute(() -> drain(ctx, current));
+        ctx.executor().execute(() -> drain(ctx, current, true));
       } catch (RejectedExecutionException e) {
         // The event loop is shutting down, and the connection with it.
       }
@@ -294,7 +365,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         cancelAuthDeadline();
       }
       current.errors = 0;
-      submit(ctx, current, () -> current.send(auth.id() + " OK"), null);
+      enqueue(current, () -> current.send(auth.id() + " OK"), null);
       return;
     }
     metrics.refusedAuths.increment();
@@ -331,18 +402,22 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
           },
           null);
     } else {
-      submit(ctx, current, () -> current.send(reply), null);
+      enqueue(current, () -> current.send(reply), null);
     }
   }
 
-  private static String decode(ByteBuf frame) throws ProtocolException {
+  /** The line's text: plain ASCII (the usual case) without a decoder, anything else as UTF-8. */
+  private String decode(ByteBuf frame) throws ProtocolException {
+    int length = frame.readableBytes();
+    if (frame.forEachByte(b -> b >= 0) < 0) {
+      if (lineBytes.length < length) {
+        lineBytes = new byte[Math.max(length, lineBytes.length * 2)];
+      }
+      frame.getBytes(frame.readerIndex(), lineBytes, 0, length);
+      return new String(lineBytes, 0, length, StandardCharsets.ISO_8859_1);
+    }
     try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(frame.nioBuffer())
-          .toString();
+      return utf8.reset().decode(frame.nioBuffer()).toString();
     } catch (CharacterCodingException e) {
       throw new ProtocolException(null, "SYNTAX", "line is not valid UTF-8");
     }
@@ -353,7 +428,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     Session current = session;
     if (evt instanceof ChannelInputShutdownEvent && current != null) {
       current.inputShutdown = true;
-      drain(ctx, current);
+      drain(ctx, current, true);
     } else if (evt instanceof IdleStateEvent && current != null) {
       LOG.debug("Connection {} idle for {}; closing it", current, settings.idleTimeout());
       closeNow(ctx, current, "* BYE idle");
@@ -396,7 +471,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
                 null,
                 "LINE_TOO_LONG",
                 "line longer than " + settings.maxLineLength() + " bytes; it is discarded"));
-        drain(ctx, current);
+        drain(ctx, current, true);
       }
       return;
     }

@@ -4,14 +4,16 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LineBasedFrameDecoder;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sets up each accepted connection: TLS (through the {@link TlsGate}) when configured, the idle
- * timer, the {@link LineDeadline}, the line decoder and the protocol handler.
+ * Sets up each accepted connection: TLS (through the {@link TlsGate}) when configured, flush
+ * consolidation, the idle timer, the {@link LineDeadline}, the line decoder and the protocol
+ * handler.
  */
 final class ServerPipeline extends ChannelInitializer<SocketChannel> {
   private final ServerRuntime server;
@@ -32,6 +34,8 @@ final class ServerPipeline extends ChannelInitializer<SocketChannel> {
     if (ssl != null) {
       p.addLast("tls-gate", new TlsGate(ssl));
     }
+    // Replies written from the core thread arrive as separate writes; flush them together.
+    p.addLast("flush", new FlushConsolidationHandler(256, true));
     p.addLast(
         "idle",
         new IdleStateHandler(settings.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));

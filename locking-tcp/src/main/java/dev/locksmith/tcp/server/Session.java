@@ -1,15 +1,22 @@
 package dev.locksmith.tcp.server;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GenericFutureListener;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,7 +68,13 @@ final class Session {
   /** Set when the client shut down its sending side (half-close); event loop only. */
   boolean inputShutdown;
 
-  /** This connection's tasks queued or running on the core thread. */
+  /** Replies collected while the core thread answers a batch; core thread only. */
+  private @Nullable StringBuilder outbox;
+
+  private @Nullable List<LongConsumer> outboxListeners;
+  private boolean closeAfterOutbox;
+
+  /** This connection's requests queued or running on the core thread. */
   final AtomicInteger inFlight = new AtomicInteger();
 
   Session(Channel channel, boolean authenticated) {
@@ -80,37 +93,107 @@ final class Session {
     return !closed && channel.isActive();
   }
 
-  /** Sends one line; callable from any thread. */
+  /**
+   * Sends one line: into the batch when the core thread is answering a batch of this connection's
+   * requests (then it is sent with the batch's other replies in one write), else at once. Core
+   * thread only.
+   */
   void send(String line) {
+    StringBuilder batch = outbox;
+    if (batch != null) {
+      batch.append(line).append('\n');
+    } else {
+      sendNow(line);
+    }
+  }
+
+  /** Sends one line at once; callable from any thread. */
+  void sendNow(String line) {
     channel.writeAndFlush(
         ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"), channel.voidPromise());
   }
 
   /**
-   * Sends one line and runs {@code flushed} with the time once it was handed to the socket.
-   * Callable from any thread.
+   * Sends one line and runs {@code flushed} with the time once it was handed to the socket. Core
+   * thread only.
    */
-  void send(String line, java.util.function.LongConsumer flushed) {
+  void send(String line, LongConsumer flushed) {
+    StringBuilder batch = outbox;
+    if (batch != null) {
+      batch.append(line).append('\n');
+      if (outboxListeners == null) {
+        outboxListeners = new ArrayList<>(2);
+      }
+      outboxListeners.add(flushed);
+      return;
+    }
     channel
         .writeAndFlush(ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"))
-        .addListener(
-            f -> {
-              if (f.isSuccess()) {
-                flushed.accept(System.nanoTime());
-              }
-            });
+        .addListener(flushedAt(List.of(flushed)));
   }
 
-  /** Sends one line and closes the connection once it is flushed; callable from any thread. */
+  private static GenericFutureListener<Future<? super Void>> flushedAt(List<LongConsumer> flushed) {
+    return f -> {
+      if (f.isSuccess()) {
+        long now = System.nanoTime();
+        for (LongConsumer consumer : flushed) {
+          consumer.accept(now);
+        }
+      }
+    };
+  }
+
+  /** Sends one line and closes the connection once it is flushed. Core thread only. */
   void sendAndClose(String line) {
+    StringBuilder batch = outbox;
+    if (batch != null) {
+      batch.append(line).append('\n');
+      closeAfterOutbox = true;
+      return;
+    }
     channel
         .writeAndFlush(ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"))
         .addListener(ChannelFutureListener.CLOSE);
   }
 
-  /** Closes the connection once everything written before is flushed; callable from any thread. */
+  /** Closes the connection once everything written before is flushed. Core thread only. */
   void closeAfterFlush() {
+    if (outbox != null) {
+      closeAfterOutbox = true;
+      return;
+    }
     channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+  }
+
+  /** Starts collecting this connection's replies into one write. Core thread only. */
+  void beginBatch() {
+    outbox = new StringBuilder(64);
+  }
+
+  /** Writes the replies collected since {@link #beginBatch()} at once. Core thread only. */
+  void endBatch() {
+    StringBuilder batch = outbox;
+    List<LongConsumer> listeners = outboxListeners;
+    boolean close = closeAfterOutbox;
+    outbox = null;
+    outboxListeners = null;
+    closeAfterOutbox = false;
+    if (batch == null || batch.length() == 0 && !close) {
+      return;
+    }
+    ByteBuf bytes =
+        batch.length() == 0 ? Unpooled.EMPTY_BUFFER : ByteBufUtil.writeUtf8(channel.alloc(), batch);
+    if (listeners == null && !close) {
+      channel.writeAndFlush(bytes, channel.voidPromise());
+      return;
+    }
+    ChannelFuture written = channel.writeAndFlush(bytes);
+    if (listeners != null) {
+      written.addListener(flushedAt(listeners));
+    }
+    if (close) {
+      written.addListener(ChannelFutureListener.CLOSE);
+    }
   }
 
   /** Adds a lease to the attached or detached list, as {@code entry.detached} says; core only. */

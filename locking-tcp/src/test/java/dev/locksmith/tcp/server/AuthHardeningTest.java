@@ -65,8 +65,9 @@ class AuthHardeningTest {
       int port = server.start();
       List<LineClient> clients = new ArrayList<>();
       try {
+        // Each connection is known to be admitted once it is answered (before the next opens).
         for (int i = 0; i < 4; i++) {
-          clients.add(new LineClient(port, "127.0.0.2"));
+          clients.add(admitted(port, "127.0.0.2"));
         }
         try (LineClient fifth = new LineClient(port, "127.0.0.2")) {
           assertThat(fifth.readUntilClosed())
@@ -75,7 +76,7 @@ class AuthHardeningTest {
         // Four addresses fill the pre-auth budget; a fifth address is refused.
         for (int a = 3; a <= 5; a++) {
           for (int i = 0; i < 4; i++) {
-            clients.add(new LineClient(port, "127.0.0." + a));
+            clients.add(admitted(port, "127.0.0." + a));
           }
         }
         try (LineClient extra = new LineClient(port, "127.0.0.6")) {
@@ -96,6 +97,12 @@ class AuthHardeningTest {
         }
       }
     }
+  }
+
+  private static LineClient admitted(int port, String from) throws Exception {
+    LineClient c = new LineClient(port, from);
+    assertThat(c.call("1 PING")).startsWith("1 ERR AUTH authentication required");
+    return c;
   }
 
   @Test

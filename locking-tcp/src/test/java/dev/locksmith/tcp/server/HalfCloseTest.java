@@ -1,6 +1,7 @@
 package dev.locksmith.tcp.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +67,7 @@ class HalfCloseTest {
       }
       assertThat(c.read()).isNull();
       // Its leases were of running work: they ended with the connection.
-      assertThat(observer.call("s STATUS pipelined-199")).isEqualTo("s FREE 0");
+      await().until(() -> observer.call("s STATUS pipelined-199").equals("s FREE 0"));
     }
   }
 
