@@ -77,7 +77,7 @@ final class Connector {
     thread.start();
     if (!awaitDone(opened, timeout) && opened.cancel(false)) {
       throw Failure.unavailable(
-          "no answer from "
+          "cannot reach "
               + parsed.redacted()
               + " within --connect-timeout "
               + Durations.format(timeout)

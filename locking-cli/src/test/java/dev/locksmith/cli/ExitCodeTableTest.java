@@ -252,7 +252,7 @@ class ExitCodeTableTest {
         row(
             "rediss:// to a plain Redis",
             69,
-            "no answer from rediss://127.0.0.1:",
+            "cannot reach rediss://127.0.0.1:",
             cli ->
                 timed(
                     Duration.ofSeconds(4),
