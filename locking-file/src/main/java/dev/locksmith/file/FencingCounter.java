@@ -1,15 +1,23 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongUnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,24 +35,36 @@ import org.jspecify.annotations.Nullable;
  * crc32=1a2b3c4d
  * </pre>
  *
- * <p>with the token in 19 digits, so a slot's length depends only on the lock id. The counter is
- * the higher token of the valid slots. Tokens only ever rise, so the token doubles as the slot's
- * sequence number. An update overwrites, in place, the slot that does <em>not</em> hold the current
- * value: a write cut short by a crash garbles only that slot and the other still holds the previous
- * value, which no granted token exceeds (a token is returned only after its update completed). A
- * file without any valid slot fails with a {@link LockProviderException} naming it, never a restart
- * from 0. The first update of a lock writes a new file with slot 0 through a temporary file and a
- * rename (which replaces nothing), so a file never exists without a valid slot. A file in the
- * earlier one-record format ({@value #LEGACY_HEADER}) is read, and replaced whole by the next
- * update.
+ * <p>with the token in 19 digits, so a slot's length depends only on the lock id, followed in the
+ * same block by a <em>stamp</em> ({@code stamp=} and 32 random hex digits) that only its writer
+ * reads back. The counter is the higher token of the valid slots. Tokens only ever rise, so the
+ * token doubles as the slot's sequence number.
  *
- * <p>In-place writes avoid the data flush that ext4 performs when a rename replaces an existing
- * file; that flush made every acquisition cost about a millisecond.
+ * <p>There are two ways to update the counter:
+ *
+ * <ul>
+ *   <li>{@link #storeInPlace}, the fast path of an acquisition: overwrite, through a channel opened
+ *       <em>before</em> the caller created its lock file, the slot that does not hold the value
+ *       read. Afterwards {@link #stillInPlace} reads the file now at the counter's name and checks
+ *       the stamp: only then did the write land in the live counter.
+ *   <li>{@link #replace}: take the file away (rename it to a private name), read it, and link a new
+ *       file holding a value at least as high in at the counter's name, never replacing a file
+ *       there. A file taken away is never linked back, so a channel onto it can never again reach
+ *       the live counter: a paused writer's late write lands in a file nobody reads.
+ * </ul>
+ *
+ * <p>A write cut short by a crash garbles only the slot being written; the other still holds the
+ * previous value, which no granted token exceeds. A file without any valid slot fails with a {@link
+ * LockProviderException} naming it, never a restart from 0. A file in the earlier one-record format
+ * ({@value #LEGACY_HEADER}) is read, and replaced whole by the next update. The module README gives
+ * the whole argument.
  */
 final class FencingCounter implements AutoCloseable {
   static final String HEADER = "locksmith-fence 2";
   static final String LEGACY_HEADER = "locksmith-fence 1";
   static final int BLOCK = 4096;
+  static final int STAMP_LENGTH = "stamp=".length() + 32 + 1;
+  private static final int REPLACE_ROUNDS = 8;
 
   private final LockDirectory directory;
   private final LockFileNames.LockFiles files;
@@ -52,70 +72,335 @@ final class FencingCounter implements AutoCloseable {
   private final @Nullable FileChannel channel;
   private final int slotLength;
   private final long stride;
-  private final boolean rewriteWhole;
+  private boolean legacy;
   private long last;
   private int nextSlot;
+  private int writtenSlot = -1;
 
   private FencingCounter(
       LockDirectory directory,
       LockFileNames.LockFiles files,
       String lockId,
-      @Nullable FileChannel channel,
-      int slotLength,
-      boolean rewriteWhole,
-      long last,
-      int nextSlot) {
+      @Nullable FileChannel channel) {
     this.directory = directory;
     this.files = files;
     this.lockId = lockId;
     this.channel = channel;
-    this.slotLength = slotLength;
+    this.slotLength = slotLength(lockId);
     this.stride = stride(slotLength);
-    this.rewriteWhole = rewriteWhole;
-    this.last = last;
-    this.nextSlot = nextSlot;
   }
 
   /**
-   * Opens and reads the counter of {@code lockId}. The caller must be the only writer: the creator
-   * of the lock file, or the stealer holding the claim while the stale lock file is in place.
-   *
-   * @throws LockProviderException when the file exists without a valid slot
+   * Opens the counter file of {@code lockId} as it is now, without reading it; no file is not an
+   * error (the counter then reads 0 and is created by {@link #replace}). An acquisition opens it
+   * before it creates its lock file.
    */
   static FencingCounter open(LockDirectory directory, LockFileNames.LockFiles files, String lockId)
       throws IOException {
-    int slotLength = slot(lockId, 0, 0).length;
-    Path fence = files.fence();
     FileChannel channel;
     try {
-      channel = FileChannel.open(fence, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      channel = FileChannel.open(files.fence(), StandardOpenOption.READ, StandardOpenOption.WRITE);
     } catch (NoSuchFileException e) {
-      return new FencingCounter(directory, files, lockId, null, slotLength, true, 0, 0);
+      channel = null;
     }
-    try {
-      byte[] bytes = readUpTo(channel, (int) stride(slotLength) * 2);
-      return decode(directory, files, lockId, channel, slotLength, bytes);
-    } catch (IOException | RuntimeException e) {
-      channel.close();
-      throw e;
+    return new FencingCounter(directory, files, lockId, channel);
+  }
+
+  /**
+   * Reads the counter through the channel opened by {@link #open}: the last token granted, 0 when
+   * there was no file.
+   *
+   * @throws LockProviderException when the file has no valid slot
+   */
+  long read() throws IOException {
+    FileChannel open = channel;
+    if (open == null) {
+      last = 0;
+      return 0;
+    }
+    byte[] bytes = readUpTo(open, 0, (int) stride * 2);
+    if (startsWith(bytes, LEGACY_HEADER + "\n")) {
+      legacy = true;
+      last = legacyValue(bytes, files, lockId);
+      return last;
+    }
+    Decoded decoded = decode(bytes, files, lockId, slotLength);
+    last = decoded.value();
+    nextSlot = 1 - decoded.slot();
+    return last;
+  }
+
+  /** Whether there was a counter file when it was opened. */
+  boolean found() {
+    return channel != null;
+  }
+
+  /** The value {@link #read()} found. */
+  long last() {
+    return last;
+  }
+
+  /**
+   * Writes {@code token} and {@code stamp}, in place, into the slot that does not hold the value
+   * read, and returns once the write is complete (and forced to storage with {@code sync=true}).
+   * Returns {@code false}, writing nothing, where an in-place write is impossible: there was no
+   * file at {@link #open}, it has the earlier format, or the lock id is so long that the stamp does
+   * not fit in the slot's block. The caller then uses {@link #replace}.
+   */
+  boolean storeInPlace(long token, String stamp) throws IOException {
+    if (token <= last) {
+      throw new IllegalArgumentException(
+          "fencing counter of '" + lockId + "' must rise: " + token + " <= " + last);
+    }
+    FileChannel open = channel;
+    if (open == null || legacy || slotLength + STAMP_LENGTH > stride) {
+      return false;
+    }
+    ByteBuffer buffer = ByteBuffer.allocate(slotLength + STAMP_LENGTH);
+    buffer.put(slot(lockId, nextSlot, token)).put(stampBytes(stamp)).flip();
+    long position = nextSlot * stride;
+    while (buffer.hasRemaining()) {
+      position += open.write(buffer, position);
+    }
+    if (directory.sync()) {
+      open.force(true);
+    }
+    writtenSlot = nextSlot;
+    nextSlot = 1 - nextSlot;
+    last = token;
+    return true;
+  }
+
+  /**
+   * Whether the file now at the counter's name carries {@code stamp} after the slot {@link
+   * #storeInPlace} wrote, that is, whether the write landed in the live counter.
+   */
+  boolean stillInPlace(String stamp) throws IOException {
+    if (writtenSlot < 0) {
+      throw new IllegalStateException("nothing was stored in place");
+    }
+    return holdsStamp(files, writtenSlot * stride + slotLength, stamp);
+  }
+
+  @Override
+  public void close() throws IOException {
+    FileChannel open = channel;
+    if (open != null) {
+      open.close();
     }
   }
 
-  private static FencingCounter decode(
+  /** What a {@link #replace} needs, which decides when a file published by another will do. */
+  enum Goal {
+    /**
+     * An acquisition: the counter must be a file this caller published, with its stamp (its token
+     * must be in the live counter). A file another links in meanwhile is taken away in turn.
+     */
+    OWN,
+    /**
+     * A take-over: the file now at the counter's name must be taken away (a stale holder may have
+     * it open), and the counter must end at least at the value to publish. A file another links in
+     * afterwards is new (a taken file is never linked back), so one holding enough will do.
+     */
+    RAISE
+  }
+
+  /**
+   * Replaces the counter file of {@code lockId} with a new one holding {@code next} applied to the
+   * highest value taken away (0 when there was none), and never less than that value; the {@code
+   * goal} says when a file another process links in meanwhile will do instead.
+   *
+   * <p>Each round renames the file at the counter's name, if any, to a private name ({@code
+   * firstTake} in the first round, a unique one after; with {@code firstTake} {@code null} the
+   * first round takes nothing, for callers that found no file or do not need to take one), reads
+   * it, and links a new file (slot 0 and {@code stamp}) in at the counter's name, which fails
+   * rather than replace a file created there meanwhile; then that file is accepted (see {@link
+   * Goal}) or the next round takes it too. The files taken are deleted only once the counter holds
+   * at least their values, so a value is never dropped, and a file taken away is never linked back
+   * (only ever copied). {@code alsoTake} names files taken away by an earlier caller that stopped
+   * half-way (a stealer of an earlier claim generation, an acquisition): they are taken over and
+   * counted too.
+   *
+   * @param beforePublish called once, after the first round took and read the file and before it
+   *     publishes (a test hook)
+   * @return the value the counter holds afterwards (published, or found), or 0 when nothing was
+   *     taken and {@code next} gave 0 (nothing to publish)
+   * @throws LockProviderException when a file taken has no valid slot (a copy is put back where
+   *     possible) or the counter kept changing for {@value #REPLACE_ROUNDS} rounds
+   */
+  static long replace(
       LockDirectory directory,
       LockFileNames.LockFiles files,
       String lockId,
-      FileChannel channel,
-      int slotLength,
-      byte[] bytes) {
-    if (startsWith(bytes, LEGACY_HEADER + "\n")) {
-      try {
-        long token = legacyToken(bytes, lockId);
-        return new FencingCounter(directory, files, lockId, channel, slotLength, true, token, 0);
-      } catch (LockRecord.KeyValueText.MalformedException e) {
-        throw unreadable(files, lockId, "the file (format 1): " + e.getMessage());
+      Goal goal,
+      @Nullable Path firstTake,
+      List<Path> alsoTake,
+      LongUnaryOperator next,
+      String stamp,
+      Runnable beforePublish)
+      throws IOException {
+    List<Path> held = new ArrayList<>();
+    long carried = 0;
+    for (Path earlier : alsoTake) {
+      Path mine = files.taken(OwnerTokens.newToken());
+      if (directory.moveAway(earlier, mine)) {
+        held.add(mine);
+        carried = Math.max(carried, valueOf(directory, mine, files, lockId, held));
       }
     }
+    for (int round = 0; round < REPLACE_ROUNDS; round++) {
+      if (round > 0 || firstTake != null) {
+        Path mine =
+            firstTake != null && round == 0 ? firstTake : files.taken(OwnerTokens.newToken());
+        if (directory.moveAway(files.fence(), mine)) {
+          held.add(mine);
+          carried = Math.max(carried, valueOf(directory, mine, files, lockId, held));
+        }
+      }
+      if (round == 0) {
+        beforePublish.run();
+      }
+      long value = Math.max(carried, next.applyAsLong(carried));
+      if (value == 0 && held.isEmpty()) {
+        return 0;
+      }
+      long result = -1;
+      if (directory.publish(files, files.fence(), newFile(lockId, value, stamp))) {
+        result = value;
+      } else if (goal != Goal.OWN) {
+        long found = valueAt(files.fence(), files, lockId);
+        if (found >= value) {
+          result = found;
+        }
+      }
+      if (result >= 0) {
+        for (Path taken : held) {
+          Files.deleteIfExists(taken);
+        }
+        return result;
+      }
+    }
+    throw new LockProviderException(
+        "The fencing counter "
+            + files.fence()
+            + " of lock '"
+            + lockId
+            + "' was replaced by others "
+            + REPLACE_ROUNDS
+            + " times while this process replaced it; the values taken are kept in "
+            + held);
+  }
+
+  /**
+   * Reads the counter file at {@code path} (any name: a counter, or one taken away), or {@code -1}
+   * when there is none.
+   *
+   * @throws LockProviderException when it has no valid slot
+   */
+  static long valueAt(Path path, LockFileNames.LockFiles files, String lockId) throws IOException {
+    byte[] bytes;
+    try (FileChannel open = FileChannel.open(path, StandardOpenOption.READ)) {
+      bytes = readUpTo(open, 0, (int) stride(slotLength(lockId)) * 2);
+    } catch (NoSuchFileException e) {
+      return -1;
+    }
+    return valueOf(bytes, files, lockId);
+  }
+
+  /**
+   * The value of a counter file's bytes (at least its first two slots).
+   *
+   * @throws LockProviderException when they hold no valid slot
+   */
+  static long valueOf(byte[] bytes, LockFileNames.LockFiles files, String lockId) {
+    if (startsWith(bytes, LEGACY_HEADER + "\n")) {
+      return legacyValue(bytes, files, lockId);
+    }
+    return decode(bytes, files, lockId, slotLength(lockId)).value();
+  }
+
+  /**
+   * Whether the file at the counter's name was published by {@link #replace} with {@code stamp}
+   * (and not replaced since).
+   */
+  static boolean holdsPublished(LockFileNames.LockFiles files, String lockId, String stamp)
+      throws IOException {
+    return holdsStamp(files, slotLength(lockId), stamp);
+  }
+
+  /**
+   * The lowest token the wall clock allows: microseconds since the epoch. Every token is at least
+   * this, so tokens keep rising even when a counter file is lost, as long as the last token was
+   * granted longer ago than the clocks of any two hosts differ (see the module README).
+   */
+  static long clockFloor() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+  }
+
+  /** A new random stamp: 32 hex digits. */
+  static String newStamp() {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    return HexFormat.of().toHexDigits(random.nextLong())
+        + HexFormat.of().toHexDigits(random.nextLong());
+  }
+
+  /** The bytes of one slot. */
+  static byte[] slot(String lockId, int index, long token) {
+    StringBuilder text = new StringBuilder(128).append(HEADER).append('\n');
+    text.append("lock-id=").append(LockRecord.KeyValueText.escape(lockId)).append('\n');
+    text.append("slot=").append(index).append('\n');
+    String digits = Long.toString(token);
+    text.append("last-token=");
+    for (int i = digits.length(); i < 19; i++) {
+      text.append('0');
+    }
+    text.append(digits).append('\n');
+    return LockRecord.KeyValueText.seal(text);
+  }
+
+  /** Where slot 1 starts: the first block boundary at or past the end of slot 0. */
+  static long stride(int slotLength) {
+    return ((long) slotLength + BLOCK - 1) / BLOCK * BLOCK;
+  }
+
+  static int slotLength(String lockId) {
+    return slot(lockId, 0, 0).length;
+  }
+
+  /** The content of a new counter file: slot 0 holding {@code token}, then the stamp. */
+  static byte[] newFile(String lockId, long token, String stamp) {
+    byte[] slot = slot(lockId, 0, token);
+    byte[] stampBytes = stampBytes(stamp);
+    byte[] bytes = Arrays.copyOf(slot, slot.length + stampBytes.length);
+    System.arraycopy(stampBytes, 0, bytes, slot.length, stampBytes.length);
+    return bytes;
+  }
+
+  private static byte[] stampBytes(String stamp) {
+    byte[] bytes = ("stamp=" + stamp + "\n").getBytes(StandardCharsets.US_ASCII);
+    if (bytes.length != STAMP_LENGTH) {
+      throw new IllegalArgumentException("a stamp is 32 hex digits, was '" + stamp + "'");
+    }
+    return bytes;
+  }
+
+  private static boolean holdsStamp(LockFileNames.LockFiles files, long position, String stamp)
+      throws IOException {
+    byte[] found;
+    try (FileChannel open = FileChannel.open(files.fence(), StandardOpenOption.READ)) {
+      found = readUpTo(open, position, STAMP_LENGTH);
+    } catch (NoSuchFileException e) {
+      return false;
+    }
+    return Arrays.equals(found, stampBytes(stamp));
+  }
+
+  /** A counter's value and the slot that holds it. */
+  private record Decoded(long value, int slot) {}
+
+  private static Decoded decode(
+      byte[] bytes, LockFileNames.LockFiles files, String lockId, int slotLength) {
     long stride = stride(slotLength);
     String[] problems = new String[2];
     long best = -1;
@@ -145,71 +430,51 @@ final class FencingCounter implements AutoCloseable {
     if (bestSlot < 0) {
       throw unreadable(files, lockId, problems[0] + "; " + problems[1]);
     }
-    return new FencingCounter(
-        directory, files, lockId, channel, slotLength, false, best, 1 - bestSlot);
+    return new Decoded(best, bestSlot);
   }
 
-  /** The last token granted for the lock, 0 when none was. */
-  long last() {
-    return last;
+  private static long legacyValue(byte[] bytes, LockFileNames.LockFiles files, String lockId) {
+    try {
+      Map<String, String> fields = LockRecord.KeyValueText.open(bytes, LEGACY_HEADER);
+      checkLockId(fields, lockId);
+      return token(fields);
+    } catch (LockRecord.KeyValueText.MalformedException e) {
+      throw unreadable(files, lockId, "the file (format 1): " + e.getMessage());
+    }
   }
 
   /**
-   * Persists {@code token} as the last token granted; it must exceed {@link #last()}. Returns only
-   * once the write is complete (and forced to storage with {@code sync=true}).
+   * The value of a file this caller took away. When it has no valid slot, a copy is put back at the
+   * counter's name (unless a file is there already), so that acquisitions keep failing loudly
+   * instead of counting from the clock alone, and the failure is thrown. When it is gone, a later
+   * stealer generation took it over from this caller and counts it itself: 0.
    */
-  void store(long token) throws IOException {
-    if (token <= last) {
-      throw new IllegalArgumentException(
-          "fencing counter of '" + lockId + "' must rise: " + token + " <= " + last);
-    }
-    FileChannel open = channel;
-    if (rewriteWhole || open == null) {
-      // No file yet (or the old format): a new file holding slot 0, renamed into place.
-      directory.replace(files, files.fence(), slot(lockId, 0, token));
-      if (directory.sync()) {
-        directory.forceDirectory();
+  private static long valueOf(
+      LockDirectory directory,
+      Path taken,
+      LockFileNames.LockFiles files,
+      String lockId,
+      List<Path> held)
+      throws IOException {
+    long value;
+    try {
+      value = valueAt(taken, files, lockId);
+    } catch (LockProviderException e) {
+      try {
+        if (directory.publish(files, files.fence(), Files.readAllBytes(taken))) {
+          Files.deleteIfExists(taken);
+          held.remove(taken);
+        }
+      } catch (IOException restore) {
+        e.addSuppressed(restore);
       }
-      nextSlot = 1;
-    } else {
-      ByteBuffer buffer = ByteBuffer.wrap(slot(lockId, nextSlot, token));
-      long position = nextSlot * stride;
-      while (buffer.hasRemaining()) {
-        position += open.write(buffer, position);
-      }
-      if (directory.sync()) {
-        open.force(true);
-      }
-      nextSlot = 1 - nextSlot;
+      throw e;
     }
-    last = token;
-  }
-
-  @Override
-  public void close() throws IOException {
-    FileChannel open = channel;
-    if (open != null) {
-      open.close();
+    if (value < 0) {
+      held.remove(taken);
+      return 0;
     }
-  }
-
-  /** The bytes of one slot. */
-  static byte[] slot(String lockId, int index, long token) {
-    StringBuilder text = new StringBuilder(128).append(HEADER).append('\n');
-    text.append("lock-id=").append(LockRecord.KeyValueText.escape(lockId)).append('\n');
-    text.append("slot=").append(index).append('\n');
-    String digits = Long.toString(token);
-    text.append("last-token=");
-    for (int i = digits.length(); i < 19; i++) {
-      text.append('0');
-    }
-    text.append(digits).append('\n');
-    return LockRecord.KeyValueText.seal(text);
-  }
-
-  /** Where slot 1 starts: the first block boundary at or past the end of slot 0. */
-  static long stride(int slotLength) {
-    return ((long) slotLength + BLOCK - 1) / BLOCK * BLOCK;
+    return value;
   }
 
   private static long slotToken(byte[] bytes, int offset, int length, int index, String lockId)
@@ -226,13 +491,6 @@ final class FencingCounter implements AutoCloseable {
       throw new LockRecord.KeyValueText.MalformedException(
           "it says slot=" + slot + " at the place of slot " + index);
     }
-    return token(fields);
-  }
-
-  private static long legacyToken(byte[] bytes, String lockId)
-      throws LockRecord.KeyValueText.MalformedException {
-    Map<String, String> fields = LockRecord.KeyValueText.open(bytes, LEGACY_HEADER);
-    checkLockId(fields, lockId);
     return token(fields);
   }
 
@@ -275,10 +533,10 @@ final class FencingCounter implements AutoCloseable {
         && Arrays.equals(bytes, 0, expected.length, expected, 0, expected.length);
   }
 
-  private static byte[] readUpTo(FileChannel channel, int limit) throws IOException {
+  private static byte[] readUpTo(FileChannel channel, long position, int limit) throws IOException {
     ByteBuffer buffer = ByteBuffer.allocate(limit);
     while (buffer.hasRemaining()) {
-      if (channel.read(buffer, buffer.position()) < 0) {
+      if (channel.read(buffer, position + buffer.position()) < 0) {
         break;
       }
     }

@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -27,14 +29,20 @@ import org.slf4j.LoggerFactory;
  * directory). The protocol is described in the module README; in short:
  *
  * <ul>
- *   <li>acquire creates {@code <name>.lock} with {@code O_CREAT|O_EXCL} and writes the record
- *       through the channel it created, then persists the fencing counter;
+ *   <li>acquire opens the fencing counter, creates {@code <name>.lock} with {@code O_CREAT|O_EXCL},
+ *       chooses a token above the counter and never below the wall clock in microseconds, writes
+ *       the record through the channel it created, and stores the token in the counter in place,
+ *       granting only once the counter file at its name shows that write (else it replaces the
+ *       counter file);
  *   <li>a lock file whose expiry passed more than the skew allowance ago (or that is unreadable and
  *       older than the garbled grace) is taken over by whoever first creates the claim file for
- *       exactly that incarnation, re-reads it, renames it to a unique tomb and checks what it
- *       moved;
- *   <li>renew and release act only on the caller's own record and only while the caller's local
- *       deadline, minus a margin, has not passed.
+ *       exactly that incarnation, re-reads it, replaces the counter file (so that a paused holder's
+ *       late counter write lands in a file nobody reads), renames the lock file to a unique tomb
+ *       and checks what it moved;
+ *   <li>renew rewrites the caller's record in place through the descriptor it checked it through,
+ *       and release renames the caller's file to a tomb and checks it; both act only on the
+ *       caller's own record and only while the caller's local deadline, minus a margin, has not
+ *       passed.
  * </ul>
  */
 final class FileLockProvider implements LockProvider {
@@ -42,6 +50,8 @@ final class FileLockProvider implements LockProvider {
   private static final int STRIPES = 64;
   private static final int ACQUIRE_ROUNDS = 4;
   private static final int CLAIM_GENERATIONS = 8;
+  private static final int SETTLE_ATTEMPTS = 4;
+  private static final long ANY_TOKEN = -1;
   private static final long FIRST_POLL_NANOS = 1_000_000;
   private static final long PID = ProcessHandle.current().pid();
 
@@ -54,6 +64,7 @@ final class FileLockProvider implements LockProvider {
   private final long garbledGraceMillis;
   private final long marginNanos;
   private volatile boolean closed;
+  private volatile TestHooks hooks = TestHooks.NONE;
 
   FileLockProvider(FileLockSettings settings, String description) {
     this.settings = settings;
@@ -66,6 +77,11 @@ final class FileLockProvider implements LockProvider {
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
+  }
+
+  /** Installs test hooks (see {@link TestHooks}); tests only. */
+  void hooks(TestHooks testHooks) {
+    this.hooks = testHooks;
   }
 
   /** The outcome of trying to take a stale lock file away. */
@@ -88,10 +104,21 @@ final class FileLockProvider implements LockProvider {
       long knownToken = 0;
       int round = 0;
       while (round < ACQUIRE_ROUNDS) {
-        FileChannel channel = directory.createNew(files.lock());
-        if (channel != null) {
-          return create(request, files, channel, knownToken, startNanos);
+        // The counter is opened before the lock file exists: if this caller's lock file is ever
+        // taken over, the counter file it holds open has been replaced by then (see create).
+        FencingCounter counter = directory.openCounter(files, request.lockId());
+        FileChannel channel;
+        try {
+          hooks.beforeLockCreate(request.lockId());
+          channel = directory.createNew(files.lock());
+        } catch (IOException | RuntimeException e) {
+          closeQuietly(counter, e);
+          throw e;
         }
+        if (channel != null) {
+          return create(request, files, channel, counter, knownToken, startNanos);
+        }
+        counter.close();
         Observed seen = directory.read(files.lock());
         if (seen == null) {
           round++;
@@ -120,55 +147,159 @@ final class FileLockProvider implements LockProvider {
   }
 
   /**
-   * Writes the record into the lock file this caller just created and persists the counter. The
-   * counter file is opened once, read before the record is written and updated in place after it.
+   * Chooses the token, writes the record into the lock file this caller just created and stores the
+   * token in the counter, which {@code counter} opened before the lock file was created.
+   *
+   * <p>Fast path: the token goes into the counter file in place, and the grant is returned once the
+   * file at the counter's name shows this write's stamp. Every take-over replaces the counter file
+   * (a new file, linked in) before it removes the stale lock file, and a replaced file never comes
+   * back; so if the stamp is there, the file this caller opened before creating its lock file was
+   * never replaced, this caller's lock file was not taken over before the check, and no other grant
+   * can have used the file meanwhile. Otherwise ({@link #settle}) the counter is replaced with a
+   * token above its current value.
    */
   private Optional<LeaseGrant> create(
       LockRequest request,
       LockFileNames.LockFiles files,
       FileChannel channel,
+      FencingCounter counter,
       long knownToken,
       long startNanos)
       throws IOException {
-    FencingCounter counter = null;
-    long token;
-    try (channel) {
-      counter = directory.openCounter(files, request.lockId());
-      token = Math.max(counter.last(), knownToken) + 1;
-      long ttlMillis = ceilMillis(request.ttl());
-      long now = System.currentTimeMillis();
-      LockRecord record =
-          new LockRecord(
-              request.lockId(),
-              request.ownerToken(),
-              token,
-              now + ttlMillis,
-              ttlMillis,
-              request.owner(),
-              OwnerTokens.host(),
-              PID,
-              Thread.currentThread().getName(),
-              now);
-      directory.write(channel, record.encode());
-    } catch (IOException | RuntimeException e) {
-      // Created a moment ago and not yet granted: nobody else may have touched it yet.
-      closeQuietly(counter, e);
-      Files.deleteIfExists(files.lock());
-      throw e;
-    }
-    try (FencingCounter opened = counter) {
-      // The grant reports its conservative deadline; whether it came too late to use is the
-      // engine's decision, not this provider's.
-      long deadline = startNanos + request.ttl().toNanos();
+    try (channel;
+        counter) {
+      long token;
+      LockRecord record;
       try {
-        opened.store(token);
+        long current = counter.read();
+        token = Math.max(Math.max(current, knownToken) + 1, FencingCounter.clockFloor());
+        record = record(request, token);
+        directory.write(channel, record.encode());
       } catch (IOException | RuntimeException e) {
+        // Created a moment ago, not yet written, never granted: nobody else may touch it yet.
         Files.deleteIfExists(files.lock());
         throw e;
       }
-      return Optional.of(
-          new LeaseGrant(request.lockId(), request.ownerToken(), token, request.ttl(), deadline));
+      try {
+        String stamp = FencingCounter.newStamp();
+        hooks.beforeCounterStore(request.lockId(), token);
+        if (counter.storeInPlace(token, stamp) && counter.stillInPlace(stamp)) {
+          return Optional.of(grant(request, token, startNanos));
+        }
+        return settle(request, files, channel, record, counter.found(), startNanos);
+      } catch (IOException | RuntimeException e) {
+        // Never granted; remove the lock file only if it is still this caller's.
+        try {
+          removeOwn(files, request.lockId(), request.ownerToken(), ANY_TOKEN);
+        } catch (IOException | RuntimeException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+        throw e;
+      }
     }
+  }
+
+  /**
+   * The slow path of an acquisition whose in-place counter update did not land in the live counter
+   * (there was no counter file yet, it has the earlier format, a take-over replaced it meanwhile,
+   * or this caller paused and lost its lock file): replace the counter with a token above its
+   * current value, rewrite the record if that token differs, and grant only if the lock file still
+   * holds this caller's record and the counter file is the one it published.
+   */
+  private Optional<LeaseGrant> settle(
+      LockRequest request,
+      LockFileNames.LockFiles files,
+      FileChannel channel,
+      LockRecord record,
+      boolean counterFound,
+      long startNanos)
+      throws IOException {
+    String lockId = request.lockId();
+    LockRecord current = record;
+    for (int attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+      long chosen = current.fencingToken();
+      if (!ownsLockFile(files, lockId, request.ownerToken(), chosen)) {
+        // Lost while it paused: do not disturb the counter of whoever holds the lock now.
+        return lostWhileAcquiring(files, lockId);
+      }
+      String stamp = FencingCounter.newStamp();
+      long token =
+          FencingCounter.replace(
+              directory,
+              files,
+              lockId,
+              FencingCounter.Goal.OWN,
+              // With no counter file at the start, link a new one before trying to take one.
+              attempt > 0
+                  ? files.taken(OwnerTokens.newToken())
+                  : counterFound ? files.takenBy(request.ownerToken()) : null,
+              List.of(),
+              value -> Math.max(value + 1, chosen),
+              stamp,
+              () -> hooks.beforeSettlePublish(lockId));
+      if (token != chosen) {
+        current = current.withToken(token);
+        directory.rewrite(channel, current.encode());
+      }
+      if (!ownsLockFile(files, lockId, request.ownerToken(), token)) {
+        return lostWhileAcquiring(files, lockId);
+      }
+      if (FencingCounter.holdsPublished(files, lockId, stamp)) {
+        return Optional.of(grant(request, token, startNanos));
+      }
+    }
+    throw new LockProviderException(
+        "The fencing counter "
+            + files.fence()
+            + " of lock '"
+            + lockId
+            + "' kept being replaced while this process acquired the lock");
+  }
+
+  private static Optional<LeaseGrant> lostWhileAcquiring(
+      LockFileNames.LockFiles files, String lockId) {
+    LOG.warn(
+        "Acquiring lock '{}' lost its new lock file {} before the grant (a pause longer than the"
+            + " lease?); reporting the lock as busy",
+        lockId,
+        files.lock());
+    return Optional.empty();
+  }
+
+  /**
+   * The grant: the conservative deadline counts from the request's start. Whether it came too late
+   * to use is the engine's decision, not this provider's.
+   */
+  private static LeaseGrant grant(LockRequest request, long token, long startNanos) {
+    return new LeaseGrant(
+        request.lockId(),
+        request.ownerToken(),
+        token,
+        request.ttl(),
+        startNanos + request.ttl().toNanos());
+  }
+
+  private static LockRecord record(LockRequest request, long token) {
+    long ttlMillis = ceilMillis(request.ttl());
+    long now = System.currentTimeMillis();
+    return new LockRecord(
+        request.lockId(),
+        request.ownerToken(),
+        token,
+        now + ttlMillis,
+        ttlMillis,
+        request.owner(),
+        OwnerTokens.host(),
+        PID,
+        Thread.currentThread().getName(),
+        now);
+  }
+
+  private boolean ownsLockFile(
+      LockFileNames.LockFiles files, String lockId, String ownerToken, long token)
+      throws IOException {
+    LockRecord record = directory.readRecord(files.lock());
+    return record != null && record.heldBy(lockId, ownerToken, token);
   }
 
   private static void closeQuietly(@Nullable FencingCounter counter, Exception failure) {
@@ -190,11 +321,13 @@ final class FileLockProvider implements LockProvider {
   private Steal steal(LockFileNames.LockFiles files, String lockId, Observed seen)
       throws IOException {
     Path claim = null;
+    int generation = 0;
     long nowMillis = System.currentTimeMillis();
-    for (int generation = 0; generation < CLAIM_GENERATIONS && claim == null; generation++) {
+    for (; generation < CLAIM_GENERATIONS; generation++) {
       Path candidate = files.claim(seen.identity(), generation);
       if (directory.createEmpty(candidate)) {
         claim = candidate;
+        break;
       } else {
         long age = directory.ageMillis(candidate, nowMillis);
         if (age < 0) {
@@ -218,15 +351,32 @@ final class FileLockProvider implements LockProvider {
         return Steal.CHANGED;
       }
       LockRecord stale = again.record();
+      long staleToken = stale != null && stale.lockId().equals(lockId) ? stale.fencingToken() : 0;
+      // Replace the counter while the stale file is still in place (nobody else may grant now):
+      // at least the stale holder's token, which it may have written into its file without
+      // storing it in the counter; and a new file, so that a counter file the stale holder still
+      // has open never again reaches the live counter. Counter files that an earlier generation
+      // of stealers, or the stale holder itself, took away and left behind are counted too.
+      List<Path> leftBehind = new ArrayList<>();
+      for (int earlier = 0; earlier < generation; earlier++) {
+        leftBehind.add(files.taken(seen.identity(), earlier));
+      }
       if (stale != null && stale.lockId().equals(lockId)) {
-        try (FencingCounter counter = directory.openCounter(files, lockId)) {
-          if (stale.fencingToken() > counter.last()) {
-            // The stale holder died before persisting its token. While its file is still in
-            // place nobody else writes the counter, so raise it now: whoever creates the next
-            // lock file, this stealer or not, then gets a higher token.
-            counter.store(stale.fencingToken());
-          }
-        }
+        // The stale holder may have died replacing the counter in its slow path.
+        leftBehind.add(files.takenBy(stale.ownerToken()));
+      }
+      FencingCounter.replace(
+          directory,
+          files,
+          lockId,
+          FencingCounter.Goal.RAISE,
+          files.taken(seen.identity(), generation),
+          leftBehind,
+          value -> Math.max(value, staleToken),
+          FencingCounter.newStamp(),
+          () -> hooks.beforeStealRaise(lockId, staleToken));
+      if (System.nanoTime() - claimedAt > settings.garbledGrace().toNanos() / 2) {
+        return Steal.CHANGED;
       }
       Path tomb = files.tomb(OwnerTokens.newToken());
       if (!directory.moveAway(files.lock(), tomb)) {
@@ -360,18 +510,35 @@ final class FileLockProvider implements LockProvider {
     ReentrantLock stripe = stripe(lease.lockId());
     stripe.lock();
     try {
-      Observed seen = directory.read(files.lock());
-      LockRecord record = seen == null ? null : seen.record();
-      if (record == null
-          || !record.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
-        return Optional.empty();
-      }
       long ttlMillis = ceilMillis(ttl);
-      byte[] renewed = record.renewed(System.currentTimeMillis() + ttlMillis, ttlMillis).encode();
-      if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
+      LockRecord renewed;
+      // Read and write through one descriptor: the write can only land in the file whose record
+      // was checked, even if a stealer moved it away or another holder's file took the name
+      // meanwhile (the write then goes to the moved-away file, which nobody reads again).
+      try (FileChannel channel = directory.openExisting(files.lock())) {
+        if (channel == null) {
+          return Optional.empty();
+        }
+        LockRecord record = directory.readRecord(channel);
+        if (record == null
+            || !record.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
+          return Optional.empty();
+        }
+        renewed = record.renewed(System.currentTimeMillis() + ttlMillis, ttlMillis);
+        if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
+          return Optional.empty();
+        }
+        hooks.beforeRenewWrite(lease.lockId());
+        directory.rewrite(channel, renewed.encode());
+      }
+      // Only the name tells whether that file is still the lock file.
+      if (!renewed.equals(directory.readRecord(files.lock()))) {
+        LOG.warn(
+            "Renewing lock '{}' found its lock file taken over while it renewed (clock skew above"
+                + " the allowance, or a pause?); the lease is lost",
+            lease.lockId());
         return Optional.empty();
       }
-      directory.replace(files, files.lock(), renewed);
       return Optional.of(lease.renewed(ttl, startNanos + ttl.toNanos()));
     } catch (IOException e) {
       throw failure("renew", lease.lockId(), files, e);
@@ -398,27 +565,43 @@ final class FileLockProvider implements LockProvider {
       if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
         return false;
       }
-      Path tomb = files.tomb(OwnerTokens.newToken());
-      if (!directory.moveAway(files.lock(), tomb)) {
-        return false;
-      }
-      LockRecord moved = directory.readRecord(tomb);
-      if (moved == null
-          || !moved.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
-        LOG.error(
-            "Releasing lock '{}' moved another holder's file (clock skew above the allowance?);"
-                + " putting it back",
-            lease.lockId());
-        restore(files.lock(), tomb);
-        return false;
-      }
-      directory.delete(tomb);
-      return true;
+      return removeOwn(files, lease.lockId(), lease.ownerToken(), lease.fencingToken());
     } catch (IOException e) {
       throw failure("release", lease.lockId(), files, e);
     } finally {
       stripe.unlock();
     }
+  }
+
+  /**
+   * Renames the lock file to a unique tomb, reads the tomb and deletes it if it holds the given
+   * lease ({@code token} {@link #ANY_TOKEN}: any record of this owner token); otherwise puts it
+   * back with {@code link}, which fails rather than overwrite a file created meanwhile. {@code
+   * false} when the file was not the lease's (or was gone).
+   */
+  private boolean removeOwn(
+      LockFileNames.LockFiles files, String lockId, String ownerToken, long token)
+      throws IOException {
+    Path tomb = files.tomb(OwnerTokens.newToken());
+    if (!directory.moveAway(files.lock(), tomb)) {
+      return false;
+    }
+    LockRecord moved = directory.readRecord(tomb);
+    boolean own =
+        moved != null
+            && (token == ANY_TOKEN
+                ? moved.lockId().equals(lockId) && moved.ownerToken().equals(ownerToken)
+                : moved.heldBy(lockId, ownerToken, token));
+    if (!own) {
+      LOG.error(
+          "Removing lock '{}' moved another holder's file (clock skew above the allowance?);"
+              + " putting it back",
+          lockId);
+      restore(files.lock(), tomb);
+      return false;
+    }
+    directory.delete(tomb);
+    return true;
   }
 
   @Override

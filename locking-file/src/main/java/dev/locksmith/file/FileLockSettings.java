@@ -164,6 +164,28 @@ record FileLockSettings(
     } catch (IOException e) {
       throw url.error("path '" + directory + "' is not writable by this process: " + describe(e));
     }
+    checkHardLinks(url, directory);
+  }
+
+  /** Counter files are published with {@code link}, which never replaces a file. */
+  private static void checkHardLinks(ProviderUrl url, Path directory) {
+    Path probe = directory.resolve(".locksmith-probe-" + OwnerTokens.newToken());
+    Path link = directory.resolve(probe.getFileName() + "-link");
+    try {
+      Files.createFile(probe);
+      try {
+        Files.createLink(link, probe);
+      } finally {
+        Files.deleteIfExists(link);
+        Files.deleteIfExists(probe);
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      throw url.error(
+          "path '"
+              + directory
+              + "' is on a file system without hard links, which the file provider needs: "
+              + (e instanceof IOException io ? describe(io) : e.toString()));
+    }
   }
 
   static String describe(IOException e) {

@@ -21,12 +21,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The file operations the protocol is built from: atomic create-new, read with attributes, atomic
- * rename, write-to-temp-then-rename, and access to the fencing counter. Every created file gets the
- * configured permissions explicitly, so the umask does not change them.
+ * rename, write-to-temp-then-link (never replacing a file), and access to the fencing counter.
+ * Every created file gets the configured permissions explicitly, so the umask does not change them.
  */
 final class LockDirectory {
   private static final Set<StandardOpenOption> CREATE_NEW =
       EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+
+  /** Longer than any lock record this provider writes; a longer file is not one. */
+  private static final long MAX_RECORD = 1 << 20;
 
   private final FileLockSettings settings;
   private final FileAttribute<?>[] createAttributes;
@@ -85,10 +88,11 @@ final class LockDirectory {
   }
 
   /**
-   * Writes {@code bytes} to a unique temporary file and renames it over {@code target} atomically,
-   * so readers see the old or the new content, never a mix.
+   * Writes {@code bytes} to a unique temporary file and links it in at {@code target}, which it
+   * never replaces: {@code false} when {@code target} exists. Readers see no file or the whole new
+   * one, never a part of it. With {@code sync} the file and then the directory are forced.
    */
-  void replace(LockFileNames.LockFiles files, Path target, byte[] bytes) throws IOException {
+  boolean publish(LockFileNames.LockFiles files, Path target, byte[] bytes) throws IOException {
     Path temp = files.temp(OwnerTokens.newToken());
     try {
       FileChannel channel = createNew(temp);
@@ -98,9 +102,33 @@ final class LockDirectory {
       try (channel) {
         write(channel, bytes);
       }
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      if (!link(temp, target)) {
+        return false;
+      }
+      if (settings.sync()) {
+        forceDirectory();
+      }
+      return true;
     } finally {
       Files.deleteIfExists(temp);
+    }
+  }
+
+  /**
+   * Makes {@code link} a second name of the file {@code existing}; {@code false} when {@code link}
+   * exists (it is never replaced).
+   *
+   * @throws IOException also when the file system has no hard links, which this provider needs
+   */
+  boolean link(Path existing, Path link) throws IOException {
+    try {
+      Files.createLink(link, existing);
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } catch (UnsupportedOperationException e) {
+      throw new IOException(
+          "the file system of " + link + " has no hard links, which the file provider needs", e);
     }
   }
 
@@ -157,6 +185,53 @@ final class LockDirectory {
     }
   }
 
+  /** Opens an existing file for reading and writing, or {@code null} when it does not exist. */
+  @Nullable FileChannel openExisting(Path path) throws IOException {
+    try {
+      return FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Reads a lock record through an open channel, from its start; {@code null} when it does not
+   * parse.
+   */
+  @Nullable LockRecord readRecord(FileChannel channel) throws IOException {
+    long size = channel.size();
+    if (size > MAX_RECORD) {
+      return null;
+    }
+    ByteBuffer buffer = ByteBuffer.allocate((int) size);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, buffer.position()) < 0) {
+        break;
+      }
+    }
+    try {
+      return LockRecord.decode(java.util.Arrays.copyOf(buffer.array(), buffer.position()));
+    } catch (LockRecord.KeyValueText.MalformedException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Overwrites the whole content of an open file in place: {@code bytes} from its start, then
+   * truncated to their length (forced with {@code sync}). A concurrent reader may see a mix of old
+   * and new bytes, which a sealed record rejects as garbled.
+   */
+  void rewrite(FileChannel channel, byte[] bytes) throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    while (buffer.hasRemaining()) {
+      channel.write(buffer, buffer.position());
+    }
+    channel.truncate(bytes.length);
+    if (settings.sync()) {
+      channel.force(true);
+    }
+  }
+
   /**
    * Deletes a file that should exist: one {@code unlink} ({@link java.io.File#delete()}), and only
    * when that fails the NIO call, which names the reason (or finds the file gone).
@@ -177,9 +252,8 @@ final class LockDirectory {
   }
 
   /**
-   * Opens and reads the fencing counter of a lock; see {@link FencingCounter}.
-   *
-   * @throws dev.locksmith.core.LockProviderException when the counter file has no valid slot
+   * Opens the fencing counter of a lock as it is now, without reading it; see {@link
+   * FencingCounter}.
    */
   FencingCounter openCounter(LockFileNames.LockFiles files, String lockId) throws IOException {
     return FencingCounter.open(this, files, lockId);

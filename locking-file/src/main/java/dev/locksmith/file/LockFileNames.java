@@ -20,6 +20,8 @@ import java.util.HexFormat;
 final class LockFileNames {
   static final int READABLE_MAX = 48;
   static final String LOCK_SUFFIX = ".lock";
+  static final String FENCE_SUFFIX = ".fence";
+  static final String TAKEN_SUFFIX = ".taken";
   private static final MessageDigest SHA256 = sha256();
 
   private LockFileNames() {}
@@ -68,7 +70,8 @@ final class LockFileNames {
 
   /**
    * The paths of one lock: the lock file, the fencing counter, and unique names for temporary
-   * files, tombs (moved-away lock files) and take-over claims.
+   * files, tombs (moved-away lock files), take-over claims, and counter files taken away to be
+   * replaced.
    */
   record LockFiles(Path directory, String base) {
     Path lock() {
@@ -76,7 +79,7 @@ final class LockFileNames {
     }
 
     Path fence() {
-      return directory.resolve(base + ".fence");
+      return directory.resolve(base + FENCE_SUFFIX);
     }
 
     Path temp(String unique) {
@@ -90,6 +93,29 @@ final class LockFileNames {
     Path claim(String staleIdentity, int generation) {
       return directory.resolve(
           base + "." + sha256Hex(staleIdentity).substring(0, 16) + "." + generation + ".claim");
+    }
+
+    /** A unique name for a counter file taken away to be replaced. */
+    Path taken(String unique) {
+      return directory.resolve(base + "." + unique + TAKEN_SUFFIX);
+    }
+
+    /**
+     * Where the stealer holding claim {@code generation} on a stale incarnation puts the counter it
+     * takes away, so that the next generation finds it if that stealer stops half-way.
+     */
+    Path taken(String staleIdentity, int generation) {
+      return directory.resolve(
+          base + "." + sha256Hex(staleIdentity).substring(0, 16) + "." + generation + TAKEN_SUFFIX);
+    }
+
+    /**
+     * Where an acquisition holding owner token {@code ownerToken} puts the counter it takes away in
+     * its slow path, so that the take-over of its lock file finds it if it dies half-way.
+     */
+    Path takenBy(String ownerToken) {
+      return directory.resolve(
+          base + "." + sha256Hex(ownerToken).substring(0, 16) + ".o" + TAKEN_SUFFIX);
     }
   }
 }

@@ -55,6 +55,23 @@ record LockRecord(
         acquiredAtMillis);
   }
 
+  /**
+   * The same lease with another fencing token, as an acquisition that had to re-choose writes it.
+   */
+  LockRecord withToken(long newFencingToken) {
+    return new LockRecord(
+        lockId,
+        ownerToken,
+        newFencingToken,
+        expiresAtMillis,
+        ttlMillis,
+        owner,
+        host,
+        pid,
+        thread,
+        acquiredAtMillis);
+  }
+
   /** Whether this record shows the lease of {@code ownerToken} with {@code fencingToken}. */
   boolean heldBy(String lockIdToMatch, String ownerTokenToMatch, long fencingTokenToMatch) {
     return lockId.equals(lockIdToMatch)

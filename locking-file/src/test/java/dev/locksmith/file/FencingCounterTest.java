@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,14 +39,30 @@ class FencingCounterTest {
 
   private long read() throws Exception {
     try (FencingCounter counter = directory.openCounter(files, ID)) {
-      return counter.last();
+      return counter.read();
     }
   }
 
+  /** Stores as an acquisition does: in place where it can, else by replacing the file. */
   private void store(long token) throws Exception {
     try (FencingCounter counter = directory.openCounter(files, ID)) {
-      counter.store(token);
+      counter.read();
+      String stamp = FencingCounter.newStamp();
+      if (counter.storeInPlace(token, stamp)) {
+        assertThat(counter.stillInPlace(stamp)).isTrue();
+        return;
+      }
     }
+    FencingCounter.replace(
+        directory,
+        files,
+        ID,
+        FencingCounter.Goal.OWN,
+        files.taken("test"),
+        List.of(),
+        current -> token,
+        FencingCounter.newStamp(),
+        () -> {});
   }
 
   private int slotLength() {
@@ -56,14 +73,14 @@ class FencingCounterTest {
   void updatesAlternateBetweenTwoBlockAlignedSlotsInPlace() throws Exception {
     assertThat(read()).isZero();
     store(1);
-    assertThat(Files.size(files.fence())).isEqualTo(slotLength());
+    assertThat(Files.size(files.fence())).isEqualTo(slotLength() + FencingCounter.STAMP_LENGTH);
     Object inode = Files.readAttributes(files.fence(), "unix:ino").get("ino");
 
     store(2);
     store(3);
 
     byte[] bytes = Files.readAllBytes(files.fence());
-    assertThat(bytes).hasSize(FencingCounter.BLOCK + slotLength());
+    assertThat(bytes).hasSize(FencingCounter.BLOCK + slotLength() + FencingCounter.STAMP_LENGTH);
     String slot0 = new String(bytes, 0, slotLength(), StandardCharsets.UTF_8);
     String slot1 = new String(bytes, FencingCounter.BLOCK, slotLength(), StandardCharsets.UTF_8);
     assertThat(slot0).startsWith("locksmith-fence 2\n").contains("last-token=0000000000000000003");
@@ -78,7 +95,9 @@ class FencingCounterTest {
   void aStoreMustRaiseTheCounter() throws Exception {
     store(5);
     try (FencingCounter counter = directory.openCounter(files, ID)) {
-      assertThatThrownBy(() -> counter.store(5)).isInstanceOf(IllegalArgumentException.class);
+      counter.read();
+      assertThatThrownBy(() -> counter.storeInPlace(5, FencingCounter.newStamp()))
+          .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(read()).isEqualTo(5);
   }
@@ -189,7 +208,7 @@ class FencingCounterTest {
     assertThatThrownBy(
             () -> {
               try (FencingCounter counter = directory.openCounter(other, "orders:8")) {
-                counter.last();
+                counter.read();
               }
             })
         .isInstanceOf(LockProviderException.class)
@@ -204,22 +223,30 @@ class FencingCounterTest {
       assertThat(provider.release(first)).isTrue();
       LeaseGrant second = provider.tryAcquire(request(ID, LONG)).orElseThrow();
       assertThat(provider.release(second)).isTrue();
-      assertThat(second.fencingToken()).isEqualTo(2);
-      // A third holder wrote token 3 into its lock file and died half-way through writing slot 1.
+      assertThat(read()).isEqualTo(second.fencingToken());
+      // A third holder wrote its token into its lock file and died half-way through writing the
+      // slot that does not hold the current value.
+      long third = second.fencingToken() + 1;
       long now = System.currentTimeMillis();
       LockRecord crashed =
-          new LockRecord(ID, "dead", 3, now - 10_000, 1, "dead/1/t", "dead", 1, "t", now - 11_000);
+          new LockRecord(
+              ID, "dead", third, now - 10_000, 1, "dead/1/t", "dead", 1, "t", now - 11_000);
       Files.write(files.lock(), crashed.encode());
       byte[] bytes = Files.readAllBytes(files.fence());
-      byte[] next = FencingCounter.slot(ID, 0, 3);
-      System.arraycopy(next, 0, bytes, 0, next.length - 3);
+      int free =
+          new String(bytes, 0, slotLength(), StandardCharsets.UTF_8)
+                  .contains("last-token=" + String.format("%019d", second.fencingToken()))
+              ? FencingCounter.BLOCK
+              : 0;
+      byte[] next = FencingCounter.slot(ID, free == 0 ? 0 : 1, third);
+      System.arraycopy(next, 0, bytes, free, next.length - 3);
       Files.write(files.fence(), bytes);
-      assertThat(read()).as("the torn slot is ignored").isEqualTo(2);
+      assertThat(read()).as("the torn slot is ignored").isEqualTo(second.fencingToken());
 
       LeaseGrant fourth = provider.tryAcquire(request(ID, LONG)).orElseThrow();
 
-      assertThat(fourth.fencingToken()).isEqualTo(4);
-      assertThat(read()).isEqualTo(4);
+      assertThat(fourth.fencingToken()).isGreaterThan(third);
+      assertThat(read()).isEqualTo(fourth.fencingToken());
     } finally {
       provider.close();
     }
@@ -227,15 +254,17 @@ class FencingCounterTest {
 
   @Test
   void aCounterFileInTheEarlierFormatIsReadAndThenReplaced() throws Exception {
+    // A token well above the clock floor, so that the grant can only come from the file.
+    long token = FencingCounter.clockFloor() + 1_000_000_000_000L;
     StringBuilder text =
-        new StringBuilder("locksmith-fence 1\nlock-id=" + ID + "\nlast-token=41\n");
+        new StringBuilder("locksmith-fence 1\nlock-id=" + ID + "\nlast-token=" + token + "\n");
     Files.write(files.fence(), LockRecord.KeyValueText.seal(text));
     FileLockProvider provider = TestProviders.open(dir, "");
     try {
       LeaseGrant lease = provider.tryAcquire(request(ID, LONG)).orElseThrow();
-      assertThat(lease.fencingToken()).isEqualTo(42);
+      assertThat(lease.fencingToken()).isEqualTo(token + 1);
       assertThat(Files.readString(files.fence())).startsWith("locksmith-fence 2\n");
-      assertThat(read()).isEqualTo(42);
+      assertThat(read()).isEqualTo(token + 1);
     } finally {
       provider.close();
     }

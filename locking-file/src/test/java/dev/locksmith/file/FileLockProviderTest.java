@@ -93,7 +93,7 @@ class FileLockProviderTest {
         assertThat(fresh.release(lease)).isTrue();
       }
     }
-    assertThat(last).isEqualTo(5);
+    assertThat(last).as("at least the clock in microseconds").isGreaterThan(1_700_000_000_000_000L);
   }
 
   @Test
@@ -111,6 +111,70 @@ class FileLockProviderTest {
         .isGreaterThan(expiryBefore + 500_000);
     assertThat(Files.list(dir).map(p -> p.getFileName().toString()))
         .noneMatch(n -> n.endsWith(".tmp"));
+  }
+
+  @Test
+  void aRenewalNeverReplacesARecordItDoesNotOwn() throws Exception {
+    FileLockProvider a = provider("");
+    LeaseGrant lease = a.tryAcquire(request("renew-race", LONG)).orElseThrow();
+    Path lock = LockFileNames.of(dir, "renew-race").lock();
+    long now = System.currentTimeMillis();
+    LockRecord theirs =
+        new LockRecord(
+            "renew-race",
+            "other-owner",
+            lease.fencingToken() + 1,
+            now + 60_000,
+            60_000,
+            "web-2/7/worker",
+            "web-2",
+            7,
+            "worker",
+            now);
+    a.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeRenewWrite(String lockId) {
+            // Between the renewer's check and its write, another owner takes the lock over (its
+            // clock ran ahead, or the renewer paused): its record replaces the file atomically.
+            try {
+              Path temp = dir.resolve("theirs.tmp");
+              Files.write(temp, theirs.encode());
+              Files.move(
+                  temp,
+                  lock,
+                  java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                  java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (java.io.IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+        });
+
+    assertThat(a.renew(lease, LONG)).as("the renewal of a lost lease").isEmpty();
+
+    assertThat(LockRecord.decode(Files.readAllBytes(lock))).isEqualTo(theirs);
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.endsWith(".tmp") || n.endsWith(".tomb"));
+    }
+  }
+
+  @Test
+  void tokensKeepRisingWhenTheCounterFileIsDeleted() throws Exception {
+    FileLockProvider a = provider("");
+    long last = 0;
+    for (int i = 0; i < 3; i++) {
+      LeaseGrant lease = a.tryAcquire(request("cleaned", LONG)).orElseThrow();
+      assertThat(lease.fencingToken()).isGreaterThan(last);
+      last = lease.fencingToken();
+      assertThat(a.release(lease)).isTrue();
+    }
+    // An operator cleans up the directory.
+    Files.delete(LockFileNames.of(dir, "cleaned").fence());
+
+    LeaseGrant after = a.tryAcquire(request("cleaned", LONG)).orElseThrow();
+    assertThat(after.fencingToken()).isGreaterThan(last);
   }
 
   @Test
@@ -188,12 +252,14 @@ class FileLockProviderTest {
     LeaseGrant lease = a.tryAcquire(request("crash", LONG)).orElseThrow();
     Path lock = LockFileNames.of(dir, "crash").lock();
     LockRecord record = LockRecord.decode(Files.readAllBytes(lock));
-    // As if a holder wrote token 41 into an expired lock file and died before persisting it.
+    // As if a holder wrote a token into an expired lock file and died before persisting it (a
+    // token well above the clock, so the next grant can only come from the file).
+    long dead = FencingCounter.clockFloor() + 1_000_000_000_000L;
     LockRecord crashed =
         new LockRecord(
             "crash",
             "dead",
-            41,
+            dead,
             System.currentTimeMillis() - 10_000,
             1,
             "dead/1/t",
@@ -205,7 +271,7 @@ class FileLockProviderTest {
     assertThat(record.fencingToken()).isEqualTo(lease.fencingToken());
 
     LeaseGrant next = a.tryAcquire(request("crash", LONG)).orElseThrow();
-    assertThat(next.fencingToken()).isEqualTo(42);
+    assertThat(next.fencingToken()).isEqualTo(dead + 1);
   }
 
   @Test

@@ -1,0 +1,38 @@
+package dev.locksmith.file;
+
+/**
+ * Points inside the protocol where a test can stop a thread (with a latch) to reproduce a process
+ * that pauses at the worst moment: a GC pause, {@code SIGSTOP}, a slow mount. Every method does
+ * nothing by default; production code never installs hooks.
+ */
+interface TestHooks {
+  /** The hooks of every provider that has not been given others: none. */
+  TestHooks NONE = new TestHooks() {};
+
+  /** An acquisition has opened the fencing counter and has not yet created its lock file. */
+  default void beforeLockCreate(String lockId) {}
+
+  /**
+   * An acquisition has read the fencing counter and chosen its token (its record may already be in
+   * the lock file), and has not yet stored the token in the counter.
+   */
+  default void beforeCounterStore(String lockId, long token) {}
+
+  /**
+   * An acquisition in its slow path has taken the fencing counter away (renamed it to its own name)
+   * and read it, and has not yet linked the new one in.
+   */
+  default void beforeSettlePublish(String lockId) {}
+
+  /**
+   * A take-over has taken the fencing counter away (renamed it to its claim's name) and read it
+   * while the stale lock file is still in place, and has not yet linked the new one in.
+   */
+  default void beforeStealRaise(String lockId, long staleToken) {}
+
+  /**
+   * A renewal has checked that the lock file holds the caller's record, and has not yet written the
+   * renewed one.
+   */
+  default void beforeRenewWrite(String lockId) {}
+}
