@@ -124,7 +124,7 @@ public final class LockServer implements AutoCloseable {
     private Duration lineTimeout = Duration.ofSeconds(10);
     private int metricsPort = -1;
     private String metricsBind = "127.0.0.1";
-    private int workerThreads = Math.min(4, Runtime.getRuntime().availableProcessors());
+    private int workerThreads = 1;
     private long fencingBlock = FencingSequence.DEFAULT_SPAN;
 
     private Builder() {}
@@ -298,7 +298,13 @@ public final class LockServer implements AutoCloseable {
       return this;
     }
 
-    /** Netty I/O threads (default: processors, at most 4). */
+    /**
+     * Netty event loops (default 1). With one, every connection is read, answered and written on
+     * one thread that also holds the lock table, as Redis does, with no hand-off between threads:
+     * the fastest on few cores. More spread socket and TLS work (many TLS handshakes at once, say)
+     * over more threads; the lock table stays on the first, and the others hand their requests to
+     * it.
+     */
     public Builder workerThreads(int threads) {
       this.workerThreads = positive("workerThreads", threads);
       return this;

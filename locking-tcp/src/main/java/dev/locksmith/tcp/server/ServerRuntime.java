@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
@@ -13,6 +14,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -23,7 +25,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,8 +35,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running {@link LockServer}: the data directory, the core thread and lock table, the Netty event
- * loops, the connection limits and the metrics endpoint, started and stopped together.
+ * A running {@link LockServer}: the data directory, the Netty event loops, the lock table on the
+ * first of them (the "core thread"), the connection limits and the metrics endpoint, started and
+ * stopped together. With one event loop (the default) every connection is read, answered and
+ * written on one thread, as Redis does, with no hand-off between threads; with more, the other
+ * loops hand their connections' requests to the first.
  */
 final class ServerRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LockServer.class);
@@ -53,7 +57,7 @@ final class ServerRuntime implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
-  private final ScheduledThreadPoolExecutor core;
+  private @Nullable EventLoop core;
   private @Nullable LockTable table;
   private @Nullable FencingSequence fencing;
   private @Nullable EventLoopGroup bossGroup;
@@ -66,16 +70,6 @@ final class ServerRuntime implements AutoCloseable {
   ServerRuntime(ServerSettings settings) {
     this.settings = settings;
     this.admission = new Admission(settings, metrics);
-    this.core =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread thread = new Thread(r, "locksmith-server-core");
-              thread.setDaemon(true);
-              return thread;
-            });
-    core.setRemoveOnCancelPolicy(true);
-    core.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
   }
 
   /**
@@ -99,19 +93,28 @@ final class ServerRuntime implements AutoCloseable {
       }
       FencingSequence sequence = FencingSequence.open(dataDir, settings.fencingBlock());
       fencing = sequence;
+      SslContext ssl = sslContext();
+      bossGroup =
+          new MultiThreadIoEventLoopGroup(
+              1, new DefaultThreadFactory("locksmith-server-accept"), NioIoHandler.newFactory());
+      workerGroup =
+          new MultiThreadIoEventLoopGroup(
+              settings.workerThreads(),
+              new DefaultThreadFactory("locksmith-server"),
+              NioIoHandler.newFactory());
+      // The lock table lives on the first event loop: its connections are answered right there,
+      // the others' requests are handed to it.
+      EventLoop coreLoop = workerGroup.next();
+      core = coreLoop;
       table =
           new LockTable(
               sequence,
-              core,
+              coreLoop,
               metrics,
               settings.maxWaitersPerLock(),
               settings.maxLocksPerConnection(),
               settings.maxDetachedLeases());
-      core.scheduleWithFixedDelay(authThrottle::sweep, 1, 1, TimeUnit.MINUTES);
-      SslContext ssl = sslContext();
-      bossGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-      workerGroup =
-          new MultiThreadIoEventLoopGroup(settings.workerThreads(), NioIoHandler.newFactory());
+      coreLoop.scheduleWithFixedDelay(authThrottle::sweep, 1, 1, TimeUnit.MINUTES);
       ServerBootstrap bootstrap =
           new ServerBootstrap()
               .group(bossGroup, workerGroup)
@@ -212,31 +215,38 @@ final class ServerRuntime implements AutoCloseable {
           .awaitUninterruptibly(2, TimeUnit.SECONDS);
       channels.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
     }
-    shutdown(bossGroup);
-    shutdown(workerGroup);
     FencingSequence sequence = fencing;
     // After the tasks already queued (the closed connections' releases and hand-offs), the core
     // thread closes the sequence, which lowers the stored mark to the last token, and only then
     // gives up the data directory: nothing of this server writes the mark after that.
-    if (sequence == null
-        || !onCore(
-            () -> {
-              try {
-                sequence.close();
-              } finally {
-                releaseDataDir();
-              }
-            })) {
+    EventLoop coreLoop = core;
+    boolean closedOnCore = false;
+    if (sequence != null && coreLoop != null) {
+      try {
+        closedOnCore =
+            coreLoop
+                .submit(
+                    () -> {
+                      try {
+                        sequence.close();
+                      } finally {
+                        releaseDataDir();
+                      }
+                    })
+                .awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (!closedOnCore) {
+          LOG.warn(
+              "Lock server core thread still busy; its data directory stays locked until done");
+        }
+      } catch (RejectedExecutionException e) {
+        closedOnCore = false;
+      }
+    }
+    if (!closedOnCore) {
       releaseDataDir();
     }
-    core.shutdown();
-    try {
-      if (!core.awaitTermination(2, TimeUnit.SECONDS)) {
-        LOG.warn("Lock server core thread still busy; its data directory stays locked until done");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    shutdown(bossGroup);
+    shutdown(workerGroup);
     terminated.countDown();
     if (port >= 0) {
       LOG.info("Lock server on port {} stopped", port);
@@ -304,7 +314,8 @@ final class ServerRuntime implements AutoCloseable {
 
   /** How many locks have a holder or waiters, read on the core thread (for tests and health). */
   int lockCount() throws Exception {
-    return core.submit(() -> table().size()).get(5, TimeUnit.SECONDS);
+    EventLoop coreLoop = Objects.requireNonNull(core, "not started");
+    return coreLoop.submit(() -> table().size()).get(5, TimeUnit.SECONDS);
   }
 
   /** Records a connection's count of core tasks in flight; keeps the peak. */
@@ -326,17 +337,29 @@ final class ServerRuntime implements AutoCloseable {
     return Objects.requireNonNull(table, "not started");
   }
 
-  /** Runs a task on the core thread; false when the server is shutting down. */
+  /**
+   * Runs a task on the core thread: at once when called on it (a connection of the first event
+   * loop), else after the tasks queued before. False when the server is not running.
+   */
   boolean onCore(Runnable task) {
+    EventLoop coreLoop = core;
+    if (coreLoop == null) {
+      return false;
+    }
+    Runnable guarded =
+        () -> {
+          try {
+            task.run();
+          } catch (RuntimeException e) {
+            LOG.error("Lock server core task failed", e);
+          }
+        };
+    if (coreLoop.inEventLoop()) {
+      guarded.run();
+      return true;
+    }
     try {
-      core.execute(
-          () -> {
-            try {
-              task.run();
-            } catch (RuntimeException e) {
-              LOG.error("Lock server core task failed", e);
-            }
-          });
+      coreLoop.execute(guarded);
       return true;
     } catch (RejectedExecutionException e) {
       return false;
