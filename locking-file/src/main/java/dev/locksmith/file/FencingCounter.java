@@ -202,7 +202,12 @@ final class FencingCounter implements AutoCloseable {
      * it open), and the counter must end at least at the value to publish. A file another links in
      * afterwards is new (a taken file is never linked back), so one holding enough will do.
      */
-    RAISE
+    RAISE,
+    /**
+     * Putting values back (a prune that found an acquisition under way): the counter must end at
+     * least at the values taken; any file already there that holds that much will do.
+     */
+    RESTORE
   }
 
   /**
@@ -218,8 +223,8 @@ final class FencingCounter implements AutoCloseable {
    * Goal}) or the next round takes it too. The files taken are deleted only once the counter holds
    * at least their values, so a value is never dropped, and a file taken away is never linked back
    * (only ever copied). {@code alsoTake} names files taken away by an earlier caller that stopped
-   * half-way (a stealer of an earlier claim generation, an acquisition): they are taken over and
-   * counted too.
+   * half-way (a stealer of an earlier claim generation, a stale holder in its slow path), or by
+   * this caller itself (a prune putting a counter back): they are taken over and counted too.
    *
    * @param beforePublish called once, after the first round took and read the file and before it
    *     publishes (a test hook)

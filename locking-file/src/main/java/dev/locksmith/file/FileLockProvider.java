@@ -201,10 +201,10 @@ final class FileLockProvider implements LockProvider {
 
   /**
    * The slow path of an acquisition whose in-place counter update did not land in the live counter
-   * (there was no counter file yet, it has the earlier format, a take-over replaced it meanwhile,
-   * or this caller paused and lost its lock file): replace the counter with a token above its
-   * current value, rewrite the record if that token differs, and grant only if the lock file still
-   * holds this caller's record and the counter file is the one it published.
+   * (there was no counter file yet, it has the earlier format, a take-over or prune replaced it
+   * meanwhile, or this caller paused and lost its lock file): replace the counter with a token
+   * above its current value, rewrite the record if that token differs, and grant only if the lock
+   * file still holds this caller's record and the counter file is the one it published.
    */
   private Optional<LeaseGrant> settle(
       LockRequest request,

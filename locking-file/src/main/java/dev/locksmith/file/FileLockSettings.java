@@ -103,6 +103,23 @@ record FileLockSettings(
         directory, skew, pollMax, garbledGrace, renewMargin, permissions, watch, sync);
   }
 
+  /**
+   * Settings for maintenance of a directory outside any provider: default timings, no watch, and
+   * every write forced to storage (maintenance writes rarely).
+   */
+  static FileLockSettings forMaintenance(
+      Path directory, @Nullable Set<PosixFilePermission> permissions) {
+    return new FileLockSettings(
+        directory,
+        DEFAULT_SKEW,
+        DEFAULT_POLL_MAX,
+        DEFAULT_GARBLED_GRACE,
+        DEFAULT_RENEW_MARGIN,
+        permissions,
+        false,
+        true);
+  }
+
   private static Path directory(ProviderUrl url) {
     String path = url.path();
     if (path.isEmpty() || path.equals("/")) {

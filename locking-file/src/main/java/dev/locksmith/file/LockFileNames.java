@@ -22,6 +22,7 @@ final class LockFileNames {
   static final String LOCK_SUFFIX = ".lock";
   static final String FENCE_SUFFIX = ".fence";
   static final String TAKEN_SUFFIX = ".taken";
+  static final String PRUNED_SUFFIX = ".pruned";
   private static final MessageDigest SHA256 = sha256();
 
   private LockFileNames() {}
@@ -71,7 +72,7 @@ final class LockFileNames {
   /**
    * The paths of one lock: the lock file, the fencing counter, and unique names for temporary
    * files, tombs (moved-away lock files), take-over claims, and counter files taken away to be
-   * replaced.
+   * replaced or pruned.
    */
   record LockFiles(Path directory, String base) {
     Path lock() {
@@ -116,6 +117,11 @@ final class LockFileNames {
     Path takenBy(String ownerToken) {
       return directory.resolve(
           base + "." + sha256Hex(ownerToken).substring(0, 16) + ".o" + TAKEN_SUFFIX);
+    }
+
+    /** A unique name for a counter file taken away by {@link FileLockMaintenance#prune}. */
+    Path pruned(String unique) {
+      return directory.resolve(base + "." + unique + PRUNED_SUFFIX);
     }
   }
 }

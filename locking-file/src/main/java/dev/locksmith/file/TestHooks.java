@@ -35,4 +35,10 @@ interface TestHooks {
    * renewed one.
    */
   default void beforeRenewWrite(String lockId) {}
+
+  /**
+   * A prune has renamed a counter file away and has not yet checked it again (the lock file, the
+   * last token, the last change).
+   */
+  default void afterPruneTake(String lockId) {}
 }

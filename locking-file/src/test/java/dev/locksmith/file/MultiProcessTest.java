@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.spi.LeaseGrant;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,55 @@ class MultiProcessTest {
       previous = token;
     }
     assertThat(lines.stream().map(l -> l.split(" ")[1]).distinct()).hasSize(jvms);
+  }
+
+  @Test
+  void pruningWhileFourJvmsContendNeverRepeatsATokenOrLetsOneGoBack() throws Exception {
+    int jvms = 4;
+    int cycles = 25;
+    String url = TestProviders.url(dir, "poll-max=20ms");
+    Path log = work.resolve("tokens.log");
+    List<Process> processes = new ArrayList<>();
+    for (int i = 0; i < jvms; i++) {
+      processes.add(
+          ChildJvm.start(
+              work.resolve("child-" + i + ".out"),
+              "contend",
+              url,
+              "shared",
+              Integer.toString(cycles),
+              log.toString()));
+    }
+    // Prune as often as possible, as if every counter were two hours idle: each time the lock is
+    // between holders its counter goes, and the next holder takes its token from the clock.
+    Clock later = Clock.offset(Clock.systemUTC(), Duration.ofHours(2));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    int deleted = 0;
+    int passes = 0;
+    for (Process process : processes) {
+      while (!process.waitFor(1, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
+        deleted +=
+            FileLockMaintenance.prune(dir, Duration.ofHours(1), later, false, TestHooks.NONE)
+                .countersDeleted();
+        passes++;
+      }
+    }
+    for (int i = 0; i < jvms; i++) {
+      Process process = processes.get(i);
+      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("child %d finished", i).isTrue();
+      assertThat(process.exitValue())
+          .as("child %d exit; output: %s", i, Files.readString(work.resolve("child-" + i + ".out")))
+          .isZero();
+    }
+    List<String> lines = Files.readAllLines(log);
+    assertThat(lines).hasSize(jvms * cycles);
+    long previous = 0;
+    for (String line : lines) {
+      long token = Long.parseLong(line.split(" ")[0]);
+      assertThat(token).as("tokens in critical-section order").isGreaterThan(previous);
+      previous = token;
+    }
+    assertThat(deleted).as("counters deleted in %d prune passes", passes).isPositive();
   }
 
   @Test
