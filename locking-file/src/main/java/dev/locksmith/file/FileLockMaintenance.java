@@ -12,6 +12,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -146,7 +147,7 @@ public final class FileLockMaintenance {
 
     /** The highest token a deletable counter may hold: the clock floor {@code olderThan} ago. */
     private long tokenLimit() {
-      java.time.Instant now = clock.instant();
+      Instant now = clock.instant();
       return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000 - olderThanMicros;
     }
 

@@ -15,6 +15,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -210,7 +211,7 @@ final class LockDirectory {
       }
     }
     try {
-      return LockRecord.decode(java.util.Arrays.copyOf(buffer.array(), buffer.position()));
+      return LockRecord.decode(Arrays.copyOf(buffer.array(), buffer.position()));
     } catch (LockRecord.KeyValueText.MalformedException e) {
       return null;
     }

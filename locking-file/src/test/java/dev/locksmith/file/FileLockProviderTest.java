@@ -10,9 +10,12 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -141,12 +144,9 @@ class FileLockProviderTest {
               Path temp = dir.resolve("theirs.tmp");
               Files.write(temp, theirs.encode());
               Files.move(
-                  temp,
-                  lock,
-                  java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                  java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            } catch (java.io.IOException e) {
-              throw new java.io.UncheckedIOException(e);
+                  temp, lock, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
             }
           }
         });

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.spi.LeaseGrant;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -184,8 +186,7 @@ class StaleWriterTest {
     LockFileNames.LockFiles files = LockFileNames.of(dir, ID);
     Files.createFile(files.lock());
     Files.setLastModifiedTime(
-        files.lock(),
-        java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 5_000));
+        files.lock(), FileTime.fromMillis(System.currentTimeMillis() - 5_000));
     Pause pause = new Pause();
     stealer.hooks(
         new TestHooks() {
@@ -214,7 +215,7 @@ class StaleWriterTest {
             });
     grantAndRelease(others, issued);
     assertThat(issued).isSorted().doesNotHaveDuplicates();
-    try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+    try (Stream<Path> left = Files.list(dir)) {
       assertThat(left.map(p -> p.getFileName().toString()))
           .as("nothing left behind")
           .containsExactly(files.base() + ".fence");
@@ -251,7 +252,7 @@ class StaleWriterTest {
     assertThat(next.fencingToken()).isGreaterThan(last);
     issued.add(next.fencingToken());
     assertThat(others.release(next)).isTrue();
-    try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+    try (Stream<Path> left = Files.list(dir)) {
       assertThat(left.map(p -> p.getFileName().toString()))
           .as("the take-over took over the counter file the paused holder had taken away")
           .containsExactly(files.base() + ".fence");
@@ -261,7 +262,7 @@ class StaleWriterTest {
     assertThat(resumed).as("its lock file was taken over while it paused").isEmpty();
     grantAndRelease(others, issued);
     assertThat(issued).isSorted().doesNotHaveDuplicates();
-    try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+    try (Stream<Path> left = Files.list(dir)) {
       assertThat(left.map(p -> p.getFileName().toString()))
           .as("nothing left behind")
           .containsExactly(files.base() + ".fence");
