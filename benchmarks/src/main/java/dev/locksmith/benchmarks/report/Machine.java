@@ -12,12 +12,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
-/** What the report says about the machine and the versions it ran. */
-final class Machine {
+/** What the reports say about the machine and the versions they ran. */
+public final class Machine {
   private Machine() {}
 
   /** The machine: CPU, cores, memory, OS, JVM and the load average now. */
-  static Map<String, String> describe() {
+  public static Map<String, String> describe() {
     Map<String, String> facts = new LinkedHashMap<>();
     facts.put("CPU", cpuModel());
     facts.put("cores available to the JVM", Integer.toString(availableProcessors()));
@@ -43,7 +43,7 @@ final class Machine {
   }
 
   /** The 1, 5 and 15 minute load averages, or "unknown". */
-  static String loadAverage() {
+  public static String loadAverage() {
     try {
       String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
       return parts[0] + " / " + parts[1] + " / " + parts[2];
