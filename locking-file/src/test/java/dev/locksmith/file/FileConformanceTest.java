@@ -6,8 +6,12 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.MultiProcessHarness;
+import dev.locksmith.testkit.StoreLifecycle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +29,40 @@ class FileConformanceTest extends LockProviderContract {
   @Override
   protected Duration expiryGrace() {
     return SKEW;
+  }
+
+  /**
+   * A directory has no server to restart, so {@link StoreLifecycle#restart()} and {@link
+   * StoreLifecycle#restartWithPersistenceAdded()} change nothing: the lock files and counters stay
+   * where they are, as they would across a reboot of every host (clients made afterwards simply
+   * open the same directory). {@link StoreLifecycle#restartLosingState()} is what an operator
+   * cleaning up does: it deletes every fencing counter file ({@code *.fence}) in the directory.
+   */
+  @Override
+  protected StoreLifecycle storeLifecycle() {
+    return new StoreLifecycle() {
+      @Override
+      public void restart() {
+        // Nothing runs between the clients and the directory.
+      }
+
+      @Override
+      public void restartLosingState() throws Exception {
+        List<Path> counters;
+        try (Stream<Path> files = Files.list(directory)) {
+          counters = files.filter(f -> f.getFileName().toString().endsWith(".fence")).toList();
+        }
+        assertThat(counters).as("counter files to delete").isNotEmpty();
+        for (Path counter : counters) {
+          Files.delete(counter);
+        }
+      }
+
+      @Override
+      public void restartWithPersistenceAdded() {
+        // The directory always persists; nothing to add.
+      }
+    };
   }
 
   @Test

@@ -90,6 +90,12 @@ public abstract class LockProviderContract {
     return FaultyPath.stalling(newProvider());
   }
 
+  /**
+   * Restarts and state loss of the store under test, for the fencing-token cases. Every provider
+   * implements it; the suite calls it from one test at a time.
+   */
+  protected abstract StoreLifecycle storeLifecycle() throws Exception;
+
   private FaultyPath faultyClient() throws Exception {
     FaultyPath path = newFaultyClient();
     opened.add(0, path); // closed (and thawed) before the engines that use it
@@ -681,5 +687,61 @@ public abstract class LockProviderContract {
       }
       awaitFreeFor(other, id, Duration.ofSeconds(1));
     }
+  }
+
+  private long grantAndRelease(String id) throws Exception {
+    LockProvider provider = client();
+    LeaseGrant grant = provider.tryAcquire(request(id, Duration.ofSeconds(10))).orElseThrow();
+    assertThat(provider.release(grant)).isTrue();
+    return grant.fencingToken();
+  }
+
+  @Test
+  void fencingTokensNeverGoBackAcrossRestartsAddedPersistenceAndLostState() throws Exception {
+    StoreLifecycle store = storeLifecycle();
+    String id = lockId("tokens-across-restarts");
+    List<Long> tokens = new ArrayList<>();
+    tokens.add(grantAndRelease(id));
+    tokens.add(grantAndRelease(id));
+    store.restart();
+    tokens.add(grantAndRelease(id));
+    store.restartWithPersistenceAdded();
+    tokens.add(grantAndRelease(id));
+    store.restart();
+    tokens.add(grantAndRelease(id));
+    store.restartLosingState();
+    tokens.add(grantAndRelease(id));
+    tokens.add(grantAndRelease(id));
+    assertThat(tokens)
+        .as(
+            "tokens of one lock id: first, second, after a restart, after persistence was added,"
+                + " after another restart, after the persisted state was lost, and one more")
+        .isSortedAccordingTo(Long::compare)
+        .doesNotHaveDuplicates();
+  }
+
+  @Test
+  void leaseShortenedToItsMinHoldOutlivesItsClientsClose() throws Exception {
+    LockProvider holderClient = newProvider(); // closed by the test, not by the suite
+    LockProvider other = client();
+    String id = lockId("detached-min-hold");
+    Duration minHold = Duration.ofSeconds(2);
+    long grantedAt;
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(holderClient).build()) {
+      Lease lease =
+          locksmith.acquire(
+              LockOptions.named(id).withTtl(Duration.ofSeconds(30)).withMinHold(minHold));
+      grantedAt = System.nanoTime();
+      lease.close(); // the work is done; the lease is shortened to end at minHold
+    }
+    holderClient.close();
+    Optional<LeaseGrant> early = other.tryAcquire(request(id, Duration.ofSeconds(5)));
+    if (early.isPresent()) {
+      other.release(early.get());
+      assertThat(Duration.ofNanos(System.nanoTime() - grantedAt))
+          .as("the lock was free again before its minHold ended, after its client closed")
+          .isGreaterThanOrEqualTo(minHold);
+    }
+    awaitFreeFor(other, id, minHold);
   }
 }

@@ -11,4 +11,25 @@ class MemoryProviderConformanceTest extends LockProviderContract {
   protected LockProvider newProvider() {
     return MemoryLockProvider.shared(store);
   }
+
+  /** A memory store has no persistence: each of these discards it, as a restarted JVM would. */
+  @Override
+  protected StoreLifecycle storeLifecycle() {
+    return new StoreLifecycle() {
+      @Override
+      public void restart() {
+        MemoryLockProvider.discardShared(store);
+      }
+
+      @Override
+      public void restartLosingState() {
+        MemoryLockProvider.discardShared(store);
+      }
+
+      @Override
+      public void restartWithPersistenceAdded() {
+        MemoryLockProvider.discardShared(store);
+      }
+    };
+  }
 }

@@ -44,6 +44,11 @@ public interface LockProvider extends AutoCloseable {
   /**
    * Extends a live lease to end {@code ttl} from now (or shortens it).
    *
+   * <p>The engine shortens a lease only when its holder is done but a minimum hold time is left
+   * ({@code minHold}, a scheduled job's "hold at least this long"): such a shortened lease is
+   * detached from its holder and must live until its new end even if the client that holds it
+   * closes or its connection drops (see {@link #close()}).
+   *
    * @return the renewed grant, or empty when the lease is no longer held by its owner (expired,
    *     released or taken over); nothing changes then
    */
@@ -82,7 +87,12 @@ public interface LockProvider extends AutoCloseable {
   /** A short description for logs and health, such as the URL without secrets. */
   String description();
 
-  /** Releases the provider's connections and threads. Leases it still holds expire by TTL. */
+  /**
+   * Releases the provider's connections and threads. A lease shortened to a minimum hold stays held
+   * on the store until its end; other leases it still holds end by their TTL, or at once where the
+   * store ties them to the client's session (a lock server releases the leases of running work when
+   * their connection closes). Closing is not a loss to report: providers log it at most at INFO.
+   */
   @Override
   void close();
 }
