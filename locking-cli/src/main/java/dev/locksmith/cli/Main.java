@@ -12,7 +12,13 @@ import picocli.CommandLine.ScopeType;
     mixinStandardHelpOptions = true,
     version = "locksmith 0.1.0",
     description = "Distributed locks for shell scripts, a lock server, and a demo.",
-    subcommands = {RunCommand.class, ServerCommand.class, StatusCommand.class, DemoCommand.class},
+    subcommands = {
+      RunCommand.class,
+      ServerCommand.class,
+      StatusCommand.class,
+      PruneCommand.class,
+      DemoCommand.class
+    },
     exitCodeOnInvalidInput = ExitCodes.USAGE,
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
