@@ -87,15 +87,21 @@ final class LuaScripts {
       """;
 
   /**
-   * KEYS: lock. ARGV: owner token, fencing token, ttl in ms. Returns 1 when renewed, else 0 (also
-   * for a released lease, whose hash has no {@code token}). A resend after success extends again,
-   * from the resend's arrival: still no earlier than the caller's local deadline.
+   * KEYS: lock, channel. ARGV: owner token, fencing token, ttl in ms. Returns 1 when renewed, else
+   * 0 (also for a released lease, whose hash has no {@code token}). A resend after success extends
+   * again, from the resend's arrival: still no earlier than the caller's local deadline. A renewal
+   * that shortens the lease (the engine's {@code minHold} at release) publishes on the channel, so
+   * waiters re-check at once and follow the new end by push instead of sleeping out the old TTL.
    */
   static final String RENEW =
       """
       local held = redis.call('HMGET', KEYS[1], 'token', 'fence')
       if held[1] == ARGV[1] and held[2] == ARGV[2] then
+        local before = redis.call('PTTL', KEYS[1])
         redis.call('PEXPIRE', KEYS[1], ARGV[3])
+        if tonumber(ARGV[3]) < before then
+          redis.call('PUBLISH', KEYS[2], 'shortened')
+        end
         return 1
       end
       return 0

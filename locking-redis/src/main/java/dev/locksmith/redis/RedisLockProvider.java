@@ -224,7 +224,7 @@ public final class RedisLockProvider implements LockProvider {
                     RScript.Mode.READ_WRITE,
                     LuaScripts.RENEW,
                     RScript.ReturnType.LONG,
-                    List.of(keys.lock()),
+                    List.of(keys.lock(), keys.channel()),
                     lease.ownerToken(),
                     Long.toString(lease.fencingToken()),
                     Long.toString(millis(ttl))));
