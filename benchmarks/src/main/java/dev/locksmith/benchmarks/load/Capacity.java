@@ -48,6 +48,9 @@ public final class Capacity {
   private final Path log;
   private final StringBuilder md = new StringBuilder();
 
+  /** What bounds each figure, one bullet per phase, for the section's conclusion. */
+  private final List<String> limits = new ArrayList<>();
+
   private Capacity(Options options) throws IOException {
     this.options = options;
     Files.createDirectories(Path.of("benchmarks", "target"));
@@ -102,6 +105,11 @@ public final class Capacity {
     if (options.phases.contains("handoff")) {
       body.append(handoff());
     }
+    body.append("### Where the limits are\n\n");
+    for (String limit : limits) {
+      body.append("- ").append(limit).append('\n');
+    }
+    body.append('\n');
     md.append("## 3. Capacity of one lock server, side by side with redis-server\n\n");
     md.append("Written by `Capacity` (see `benchmarks/README.md`), not by `run.sh`:\n\n");
     md.append("```sh\n")
@@ -157,7 +165,7 @@ public final class Capacity {
     }
     StringBuilder out = new StringBuilder("### Connections held open, one lease each\n\n");
     out.append(
-        "Connections opened one after another from one client process; each sends one"
+        "Connections opened by four threads of one client process; each sends one"
             + " `ACQUIRE conn-i` (Redis: `SET conn-i token NX PX 3600000`) and stays open.\n\n");
     out.append(
         "| system | connections asked | held, each with its lease | refused | time | server"
@@ -170,6 +178,23 @@ public final class Capacity {
         ServerJvm.Heap after = server.heap();
         LOG.info("connections: lock server after {}: {}", after, describe(held));
         String served = stillServed(server.port(), held);
+        long perConnection = perItem(after.liveHeap() - before.liveHeap(), held.granted());
+        limits.add(
+            String.format(
+                Locale.ROOT,
+                "**Connections: the open-file limit.** Each connection is a file descriptor in the"
+                    + " server and one in the client, and `ulimit -n` is %,d per process here (the"
+                    + " hard limit too, so it cannot be raised without privileges); the server"
+                    + " held %,d connections with a lease each, as many as fit beside the"
+                    + " descriptors the JVMs use, and so did redis-server, which caps"
+                    + " `maxclients` at the same limit. Memory is far from the bound: at %,d B of"
+                    + " heap a connection (Netty channel, pipeline, buffers, session) a %s heap"
+                    + " would hold about %,d.",
+                fdLimit,
+                held.granted(),
+                perConnection,
+                mib(after.maxHeap()),
+                perConnection <= 0 ? 0 : (after.maxHeap() - before.liveHeap()) / perConnection));
         out.append(
             row(
                 "locksmith-tcp",
@@ -314,6 +339,20 @@ public final class Capacity {
                   mib(after.maxHeap()),
                   perLock <= 0 ? 0 : (after.maxHeap() - before.liveHeap()) / perLock,
                   mib(before.liveHeap()));
+          limits.add(
+              String.format(
+                  Locale.ROOT,
+                  "**Locks held: the heap.** %,d B a lock: the lock's entry (~72 B: id, owner"
+                      + " token kept as a shared head plus a number, fencing token, end, links),"
+                      + " its id as a string (~56 B for `L12-34567`) and a few bytes of hash"
+                      + " table and expiry heap; one timer serves every lease. %,d locks took %s"
+                      + " of a %s heap, so about %,d fit. Longer lock ids, or owner tokens of"
+                      + " another form (kept whole), cost their length more.",
+                  perLock,
+                  held.granted(),
+                  mib(after.liveHeap() - before.liveHeap()),
+                  mib(after.maxHeap()),
+                  perLock <= 0 ? 0 : (after.maxHeap() - before.liveHeap()) / perLock));
         } else {
           out.append(locksRow("locksmith-tcp", total, held, "server died", "see " + log));
           limit = "The lock server's JVM died (out of memory?); its log is " + log + ".";
@@ -380,6 +419,7 @@ public final class Capacity {
             options.rounds,
             options.window.toSeconds(),
             options.warmup.toSeconds()));
+    List<String> ratios = new ArrayList<>();
     out.append(
         "| clients | locksmith-tcp cycles/s | redis-raw cycles/s | ratio | rounds (tcp; redis) |\n");
     out.append("|---:|---:|---:|---:|---|\n");
@@ -419,6 +459,8 @@ public final class Capacity {
         }
         double tcpMedian = LoadBenchmarks.median(rounds.get("tcp"));
         double redisMedian = LoadBenchmarks.median(rounds.get("redis"));
+        ratios.add(
+            String.format(Locale.ROOT, "%.2fx at %d clients", tcpMedian / redisMedian, clients));
         out.append(
             String.format(
                 Locale.ROOT,
@@ -431,6 +473,15 @@ public final class Capacity {
                 rounded(rounds.get("redis"))));
       }
     }
+    limits.add(
+        "**Grants per second: the CPU.** "
+            + String.join(", ", ratios)
+            + " of raw Redis. Two cores run the client threads, the client's event loop, the"
+            + " lock server's single event loop (which reads, answers and writes every connection,"
+            + " with no hand-off between threads) and, in the Redis rounds, redis-server and"
+            + " Redisson's loops; each cycle is two round trips. The server thread is busy well"
+            + " before the network is; more cores would go to the clients and to a second event"
+            + " loop for socket work.");
     out.append('\n');
     return out.toString();
   }
@@ -444,6 +495,7 @@ public final class Capacity {
             + " the lock 2 ms, then releases; latency from the release call to another"
             + " contender's acquire returning (as in section 1). 100 warm-up hand-offs, then up to"
             + " 1000 samples or 15 s.\n\n");
+    List<String> handoffs = new ArrayList<>();
     out.append("| system | p50 | p90 | p99 | max | samples | overlaps |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|\n");
     try (ServerJvm server = ServerJvm.start(options.heap, log);
@@ -458,6 +510,13 @@ public final class Capacity {
               Handoff.run(clients, Duration.ofMillis(2), 100, 1000, Duration.ofSeconds(15));
           Percentiles p = outcome.latencies();
           LOG.info("hand-off {}: {}", system.name(), p);
+          handoffs.add(
+              String.format(
+                  Locale.ROOT,
+                  "%s p50 %.3f ms, p99 %.3f ms",
+                  system.name(),
+                  p.p50() / 1e6,
+                  p.p99() / 1e6));
           out.append(
               String.format(
                   Locale.ROOT,
@@ -483,6 +542,15 @@ public final class Capacity {
                 stats.count("handoffs"),
                 stats.fields().get("handoff_p50_le_ms"),
                 stats.fields().get("handoff_p99_le_ms")));
+        limits.add(
+            "**Hand-off: thread scheduling.** "
+                + String.join("; ", handoffs)
+                + ". Inside the lock server a hand-off (release read to grant written) takes p50"
+                + " <= "
+                + stats.fields().get("handoff_p50_le_ms")
+                + " ms by its own histogram; the rest is four clients' threads and event loops"
+                + " waking up on two shared cores, which is what the tails of both systems are"
+                + " made of.");
       }
     }
     out.append('\n');
