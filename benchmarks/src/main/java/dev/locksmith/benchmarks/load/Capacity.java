@@ -420,15 +420,19 @@ public final class Capacity {
             options.window.toSeconds(),
             options.warmup.toSeconds()));
     List<String> ratios = new ArrayList<>();
+    List<String> cpu = new ArrayList<>();
     out.append(
-        "| clients | locksmith-tcp cycles/s | redis-raw cycles/s | ratio | rounds (tcp; redis) |\n");
-    out.append("|---:|---:|---:|---:|---|\n");
+        "| clients | locksmith-tcp cycles/s | redis-raw cycles/s | ratio | rounds (tcp; redis) |"
+            + " server CPU, cores (tcp; redis) | client CPU, cores (tcp; redis) |\n");
+    out.append("|---:|---:|---:|---:|---|---|---|\n");
     try (ServerJvm server = ServerJvm.start(options.heap, log);
         RedisServerProcess redis = TestRedis.startDedicated()) {
       for (int clients : options.clients) {
         LockSystem tcp = Systems.tcp(server.port());
         LockSystem raw = Systems.rawRedis(redis.url());
         Map<String, List<Double>> rounds = new LinkedHashMap<>();
+        Map<String, List<Double>> serverCores = new LinkedHashMap<>();
+        Map<String, List<Double>> clientCores = new LinkedHashMap<>();
         try (LockClient tcpClient = tcp.newClient(clients);
             LockClient redisClient = raw.newClient(clients)) {
           for (int round = 0; round < options.rounds; round++) {
@@ -437,6 +441,10 @@ public final class Capacity {
                 Map.of("tcp", tcpClient, "redis", redisClient).entrySet().stream()
                     .sorted(Map.Entry.comparingByKey())
                     .toList()) {
+              boolean isTcp = system.getKey().equals("tcp");
+              double serverBefore = isTcp ? processCpu(server.pid()) : redisCpu(redis);
+              double clientBefore = ownCpu();
+              long startNanos = System.nanoTime();
               Throughput.Window window =
                   Throughput.measure(
                       system.getValue(),
@@ -444,6 +452,14 @@ public final class Capacity {
                       clients,
                       warmup,
                       options.window);
+              double elapsed = (System.nanoTime() - startNanos) / 1e9;
+              double serverAfter = isTcp ? processCpu(server.pid()) : redisCpu(redis);
+              serverCores
+                  .computeIfAbsent(system.getKey(), k -> new ArrayList<>())
+                  .add((serverAfter - serverBefore) / elapsed);
+              clientCores
+                  .computeIfAbsent(system.getKey(), k -> new ArrayList<>())
+                  .add((ownCpu() - clientBefore) / elapsed);
               LOG.info(
                   "throughput {} clients, round {}, {}: {} cycles/s, {} failures",
                   clients,
@@ -464,24 +480,39 @@ public final class Capacity {
         out.append(
             String.format(
                 Locale.ROOT,
-                "| %d | %,.0f | %,.0f | **%.2fx** | %s; %s |%n",
+                "| %d | %,.0f | %,.0f | **%.2fx** | %s; %s | %.2f; %.2f | %.2f; %.2f |%n",
                 clients,
                 tcpMedian,
                 redisMedian,
                 tcpMedian / redisMedian,
                 rounded(rounds.get("tcp")),
-                rounded(rounds.get("redis"))));
+                rounded(rounds.get("redis")),
+                LoadBenchmarks.median(serverCores.get("tcp")),
+                LoadBenchmarks.median(serverCores.get("redis")),
+                LoadBenchmarks.median(clientCores.get("tcp")),
+                LoadBenchmarks.median(clientCores.get("redis"))));
+        cpu.add(
+            String.format(
+                Locale.ROOT,
+                "at %d clients the lock server used %.2f cores and its clients %.2f (redis-server"
+                    + " %.2f, its clients %.2f)",
+                clients,
+                LoadBenchmarks.median(serverCores.get("tcp")),
+                LoadBenchmarks.median(clientCores.get("tcp")),
+                LoadBenchmarks.median(serverCores.get("redis")),
+                LoadBenchmarks.median(clientCores.get("redis"))));
       }
     }
     limits.add(
-        "**Grants per second: the CPU.** "
+        "**Grants per second: the two cores.** "
             + String.join(", ", ratios)
-            + " of raw Redis. Two cores run the client threads, the client's event loop, the"
-            + " lock server's single event loop (which reads, answers and writes every connection,"
-            + " with no hand-off between threads) and, in the Redis rounds, redis-server and"
-            + " Redisson's loops; each cycle is two round trips. The server thread is busy well"
-            + " before the network is; more cores would go to the clients and to a second event"
-            + " loop for socket work.");
+            + " of raw Redis; "
+            + String.join("; ", cpu)
+            + " (CPU time over each round's wall time, medians). Client and server share two"
+            + " cores: the client threads and the client's event loop on one side, the lock"
+            + " server's single event loop (which reads, answers and writes every connection"
+            + " without handing work between threads) and its JVM on the other; each cycle is"
+            + " two round trips on loopback.");
     out.append('\n');
     return out.toString();
   }
@@ -558,6 +589,35 @@ public final class Capacity {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** CPU seconds a process has used (user + system), from /proc; 0 where there is none. */
+  private static double processCpu(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // Fields 14 and 15 of stat (utime, stime) are 12 and 13 after the command; ticks of 1/100 s.
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  private static double redisCpu(RedisServerProcess redis) {
+    try {
+      Map<String, String> info = info(redis);
+      return Double.parseDouble(info.get("used_cpu_user"))
+          + Double.parseDouble(info.get("used_cpu_sys"));
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  private static double ownCpu() {
+    return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1e9;
+  }
 
   private static String rounded(List<Double> values) {
     List<String> out = new ArrayList<>();
