@@ -51,6 +51,9 @@ public final class Capacity {
   /** What bounds each figure, one bullet per phase, for the section's conclusion. */
   private final List<String> limits = new ArrayList<>();
 
+  /** Grants per second the lock server gave pipelining clients in the locks phase, or 0. */
+  private double pipelinedRate;
+
   private Capacity(Options options) throws IOException {
     this.options = options;
     Files.createDirectories(Path.of("benchmarks", "target"));
@@ -317,6 +320,7 @@ public final class Capacity {
         if (server.isAlive()) {
           ServerJvm.Heap after = server.heap();
           long perLock = perItem(after.liveHeap() - before.liveHeap(), held.granted());
+          pipelinedRate = held.granted() / Math.max(1e-9, held.seconds());
           out.append(
               locksRow(
                   "locksmith-tcp",
@@ -494,9 +498,10 @@ public final class Capacity {
         cpu.add(
             String.format(
                 Locale.ROOT,
-                "at %d clients the lock server used %.2f cores and its clients %.2f (redis-server"
-                    + " %.2f, its clients %.2f)",
+                "at %d clients the lock server answered %,.0f requests/s (two a cycle) on %.2f"
+                    + " cores while its clients used %.2f (redis-server %.2f, its clients %.2f)",
                 clients,
+                2 * tcpMedian,
                 LoadBenchmarks.median(serverCores.get("tcp")),
                 LoadBenchmarks.median(clientCores.get("tcp")),
                 LoadBenchmarks.median(serverCores.get("redis")),
@@ -504,15 +509,21 @@ public final class Capacity {
       }
     }
     limits.add(
-        "**Grants per second: the two cores.** "
+        "**Grants per second: the clients and the two cores, not the server.** "
             + String.join(", ", ratios)
-            + " of raw Redis; "
-            + String.join("; ", cpu)
-            + " (CPU time over each round's wall time, medians). Client and server share two"
-            + " cores: the client threads and the client's event loop on one side, the lock"
-            + " server's single event loop (which reads, answers and writes every connection"
-            + " without handing work between threads) and its JVM on the other; each cycle is"
-            + " two round trips on loopback.");
+            + " of raw Redis. "
+            + capitalized(String.join("; ", cpu))
+            + " (CPU time over each round's wall time, medians)."
+            + (pipelinedRate > 0
+                ? String.format(
+                    Locale.ROOT,
+                    " Clients that pipeline got %,.0f grants/s from the same server in the locks"
+                        + " phase.",
+                    pipelinedRate)
+                : "")
+            + " The server's one event loop is far from busy: the pace is set by the client"
+            + " process (its threads waiting on each reply, its event loop) and by the two cores"
+            + " that client, server and everything else on the machine share.");
     out.append('\n');
     return out.toString();
   }
@@ -617,6 +628,10 @@ public final class Capacity {
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean())
             .getProcessCpuTime()
         / 1e9;
+  }
+
+  private static String capitalized(String text) {
+    return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
   }
 
   private static String rounded(List<Double> values) {

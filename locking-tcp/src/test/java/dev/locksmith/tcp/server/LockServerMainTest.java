@@ -40,6 +40,43 @@ class LockServerMainTest {
   }
 
   @Test
+  void parsesTheLimitsDeadlinesAndTheMetricsPort() throws Exception {
+    try (LockServer server =
+        LockServerMain.parse(
+            new String[] {
+              "--port=0",
+              "--auth-timeout",
+              "2s",
+              "--line-timeout=300ms",
+              "--max-unauthenticated",
+              "5",
+              "--max-unauthenticated-per-address",
+              "2",
+              "--max-connections-per-address",
+              "50",
+              "--max-locks-per-connection",
+              "7",
+              "--max-waiters-per-lock",
+              "3",
+              "--max-detached-leases",
+              "4",
+              "--metrics-port",
+              "0",
+              "--metrics-bind",
+              "127.0.0.1"
+            })) {
+      int port = server.start();
+      assertThat(server.metricsPort()).isPositive();
+      try (LineClient c = new LineClient(port)) {
+        c.sendBytes("1 PI".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(c.readUntilClosed()).isEqualTo("* BYE line-timeout");
+      }
+    }
+    assertThatThrownBy(() -> LockServerMain.parse(new String[] {"--line-timeout", "0s"}))
+        .hasMessageContaining("lineTimeout must be positive");
+  }
+
+  @Test
   void badArgumentsAreNamed() {
     assertThatThrownBy(() -> LockServerMain.parse(new String[] {"--port", "seven"}))
         .hasMessage("option '--port' needs a whole number, got 'seven'");
