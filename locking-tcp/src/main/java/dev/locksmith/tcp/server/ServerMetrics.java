@@ -155,7 +155,7 @@ final class ServerMetrics {
   }
 
   private static String bound(double seconds) {
-    return Double.toString(seconds);
+    return java.math.BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString();
   }
 
   private static void gauge(StringBuilder out, String name, String help) {

@@ -53,7 +53,7 @@ final class Session {
   /** The head of the last compact owner token seen, shared by its leases; core thread only. */
   @Nullable String lastTokenHead;
 
-  /** Event loop only (set on the core thread before the connection is handed on). */
+  /** Whether the connection may send lock requests; event loop only. */
   boolean authenticated;
 
   /** Consecutive rejected lines; event loop only. */
