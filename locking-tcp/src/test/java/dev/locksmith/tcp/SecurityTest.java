@@ -12,12 +12,21 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
 import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -180,6 +189,75 @@ class SecurityTest {
           .isInstanceOf(LockProviderException.class)
           .hasMessageContaining("TLS handshake with tcp://localhost:" + port)
           .hasMessageContaining("failed");
+    }
+  }
+
+  @Test
+  void aTlsClientTricklingARecordThatNeverEndsIsCutByTheLineTimeout() throws Exception {
+    TestCerts certs = TestCerts.create(dir);
+    try (LockServer server =
+        LockServer.builder()
+            .port(0)
+            .tls(certs.cert(), certs.key())
+            .lineTimeout(Duration.ofSeconds(1))
+            .build()) {
+      int port = server.start();
+      KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+      trusted.load(null, null);
+      try (InputStream pem = Files.newInputStream(certs.cert())) {
+        trusted.setCertificateEntry(
+            "server", CertificateFactory.getInstance("X.509").generateCertificate(pem));
+      }
+      TrustManagerFactory trust =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(trusted);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, trust.getTrustManagers(), null);
+      try (Socket raw = new Socket("127.0.0.1", port);
+          SSLSocket tls =
+              (SSLSocket) context.getSocketFactory().createSocket(raw, "localhost", port, false)) {
+        tls.setSoTimeout(5000);
+        tls.getOutputStream().write("1 PING\n".getBytes(StandardCharsets.US_ASCII));
+        tls.getOutputStream().flush();
+        assertThat(
+                new BufferedReader(
+                        new InputStreamReader(tls.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine())
+            .isEqualTo("1 PONG");
+        // Under the TLS layer: the header of an application-data record of 100 bytes, then its
+        // bytes one every 200 ms, so nothing decrypted ever reaches the line decoder.
+        OutputStream out = raw.getOutputStream();
+        out.write(new byte[] {0x17, 0x03, 0x03, 0x00, 0x64});
+        out.flush();
+        long start = System.nanoTime();
+        raw.setSoTimeout(200);
+        boolean closed = false;
+        for (int i = 0; i < 40 && !closed; i++) {
+          try {
+            out.write(0);
+            out.flush();
+            closed = drainedToEnd(raw.getInputStream());
+          } catch (IOException e) {
+            closed = true; // reset by the server
+          }
+        }
+        assertThat(closed).as("closed by the server").isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+      }
+    }
+  }
+
+  /** Reads what has arrived; true at the end of the stream, false when nothing came in time. */
+  private static boolean drainedToEnd(InputStream in) throws IOException {
+    byte[] buffer = new byte[4096];
+    try {
+      while (true) {
+        if (in.read(buffer) < 0) {
+          return true;
+        }
+      }
+    } catch (SocketTimeoutException e) {
+      return false;
     }
   }
 

@@ -31,7 +31,9 @@ final class ServerPipeline extends ChannelInitializer<SocketChannel> {
   @Override
   protected void initChannel(SocketChannel ch) {
     ChannelPipeline p = ch.pipeline();
+    LineDeadline deadline = new LineDeadline(settings.lineTimeout().toNanos());
     if (ssl != null) {
+      p.addLast("raw-deadline", deadline.rawSide());
       p.addLast("tls-gate", new TlsGate(ssl));
     }
     // Replies written from the core thread arrive as separate writes; flush them together.
@@ -39,7 +41,7 @@ final class ServerPipeline extends ChannelInitializer<SocketChannel> {
     p.addLast(
         "idle",
         new IdleStateHandler(settings.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
-    p.addLast("line-deadline", new LineDeadline(settings.lineTimeout().toNanos()));
+    p.addLast("line-deadline", deadline);
     p.addLast("lines", new LineBasedFrameDecoder(settings.maxLineLength(), true, true));
     p.addLast("protocol", new ServerHandler(server, settings, parser));
   }
