@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -640,6 +641,7 @@ public abstract class LockProviderContract {
     String id = lockId("min-hold-after-wait");
     LeaseGrant holder = holderClient.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
     Duration minHold = Duration.ofSeconds(2);
+    AtomicLong releasedAt = new AtomicLong();
     Lease lease;
     Future<Lease> waiter =
         pool.submit(
@@ -654,12 +656,17 @@ public abstract class LockProviderContract {
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     try {
       timer.schedule(
-          () -> holderClient.release(holder), minHold.toMillis() + 500, TimeUnit.MILLISECONDS);
+          () -> {
+            releasedAt.set(System.nanoTime());
+            holderClient.release(holder);
+          },
+          minHold.toMillis() + 500,
+          TimeUnit.MILLISECONDS);
       lease = waiter.get(20, TimeUnit.SECONDS);
     } finally {
       timer.shutdown();
     }
-    long grantedAt = System.nanoTime();
+    long grantedAt = releasedAt.get(); // no later than the grant the minimum hold counts from
     lease.close();
     Optional<LeaseGrant> early = other.tryAcquire(request(id, Duration.ofSeconds(5)));
     if (early.isPresent()) {
@@ -728,10 +735,10 @@ public abstract class LockProviderContract {
     Duration minHold = Duration.ofSeconds(2);
     long grantedAt;
     try (Locksmith locksmith = Locksmith.builder().defaultProvider(holderClient).build()) {
+      grantedAt = System.nanoTime(); // no later than the grant the minimum hold counts from
       Lease lease =
           locksmith.acquire(
               LockOptions.named(id).withTtl(Duration.ofSeconds(30)).withMinHold(minHold));
-      grantedAt = System.nanoTime();
       lease.close(); // the work is done; the lease is shortened to end at minHold
     }
     holderClient.close();
