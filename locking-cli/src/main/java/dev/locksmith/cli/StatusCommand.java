@@ -2,6 +2,7 @@ package dev.locksmith.cli;
 
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.tcp.TcpServerStats;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +17,11 @@ import picocli.CommandLine.Spec;
 /** {@code locksmith status}: who holds what. */
 @Command(
     name = "status",
-    description = "Shows who holds a lock (or every held lock), its fencing token and time left.",
+    description = {
+      "Shows who holds a lock (or every held lock), its fencing token and time left.",
+      "Without --key, a tcp:// lock server shows its counters instead (connections, locks,"
+          + " waiters, grants, hand-off latency)."
+    },
     mixinStandardHelpOptions = true,
     exitCodeOnInvalidInput = ExitCodes.USAGE)
 final class StatusCommand implements Callable<Integer> {
@@ -48,6 +53,15 @@ final class StatusCommand implements Callable<Integer> {
     Connector.Connected<Optional<List<LockStatus>>> connected =
         Connector.open(url, connectTimeout, this::statuses);
     try (LockProvider provider = connected.provider()) {
+      if (connected.first().isEmpty()) {
+        // A lock server cannot list its locks but tells its counters.
+        Optional<TcpServerStats> stats = TcpServerStats.fetch(provider);
+        if (stats.isPresent()) {
+          out.print(stats.get().summary());
+          out.flush();
+          return 0;
+        }
+      }
       List<LockStatus> statuses =
           connected
               .first()

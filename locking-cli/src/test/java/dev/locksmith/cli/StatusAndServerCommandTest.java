@@ -76,6 +76,11 @@ class StatusAndServerCommandTest {
         client.tryAcquire(LockRequest.of("deploy", Duration.ofSeconds(30))).orElseThrow();
         assertThat(execute("status", "--url", url, "--key", "deploy")).isZero();
         assertThat(out.toString()).contains("deploy").doesNotContain("(free)");
+        out.reset();
+        assertThat(execute("status", "--url", url)).isZero();
+        assertThat(out.toString())
+            .contains("Lock server tcp://127.0.0.1:" + port)
+            .contains("1 held");
       }
       server.destroy();
       assertThat(server.waitFor(20, TimeUnit.SECONDS)).isTrue();
