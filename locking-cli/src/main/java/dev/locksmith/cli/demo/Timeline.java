@@ -52,9 +52,18 @@ final class Timeline {
     out.flush();
   }
 
+  /**
+   * The last digits of a fencing token, enough to see them rise in a column ten wide: tokens are
+   * microsecond timestamps (16 digits) on most providers.
+   */
+  private static String shortToken(long token) {
+    String digits = Long.toString(token);
+    return digits.length() <= 5 ? digits : "…" + digits.substring(digits.length() - 4);
+  }
+
   private static String label(DemoEvent event) {
     return switch (event.kind()) {
-      case "acquired" -> "#" + event.token() + " got";
+      case "acquired" -> "#" + shortToken(event.token()) + " got";
       case "written" -> "=" + event.value();
       case "refused" -> "REFUSED";
       default -> "released";
