@@ -209,9 +209,8 @@ final class RunCommand implements Callable<Integer> {
 
   private int runHolding(
       Lease lease, CompletableFuture<String> lost, Launcher launcher, PrintWriter err) {
-    // The engine renews or refuses a grant that arrived with under half its ttl left; this checks
-    // again at the last moment, so that COMMAND never starts on a lease about to run out.
-    Duration left = lease.timeLeft();
+    // The engine hands out only a lease with at least half its ttl left (a late grant is renewed
+    // or refused there); this only checks the lease was not lost since.
     if (!lease.isValid() || lost.isDone()) {
       err.println(
           "locksmith: lease on '"
@@ -220,18 +219,6 @@ final class RunCommand implements Callable<Integer> {
               + Errors.clean(lost.getNow("no longer valid"))
               + "); COMMAND was not started");
       return ExitCodes.LEASE_LOST;
-    }
-    if (left.compareTo(ttl.dividedBy(2)) < 0) {
-      throw Failure.unavailable(
-          "lease on '"
-              + key
-              + "' had "
-              + left.toMillis()
-              + " ms of its "
-              + Durations.format(ttl)
-              + " ttl left when COMMAND was to start, so COMMAND was not started; the provider"
-              + " answers too slowly for this ttl: use a longer --ttl",
-          null);
     }
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     Map<String, String> env = builder.environment();
