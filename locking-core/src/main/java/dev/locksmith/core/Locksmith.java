@@ -8,12 +8,16 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -55,6 +59,7 @@ public final class Locksmith implements AutoCloseable {
   private final List<AutoCloseable> lossRegistrations = new ArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Duration shutdownTimeout;
+  private final Instant startedAt = Instant.now();
 
   private Locksmith(Builder builder) {
     this.providers = new Providers(builder.providers);
@@ -413,6 +418,30 @@ public final class Locksmith implements AutoCloseable {
   }
 
   /**
+   * The health of each distinct provider, the default first (named {@code default}), as last seen
+   * by calls and background probes. Never blocks on a provider.
+   */
+  public List<ProviderHealth> health() {
+    List<ProviderHealth> health = new ArrayList<>();
+    Set<LockProvider> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    providers.all().entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(
+            entry -> {
+              if (seen.add(entry.getValue())) {
+                health.add(
+                    new ProviderHealth(
+                        Providers.display(entry.getKey()),
+                        entry.getValue().description(),
+                        true,
+                        null,
+                        startedAt));
+              }
+            });
+    return health;
+  }
+
+  /**
    * Shuts the engine down gracefully: takes no more locks, waits up to the shutdown timeout ({@link
    * Builder#shutdownTimeout}) for the locked calls still running to end, each lease released as its
    * call ends (a minimum hold kept), then stops renewing and closes the providers this engine
@@ -472,6 +501,7 @@ public final class Locksmith implements AutoCloseable {
     private Ticker ticker = Ticker.system();
     private @Nullable Executor renewalExecutor;
     private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private boolean requireProvidersAtStartup;
 
     private Builder() {}
 
@@ -584,6 +614,16 @@ public final class Locksmith implements AutoCloseable {
     /** How long {@link Locksmith#close()} waits for locked calls still running. Default: 10 s. */
     public Builder shutdownTimeout(Duration timeout) {
       this.shutdownTimeout = Durations.check(timeout, "shutdownTimeout");
+      return this;
+    }
+
+    /**
+     * Whether {@link #build()} probes every provider and fails with {@link LockProviderException}
+     * when one does not answer. Default {@code false}: start-up checks configuration only, an
+     * unreachable provider starts down and locked calls on it fail fast until it answers.
+     */
+    public Builder requireProvidersAtStartup(boolean require) {
+      this.requireProvidersAtStartup = require;
       return this;
     }
 

@@ -497,20 +497,25 @@ public final class RedisLockProvider implements LockProvider {
         sentAt + request.ttl().toNanos());
   }
 
+  /**
+   * Subscribes to the lock's release channel; when subscribing fails the waiter polls instead, so a
+   * Redisson subscription hiccup slows a wait down but never fails it. A Redis that is down fails
+   * the next attempt anyway.
+   */
   private WakeUps.Waiter subscribe(LockKeys keys) {
     ensureOpen();
     try {
       return wakeUps.register(keys.channel());
     } catch (WakeUps.ClosedException e) {
       throw new LockProviderException("Redis " + description + ": provider closed", e);
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new LockProviderException(
-          "Redis " + description + " failed to subscribe to " + keys.channel() + ": " + cause,
-          cause);
     } catch (RuntimeException e) {
-      throw new LockProviderException(
-          "Redis " + description + " failed to subscribe to " + keys.channel() + ": " + e, e);
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      LOG.debug(
+          "Redis {} could not subscribe to {}; polling instead",
+          description,
+          keys.channel(),
+          cause);
+      return WakeUps.Waiter.polling();
     }
   }
 

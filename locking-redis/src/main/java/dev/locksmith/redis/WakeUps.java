@@ -1,10 +1,12 @@
 package dev.locksmith.redis;
 
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.listener.BaseStatusListener;
@@ -19,6 +21,10 @@ import org.redisson.client.codec.StringCodec;
 final class WakeUps {
   private final RedissonClient client;
   private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+  // Unsubscriptions still in flight, by channel: a new subscription to the same channel waits for
+  // its predecessor's removal so the two never race inside Redisson.
+  private final ConcurrentHashMap<String, CompletableFuture<Void>> removals =
+      new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   /** Thrown by {@link #register} once the wake-ups are closed. */
@@ -34,13 +40,24 @@ final class WakeUps {
     this.client = client;
   }
 
+  /** How long a waiter without a subscription sleeps between attempts. */
+  static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
   /** One waiter's wake-up signal. */
   static final class Waiter {
-    private final Channel channel;
+    private final @Nullable Channel channel;
     private final Semaphore signal = new Semaphore(0);
 
-    private Waiter(Channel channel) {
+    private Waiter(@Nullable Channel channel) {
       this.channel = channel;
+    }
+
+    /**
+     * A waiter that has no subscription (subscribing failed) and polls every {@link #POLL_NANOS}
+     * instead.
+     */
+    static Waiter polling() {
+      return new Waiter(null);
     }
 
     /**
@@ -48,7 +65,8 @@ final class WakeUps {
      * counts at once.
      */
     void await(long nanos) throws InterruptedException {
-      if (signal.tryAcquire(Math.max(nanos, 1), TimeUnit.NANOSECONDS)) {
+      long wait = channel == null ? Math.min(nanos, POLL_NANOS) : nanos;
+      if (signal.tryAcquire(Math.max(wait, 1), TimeUnit.NANOSECONDS)) {
         signal.drainPermits();
       }
     }
@@ -83,6 +101,14 @@ final class WakeUps {
      * would leave Redisson's state unknown); the waiter's next wait sees the interrupt.
      */
     void subscribe() {
+      CompletableFuture<Void> pendingRemoval = removals.get(name);
+      if (pendingRemoval != null) {
+        try {
+          pendingRemoval.join();
+        } catch (RuntimeException e) {
+          // The removal failed with its connection; the subscription below starts afresh.
+        }
+      }
       statusListener =
           topic
               .addListenerAsync(
@@ -117,15 +143,20 @@ final class WakeUps {
       channels.remove(name, this);
       try {
         if (messageListener >= 0 && statusListener >= 0) {
-          topic.removeListenerAsync(messageListener, statusListener);
+          track(topic.removeListenerAsync(messageListener, statusListener).toCompletableFuture());
         } else if (messageListener >= 0) {
-          topic.removeListenerAsync(messageListener);
+          track(topic.removeListenerAsync(messageListener).toCompletableFuture());
         } else if (statusListener >= 0) {
-          topic.removeListenerAsync(statusListener);
+          track(topic.removeListenerAsync(statusListener).toCompletableFuture());
         }
       } catch (RuntimeException e) {
         // The connection is gone; Redisson drops the subscription with it.
       }
+    }
+
+    private void track(CompletableFuture<Void> removal) {
+      removals.put(name, removal);
+      removal.whenComplete((ignored, error) -> removals.remove(name, removal));
     }
   }
 
@@ -171,6 +202,9 @@ final class WakeUps {
   /** Leaves the channel; the last waiter to leave drops the subscription. */
   void unregister(Waiter waiter) {
     Channel channel = waiter.channel;
+    if (channel == null) {
+      return;
+    }
     channel.mutex.lock();
     try {
       channel.waiters.remove(waiter);
