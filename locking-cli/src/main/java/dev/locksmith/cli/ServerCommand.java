@@ -68,6 +68,51 @@ final class ServerCommand implements Callable<Integer> {
       description = "Close connections idle this long.")
   @Nullable Duration idleTimeout;
 
+  @Option(
+      names = "--max-connections-per-address",
+      description = "Connections allowed from one client address.")
+  @Nullable Integer maxConnectionsPerAddress;
+
+  @Option(
+      names = "--max-unauthenticated",
+      description = "Connections allowed to be waiting for AUTH at once.")
+  @Nullable Integer maxUnauthenticated;
+
+  @Option(
+      names = "--max-unauthenticated-per-address",
+      description = "Connections waiting for AUTH allowed from one client address.")
+  @Nullable Integer maxUnauthenticatedPerAddress;
+
+  @Option(names = "--max-locks-per-connection", description = "Locks one connection may hold.")
+  @Nullable Integer maxLocksPerConnection;
+
+  @Option(
+      names = "--max-detached-leases",
+      description = "Leases kept after their client's connection closed (minHold).")
+  @Nullable Integer maxDetachedLeases;
+
+  @Option(
+      names = "--auth-timeout",
+      converter = DurationConverter.class,
+      description = "Close connections that have not authenticated within this time.")
+  @Nullable Duration authTimeout;
+
+  @Option(
+      names = "--line-timeout",
+      converter = DurationConverter.class,
+      description = "Close connections that take longer than this to send one request line.")
+  @Nullable Duration lineTimeout;
+
+  @Option(
+      names = "--metrics-port",
+      description = "Serve the server's counters as Prometheus text on this port (off by default).")
+  @Nullable Integer metricsPort;
+
+  @Option(
+      names = "--metrics-bind",
+      description = "Address for --metrics-port (default: 127.0.0.1).")
+  @Nullable String metricsBind;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
@@ -82,7 +127,12 @@ final class ServerCommand implements Callable<Integer> {
     if (dataDir != null && Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
       throw Failure.usage("--data-dir " + dataDir + " is not a directory");
     }
-    LockServer server = build();
+    LockServer server;
+    try {
+      server = build();
+    } catch (IllegalArgumentException e) {
+      throw Failure.usage(String.valueOf(e.getMessage()), e);
+    }
     int bound;
     try {
       bound = server.start();
@@ -154,6 +204,33 @@ final class ServerCommand implements Callable<Integer> {
     }
     if (idleTimeout != null) {
       builder.idleTimeout(idleTimeout);
+    }
+    if (maxConnectionsPerAddress != null) {
+      builder.maxConnectionsPerAddress(maxConnectionsPerAddress);
+    }
+    if (maxUnauthenticated != null) {
+      builder.maxUnauthenticated(maxUnauthenticated);
+    }
+    if (maxUnauthenticatedPerAddress != null) {
+      builder.maxUnauthenticatedPerAddress(maxUnauthenticatedPerAddress);
+    }
+    if (maxLocksPerConnection != null) {
+      builder.maxLocksPerConnection(maxLocksPerConnection);
+    }
+    if (maxDetachedLeases != null) {
+      builder.maxDetachedLeases(maxDetachedLeases);
+    }
+    if (authTimeout != null) {
+      builder.authTimeout(authTimeout);
+    }
+    if (lineTimeout != null) {
+      builder.lineTimeout(lineTimeout);
+    }
+    if (metricsPort != null) {
+      builder.metricsPort(metricsPort);
+    }
+    if (metricsBind != null) {
+      builder.metricsBind(metricsBind);
     }
     return builder.build();
   }

@@ -10,6 +10,10 @@ import dev.locksmith.core.spi.LockRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,8 +52,11 @@ class StatusAndServerCommandTest {
   @Test
   void serverSubcommandServesClientsAndStopsOnSigterm(@TempDir Path dir) throws Exception {
     int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
+    int metricsPort;
+    try (ServerSocket socket = new ServerSocket(0);
+        ServerSocket metricsSocket = new ServerSocket(0)) {
       port = socket.getLocalPort();
+      metricsPort = metricsSocket.getLocalPort();
     }
     Path log = dir.resolve("server.log");
     Process server =
@@ -63,7 +70,23 @@ class StatusAndServerCommandTest {
                     "--port",
                     Integer.toString(port),
                     "--data-dir",
-                    dir.resolve("data").toString()))
+                    dir.resolve("data").toString(),
+                    "--metrics-port",
+                    Integer.toString(metricsPort),
+                    "--auth-timeout",
+                    "5s",
+                    "--line-timeout",
+                    "5s",
+                    "--max-connections-per-address",
+                    "50",
+                    "--max-unauthenticated",
+                    "20",
+                    "--max-unauthenticated-per-address",
+                    "10",
+                    "--max-locks-per-connection",
+                    "100",
+                    "--max-detached-leases",
+                    "100"))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -81,12 +104,29 @@ class StatusAndServerCommandTest {
         assertThat(out.toString())
             .contains("Lock server tcp://127.0.0.1:" + port)
             .contains("1 held");
+        assertThat(metrics(metricsPort)).contains("locksmith_server_locks_held 1");
       }
       server.destroy();
       assertThat(server.waitFor(20, TimeUnit.SECONDS)).isTrue();
     } finally {
       server.destroyForcibly();
     }
+  }
+
+  private static String metrics(int port) throws Exception {
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
+  }
+
+  @Test
+  void serverRejectsALimitOutOfRangeAsUsage() {
+    assertThat(execute("server", "--port", "0", "--max-detached-leases", "0")).isEqualTo(64);
+    assertThat(err.toString()).contains("maxDetachedLeases must be positive, was 0");
   }
 
   @Test
