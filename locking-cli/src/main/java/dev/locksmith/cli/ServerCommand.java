@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLException;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -160,6 +161,12 @@ final class ServerCommand implements Callable<Integer> {
     return 0;
   }
 
+  private static <T> void set(@Nullable T value, Consumer<T> setter) {
+    if (value != null) {
+      setter.accept(value);
+    }
+  }
+
   private static void requireReadable(String option, @Nullable Path file) {
     if (file == null) {
       return;
@@ -193,45 +200,19 @@ final class ServerCommand implements Callable<Integer> {
     if (tlsCert != null && tlsKey != null) {
       builder.tls(tlsCert, tlsKey);
     }
-    if (maxConnections != null) {
-      builder.maxConnections(maxConnections);
-    }
-    if (maxWaitersPerLock != null) {
-      builder.maxWaitersPerLock(maxWaitersPerLock);
-    }
-    if (maxLineLength != null) {
-      builder.maxLineLength(maxLineLength);
-    }
-    if (idleTimeout != null) {
-      builder.idleTimeout(idleTimeout);
-    }
-    if (maxConnectionsPerAddress != null) {
-      builder.maxConnectionsPerAddress(maxConnectionsPerAddress);
-    }
-    if (maxUnauthenticated != null) {
-      builder.maxUnauthenticated(maxUnauthenticated);
-    }
-    if (maxUnauthenticatedPerAddress != null) {
-      builder.maxUnauthenticatedPerAddress(maxUnauthenticatedPerAddress);
-    }
-    if (maxLocksPerConnection != null) {
-      builder.maxLocksPerConnection(maxLocksPerConnection);
-    }
-    if (maxDetachedLeases != null) {
-      builder.maxDetachedLeases(maxDetachedLeases);
-    }
-    if (authTimeout != null) {
-      builder.authTimeout(authTimeout);
-    }
-    if (lineTimeout != null) {
-      builder.lineTimeout(lineTimeout);
-    }
-    if (metricsPort != null) {
-      builder.metricsPort(metricsPort);
-    }
-    if (metricsBind != null) {
-      builder.metricsBind(metricsBind);
-    }
+    set(maxConnections, builder::maxConnections);
+    set(maxWaitersPerLock, builder::maxWaitersPerLock);
+    set(maxLineLength, builder::maxLineLength);
+    set(idleTimeout, builder::idleTimeout);
+    set(maxConnectionsPerAddress, builder::maxConnectionsPerAddress);
+    set(maxUnauthenticated, builder::maxUnauthenticated);
+    set(maxUnauthenticatedPerAddress, builder::maxUnauthenticatedPerAddress);
+    set(maxLocksPerConnection, builder::maxLocksPerConnection);
+    set(maxDetachedLeases, builder::maxDetachedLeases);
+    set(authTimeout, builder::authTimeout);
+    set(lineTimeout, builder::lineTimeout);
+    set(metricsPort, builder::metricsPort);
+    set(metricsBind, builder::metricsBind);
     return builder.build();
   }
 }
