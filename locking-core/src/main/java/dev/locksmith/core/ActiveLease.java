@@ -28,6 +28,7 @@ final class ActiveLease implements Lease {
   private final LockOptions options;
   private final String providerName;
   private final LockProvider provider;
+  private final ProviderCircuit circuit;
   private final Listeners listeners;
   private final Ticker ticker;
   private final long acquiredAt;
@@ -51,7 +52,7 @@ final class ActiveLease implements Lease {
   ActiveLease(
       LockOptions options,
       String providerName,
-      LockProvider provider,
+      ProviderCircuit circuit,
       Listeners listeners,
       Ticker ticker,
       LeaseGrant grant,
@@ -59,7 +60,8 @@ final class ActiveLease implements Lease {
       boolean call) {
     this.options = options;
     this.providerName = providerName;
-    this.provider = provider;
+    this.provider = circuit.provider();
+    this.circuit = circuit;
     this.listeners = listeners;
     this.ticker = ticker;
     this.grant = grant;
@@ -116,7 +118,7 @@ final class ActiveLease implements Lease {
       return "its deadline passed while a renewal had been waiting "
           + inFlight
           + " ms for "
-          + provider.description();
+          + circuit.description();
     }
     return "its deadline passed without a confirmed renewal";
   }
@@ -138,7 +140,7 @@ final class ActiveLease implements Lease {
   }
 
   String providerDescription() {
-    return provider.description();
+    return circuit.description();
   }
 
   LockOptions options() {
@@ -228,17 +230,31 @@ final class ActiveLease implements Lease {
     }
     Optional<LeaseGrant> renewed;
     try {
-      renewed = provider.renew(current, options.ttl());
+      // While the provider is down this fails fast, and the deadline rule reports the loss.
+      renewed =
+          circuit.callNow(
+              () -> provider.renew(current, options.ttl()), "Lock '" + lockId() + "' not renewed");
     } catch (RuntimeException e) {
-      listeners.error(event(), e);
       long now = ticker.read();
       // Try again soon rather than a third of the TTL later; the deadline is watched meanwhile.
       nextRenewal = now + Math.max(LeaseKeeper.TICK_NANOS, options.ttl().toNanos() / 10);
-      LOG.warn(
-          "Renewing lock '{}' failed, retrying while {} ms remain: {}",
-          lockId(),
-          current.timeLeftAt(now).toMillis(),
-          e.toString());
+      long left = current.timeLeftAt(now).toMillis();
+      if (e instanceof ProviderDownException) {
+        LOG.debug("{}; retrying while {} ms remain", e.getMessage(), left);
+        return;
+      }
+      listeners.error(event(), e);
+      if (ProviderCircuit.isProviderFailure(e)) {
+        // The provider's circuit logs the outage once; each failed call goes to DEBUG.
+        LOG.debug("Renewing lock '{}' failed, retrying while {} ms remain", lockId(), left, e);
+      } else {
+        LOG.warn(
+            "Renewing lock '{}' failed, retrying while {} ms remain: {}",
+            lockId(),
+            left,
+            Causes.oneLine(e));
+        LOG.debug("Renewing lock '{}' failed", lockId(), e);
+      }
       return;
     }
     if (renewed.isEmpty()) {
@@ -256,8 +272,11 @@ final class ActiveLease implements Lease {
   }
 
   private void releaseQuietly(LeaseGrant unused) {
+    if (!circuit.isUp()) {
+      return; // it ends by its ttl
+    }
     try {
-      provider.release(unused);
+      circuit.callNow(() -> provider.release(unused), "Lock '" + lockId() + "' not released");
     } catch (RuntimeException e) {
       LOG.debug("Releasing lock '{}' after its loss failed: {}", lockId(), e.toString());
     }
@@ -317,21 +336,46 @@ final class ActiveLease implements Lease {
     cancelWatch();
     long heldNanos = ticker.read() - acquiredAt;
     Duration held = Duration.ofNanos(Math.max(0, heldNanos));
+    if (!circuit.isUp()) {
+      // Not run on the holder's thread against a provider known to be down, where it would wait
+      // for the client's timeout to fail: the lease ends by its ttl (or its minimum hold, which
+      // never ends before the ttl does).
+      LOG.debug(
+          "Lock '{}' not released: provider {} is down; the lease ends by its ttl",
+          lockId(),
+          circuit.name());
+      listeners.released(event(), held);
+      return;
+    }
+    String refused = "Lock '" + lockId() + "' not released";
     providerCalls.lock();
     try {
       long holdLeft = options.minHold().toNanos() - heldNanos;
       boolean stillHeld;
       if (holdLeft >= 1_000_000 && lostReason.get() == null) {
-        stillHeld = provider.renew(grant, Duration.ofNanos(holdLeft)).isPresent();
+        stillHeld =
+            circuit
+                .callNow(() -> provider.renew(grant, Duration.ofNanos(holdLeft)), refused)
+                .isPresent();
       } else {
-        stillHeld = provider.release(grant);
+        stillHeld = circuit.callNow(() -> provider.release(grant), refused);
       }
       if (!stillHeld) {
         markLost("it had already expired or been taken over when it was released");
       }
+    } catch (ProviderDownException e) {
+      LOG.debug("{}; the lease ends by its ttl", e.getMessage());
     } catch (RuntimeException e) {
       listeners.error(event(), e);
-      LOG.warn("Releasing lock '{}' failed; it will expire by its ttl", lockId(), e);
+      if (ProviderCircuit.isProviderFailure(e)) {
+        LOG.debug("Releasing lock '{}' failed; it will expire by its ttl", lockId(), e);
+      } else {
+        LOG.warn(
+            "Releasing lock '{}' failed; it will expire by its ttl: {}",
+            lockId(),
+            Causes.oneLine(e));
+        LOG.debug("Releasing lock '{}' failed", lockId(), e);
+      }
     } finally {
       providerCalls.unlock();
     }

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * flight than one renewal period: it is renewed before the method runs, and the renewal's own send
  * time anchors the new deadline. If that renewal is refused, fails or again comes back with under
  * half the TTL (the provider answers more slowly than the TTL allows), the grant is released and
- * the lock counts as not acquired.
+ * the lock counts as not acquired. A late grant that arrives after a wait's timeout is not renewed
+ * at all: that would be a second provider call after the deadline.
  */
 final class LateGrants {
   private static final Logger LOG = LoggerFactory.getLogger(LateGrants.class);
@@ -28,17 +29,36 @@ final class LateGrants {
   /**
    * The grant, or its renewal when it came late.
    *
-   * @return the usable grant, or empty when a late grant could not be renewed in time; the grant
-   *     was then released (best effort), and {@code refusal} holds why
+   * @param mayRenew whether a late grant may be renewed now; {@code false} after a wait's timeout
+   * @return the usable grant, or empty when a late grant could not be renewed in time; the caller
+   *     then releases the grant ({@link #release}), and {@code refusal} holds why
    */
   static Optional<LeaseGrant> usable(
-      LeaseGrant grant, LockProvider provider, Ticker ticker, StringBuilder refusal) {
+      LeaseGrant grant,
+      ProviderCircuit circuit,
+      Ticker ticker,
+      boolean mayRenew,
+      StringBuilder refusal) {
     if (hasTime(grant, ticker.read())) {
       return Optional.of(grant);
     }
     Duration left = grant.timeLeftAt(ticker.read());
+    if (!mayRenew) {
+      refusal.append(
+          "it was granted with "
+              + left.toMillis()
+              + " ms of its "
+              + Durations.format(grant.ttl())
+              + " ttl left after the wait had run out");
+      LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), refusal);
+      return Optional.empty();
+    }
+    LockProvider provider = circuit.provider();
     try {
-      Optional<LeaseGrant> renewed = provider.renew(grant, grant.ttl());
+      Optional<LeaseGrant> renewed =
+          circuit.callNow(
+              () -> provider.renew(grant, grant.ttl()),
+              "Lock '" + grant.lockId() + "' not renewed");
       if (renewed.isPresent() && hasTime(renewed.get(), ticker.read())) {
         return renewed;
       }
@@ -47,7 +67,7 @@ final class LateGrants {
               ? "its renewal also came back with under half the ttl left"
               : "the provider no longer held it when it was renewed");
     } catch (RuntimeException e) {
-      refusal.append("renewing it failed: ").append(e.getMessage());
+      refusal.append("renewing it failed: ").append(Causes.oneLine(e));
     }
     refusal.insert(
         0,
@@ -57,7 +77,6 @@ final class LateGrants {
             + Durations.format(grant.ttl())
             + " ttl left, and ");
     LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), refusal);
-    releaseQuietly(grant, provider);
     return Optional.empty();
   }
 
@@ -65,9 +84,17 @@ final class LateGrants {
     return grant.deadlineNanos() - now >= grant.ttl().toNanos() / 2;
   }
 
-  private static void releaseQuietly(LeaseGrant grant, LockProvider provider) {
+  /**
+   * Releases a grant that was not used, best effort; skipped while the provider is down (the grant
+   * ends by its ttl).
+   */
+  static void release(LeaseGrant grant, ProviderCircuit circuit) {
+    if (!circuit.isUp()) {
+      return;
+    }
     try {
-      provider.release(grant);
+      circuit.callNow(
+          () -> circuit.provider().release(grant), "Lock '" + grant.lockId() + "' not released");
     } catch (RuntimeException e) {
       LOG.debug("Releasing the late grant of '{}' failed: {}", grant.lockId(), e.toString());
     }

@@ -51,6 +51,10 @@ final class LeaseKeeper implements AutoCloseable {
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
   private final Executor renewers;
   private final @Nullable ExecutorService ownRenewers;
+  // The engine's own threads for work off the callers' threads that is not a renewal: outage
+  // probes and releases handed over so that a caller need not wait for them. Never the renewal
+  // executor an application gave, which is for renewals.
+  private final ExecutorService background = cachedDaemons("locksmith-background-");
 
   /**
    * @param renewalExecutor runs renewals, or {@code null} for the keeper's own pool of daemon
@@ -58,17 +62,13 @@ final class LeaseKeeper implements AutoCloseable {
    */
   LeaseKeeper(Ticker ticker, @Nullable Executor renewalExecutor) {
     this.ticker = ticker;
-    this.ownRenewers =
-        renewalExecutor != null
-            ? null
-            : new ThreadPoolExecutor(
-                0,
-                Integer.MAX_VALUE,
-                30,
-                TimeUnit.SECONDS,
-                new SynchronousQueue<>(),
-                daemons("locksmith-renewal-"));
+    this.ownRenewers = renewalExecutor != null ? null : cachedDaemons("locksmith-renewal-");
     this.renewers = renewalExecutor != null ? renewalExecutor : ownRenewers;
+  }
+
+  private static ExecutorService cachedDaemons(String prefix) {
+    return new ThreadPoolExecutor(
+        0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), daemons(prefix));
   }
 
   private static ThreadFactory daemons(String prefix) {
@@ -181,6 +181,23 @@ final class LeaseKeeper implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs a task on the engine's background threads after a delay (in real time), such as a
+   * provider's outage probe; does nothing once the keeper is closed.
+   */
+  void runAfter(Duration delay, Runnable task) {
+    try {
+      if (delay.isZero() || delay.isNegative()) {
+        background.execute(task);
+      } else {
+        sweeper.schedule(
+            () -> runAfter(Duration.ZERO, task), delay.toNanos(), TimeUnit.NANOSECONDS);
+      }
+    } catch (RejectedExecutionException closing) {
+      // The engine is closing.
+    }
+  }
+
   private void sweep() {
     long now = ticker.read();
     for (ActiveLease lease : leases.values()) {
@@ -189,7 +206,8 @@ final class LeaseKeeper implements AutoCloseable {
           unwatch(lease);
         }
       } catch (RuntimeException e) {
-        LOG.warn("Keeping lease on '{}' failed", lease.lockId(), e);
+        LOG.warn("Keeping lease on '{}' failed: {}", lease.lockId(), Causes.oneLine(e));
+        LOG.debug("Keeping lease on '{}' failed", lease.lockId(), e);
       }
     }
   }
@@ -197,6 +215,7 @@ final class LeaseKeeper implements AutoCloseable {
   @Override
   public void close() {
     sweeper.shutdownNow();
+    background.shutdownNow();
     if (ownRenewers != null) {
       ownRenewers.shutdownNow();
     }

@@ -21,7 +21,8 @@ final class Listeners implements LockListener {
       try {
         call.accept(listener);
       } catch (RuntimeException e) {
-        LOG.warn("Lock listener {} failed", listener, e);
+        LOG.warn("Lock listener {} failed: {}", listener, Causes.oneLine(e));
+        LOG.debug("Lock listener {} failed", listener, e);
       }
     }
   }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -60,6 +59,9 @@ public final class Locksmith implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Duration shutdownTimeout;
   private final Instant startedAt = Instant.now();
+  // One outage circuit per distinct provider (by identity), the default provider's first.
+  private final Map<LockProvider, ProviderCircuit> circuits;
+  private final List<ProviderCircuit> circuitList;
 
   private Locksmith(Builder builder) {
     this.providers = new Providers(builder.providers);
@@ -69,8 +71,30 @@ public final class Locksmith implements AutoCloseable {
     this.ticker = builder.ticker;
     this.shutdownTimeout = builder.shutdownTimeout;
     this.keeper = new LeaseKeeper(ticker, builder.renewalExecutor);
-    for (LockProvider provider : new java.util.LinkedHashSet<>(builder.providers.values())) {
-      lossRegistrations.add(provider.onLeaseLost(keeper::lost));
+    Map<LockProvider, ProviderCircuit> byProvider = new IdentityHashMap<>();
+    List<ProviderCircuit> ordered = new ArrayList<>();
+    builder.providers.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(
+            entry -> {
+              if (!byProvider.containsKey(entry.getValue())) {
+                ProviderCircuit circuit =
+                    new ProviderCircuit(
+                        Providers.display(entry.getKey()),
+                        entry.getValue(),
+                        ticker,
+                        keeper::runAfter,
+                        builder.probeInterval,
+                        startedAt);
+                byProvider.put(entry.getValue(), circuit);
+                ordered.add(circuit);
+              }
+            });
+    this.circuits = Collections.unmodifiableMap(byProvider);
+    this.circuitList = List.copyOf(ordered);
+    for (ProviderCircuit circuit : circuitList) {
+      LOG.info("Lock provider {}: {}", circuit.name(), circuit.description());
+      lossRegistrations.add(circuit.provider().onLeaseLost(keeper::lost));
     }
     this.specs =
         new MethodSpecs(
@@ -346,21 +370,31 @@ public final class Locksmith implements AutoCloseable {
     if (closed.get()) {
       throw new IllegalStateException("This Locksmith is closed; it takes no more locks");
     }
+    ProviderCircuit circuit = Objects.requireNonNull(circuits.get(provider));
     String lockId = options.lockId();
     LockEvent attempt = new LockEvent(options.name(), lockId, providerName, 0);
+    String refused = "Lock '" + lockId + "' not acquired";
+    boolean wait = options.onBusy() == OnBusy.WAIT;
     long start = ticker.read();
     long waitNanos = options.waitTimeout().toNanos();
-    while (true) {
+    // Every provider call on the caller's thread starts before a WAIT's deadline, one at a time,
+    // so a WAIT ends no later than its timeout plus the one call in flight at the deadline.
+    for (int attempts = 0; ; attempts++) {
+      long remaining = waitNanos - (ticker.read() - start);
+      if (wait && attempts > 0 && remaining <= 0) {
+        return timedOut(attempt, start);
+      }
       LockRequest request =
           new LockRequest(
               lockId, OwnerTokens.newToken(), options.ttl(), OwnerTokens.describeCaller());
       Optional<LeaseGrant> grant;
       try {
         grant =
-            options.onBusy() == OnBusy.WAIT
-                ? provider.acquire(
-                    request, Duration.ofNanos(Math.max(0, waitNanos - (ticker.read() - start))))
-                : provider.tryAcquire(request);
+            wait
+                ? circuit.call(
+                    () -> provider.acquire(request, Duration.ofNanos(Math.max(0, remaining))),
+                    refused)
+                : circuit.call(() -> provider.tryAcquire(request), refused);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
@@ -369,15 +403,17 @@ public final class Locksmith implements AutoCloseable {
         throw e;
       }
       if (grant.isPresent()) {
+        boolean inTime = !wait || ticker.read() - start < waitNanos;
         StringBuilder refusal = new StringBuilder();
-        Optional<LeaseGrant> usable = LateGrants.usable(grant.get(), provider, ticker, refusal);
+        Optional<LeaseGrant> usable =
+            LateGrants.usable(grant.get(), circuit, ticker, inTime, refusal);
         long acquiredAt = ticker.read();
         if (usable.isPresent()) {
           ActiveLease lease =
               new ActiveLease(
                   options,
                   providerName,
-                  provider,
+                  circuit,
                   listeners,
                   ticker,
                   usable.get(),
@@ -387,14 +423,20 @@ public final class Locksmith implements AutoCloseable {
           listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
           return lease;
         }
-        if (options.onBusy() == OnBusy.WAIT && acquiredAt - start < waitNanos) {
+        LeaseGrant unused = grant.get();
+        if (wait && acquiredAt - start < waitNanos) {
+          LateGrants.release(unused, circuit); // before asking again, within the wait
           continue;
+        }
+        // The caller gets its answer without waiting for one more provider call.
+        keeper.runAfter(Duration.ZERO, () -> LateGrants.release(unused, circuit));
+        if (!inTime) {
+          return timedOut(attempt, start);
         }
         LockProviderException error = LateGrants.refused(lockId, refusal);
         listeners.error(attempt, error);
         throw error;
       }
-      Duration waited = Duration.ofNanos(ticker.read() - start);
       switch (options.onBusy()) {
         case SKIP -> {
           listeners.busy(attempt);
@@ -405,11 +447,16 @@ public final class Locksmith implements AutoCloseable {
           throw new LockBusyException(lockId);
         }
         default -> {
-          listeners.timedOut(attempt, waited);
-          throw new LockTimeoutException(lockId, waited);
+          return timedOut(attempt, start);
         }
       }
     }
+  }
+
+  private ActiveLease timedOut(LockEvent attempt, long start) {
+    Duration waited = Duration.ofNanos(ticker.read() - start);
+    listeners.timedOut(attempt, waited);
+    throw new LockTimeoutException(attempt.lockId(), waited);
   }
 
   /** The configured providers by name; the default provider's name is the empty string. */
@@ -419,26 +466,77 @@ public final class Locksmith implements AutoCloseable {
 
   /**
    * The health of each distinct provider, the default first (named {@code default}), as last seen
-   * by calls and background probes. Never blocks on a provider.
+   * by calls and background probes: down from a call that failed for want of the provider until a
+   * probe or a call is answered. Never blocks on a provider.
    */
   public List<ProviderHealth> health() {
-    List<ProviderHealth> health = new ArrayList<>();
-    Set<LockProvider> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-    providers.all().entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(
-            entry -> {
-              if (seen.add(entry.getValue())) {
-                health.add(
-                    new ProviderHealth(
-                        Providers.display(entry.getKey()),
-                        entry.getValue().description(),
-                        true,
-                        null,
-                        startedAt));
-              }
-            });
+    List<ProviderHealth> health = new ArrayList<>(circuitList.size());
+    for (ProviderCircuit circuit : circuitList) {
+      health.add(circuit.health());
+    }
     return health;
+  }
+
+  /** Probes every provider once in the background, so health turns down soon after start. */
+  private void probeProviders() {
+    for (ProviderCircuit circuit : circuitList) {
+      circuit.probeAfter(Duration.ZERO);
+    }
+  }
+
+  /**
+   * Probes every provider now, in parallel, and fails naming each that did not answer.
+   *
+   * @throws LockProviderException naming each provider that did not answer and why
+   */
+  private void requireProviders() {
+    Map<ProviderCircuit, CompletableFuture<@Nullable RuntimeException>> checks =
+        new LinkedHashMap<>();
+    for (ProviderCircuit circuit : circuitList) {
+      checks.put(
+          circuit,
+          CompletableFuture.supplyAsync(
+              circuit::check, task -> keeper.runAfter(Duration.ZERO, task)));
+    }
+    StringBuilder message = new StringBuilder();
+    RuntimeException first = null;
+    List<RuntimeException> others = new ArrayList<>();
+    for (Map.Entry<ProviderCircuit, CompletableFuture<@Nullable RuntimeException>> check :
+        checks.entrySet()) {
+      RuntimeException failure;
+      try {
+        failure = check.getValue().join();
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+      if (failure == null) {
+        continue;
+      }
+      ProviderCircuit circuit = check.getKey();
+      message
+          .append(message.length() == 0 ? "" : "; ")
+          .append("Lock provider ")
+          .append(circuit.name())
+          .append(" (")
+          .append(circuit.description())
+          .append(") did not answer at start-up: ")
+          .append(Causes.oneLine(failure));
+      if (first == null) {
+        first = failure;
+      } else {
+        others.add(failure);
+      }
+    }
+    if (first != null) {
+      LockProviderException error =
+          new LockProviderException(
+              message
+                  + "; providers are required at start-up (requireProvidersAtStartup,"
+                  + " locksmith.require-providers-at-startup), so the engine was not built",
+              first);
+      others.forEach(error::addSuppressed);
+      throw error;
+    }
   }
 
   /**
@@ -476,6 +574,9 @@ public final class Locksmith implements AutoCloseable {
         // Nothing to do: the provider is going away too.
       }
     }
+    for (ProviderCircuit circuit : circuitList) {
+      circuit.stop();
+    }
     keeper.close();
     for (LockProvider provider : ownedProviders) {
       provider.close();
@@ -501,6 +602,7 @@ public final class Locksmith implements AutoCloseable {
     private Ticker ticker = Ticker.system();
     private @Nullable Executor renewalExecutor;
     private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private Duration probeInterval = Duration.ofSeconds(1);
     private boolean requireProvidersAtStartup;
 
     private Builder() {}
@@ -522,9 +624,13 @@ public final class Locksmith implements AutoCloseable {
 
     /**
      * Creates providers from settings' URLs; the engine closes them when it is closed. A provider
-     * already given by name is kept.
+     * already given by name is kept. When the settings require providers at start-up, so does this
+     * builder ({@link #requireProvidersAtStartup}).
      */
     public Builder settings(LocksmithSettings settings) {
+      if (settings.requireProvidersAtStartup()) {
+        requireProvidersAtStartup = true;
+      }
       int before = ownedProviders.size();
       try {
         String url = settings.defaultUrl();
@@ -627,9 +733,41 @@ public final class Locksmith implements AutoCloseable {
       return this;
     }
 
-    /** Builds the engine. */
+    /**
+     * How often a provider that is down is probed in the background ({@code status} of one lock, at
+     * most one probe in flight per provider); its first answer brings it back. Default: 1 s.
+     */
+    public Builder providerProbeInterval(Duration interval) {
+      Durations.check(interval, "providerProbeInterval");
+      if (interval.isZero()) {
+        throw new IllegalArgumentException("providerProbeInterval must be positive, was 0s");
+      }
+      this.probeInterval = interval;
+      return this;
+    }
+
+    /**
+     * Builds the engine. Each provider is probed once in the background, so {@link
+     * Locksmith#health()} turns down soon after start when one is unreachable; with {@link
+     * #requireProvidersAtStartup(boolean) requireProvidersAtStartup(true)} every provider is probed
+     * now instead.
+     *
+     * @throws LockProviderException with providers required at start-up, naming each provider that
+     *     did not answer and why; the providers this builder created are closed then
+     */
     public Locksmith build() {
-      return new Locksmith(this);
+      Locksmith engine = new Locksmith(this);
+      if (!requireProvidersAtStartup) {
+        engine.probeProviders();
+        return engine;
+      }
+      try {
+        engine.requireProviders();
+      } catch (RuntimeException e) {
+        engine.close();
+        throw e;
+      }
+      return engine;
     }
   }
 }

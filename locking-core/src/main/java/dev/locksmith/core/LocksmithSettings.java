@@ -13,21 +13,37 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Provider URLs outside a DI framework: {@code locksmith.url} for the default provider and {@code
- * locksmith.providers.<name>.url} for named ones. {@link #load()} reads system properties first,
- * then environment variables ({@code LOCKSMITH_URL}, {@code LOCKSMITH_PROVIDERS_<NAME>_URL}), then
+ * Provider settings outside a DI framework: {@code locksmith.url} for the default provider, {@code
+ * locksmith.providers.<name>.url} for named ones, and {@code
+ * locksmith.require-providers-at-startup} ({@code true} or {@code false}, default {@code false}).
+ * {@link #load()} reads system properties first, then environment variables ({@code LOCKSMITH_URL},
+ * {@code LOCKSMITH_PROVIDERS_<NAME>_URL}, {@code LOCKSMITH_REQUIRE_PROVIDERS_AT_STARTUP}), then
  * {@code locksmith.properties} on the class path.
  *
  * @param defaultUrl the default provider's URL, or {@code null}
  * @param providerUrls the named providers' URLs
+ * @param requireProvidersAtStartup whether the engine's start fails when a provider does not answer
+ *     ({@link Locksmith.Builder#requireProvidersAtStartup(boolean)})
  */
-public record LocksmithSettings(@Nullable String defaultUrl, Map<String, String> providerUrls) {
+public record LocksmithSettings(
+    @Nullable String defaultUrl,
+    Map<String, String> providerUrls,
+    boolean requireProvidersAtStartup) {
+  /** The setting that makes the engine's start fail when a provider does not answer. */
+  public static final String REQUIRE_PROVIDERS_AT_STARTUP =
+      "locksmith.require-providers-at-startup";
+
   private static final Pattern NAMED = Pattern.compile("locksmith\\.providers\\.([^.]+)\\.url");
   private static final Pattern NAMED_ENV = Pattern.compile("LOCKSMITH_PROVIDERS_(.+)_URL");
 
   /** Copies the named URLs. */
   public LocksmithSettings {
     providerUrls = Collections.unmodifiableMap(new TreeMap<>(providerUrls));
+  }
+
+  /** Settings of provider URLs only; providers are not required at start-up. */
+  public LocksmithSettings(@Nullable String defaultUrl, Map<String, String> providerUrls) {
+    this(defaultUrl, providerUrls, false);
   }
 
   /** Reads system properties, environment variables and {@code locksmith.properties}. */
@@ -38,6 +54,9 @@ public record LocksmithSettings(@Nullable String defaultUrl, Map<String, String>
             (name, value) -> {
               if (name.equals("LOCKSMITH_URL")) {
                 merged.put("locksmith.url", value);
+              }
+              if (name.equals("LOCKSMITH_REQUIRE_PROVIDERS_AT_STARTUP")) {
+                merged.put(REQUIRE_PROVIDERS_AT_STARTUP, value);
               }
               Matcher m = NAMED_ENV.matcher(name);
               if (m.matches()) {
@@ -50,7 +69,12 @@ public record LocksmithSettings(@Nullable String defaultUrl, Map<String, String>
     return from(merged);
   }
 
-  /** Reads the {@code locksmith.*} entries of flat properties. */
+  /**
+   * Reads the {@code locksmith.*} entries of flat properties.
+   *
+   * @throws LockConfigurationException when {@code locksmith.require-providers-at-startup} is
+   *     neither {@code true} nor {@code false}
+   */
   public static LocksmithSettings from(Map<String, String> properties) {
     String defaultUrl = properties.get("locksmith.url");
     Map<String, String> named = new TreeMap<>();
@@ -62,7 +86,23 @@ public record LocksmithSettings(@Nullable String defaultUrl, Map<String, String>
           }
         });
     return new LocksmithSettings(
-        defaultUrl == null || defaultUrl.isBlank() ? null : defaultUrl.strip(), named);
+        defaultUrl == null || defaultUrl.isBlank() ? null : defaultUrl.strip(),
+        named,
+        flag(properties, REQUIRE_PROVIDERS_AT_STARTUP));
+  }
+
+  private static boolean flag(Map<String, String> properties, String name) {
+    String value = properties.get(name);
+    if (value == null || value.isBlank()) {
+      return false;
+    }
+    return switch (value.strip().toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default ->
+          throw new LockConfigurationException(
+              "Setting " + name + " is '" + value.strip() + "'; expected true or false");
+    };
   }
 
   private static Map<String, String> fromClasspath() {

@@ -102,7 +102,12 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     return redact(text);
   }
 
-  private static String redact(String text) {
+  /**
+   * Masks any password ({@code //user:password@host}) or secret parameter ({@code secret=}, {@code
+   * password=}, {@code token=}) in a URL or a text that contains one, such as a provider's
+   * description.
+   */
+  public static String redact(String text) {
     return text.replaceAll("(//[^:/@]*:)[^@/]*@", "$1****@")
         .replaceAll("((?:secret|password|token)=)[^&]*", "$1****");
   }

@@ -1,0 +1,253 @@
+package dev.locksmith.core;
+
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The outage circuit of one provider. Closed (up) while the provider answers; opened (down) by a
+ * call that fails with a provider error, after which locked calls on the provider fail fast with a
+ * {@link LockProviderException} instead of each waiting for the client's own timeout. While open, a
+ * background probe ({@code status} of {@link #PROBE_LOCK_ID}) runs every probe interval, at most
+ * one at a time; its answer, or any real call's, closes the circuit.
+ *
+ * <p>A call's outcome changes the state only if the state has not changed since the call started: a
+ * reply that was in flight when the circuit opened does not close it again at once, and a call that
+ * hung through an outage and fails after the provider came back does not reopen it. A busy answer
+ * (the lock is held) is an answer. Errors of configuration or arguments ({@link LockException}s
+ * other than {@link LockProviderException}, {@link IllegalArgumentException}, {@link
+ * UnsupportedOperationException}) are answers too: the provider was reached.
+ *
+ * <p>Exactly one line is logged per change of state: WARN when the provider goes down, INFO when it
+ * is back. The failures themselves, with stack traces, are logged at DEBUG.
+ */
+final class ProviderCircuit {
+  /** The lock id whose status the probes ask for; no lock of that id need exist. */
+  static final String PROBE_LOCK_ID = "locksmith-probe";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProviderCircuit.class);
+
+  /** Runs tasks off the callers' threads: the engine's own executor. */
+  interface Background {
+    /** Runs the task after the delay; does nothing once the engine is closed. */
+    void runAfter(Duration delay, Runnable task);
+  }
+
+  /** A provider call that may be interrupted. */
+  @FunctionalInterface
+  interface Call<T> {
+    T run() throws InterruptedException;
+  }
+
+  /**
+   * A state of the circuit; a new object on every change, so a call can tell whether the state
+   * changed since it started.
+   */
+  private record State(boolean up, @Nullable String problem, Instant since, long sinceNanos) {}
+
+  private final String name;
+  private final LockProvider provider;
+  private final String description;
+  private final Ticker ticker;
+  private final Background background;
+  private final Duration probeInterval;
+  private final AtomicReference<State> state;
+  private final AtomicBoolean probing = new AtomicBoolean();
+  private volatile boolean stopped;
+
+  ProviderCircuit(
+      String name,
+      LockProvider provider,
+      Ticker ticker,
+      Background background,
+      Duration probeInterval,
+      Instant startedAt) {
+    this.name = name;
+    this.provider = provider;
+    this.description = ProviderUrl.redact(provider.description());
+    this.ticker = ticker;
+    this.background = background;
+    this.probeInterval = probeInterval;
+    this.state = new AtomicReference<>(new State(true, null, startedAt, ticker.read()));
+  }
+
+  String name() {
+    return name;
+  }
+
+  LockProvider provider() {
+    return provider;
+  }
+
+  /** The provider's description with any password masked. */
+  String description() {
+    return description;
+  }
+
+  boolean isUp() {
+    return state.get().up();
+  }
+
+  ProviderHealth health() {
+    State now = state.get();
+    return new ProviderHealth(name, description, now.up(), now.problem(), now.since());
+  }
+
+  /**
+   * Runs a call that may wait (an acquisition): fails fast while the circuit is open, and lets the
+   * outcome update the circuit.
+   *
+   * @param refused what the fast failure says was not done, such as {@code Lock 'x' not acquired}
+   * @throws ProviderDownException while the circuit is open, without calling the provider
+   */
+  <T> T call(Call<T> call, String refused) throws InterruptedException {
+    State at = state.get();
+    if (!at.up()) {
+      throw down(at, refused);
+    }
+    T result;
+    try {
+      result = call.run();
+    } catch (RuntimeException e) {
+      failed(at, e);
+      throw e;
+    }
+    answered(at);
+    return result;
+  }
+
+  /** As {@link #call(Call, String)}, for a call that cannot be interrupted. */
+  <T> T callNow(Supplier<T> call, String refused) {
+    State at = state.get();
+    if (!at.up()) {
+      throw down(at, refused);
+    }
+    T result;
+    try {
+      result = call.get();
+    } catch (RuntimeException e) {
+      failed(at, e);
+      throw e;
+    }
+    answered(at);
+    return result;
+  }
+
+  private ProviderDownException down(State at, String refused) {
+    return new ProviderDownException(
+        refused
+            + ": lock provider "
+            + name
+            + " ("
+            + description
+            + ") is down since "
+            + at.since()
+            + " ("
+            + seconds(ticker.read() - at.sinceNanos())
+            + " s): "
+            + at.problem()
+            + "; locked calls on it fail fast until it answers");
+  }
+
+  /**
+   * Whether an exception a provider call threw means the provider could not answer (its store is
+   * unreachable or failing), as opposed to a mistake in what it was asked.
+   */
+  static boolean isProviderFailure(RuntimeException error) {
+    if (error instanceof LockProviderException) {
+      return true;
+    }
+    return !(error instanceof LockException
+        || error instanceof IllegalArgumentException
+        || error instanceof UnsupportedOperationException);
+  }
+
+  private void answered(State at) {
+    if (at.up() || stopped) {
+      return;
+    }
+    State up = new State(true, null, Instant.now(), ticker.read());
+    if (state.compareAndSet(at, up)) {
+      LOG.info(
+          "Lock provider {} is back after {} s", name, seconds(up.sinceNanos() - at.sinceNanos()));
+    }
+  }
+
+  /** Opens the circuit on a provider failure of a call that started while it was closed. */
+  private void failed(State at, RuntimeException error) {
+    if (!isProviderFailure(error)) {
+      return;
+    }
+    LOG.debug("Lock provider {} ({}) failed", name, description, error);
+    if (!at.up() || stopped) {
+      return;
+    }
+    String problem = Causes.oneLine(error);
+    if (state.compareAndSet(at, new State(false, problem, Instant.now(), ticker.read()))) {
+      LOG.warn(
+          "Lock provider {} ({}) is down: {}; locked calls on it fail fast until it answers",
+          name,
+          description,
+          problem);
+      probeAfter(probeInterval);
+    }
+  }
+
+  /** Probes the provider in the background after the delay, unless a probe is already due. */
+  void probeAfter(Duration delay) {
+    if (!stopped && probing.compareAndSet(false, true)) {
+      background.runAfter(delay, this::probe);
+    }
+  }
+
+  private void probe() {
+    try {
+      if (stopped) {
+        return;
+      }
+      State at = state.get();
+      RuntimeException failure = check();
+      if (failure == null) {
+        answered(at);
+      } else {
+        failed(at, failure);
+      }
+    } finally {
+      probing.set(false);
+    }
+    if (!state.get().up()) {
+      probeAfter(probeInterval);
+    }
+  }
+
+  /**
+   * Asks the provider for the status of the probe lock now, on the calling thread.
+   *
+   * @return the provider failure, or {@code null} when the provider answered
+   */
+  @Nullable RuntimeException check() {
+    try {
+      provider.status(PROBE_LOCK_ID);
+      return null;
+    } catch (RuntimeException e) {
+      return isProviderFailure(e) ? e : null;
+    }
+  }
+
+  /** Ends probing and state changes: the engine is closing and its providers with it. */
+  void stop() {
+    stopped = true;
+  }
+
+  private static String seconds(long nanos) {
+    return String.format(Locale.ROOT, "%.1f", Math.max(0, nanos) / 1e9);
+  }
+}
