@@ -72,6 +72,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private volatile long lastPruneNanos = System.nanoTime();
 
   /**
+   * @param description the server as errors and logs name it, such as {@code lock server
+   *     127.0.0.1:7420}
    * @param onLost told of every lease this connection held when it closes, on the closing thread
    */
   ClientConnection(String description, AtomicLong ids, Consumer<LeaseGrant> onLost) {
@@ -115,7 +117,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     String reason = closeReason;
     ConnectionLostException e =
         new ConnectionLostException(
-            "connection to " + description + " lost" + (reason == null ? "" : " (" + reason + ")"));
+            "connection to " + description + " lost" + (reason == null ? "" : ": " + reason));
     if (cause != null) {
       e.initCause(cause);
     }
@@ -238,14 +240,14 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
 
   private void onPush(ChannelHandlerContext ctx, Reply reply) {
     if (reply.is("BYE")) {
-      LOG.info("Server {} closes the connection: {}", description, reply.rest());
+      LOG.info("The {} closes the connection: {}", description, reply.rest());
       closeReason =
           reply.rest().equals("tls-required")
               ? "the server speaks TLS only; add tls=true (and tls-ca=FILE) to the URL"
               : "server said BYE " + reply.rest();
       ctx.close();
     } else {
-      LOG.warn("Server {} says: {}", description, reply.line());
+      LOG.warn("The {} says: {}", description, reply.line());
     }
   }
 
@@ -253,8 +255,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
     if (evt instanceof IdleStateEvent idle) {
       if (idle.state() == IdleState.READER_IDLE) {
-        LOG.warn("Server {} has been silent too long; closing the connection", description);
-        closeReason = "server silent";
+        LOG.warn("The {} has been silent too long; closing the connection", description);
+        closeReason = "the server was silent for 3 ping intervals";
         ctx.close();
       } else if (idle.state() == IdleState.WRITER_IDLE) {
         Pending ping = send("PING");
@@ -274,7 +276,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     LOG.debug("Connection to {} failed: {}", description, cause.toString());
     if (closeReason == null) {
-      closeReason = cause.toString();
+      closeReason = ConnectFailures.reason(cause);
     }
     ctx.close();
   }

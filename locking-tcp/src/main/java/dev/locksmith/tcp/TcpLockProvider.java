@@ -30,8 +30,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,10 +52,15 @@ import org.slf4j.LoggerFactory;
  * once to the {@link #onLeaseLost} callbacks, and afterwards {@code renew} returns empty and {@code
  * release} returns false; it never assumes such a lease is still held. A lease whose RELEASE was in
  * flight when the connection dropped is released, not lost: {@code release} returns true. The next
- * request reconnects, with exponential back-off (100 ms doubling to 5 s) after failed attempts;
+ * request reconnects, with exponential back-off (100 ms doubling to 1 s) after failed attempts;
  * while backing off requests fail fast with {@link LockProviderException}, or {@link
- * LockConfigurationException} when the server rejected the secret. A lease shortened to a minimum
- * hold (see {@link #renew}) is detached from the connection and is not lost with it.
+ * LockConfigurationException} when the server rejected the secret (then 5 s). A lease shortened to
+ * a minimum hold (see {@link #renew}) is detached from the connection and is not lost with it.
+ *
+ * <p>Creating the provider checks its settings only and never connects: the first request does. A
+ * connection attempt (TCP, TLS, AUTH) takes at most {@code connect-timeout}, and requests that
+ * arrive meanwhile wait for that same attempt; a request on an open connection fails after {@code
+ * request-timeout} (plus the wait an ACQUIRE asks for) without a reply.
  *
  * <p>Local deadlines are conservative: the time the ACQUIRE or RENEW was sent plus the TTL, and
  * TTLs are rounded up to whole milliseconds on the wire. A grant pushed after a long wait is
@@ -62,7 +69,16 @@ import org.slf4j.LoggerFactory;
  */
 final class TcpLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TcpLockProvider.class);
-  private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  /**
+   * The longest pause between two connection attempts: a request made after the server is back
+   * fails fast for at most this long.
+   */
+  private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** After the server rejected the secret, which does not fix itself soon. */
+  private static final long REJECTED_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+
   private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final int MAX_REPLY_LINE = 64 * 1024;
 
@@ -75,25 +91,24 @@ final class TcpLockProvider implements LockProvider {
   private volatile @Nullable ClientConnection connection;
   private volatile boolean closed;
   private volatile boolean holdUnknown;
+  // Guarded by connectLock, which is never held while connecting or waiting.
+  private @Nullable CompletableFuture<ClientConnection> attempt;
   private int failures;
   private long nextAttemptNanos;
-  private String lastError = "";
-  private boolean lastErrorIsConfiguration;
+  private @Nullable RuntimeException lastFailure;
 
-  /** Creates the provider and connects; fails with LockProviderException when unreachable. */
+  /**
+   * Creates the provider without connecting: the first request connects. Fails only for settings
+   * that cannot work (TLS that cannot be set up from {@code tls-ca}).
+   */
   TcpLockProvider(TcpProviderSettings settings) {
     this.settings = settings;
     this.ssl = settings.tls() ? clientSsl(settings) : null;
-    // A daemon I/O thread: a provider nobody closed must not keep the JVM from exiting.
+    // A daemon I/O thread, started by the first connection: a provider nobody closed must not keep
+    // the JVM from exiting.
     this.group =
         new MultiThreadIoEventLoopGroup(
             1, new DefaultThreadFactory("locksmith-tcp-client", true), NioIoHandler.newFactory());
-    try {
-      connection();
-    } catch (RuntimeException e) {
-      close();
-      throw e;
-    }
   }
 
   private static SslContext clientSsl(TcpProviderSettings settings) {
@@ -128,8 +143,8 @@ final class TcpLockProvider implements LockProvider {
       Thread.currentThread().interrupt();
       throw new LockProviderException("interrupted while acquiring '" + request.lockId() + "'", e);
     } catch (TimeoutException e) {
-      abandon(c, p, request);
-      throw noReply("ACQUIRE " + request.lockId(), e);
+      abandonLater(c, p, request);
+      throw noReply("ACQUIRE '" + request.lockId() + "'", e);
     }
     return grant(c, request, reply, p, "ACQUIRE");
   }
@@ -151,8 +166,8 @@ final class TcpLockProvider implements LockProvider {
       abandon(c, p, request);
       throw e;
     } catch (TimeoutException e) {
-      abandon(c, p, request);
-      throw noReply("ACQUIRE " + request.lockId(), e);
+      abandonLater(c, p, request);
+      throw noReply("ACQUIRE '" + request.lockId() + "'", e);
     }
     return grant(c, request, reply, p, "ACQUIRE");
   }
@@ -227,7 +242,7 @@ final class TcpLockProvider implements LockProvider {
         if (!c.isOpen()) {
           throw new ConnectionLostException(
               "connection to "
-                  + settings
+                  + settings.server()
                   + " lost just after '"
                   + request.lockId()
                   + "' was granted;"
@@ -290,6 +305,46 @@ final class TcpLockProvider implements LockProvider {
   }
 
   /**
+   * Withdraws an ACQUIRE that got no reply in time without making the caller wait any longer:
+   * CANCEL it, release the lease if its reply turns out to be a grant, and drop the connection
+   * (which releases everything it held on the server) if no reply comes within another {@code
+   * request-timeout}.
+   */
+  private void abandonLater(ClientConnection c, ClientConnection.Pending p, LockRequest request) {
+    c.send("CANCEL " + p.id()).reply().exceptionally(e -> null);
+    p.reply()
+        .thenAccept(
+            reply -> {
+              if (reply.is("OK")) {
+                c.send(
+                        "RELEASE "
+                            + LockIds.encode(request.lockId())
+                            + " "
+                            + wireToken(request.ownerToken()))
+                    .reply()
+                    .exceptionally(e -> null);
+              }
+            });
+    try {
+      group.schedule(
+          () -> {
+            if (!p.reply().isDone()) {
+              LOG.warn(
+                  "No reply from {} to an ACQUIRE or its CANCEL; dropping the connection",
+                  settings);
+              c.close(
+                  "no reply to an ACQUIRE or its CANCEL within "
+                      + ConnectFailures.requestTimeout(settings));
+            }
+          },
+          settings.requestTimeout().toNanos(),
+          TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      c.close("provider closed", true);
+    }
+  }
+
+  /**
    * {@inheritDoc}
    *
    * <p>A renewal to the lease's own ttl is a RENEW: the lease stays tied to the connection. A
@@ -318,7 +373,7 @@ final class TcpLockProvider implements LockProvider {
     ClientConnection.Pending p = c.send((hold ? "HOLD " : "RENEW ") + arguments);
     Reply reply;
     try {
-      reply = awaitUninterruptibly(p, (hold ? "HOLD " : "RENEW ") + lease.lockId());
+      reply = awaitUninterruptibly(p, (hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'");
       if (hold && reply.is("ERR") && reply.rest().startsWith("UNKNOWN_COMMAND")) {
         holdUnknown = true;
         hold = false;
@@ -327,7 +382,7 @@ final class TcpLockProvider implements LockProvider {
                 + " stay tied to the connection",
             settings);
         p = c.send("RENEW " + arguments);
-        reply = awaitUninterruptibly(p, "RENEW " + lease.lockId());
+        reply = awaitUninterruptibly(p, "RENEW '" + lease.lockId() + "'");
       }
     } catch (ConnectionLostException e) {
       return Optional.empty();
@@ -365,7 +420,7 @@ final class TcpLockProvider implements LockProvider {
         c.send("RELEASE " + LockIds.encode(lease.lockId()) + " " + wireToken(lease.ownerToken()));
     Reply reply;
     try {
-      reply = awaitUninterruptibly(p, "RELEASE " + lease.lockId());
+      reply = awaitUninterruptibly(p, "RELEASE '" + lease.lockId() + "'");
     } catch (ConnectionLostException e) {
       if (c.isOpen()) {
         // Only the write failed; the connection, and with it the lease, lives on.
@@ -396,7 +451,8 @@ final class TcpLockProvider implements LockProvider {
   @Override
   public LockStatus status(String lockId) {
     ClientConnection c = connection();
-    Reply reply = awaitUninterruptibly(c.send("STATUS " + LockIds.encode(lockId)), "STATUS");
+    Reply reply =
+        awaitUninterruptibly(c.send("STATUS " + LockIds.encode(lockId)), "STATUS '" + lockId + "'");
     switch (reply.kind()) {
       case "FREE" -> {
         return new LockStatus(lockId, null, (int) parseLong(reply, reply.fields(1), 0));
@@ -478,12 +534,20 @@ final class TcpLockProvider implements LockProvider {
     return "TcpLockProvider[" + settings + "]";
   }
 
-  /** The live connection, connecting (subject to back-off) when there is none. */
+  /**
+   * The live connection, connecting (subject to back-off) when there is none. Returns or fails
+   * within {@code connect-timeout}: one caller connects, and callers that come meanwhile wait for
+   * that attempt instead of starting their own; while backing off after a failed attempt it fails
+   * at once, naming the last failure.
+   */
   ClientConnection connection() {
     ClientConnection c = connection;
     if (c != null && c.isOpen()) {
       return c;
     }
+    long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
+    CompletableFuture<ClientConnection> mine = null;
+    CompletableFuture<ClientConnection> theirs;
     connectLock.lock();
     try {
       c = connection;
@@ -493,39 +557,107 @@ final class TcpLockProvider implements LockProvider {
       if (closed) {
         throw new LockProviderException("provider for " + settings + " is closed");
       }
-      long now = System.nanoTime();
-      if (failures > 0 && now - nextAttemptNanos < 0) {
-        long next = TimeUnit.NANOSECONDS.toMillis(nextAttemptNanos - now);
-        if (lastErrorIsConfiguration) {
-          throw new LockConfigurationException(lastError + " (next attempt in " + next + " ms)");
+      theirs = attempt;
+      if (theirs == null) {
+        long now = System.nanoTime();
+        RuntimeException last = lastFailure;
+        if (last != null && now - nextAttemptNanos < 0) {
+          throw backingOff(last, TimeUnit.NANOSECONDS.toMillis(nextAttemptNanos - now) + 1);
         }
-        throw new LockProviderException(
-            settings + " is unreachable (" + lastError + "); next attempt in " + next + " ms");
+        mine = new CompletableFuture<>();
+        attempt = mine;
       }
-      try {
-        c = open();
-      } catch (RuntimeException e) {
-        failures++;
-        lastError = String.valueOf(e.getMessage());
-        lastErrorIsConfiguration = e instanceof LockConfigurationException;
-        // A rejected secret does not fix itself soon: back off the most at once.
-        long backoff =
-            lastErrorIsConfiguration
-                ? MAX_BACKOFF_NANOS
-                : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
-        nextAttemptNanos = System.nanoTime() + backoff;
-        throw e;
-      }
-      failures = 0;
-      connection = c;
-      return c;
     } finally {
       connectLock.unlock();
     }
+    return mine != null ? connectNow(mine) : awaitAttempt(theirs, deadline);
+  }
+
+  private ClientConnection connectNow(CompletableFuture<ClientConnection> mine) {
+    ClientConnection c = null;
+    RuntimeException failure = null;
+    try {
+      c = open();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    connectLock.lock();
+    try {
+      attempt = null;
+      if (failure == null && closed) {
+        c.close("provider closed", true);
+        failure = new LockProviderException("provider for " + settings + " is closed");
+      } else if (failure == null) {
+        failures = 0;
+        lastFailure = null;
+        connection = c;
+      } else {
+        failures++;
+        lastFailure = failure;
+        long backoff =
+            failure instanceof LockConfigurationException
+                ? REJECTED_BACKOFF_NANOS
+                : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
+        nextAttemptNanos = System.nanoTime() + backoff;
+      }
+    } finally {
+      connectLock.unlock();
+    }
+    if (failure != null) {
+      LOG.debug("Connecting to {} failed: {}", settings, failure.getMessage());
+      mine.completeExceptionally(failure);
+      throw failure;
+    }
+    mine.complete(c);
+    return c;
+  }
+
+  /** Waits, up to the caller's deadline, for the attempt another caller is making. */
+  private ClientConnection awaitAttempt(CompletableFuture<ClientConnection> theirs, long deadline) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return theirs.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (TimeoutException e) {
+          throw new LockProviderException(
+              settings.server()
+                  + " did not complete the connection within "
+                  + ConnectFailures.connectTimeout(settings),
+              e);
+        } catch (ExecutionException e) {
+          throw sameFailure(e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** The failure of a shared attempt, thrown anew for another caller, with it as the cause. */
+  private static RuntimeException sameFailure(Throwable failure) {
+    if (failure instanceof LockConfigurationException e) {
+      return new LockConfigurationException(e.getMessage(), e);
+    }
+    if (failure instanceof LockProviderException e) {
+      return new LockProviderException(e.getMessage(), e);
+    }
+    return new LockProviderException("connecting failed: " + failure, failure);
+  }
+
+  private static RuntimeException backingOff(RuntimeException last, long millis) {
+    String message = last.getMessage() + "; next attempt in " + millis + " ms";
+    return last instanceof LockConfigurationException
+        ? new LockConfigurationException(message, last)
+        : new LockProviderException(message, last);
   }
 
   private ClientConnection open() {
-    ClientConnection c = new ClientConnection(settings.description(), ids, this::leaseLost);
+    ClientConnection c = new ClientConnection(settings.server(), ids, this::leaseLost);
     long pingMillis = settings.pingInterval().toMillis();
     Bootstrap bootstrap =
         new Bootstrap()
@@ -555,34 +687,32 @@ final class TcpLockProvider implements LockProvider {
                     pipeline.addLast("client", c);
                   }
                 });
-    long timeout = settings.connectTimeout().toNanos();
+    // One deadline for the TCP connect, the TLS handshake and AUTH.
+    long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
     ChannelFuture connect = bootstrap.connect(settings.host(), settings.port());
-    if (!connect.awaitUninterruptibly(timeout, TimeUnit.NANOSECONDS)) {
+    if (!connect.awaitUninterruptibly(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
       connect.cancel(false);
       connect.channel().close();
-      throw new LockProviderException(
-          "cannot connect to " + settings + " within " + settings.connectTimeout());
+      throw ConnectFailures.connect(settings, null);
     }
     if (!connect.isSuccess()) {
-      throw new LockProviderException(
-          "cannot connect to " + settings + ": " + connect.cause(), connect.cause());
+      throw ConnectFailures.connect(settings, connect.cause());
     }
     try {
       SslHandler tls = connect.channel().pipeline().get(SslHandler.class);
       if (tls != null) {
         io.netty.util.concurrent.Future<?> handshake = tls.handshakeFuture();
-        if (!handshake.awaitUninterruptibly(timeout, TimeUnit.NANOSECONDS)) {
-          throw new LockProviderException("TLS handshake with " + settings + " timed out");
+        if (!handshake.awaitUninterruptibly(
+            Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+          throw ConnectFailures.handshake(settings, null);
         }
         if (!handshake.isSuccess()) {
-          throw new LockProviderException(
-              "TLS handshake with " + settings + " failed: " + handshake.cause(),
-              handshake.cause());
+          throw ConnectFailures.handshake(settings, handshake.cause());
         }
       }
       String secret = settings.secret();
       if (secret != null) {
-        Reply reply = awaitUninterruptibly(c.send("AUTH " + secret), "AUTH");
+        Reply reply = awaitAuth(c.send("AUTH " + secret), deadline);
         if (!reply.is("OK")) {
           throw new LockConfigurationException(
               "Provider "
@@ -597,6 +727,25 @@ final class TcpLockProvider implements LockProvider {
     }
     LOG.debug("Connected to {}", settings);
     return c;
+  }
+
+  private Reply awaitAuth(ClientConnection.Pending p, long deadline) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return await(p, deadline - System.nanoTime());
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (TimeoutException e) {
+          throw ConnectFailures.authTimeout(settings, e);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private static Reply await(ClientConnection.Pending p, long nanos)
@@ -633,7 +782,11 @@ final class TcpLockProvider implements LockProvider {
 
   private LockProviderException noReply(String what, Exception cause) {
     return new LockProviderException(
-        "no reply from " + settings + " to " + what + " within " + settings.requestTimeout(),
+        settings.server()
+            + " did not answer "
+            + what
+            + " within "
+            + ConnectFailures.requestTimeout(settings),
         cause);
   }
 

@@ -124,6 +124,18 @@ record TcpProviderSettings(
     return value;
   }
 
+  /**
+   * The server as errors name it, such as {@code lock server 127.0.0.1:7420} ({@code (tls)}
+   * appended with TLS).
+   */
+  String server() {
+    return "lock server "
+        + (host.contains(":") ? "[" + host + "]" : host)
+        + ":"
+        + port
+        + (tls ? " (tls)" : "");
+  }
+
   @Override
   public String toString() {
     return description;

@@ -78,10 +78,13 @@ class SecurityTest {
         LeaseGrant lease = provider.tryAcquire(LockRequest.of("a", TTL)).orElseThrow();
         assertThat(provider.release(lease)).isTrue();
       }
-      assertThatThrownBy(
-              () -> LockProviders.create("tcp://127.0.0.1:" + port + "?secret-file=" + wrong))
-          .isInstanceOf(LockConfigurationException.class)
-          .hasMessageContaining("rejected the secret");
+      try (LockProvider rejected =
+          LockProviders.create("tcp://127.0.0.1:" + port + "?secret-file=" + wrong)) {
+        assertThatThrownBy(() -> rejected.tryAcquire(LockRequest.of("a", TTL)))
+            .as("created without connecting; the first call is refused")
+            .isInstanceOf(LockConfigurationException.class)
+            .hasMessageContaining("rejected the secret");
+      }
       try (LockProvider anonymous = LockProviders.create("tcp://127.0.0.1:" + port)) {
         assertThatThrownBy(() -> anonymous.tryAcquire(LockRequest.of("a", TTL)))
             .isInstanceOf(LockProviderException.class)
@@ -155,18 +158,22 @@ class SecurityTest {
         assertThat(b.status("tls").holder().fencingToken()).isEqualTo(lease.fencingToken());
         assertThat(a.release(lease)).isTrue();
       }
-      assertThatThrownBy(
-              () -> LockProviders.create("tcp://127.0.0.1:" + port + "?tls=true&secret=s3cret"))
-          .as("the JVM's trust store does not trust a self-signed certificate")
-          .isInstanceOf(LockProviderException.class)
-          .hasMessageContaining("TLS handshake");
-      assertThatThrownBy(
-              () ->
-                  LockProviders.create(
-                      "tcp://127.0.0.1:" + port + "?secret=s3cret&request-timeout=2s"))
-          .as("a plain client cannot talk to a TLS server")
-          .isInstanceOf(LockProviderException.class)
-          .hasMessageContaining("127.0.0.1:" + port);
+      try (LockProvider untrusting =
+          LockProviders.create("tcp://127.0.0.1:" + port + "?tls=true&secret=s3cret")) {
+        assertThatThrownBy(() -> untrusting.tryAcquire(LockRequest.of("tls", TTL)))
+            .as("the JVM's trust store does not trust a self-signed certificate")
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageStartingWith("TLS handshake with lock server 127.0.0.1:" + port)
+            .message()
+            .doesNotContain("\n");
+      }
+      try (LockProvider plain =
+          LockProviders.create("tcp://127.0.0.1:" + port + "?secret=s3cret&request-timeout=2s")) {
+        assertThatThrownBy(() -> plain.tryAcquire(LockRequest.of("tls", TTL)))
+            .as("a plain client cannot talk to a TLS server")
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageContaining("127.0.0.1:" + port);
+      }
     }
   }
 
@@ -183,12 +190,14 @@ class SecurityTest {
         LeaseGrant lease = verified.tryAcquire(LockRequest.of("verified", TTL)).orElseThrow();
         assertThat(verified.release(lease)).isTrue();
       }
-      assertThatThrownBy(
-              () -> LockProviders.create("tcp://localhost:" + port + "?tls-ca=" + otherCa.cert()))
-          .as("a certificate the client's CA did not sign")
-          .isInstanceOf(LockProviderException.class)
-          .hasMessageContaining("TLS handshake with tcp://localhost:" + port)
-          .hasMessageContaining("failed");
+      try (LockProvider other =
+          LockProviders.create("tcp://localhost:" + port + "?tls-ca=" + otherCa.cert())) {
+        assertThatThrownBy(() -> other.tryAcquire(LockRequest.of("verified", TTL)))
+            .as("a certificate the client's CA did not sign")
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageContaining("TLS handshake with lock server localhost:" + port + " (tls)")
+            .hasMessageContaining("failed");
+      }
     }
   }
 

@@ -377,12 +377,12 @@ class TcpLockProviderTest {
   }
 
   @Test
-  void unreachableServerFailsWithProviderException() {
+  void anUnreachableServerFailsCallsNotCreation() {
     server.close();
-    assertThatThrownBy(
-            () -> LockProviders.create("tcp://127.0.0.1:" + port + "?connect-timeout=1s"))
+    LockProvider provider = provider("?connect-timeout=1s");
+    assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("down", TTL)))
         .isInstanceOf(LockProviderException.class)
-        .hasMessageContaining("cannot connect to tcp://127.0.0.1:" + port);
+        .hasMessage("lock server 127.0.0.1:" + port + " refused the connection");
   }
 
   @Test

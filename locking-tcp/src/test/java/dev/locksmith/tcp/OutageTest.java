@@ -1,0 +1,214 @@
+package dev.locksmith.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.tcp.server.LockServer;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lock server down at start, during an outage and back again, and a server that accepts
+ * connections but never answers: creating the provider never needs the server, calls fail with one
+ * line within the stated bound, and calls work again once the server is back, on the same provider.
+ */
+class OutageTest {
+  private static final Duration TTL = Duration.ofSeconds(30);
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+  /**
+   * The longest back-off between two connection attempts (1 s), plus a connection and Awaitility's
+   * 100 ms poll: how soon after the server is back a call must work again.
+   */
+  private static final Duration RECOVERY = Duration.ofMillis(1500);
+
+  private final List<AutoCloseable> closeAtEnd = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = closeAtEnd.size() - 1; i >= 0; i--) {
+      closeAtEnd.get(i).close();
+    }
+  }
+
+  private LockProvider provider(String url) {
+    long start = System.nanoTime();
+    LockProvider provider = LockProviders.create(url);
+    closeAtEnd.add(provider);
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("creating the provider (never connects)")
+        .isLessThan(Duration.ofSeconds(1));
+    return provider;
+  }
+
+  private LockServer startServer(int port) throws IOException {
+    LockServer server = LockServer.builder().port(port).build();
+    closeAtEnd.add(server);
+    server.start();
+    return server;
+  }
+
+  @Test
+  void createdWhileTheServerIsDownItFailsFastAndWorksOnceTheServerStarts() throws Exception {
+    int port = freePort();
+    LockProvider provider =
+        provider(
+            "tcp://127.0.0.1:" + port + "?connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
+
+    LockProviderException refused =
+        failsWithin(CONNECT_TIMEOUT, () -> provider.tryAcquire(LockRequest.of("start", TTL)));
+    assertThat(refused)
+        .hasMessage("lock server 127.0.0.1:" + port + " refused the connection")
+        .hasCauseInstanceOf(ConnectException.class);
+    LockProviderException backingOff = failsWithin(CONNECT_TIMEOUT, () -> provider.status("start"));
+    assertThat(backingOff.getMessage())
+        .startsWith("lock server 127.0.0.1:" + port + " refused the connection; next attempt in ")
+        .doesNotContain("\n");
+    assertThat(backingOff).hasCauseInstanceOf(LockProviderException.class);
+
+    startServer(port);
+    long up = System.nanoTime();
+    LeaseGrant lease =
+        await()
+            .atMost(RECOVERY)
+            .ignoreException(LockProviderException.class)
+            .until(() -> provider.tryAcquire(LockRequest.of("start", TTL)), Optional::isPresent)
+            .orElseThrow();
+    System.out.printf(
+        "first grant %d ms after the server started%n", (System.nanoTime() - up) / 1_000_000);
+    assertThat(provider.release(lease)).isTrue();
+  }
+
+  @Test
+  void aServerStoppedAndStartedAgainOnTheSamePortServesTheSameProvider() throws Exception {
+    int port = freePort();
+    LockProvider provider =
+        provider(
+            "tcp://127.0.0.1:" + port + "?connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
+    LockServer server = startServer(port);
+    LeaseGrant before = provider.tryAcquire(LockRequest.of("restart", TTL)).orElseThrow();
+
+    server.close();
+    server.awaitTermination();
+    long down = System.nanoTime();
+    long slowest = 0;
+    for (int i = 0; i < 5; i++) {
+      long start = System.nanoTime();
+      LockProviderException e =
+          failsWithin(CONNECT_TIMEOUT, () -> provider.tryAcquire(LockRequest.of("restart", TTL)));
+      slowest = Math.max(slowest, System.nanoTime() - start);
+      assertThat(e.getMessage()).contains("lock server 127.0.0.1:" + port).doesNotContain("\n");
+    }
+    assertThat(provider.renew(before, TTL)).as("lost with the connection").isEmpty();
+    System.out.printf(
+        "5 calls while down: slowest %.1f ms, %d ms in all%n",
+        slowest / 1e6, (System.nanoTime() - down) / 1_000_000);
+
+    startServer(port);
+    long up = System.nanoTime();
+    LeaseGrant after =
+        await()
+            .atMost(RECOVERY)
+            .ignoreException(LockProviderException.class)
+            .until(() -> provider.tryAcquire(LockRequest.of("restart", TTL)), Optional::isPresent)
+            .orElseThrow();
+    System.out.printf(
+        "first grant %d ms after the restart%n", (System.nanoTime() - up) / 1_000_000);
+    assertThat(after.fencingToken()).isGreaterThan(before.fencingToken());
+    assertThat(provider.release(after)).isTrue();
+  }
+
+  @Test
+  void aServerThatAcceptsButNeverAnswersFailsCallsWithinTheRequestTimeout() throws Exception {
+    Duration requestTimeout = Duration.ofSeconds(1);
+    // The kernel completes the connections; nothing reads or answers them.
+    ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    closeAtEnd.add(silent);
+    int port = silent.getLocalPort();
+    LockProvider provider =
+        provider(
+            "tcp://127.0.0.1:"
+                + port
+                + "?connect-timeout=1s&request-timeout="
+                + requestTimeout.toMillis()
+                + "ms");
+
+    long start = System.nanoTime();
+    LockProviderException e =
+        failsWithin(
+            requestTimeout.plusSeconds(1), () -> provider.tryAcquire(LockRequest.of("s", TTL)));
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(requestTimeout);
+    assertThat(e)
+        .hasMessage(
+            "lock server 127.0.0.1:"
+                + port
+                + " did not answer ACQUIRE 's' within 1s (request-timeout)")
+        .hasCauseInstanceOf(TimeoutException.class);
+    // The connection is dropped one request-timeout after the ACQUIRE gave up (its CANCEL is not
+    // answered either); a call pending then fails at that moment, which is sooner.
+    assertThat(failsWithin(requestTimeout.plusSeconds(1), () -> provider.status("s")).getMessage())
+        .containsAnyOf(
+            "lock server 127.0.0.1:" + port + " did not answer STATUS 's' within 1s",
+            "connection to lock server 127.0.0.1:"
+                + port
+                + " lost: no reply to an ACQUIRE or its CANCEL within 1s (request-timeout)");
+  }
+
+  @Test
+  void withASecretASilentServerFailsTheConnectionWithinTheConnectTimeout() throws Exception {
+    ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    closeAtEnd.add(silent);
+    int port = silent.getLocalPort();
+    LockProvider provider =
+        provider(
+            "tcp://127.0.0.1:" + port + "?secret=s3cret&connect-timeout=1s&request-timeout=5s");
+
+    long start = System.nanoTime();
+    LockProviderException e =
+        failsWithin(Duration.ofSeconds(2), () -> provider.tryAcquire(LockRequest.of("s", TTL)));
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    assertThat(e)
+        .hasMessage(
+            "lock server 127.0.0.1:" + port + " did not answer AUTH within 1s (connect-timeout)")
+        .hasCauseInstanceOf(TimeoutException.class);
+  }
+
+  /** Runs {@code call}, which must fail with a LockProviderException within {@code bound}. */
+  private static LockProviderException failsWithin(Duration bound, Callable<?> call) {
+    long start = System.nanoTime();
+    LockProviderException failure;
+    try {
+      Object result = call.call();
+      throw new AssertionError("expected a LockProviderException, got " + result);
+    } catch (LockProviderException e) {
+      failure = e;
+    } catch (Exception e) {
+      throw new AssertionError("expected a LockProviderException", e);
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to fail").isLessThan(bound);
+    assertThat(failure.getMessage()).as("one line").doesNotContain("\n");
+    return failure;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
