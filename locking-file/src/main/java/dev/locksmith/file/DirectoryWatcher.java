@@ -17,10 +17,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Wakes waiters early when a lock file disappears from the directory. Only changes made through
  * this host's kernel are seen (a watch on NFS misses other hosts), so waiters always poll too; the
- * watcher only shortens the wait. Started on the first wait, stopped by {@link #close()}.
+ * watcher only shortens the wait. Started on the first wait, stopped by {@link #close()}. A watch
+ * that cannot start (the directory is missing) or ends (the directory was deleted or unmounted) is
+ * tried again by a wait at least a second later.
  */
 final class DirectoryWatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DirectoryWatcher.class);
+  private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final Path directory;
   private final boolean enabled;
@@ -28,6 +31,7 @@ final class DirectoryWatcher implements AutoCloseable {
   private final Condition changed = mutex.newCondition();
   private long generation;
   private boolean started;
+  private long retryAtNanos;
   private boolean closed;
   private @Nullable WatchService service;
   private @Nullable Thread thread;
@@ -35,6 +39,7 @@ final class DirectoryWatcher implements AutoCloseable {
   DirectoryWatcher(Path directory, boolean enabled) {
     this.directory = directory;
     this.enabled = enabled;
+    this.retryAtNanos = System.nanoTime();
   }
 
   /** The current generation; a wait that starts from it ends early on the next change. */
@@ -66,7 +71,7 @@ final class DirectoryWatcher implements AutoCloseable {
   }
 
   private void startIfNeeded() {
-    if (started || closed || !enabled) {
+    if (started || closed || !enabled || System.nanoTime() - retryAtNanos < 0) {
       return;
     }
     started = true;
@@ -80,6 +85,8 @@ final class DirectoryWatcher implements AutoCloseable {
       t.start();
     } catch (IOException | UnsupportedOperationException e) {
       LOG.debug("No directory watch on {}; waiters poll only: {}", directory, e.toString());
+      started = false;
+      retryAtNanos = System.nanoTime() + RETRY_NANOS;
     }
   }
 
@@ -102,12 +109,33 @@ final class DirectoryWatcher implements AutoCloseable {
           signal();
         }
         if (!key.reset()) {
-          LOG.debug("Directory watch on {} ended; waiters poll only", directory);
+          LOG.debug("Directory watch on {} ended; waiters poll until it restarts", directory);
+          ended(watch);
           return;
         }
       }
     } catch (InterruptedException | ClosedWatchServiceException e) {
       // closing
+    }
+  }
+
+  /** The watch ended without {@link #close()}: let a later wait start a new one. */
+  private void ended(WatchService watch) {
+    mutex.lock();
+    try {
+      if (service == watch) {
+        service = null;
+        thread = null;
+        started = false;
+        retryAtNanos = System.nanoTime() + RETRY_NANOS;
+      }
+    } finally {
+      mutex.unlock();
+    }
+    try {
+      watch.close();
+    } catch (IOException e) {
+      LOG.debug("Closing the directory watch on {} failed: {}", directory, e.toString());
     }
   }
 

@@ -58,6 +58,7 @@ final class FileLockProvider implements LockProvider {
   private final FileLockSettings settings;
   private final LockDirectory directory;
   private final DirectoryWatcher watcher;
+  private final DirectoryCheck check;
   private final String description;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final long skewMillis;
@@ -70,6 +71,7 @@ final class FileLockProvider implements LockProvider {
     this.settings = settings;
     this.directory = new LockDirectory(settings);
     this.watcher = new DirectoryWatcher(settings.directory(), settings.watch());
+    this.check = new DirectoryCheck(settings.directory(), settings.createDirs());
     this.description = description;
     this.skewMillis = settings.skew().toMillis();
     this.garbledGraceMillis = settings.garbledGrace().toMillis();
@@ -98,6 +100,7 @@ final class FileLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkOpen();
     checkTtl(request.ttl());
+    check.ensureUsable();
     long startNanos = System.nanoTime();
     LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), request.lockId());
     try {
@@ -506,6 +509,7 @@ final class FileLockProvider implements LockProvider {
     if (lease.deadlineNanos() - startNanos <= marginNanos) {
       return Optional.empty();
     }
+    check.ensureUsable();
     LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), lease.lockId());
     ReentrantLock stripe = stripe(lease.lockId());
     stripe.lock();
@@ -517,6 +521,7 @@ final class FileLockProvider implements LockProvider {
       // meanwhile (the write then goes to the moved-away file, which nobody reads again).
       try (FileChannel channel = directory.openExisting(files.lock())) {
         if (channel == null) {
+          check.confirmPresent();
           return Optional.empty();
         }
         LockRecord record = directory.readRecord(channel);
@@ -553,13 +558,17 @@ final class FileLockProvider implements LockProvider {
     if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
       return false;
     }
+    check.ensureUsable();
     LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), lease.lockId());
     ReentrantLock stripe = stripe(lease.lockId());
     stripe.lock();
     try {
       LockRecord current = directory.readRecord(files.lock());
-      if (current == null
-          || !current.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
+      if (current == null) {
+        check.confirmPresent();
+        return false;
+      }
+      if (!current.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
         return false;
       }
       if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
@@ -607,10 +616,14 @@ final class FileLockProvider implements LockProvider {
   @Override
   public LockStatus status(String lockId) {
     checkOpen();
+    check.ensureUsable();
     LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), lockId);
     try {
       Observed seen = directory.read(files.lock());
       long now = System.currentTimeMillis();
+      if (seen == null) {
+        check.confirmPresent();
+      }
       if (seen == null || seen.stale(now, skewMillis, garbledGraceMillis)) {
         return new LockStatus(lockId, null, -1);
       }
@@ -659,6 +672,10 @@ final class FileLockProvider implements LockProvider {
 
   private LockProviderException failure(
       String action, String lockId, LockFileNames.LockFiles files, IOException e) {
+    LockProviderException directoryProblem = check.diagnose(e);
+    if (directoryProblem != null) {
+      return directoryProblem;
+    }
     return new LockProviderException(
         "Could not "
             + action

@@ -1,6 +1,5 @@
 package dev.locksmith.file;
 
-import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.io.IOException;
 import java.net.URI;
@@ -9,11 +8,18 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The settings of a file provider, read from its URL.
@@ -29,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  *     system has none
  * @param watch whether waiters also watch the directory for deletions (same host only)
  * @param sync whether writes are forced to storage before they count
+ * @param createDirs whether a missing directory (and its parents) is created, by the first call
+ *     that finds it missing
  */
 record FileLockSettings(
     Path directory,
@@ -38,7 +46,9 @@ record FileLockSettings(
     Duration renewMargin,
     @Nullable Set<PosixFilePermission> permissions,
     boolean watch,
-    boolean sync) {
+    boolean sync,
+    boolean createDirs) {
+  private static final Logger LOG = LoggerFactory.getLogger(FileLockSettings.class);
 
   static final Set<String> PARAMETERS =
       Set.of(
@@ -56,9 +66,14 @@ record FileLockSettings(
   static final Duration DEFAULT_RENEW_MARGIN = Duration.ofMillis(20);
   static final String DEFAULT_MODE = "rw-rw----";
 
+  /** How long creation waits for the file system to tell whether the path is a regular file. */
+  private static final Duration STAT_TIMEOUT = Duration.ofSeconds(1);
+
   /**
-   * Reads and checks the settings: unknown parameters, bad values and a directory that is missing,
-   * not a directory or not writable fail with a message naming the URL part.
+   * Reads and checks the settings: unknown parameters, bad values and a path that is a regular file
+   * fail with a message naming the URL part. The directory itself is not needed: one that is
+   * missing, not writable or on a mount that does not answer is found by the calls (see {@link
+   * DirectoryCheck}).
    */
   static FileLockSettings from(ProviderUrl url) {
     url.requireOnly(PARAMETERS);
@@ -89,18 +104,10 @@ record FileLockSettings(
     boolean watch = url.booleanParameter("watch", true);
     boolean sync = url.booleanParameter("sync", false);
     Path directory = directory(url);
-    if (createDirs && !Files.exists(directory)) {
-      try {
-        Files.createDirectories(directory);
-      } catch (IOException e) {
-        throw url.error(
-            "path '" + directory + "' does not exist and could not be created: " + describe(e));
-      }
-    }
-    checkDirectory(url, directory);
+    checkNotAFile(url, directory);
     Set<PosixFilePermission> permissions = permissions(url, directory);
     return new FileLockSettings(
-        directory, skew, pollMax, garbledGrace, renewMargin, permissions, watch, sync);
+        directory, skew, pollMax, garbledGrace, renewMargin, permissions, watch, sync, createDirs);
   }
 
   /**
@@ -117,7 +124,8 @@ record FileLockSettings(
         DEFAULT_RENEW_MARGIN,
         permissions,
         false,
-        true);
+        true,
+        false);
   }
 
   private static Path directory(ProviderUrl url) {
@@ -164,44 +172,44 @@ record FileLockSettings(
     return permissions;
   }
 
-  private static void checkDirectory(ProviderUrl url, Path directory) {
-    if (!Files.exists(directory)) {
-      throw url.error(
-          "path '"
-              + directory
-              + "' does not exist; create the directory or add create-dirs=true to the URL");
+  /**
+   * Refuses a path that exists and is not a directory: a wrong URL, not an outage. Anything else
+   * (missing, unreadable, a mount that does not answer within {@link #STAT_TIMEOUT}) is left to the
+   * calls, so that creating the provider never waits for the directory.
+   */
+  private static void checkNotAFile(ProviderUrl url, Path directory) {
+    CompletableFuture<@Nullable BasicFileAttributes> stat =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return Files.readAttributes(directory, BasicFileAttributes.class);
+              } catch (IOException | RuntimeException e) {
+                return null;
+              }
+            },
+            task -> {
+              Thread thread = new Thread(task, "locksmith-file-stat");
+              thread.setDaemon(true);
+              thread.start();
+            });
+    BasicFileAttributes attributes;
+    try {
+      attributes = stat.get(STAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn(
+          "Lock directory {} did not answer within {} ms (a mount that is not responding?);"
+              + " calls will check it",
+          directory,
+          STAT_TIMEOUT.toMillis());
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (ExecutionException e) {
+      return;
     }
-    if (!Files.isDirectory(directory)) {
+    if (attributes != null && !attributes.isDirectory()) {
       throw url.error("path '" + directory + "' is not a directory");
-    }
-    Path probe = directory.resolve(".locksmith-probe-" + OwnerTokens.newToken());
-    try {
-      Files.createFile(probe);
-      Files.delete(probe);
-    } catch (IOException e) {
-      throw url.error("path '" + directory + "' is not writable by this process: " + describe(e));
-    }
-    checkHardLinks(url, directory);
-  }
-
-  /** Counter files are published with {@code link}, which never replaces a file. */
-  private static void checkHardLinks(ProviderUrl url, Path directory) {
-    Path probe = directory.resolve(".locksmith-probe-" + OwnerTokens.newToken());
-    Path link = directory.resolve(probe.getFileName() + "-link");
-    try {
-      Files.createFile(probe);
-      try {
-        Files.createLink(link, probe);
-      } finally {
-        Files.deleteIfExists(link);
-        Files.deleteIfExists(probe);
-      }
-    } catch (IOException | UnsupportedOperationException e) {
-      throw url.error(
-          "path '"
-              + directory
-              + "' is on a file system without hard links, which the file provider needs: "
-              + (e instanceof IOException io ? describe(io) : e.toString()));
     }
   }
 

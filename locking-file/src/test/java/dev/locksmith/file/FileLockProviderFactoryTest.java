@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import java.nio.file.Files;
@@ -27,19 +28,26 @@ class FileLockProviderFactoryTest {
   }
 
   @Test
-  void aMissingDirectoryFailsNamingThePathAndTheFix() {
+  void aMissingDirectoryFailsCallsNamingThePathAndTheFix() {
     Path missing = dir.resolve("nope");
-    assertThatThrownBy(() -> LockProviders.create(missing.toUri().toString()))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("'" + missing + "' does not exist")
-        .hasMessageContaining("create-dirs=true");
+    try (LockProvider provider = LockProviders.create(missing.toUri().toString())) {
+      assertThatThrownBy(
+              () -> provider.tryAcquire(TestProviders.request("x", Duration.ofSeconds(5))))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("lock directory " + missing + " does not exist")
+          .hasMessageContaining("create-dirs=true");
+    }
   }
 
   @Test
-  void createDirsCreatesAMissingDirectory() {
+  void createDirsCreatesAMissingDirectoryOnTheFirstCall() {
     Path missing = dir.resolve("a/b");
-    LockProviders.create(missing.toUri() + "?create-dirs=true").close();
-    assertThat(missing).isDirectory();
+    try (LockProvider provider = LockProviders.create(missing.toUri() + "?create-dirs=true")) {
+      assertThat(missing).as("creation does not touch the directory").doesNotExist();
+      assertThat(provider.tryAcquire(TestProviders.request("x", Duration.ofSeconds(5))))
+          .isPresent();
+      assertThat(missing).isDirectory();
+    }
   }
 
   @Test
@@ -51,7 +59,7 @@ class FileLockProviderFactoryTest {
   }
 
   @Test
-  void anUnwritableDirectoryFails() throws Exception {
+  void anUnwritableDirectoryFailsCalls() throws Exception {
     // root ignores permission bits, so as root use sysfs, which refuses new files even to root.
     Path unwritable;
     if ("root".equals(System.getProperty("user.name"))) {
@@ -60,9 +68,14 @@ class FileLockProviderFactoryTest {
       unwritable = Files.createDirectory(dir.resolve("ro"));
       Files.setPosixFilePermissions(unwritable, PosixFilePermissions.fromString("r-x------"));
     }
-    assertThatThrownBy(() -> LockProviders.create("file://" + unwritable))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("'" + unwritable + "' is not writable by this process");
+    try (LockProvider provider = LockProviders.create("file://" + unwritable)) {
+      assertThatThrownBy(() -> provider.status("x"))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessage(
+              "lock directory "
+                  + unwritable
+                  + " is not writable by this process: permission denied");
+    }
   }
 
   @Test
