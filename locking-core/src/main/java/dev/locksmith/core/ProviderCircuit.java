@@ -19,11 +19,12 @@ import org.slf4j.LoggerFactory;
  * background probe ({@code status} of {@link #PROBE_LOCK_ID}) runs every probe interval, at most
  * one at a time; its answer, or any real call's, closes the circuit.
  *
- * <p>A call's outcome changes the state only if the state has not changed since the call started: a
- * reply that was in flight when the circuit opened does not close it again at once, and a call that
- * hung through an outage and fails after the provider came back does not reopen it. A busy answer
- * (the lock is held) is an answer. Errors of configuration or arguments ({@link LockException}s
- * other than {@link LockProviderException}, {@link IllegalArgumentException}, {@link
+ * <p>Any answer closes the circuit, whenever its call started: it shows the provider answers now. A
+ * failure opens it only if the call started while it was closed and after it last closed: a failure
+ * by timeout tells of the provider as it was a client timeout ago, so a call that hung through an
+ * outage and fails after the provider came back does not reopen it. A busy answer (the lock is
+ * held) is an answer. Errors of configuration or arguments ({@link LockException}s other than
+ * {@link LockProviderException}, {@link IllegalArgumentException}, {@link
  * UnsupportedOperationException}) are answers too: the provider was reached.
  *
  * <p>Exactly one line is logged per change of state: WARN when the provider goes down, INFO when it
@@ -120,7 +121,7 @@ final class ProviderCircuit {
       failed(at, e);
       throw e;
     }
-    answered(at);
+    answered();
     return result;
   }
 
@@ -137,7 +138,7 @@ final class ProviderCircuit {
       failed(at, e);
       throw e;
     }
-    answered(at);
+    answered();
     return result;
   }
 
@@ -170,14 +171,18 @@ final class ProviderCircuit {
         || error instanceof UnsupportedOperationException);
   }
 
-  private void answered(State at) {
-    if (at.up() || stopped) {
+  /** Closes the circuit: the provider answered. */
+  private void answered() {
+    State down = state.get();
+    if (down.up() || stopped) {
       return;
     }
     State up = new State(true, null, Instant.now(), ticker.read());
-    if (state.compareAndSet(at, up)) {
+    if (state.compareAndSet(down, up)) {
       LOG.info(
-          "Lock provider {} is back after {} s", name, seconds(up.sinceNanos() - at.sinceNanos()));
+          "Lock provider {} is back after {} s",
+          name,
+          seconds(up.sinceNanos() - down.sinceNanos()));
     }
   }
 
@@ -216,7 +221,7 @@ final class ProviderCircuit {
       State at = state.get();
       RuntimeException failure = check();
       if (failure == null) {
-        answered(at);
+        answered();
       } else {
         failed(at, failure);
       }

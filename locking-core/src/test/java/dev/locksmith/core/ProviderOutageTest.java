@@ -1,0 +1,431 @@
+package dev.locksmith.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outage circuit: a provider error opens it, locked calls then fail fast without reaching the
+ * provider, a background probe or an answered call closes it, and {@link Locksmith#health()} shows
+ * it without asking the provider.
+ */
+class ProviderOutageTest {
+  private static final String ONE_LINE_CAUSE =
+      "LockProviderException: Unable to connect to 127.0.0.1:1: connection refused";
+  private static final Duration NEVER = Duration.ofHours(1);
+
+  private final MemoryLockProvider store = MemoryLockProvider.isolated();
+  private final OutageProvider provider = new OutageProvider("outage:orders", store);
+  private final RecordingListener events = new RecordingListener();
+  private final ExecutorService pool = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stop() {
+    pool.shutdownNow();
+  }
+
+  /** An engine whose start-up probe has answered, so only the test changes the circuit. */
+  private Locksmith started(Duration probeInterval) {
+    Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .listener(events)
+            .providerProbeInterval(probeInterval)
+            .build();
+    await().atMost(Duration.ofSeconds(5)).until(() -> provider.statusDone.get() == 1);
+    assertThat(locksmith.health()).singleElement().extracting(ProviderHealth::up).isEqualTo(true);
+    return locksmith;
+  }
+
+  private static LockOptions tick(String name) {
+    return LockOptions.named(name).withOnBusy(OnBusy.SKIP);
+  }
+
+  @Test
+  void aProviderErrorOpensTheCircuitAndLockedCallsThenFailFastWithoutCallingTheProvider() {
+    try (Locksmith locksmith = started(NEVER)) {
+      provider.down.set(true);
+      assertThatThrownBy(() -> locksmith.run(tick("report"), () -> {}))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessage(OutageProvider.FAILURE);
+      int reached = provider.lockCalls.get();
+
+      long slowest = 0;
+      for (int i = 0; i < 200; i++) {
+        LockOptions options =
+            switch (i % 3) {
+              case 0 -> tick("report");
+              case 1 -> LockOptions.named("pay").withOnBusy(OnBusy.FAIL);
+              default -> LockOptions.named("batch").withWaitTimeout(Duration.ofSeconds(30));
+            };
+        long started = System.nanoTime();
+        Throwable thrown = catchThrowable(() -> locksmith.run(options, () -> {}));
+        slowest = Math.max(slowest, System.nanoTime() - started);
+        assertThat(thrown)
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageStartingWith("Lock '" + options.lockId() + "' not acquired: lock provider")
+            .hasMessageContaining("lock provider default (outage:orders) is down since 20")
+            .hasMessageContaining(
+                ONE_LINE_CAUSE + "; locked calls on it fail fast until it answers")
+            .hasMessageNotContaining("script:");
+      }
+      assertThat(provider.lockCalls).as("calls that reached the provider").hasValue(reached);
+      assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofMillis(50));
+      assertThat(events.events)
+          .filteredOn(e -> e.startsWith("error report"))
+          .as("each failed acquisition is told to listeners")
+          .hasSize(1 + 67);
+
+      ProviderHealth health = locksmith.health().get(0);
+      assertThat(health.up()).isFalse();
+      assertThat(health.name()).isEqualTo("default");
+      assertThat(health.description()).isEqualTo("outage:orders");
+      assertThat(health.problem()).isEqualTo(ONE_LINE_CAUSE);
+    }
+  }
+
+  @Test
+  void anyRuntimeExceptionOfTheProviderOpensItButAnArgumentErrorDoesNot() {
+    try (Locksmith locksmith = started(NEVER)) {
+      provider.failure.set(() -> new IllegalArgumentException("lock id too long"));
+      provider.down.set(true);
+      for (int i = 0; i < 3; i++) {
+        assertThatThrownBy(() -> locksmith.run(tick("a"), () -> {}))
+            .isInstanceOf(IllegalArgumentException.class);
+      }
+      assertThat(provider.lockCalls).as("every call reached the provider").hasValue(3);
+      assertThat(locksmith.health().get(0).up()).isTrue();
+
+      provider.failure.set(() -> new IllegalStateException("Redisson is shutdown"));
+      assertThatThrownBy(() -> locksmith.run(tick("a"), () -> {}))
+          .isInstanceOf(IllegalStateException.class);
+      assertThat(locksmith.health().get(0).problem())
+          .isEqualTo("IllegalStateException: Redisson is shutdown");
+      assertThatThrownBy(() -> locksmith.run(tick("a"), () -> {}))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("is down since");
+      assertThat(provider.lockCalls).hasValue(4);
+    }
+  }
+
+  @Test
+  void aProbeClosesTheCircuitOnceTheProviderAnswersAgain() throws Exception {
+    try (Locksmith locksmith = started(Duration.ofMillis(50))) {
+      provider.down.set(true);
+      assertThatThrownBy(() -> locksmith.run(tick("sweep"), () -> {}))
+          .isInstanceOf(LockProviderException.class);
+      // Probes keep running, and failing, while it is down.
+      await().atMost(Duration.ofSeconds(5)).until(() -> provider.statusDone.get() >= 3);
+      assertThat(locksmith.health().get(0).up()).isFalse();
+      assertThat(provider.lockCalls).hasValue(1);
+
+      provider.down.set(false);
+      await().atMost(Duration.ofSeconds(5)).until(() -> locksmith.health().get(0).up());
+      assertThat(locksmith.health().get(0).problem()).isNull();
+      assertThat(locksmith.run(tick("sweep"), () -> {})).isTrue();
+      assertThat(provider.lockCalls).hasValue(2);
+      // Up again: no more probes.
+      int probes = provider.statusCalls.get();
+      CountDownLatch quiet = new CountDownLatch(1);
+      assertThat(quiet.await(300, TimeUnit.MILLISECONDS)).isFalse();
+      assertThat(provider.statusCalls).hasValue(probes);
+    }
+  }
+
+  @Test
+  void aCallAnsweredWhileTheCircuitIsOpenClosesIt() throws Exception {
+    try (Locksmith locksmith = started(NEVER)) {
+      LeaseGrant other =
+          store.tryAcquire(LockRequest.of("job", Duration.ofSeconds(30))).orElseThrow();
+      CompletableFuture<Lease> waiter =
+          CompletableFuture.supplyAsync(
+              () ->
+                  locksmith.acquire(
+                      LockOptions.named("job").withWaitTimeout(Duration.ofSeconds(20))),
+              pool);
+      await().atMost(Duration.ofSeconds(5)).until(() -> store.status("job").waiters() == 1);
+
+      provider.down.set(true);
+      assertThatThrownBy(() -> locksmith.run(tick("other"), () -> {}))
+          .isInstanceOf(LockProviderException.class);
+      assertThat(locksmith.health().get(0).up()).isFalse();
+
+      // The waiter's call, sent before the outage, is answered with the lock: the provider is back.
+      store.release(other);
+      try (Lease lease = waiter.get(5, TimeUnit.SECONDS)) {
+        assertThat(lease.isValid()).isTrue();
+        assertThat(locksmith.health().get(0).up()).isTrue();
+        provider.down.set(false);
+      }
+      assertThat(provider.statusCalls).as("no probe ran").hasValue(1);
+    }
+  }
+
+  @Test
+  void healthTurnsDownSoonAfterStartWhenTheProviderIsDownWithoutAnyLockedCall() {
+    provider.down.set(true);
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .untilAsserted(
+              () ->
+                  assertThat(locksmith.health())
+                      .singleElement()
+                      .satisfies(
+                          health -> {
+                            assertThat(health.up()).isFalse();
+                            assertThat(health.problem()).isEqualTo(ONE_LINE_CAUSE);
+                          }));
+      assertThatThrownBy(() -> locksmith.run(tick("nightly"), () -> {}))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("is down since");
+      assertThat(provider.lockCalls).hasValue(0);
+    }
+  }
+
+  @Test
+  void healthNeverWaitsForAProvider() {
+    provider.statusGate.set(new CountDownLatch(1)); // the start-up probe hangs
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .provider("audit", MemoryLockProvider.isolated())
+            .build()) {
+      await().atMost(Duration.ofSeconds(5)).until(() -> provider.statusCalls.get() == 1);
+      List<ProviderHealth> health = locksmith.health();
+      assertThat(provider.statusDone).as("the probe still hangs").hasValue(0);
+      assertThat(health)
+          .extracting(ProviderHealth::name, ProviderHealth::up)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("default", true),
+              org.assertj.core.groups.Tuple.tuple("audit", true));
+    } finally {
+      provider.statusGate.get().countDown();
+    }
+  }
+
+  @Test
+  void oneProviderUnderTwoNamesHasOneCircuit() {
+    try (Locksmith locksmith =
+        Locksmith.builder().defaultProvider(provider).provider("orders", provider).build()) {
+      assertThat(locksmith.health())
+          .singleElement()
+          .extracting(ProviderHealth::name)
+          .isEqualTo("default");
+    }
+  }
+
+  @Test
+  void providersRequiredAtStartupFailTheBuildNamingEachThatDidNotAnswerAndClosingOwnedOnes() {
+    OutageProvider given = new OutageProvider("outage:given");
+    given.down.set(true);
+    LocksmithSettings settings =
+        LocksmithSettings.from(
+            Map.of(
+                "locksmith.url", "outage:owned?down=true",
+                "locksmith.providers.fine.url", "outage:fine",
+                "locksmith.require-providers-at-startup", "true"));
+    assertThat(settings.requireProvidersAtStartup()).isTrue();
+    int before = OutageProviderFactory.CREATED.size();
+
+    assertThatThrownBy(
+            () -> Locksmith.builder().provider("given", given).settings(settings).build())
+        .isInstanceOf(LockProviderException.class)
+        .hasMessageStartingWith(
+            "Lock provider default (outage:owned) did not answer at start-up: " + ONE_LINE_CAUSE)
+        .hasMessageContaining(
+            "; Lock provider given (outage:given) did not answer at start-up: " + ONE_LINE_CAUSE)
+        .hasMessageEndingWith(
+            "providers are required at start-up (requireProvidersAtStartup,"
+                + " locksmith.require-providers-at-startup), so the engine was not built")
+        .hasMessageNotContaining("fine")
+        .hasMessageNotContaining("script:");
+
+    List<OutageProvider> created =
+        OutageProviderFactory.CREATED.subList(before, OutageProviderFactory.CREATED.size());
+    assertThat(created).hasSize(2).allSatisfy(p -> assertThat(p.closed).isTrue());
+    assertThat(given.closed).as("a provider given to the builder is the caller's").isFalse();
+  }
+
+  @Test
+  void providersRequiredAtStartupThatAnswerStartUp() {
+    try (Locksmith locksmith =
+        Locksmith.builder().defaultProvider(provider).requireProvidersAtStartup(true).build()) {
+      assertThat(provider.statusDone).as("probed before build returned").hasValue(1);
+      assertThat(locksmith.health().get(0).up()).isTrue();
+    }
+  }
+
+  @Test
+  void byDefaultStartUpChecksConfigurationOnly() {
+    provider.down.set(true);
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      await().atMost(Duration.ofSeconds(5)).until(() -> !locksmith.health().get(0).up());
+    }
+  }
+
+  @Test
+  void theStartUpSettingIsTrueOrFalse() {
+    assertThat(LocksmithSettings.from(Map.of()).requireProvidersAtStartup()).isFalse();
+    assertThat(
+            LocksmithSettings.from(Map.of("locksmith.require-providers-at-startup", " FALSE "))
+                .requireProvidersAtStartup())
+        .isFalse();
+    assertThatThrownBy(
+            () -> LocksmithSettings.from(Map.of("locksmith.require-providers-at-startup", "yes")))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessage(
+            "Setting locksmith.require-providers-at-startup is 'yes'; expected true or false");
+  }
+
+  @Test
+  void renewalsFailFastWhileDownAndTheLeaseIsLostAtItsDeadline() throws Exception {
+    VirtualTicker ticker = new VirtualTicker();
+    OutageProvider scripted = new OutageProvider("outage:scripted", new ScriptedProvider(ticker));
+    AtomicInteger renewalsRun = new AtomicInteger();
+    try (ConsoleLog log = new ConsoleLog();
+        Locksmith locksmith =
+            Locksmith.builder()
+                .defaultProvider(scripted)
+                .ticker(ticker)
+                .listener(events)
+                .providerProbeInterval(NEVER)
+                .renewalExecutor(
+                    task ->
+                        pool.execute(
+                            () -> {
+                              task.run();
+                              renewalsRun.incrementAndGet();
+                            }))
+                .build()) {
+      await().atMost(Duration.ofSeconds(5)).until(() -> scripted.statusDone.get() == 1);
+      Lease lease = locksmith.acquire(LockOptions.named("held").withTtl(Duration.ofSeconds(3)));
+      scripted.down.set(true);
+      assertThatThrownBy(() -> locksmith.run(tick("other"), () -> {}))
+          .isInstanceOf(LockProviderException.class);
+
+      ticker.advance(Duration.ofMillis(1100)); // the renewal is due
+      await().atMost(Duration.ofSeconds(5)).until(() -> renewalsRun.get() >= 1);
+      assertThat(scripted.renewCalls).as("renewals failed fast").hasValue(0);
+      assertThat(lease.isValid()).isTrue();
+
+      ticker.advance(Duration.ofMillis(1900)); // the deadline
+      await().atMost(Duration.ofSeconds(5)).until(() -> events.events.contains("lost held"));
+      assertThatThrownBy(lease::checkValid)
+          .isInstanceOf(LockLostException.class)
+          .hasMessageContaining("its deadline passed without a confirmed renewal");
+      assertThat(scripted.renewCalls).hasValue(0);
+      assertThat(log.lines("WARN", "Lease on lock 'held' lost")).hasSize(1);
+      lease.close();
+    }
+  }
+
+  @Test
+  void aReleaseWhileTheProviderIsDownIsLeftToTheTtlNotRunOnTheCallersThread() {
+    try (Locksmith locksmith = started(NEVER)) {
+      Lease lease = locksmith.acquire(LockOptions.named("export").withTtl(Duration.ofSeconds(30)));
+      provider.down.set(true);
+      assertThatThrownBy(() -> locksmith.run(tick("other"), () -> {}))
+          .isInstanceOf(LockProviderException.class);
+
+      lease.close();
+      assertThat(provider.releaseCalls).hasValue(0);
+      assertThat(events.events).contains("released export");
+      assertThat(store.status("export").currentHolder())
+          .as("held on the store until its ttl")
+          .isPresent();
+    }
+  }
+
+  @Test
+  void eachChangeOfStateIsOneLogLineWithAOneLineCauseAndNoStackTrace() throws Exception {
+    try (ConsoleLog log = new ConsoleLog()) {
+      try (Locksmith locksmith = started(Duration.ofMillis(50))) {
+        Lease held = locksmith.acquire(LockOptions.named("held").withTtl(Duration.ofSeconds(30)));
+        provider.down.set(true);
+        for (int i = 0; i < 20; i++) {
+          assertThatThrownBy(() -> locksmith.run(tick("tick"), () -> {}))
+              .isInstanceOf(LockProviderException.class);
+        }
+        held.close();
+        await().atMost(Duration.ofSeconds(5)).until(() -> provider.statusCalls.get() >= 4);
+        provider.down.set(false);
+        await().atMost(Duration.ofSeconds(5)).until(() -> locksmith.health().get(0).up());
+        provider.down.set(true);
+        assertThatThrownBy(() -> locksmith.run(tick("tick"), () -> {}))
+            .isInstanceOf(LockProviderException.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> provider.statusCalls.get() >= 8);
+      }
+
+      assertThat(log.lines("INFO", "Lock provider default: outage:orders")).hasSize(1);
+      assertThat(log.lines("WARN", "Lock provider default"))
+          .hasSize(2)
+          .allSatisfy(
+              line ->
+                  assertThat(line)
+                      .endsWith(
+                          " WARN dev.locksmith.core.ProviderCircuit - Lock provider default"
+                              + " (outage:orders) is down: "
+                              + ONE_LINE_CAUSE
+                              + "; locked calls on it fail fast until it answers"));
+      assertThat(log.lines("INFO", "Lock provider default is back after"))
+          .singleElement()
+          .satisfies(line -> assertThat(line).matches(".* is back after \\d+\\.\\d s"));
+      assertThat(log.lines())
+          .as("no stack trace, no second line of a cause")
+          .noneMatch(line -> line.startsWith("\tat ") || line.startsWith("Caused by"))
+          .noneMatch(line -> line.contains("script:") || line.contains("buffer:"));
+      assertThat(log.lines("ERROR", "")).isEmpty();
+    }
+  }
+
+  @Test
+  void aListenerThatThrowsIsLoggedInOneLine() {
+    try (ConsoleLog log = new ConsoleLog();
+        Locksmith locksmith =
+            Locksmith.builder()
+                .defaultProvider(provider)
+                .listener(
+                    new LockListener() {
+                      @Override
+                      public void acquired(LockEvent event, Duration waited) {
+                        throw new IllegalStateException("metrics registry closed\nat line two");
+                      }
+
+                      @Override
+                      public String toString() {
+                        return "metrics";
+                      }
+                    })
+                .build()) {
+      locksmith.tryAcquire(LockOptions.named("x")).orElseThrow().close();
+      assertThat(log.lines("WARN", "Lock listener"))
+          .singleElement()
+          .satisfies(
+              line ->
+                  assertThat(line)
+                      .endsWith(
+                          "Lock listener metrics failed: IllegalStateException: metrics registry"
+                              + " closed"));
+      assertThat(log.lines())
+          .noneMatch(line -> line.startsWith("\tat ") || line.contains("line two"));
+    }
+  }
+}

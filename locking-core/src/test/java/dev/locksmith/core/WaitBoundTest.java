@@ -1,0 +1,181 @@
+package dev.locksmith.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How late a WAIT may end, on virtual time: the engine starts every provider call on the caller's
+ * thread before the wait's deadline, one at a time, so a WAIT ends by its {@code waitTimeout} plus
+ * the one call in flight at the deadline, however long that call overruns.
+ */
+class WaitBoundTest {
+  private final VirtualTicker ticker = new VirtualTicker();
+  private final SlowProvider provider = new SlowProvider(ticker);
+  private final RecordingListener events = new RecordingListener();
+  private final Locksmith locksmith =
+      Locksmith.builder()
+          .defaultProvider(provider)
+          .ticker(ticker)
+          .listener(events)
+          .providerProbeInterval(Duration.ofHours(1))
+          .build();
+
+  @AfterEach
+  void close() {
+    locksmith.close();
+  }
+
+  private static LockOptions waitFor(String name, Duration timeout) {
+    return LockOptions.named(name).withTtl(Duration.ofSeconds(4)).withWaitTimeout(timeout);
+  }
+
+  @Test
+  void anAcquireThatOverrunsEndsTheWaitWhenItReturnsWithoutAnotherCall() {
+    // The client gives up 4.8 s after the wait should have ended.
+    provider.acquireTakes = timeout -> timeout.plus(Duration.ofMillis(4800));
+    LockTimeoutException timedOut =
+        catchThrowableOfType(
+            LockTimeoutException.class,
+            () -> locksmith.acquire(waitFor("report", Duration.ofSeconds(10))));
+    assertThat(timedOut).hasMessageContaining("'report'");
+    assertThat(provider.calls).containsExactly("acquire 10000 ms");
+    assertThat(provider.elapsed()).isEqualTo(Duration.ofMillis(14_800));
+    assertThat(events.events).containsExactly("timedOut report");
+  }
+
+  @Test
+  void aLateGrantArrivingAfterTheDeadlineIsNotRenewedOnTheCallersThread() {
+    provider.acquireTakes = timeout -> timeout.plus(Duration.ofSeconds(3));
+    provider.grants = true;
+    assertThatThrownBy(() -> locksmith.acquire(waitFor("late", Duration.ofSeconds(2))))
+        .isInstanceOf(LockTimeoutException.class);
+    assertThat(provider.elapsed()).isEqualTo(Duration.ofSeconds(5));
+    // The grant is freed in the background, off the caller's thread.
+    await().atMost(Duration.ofSeconds(2)).until(() -> provider.calls.contains("release 1"));
+    assertThat(provider.calls).containsExactly("acquire 2000 ms", "release 1");
+  }
+
+  @Test
+  void noProviderCallStartsAfterTheDeadline() {
+    // A late grant well within the wait, whose renewal is refused and whose release then runs
+    // past the deadline: the wait ends there instead of asking again.
+    provider.acquireTakes = timeout -> Duration.ofMillis(500);
+    provider.grants = true;
+    provider.releaseTakes = Duration.ofMillis(1700);
+    assertThatThrownBy(() -> locksmith.acquire(waitFor("busy", Duration.ofSeconds(2))))
+        .isInstanceOf(LockTimeoutException.class);
+    assertThat(provider.calls).containsExactly("acquire 2000 ms", "renew", "release 1");
+    assertThat(provider.elapsed()).isEqualTo(Duration.ofMillis(2200));
+  }
+
+  @Test
+  void aProviderFailingMidWaitFailsTheWaitAtOnceAndTheNextWaitFailsFast() {
+    provider.acquireTakes = timeout -> Duration.ofSeconds(3);
+    provider.failure = new LockProviderException("Connection reset by peer");
+    assertThatThrownBy(() -> locksmith.acquire(waitFor("job", Duration.ofSeconds(10))))
+        .isInstanceOf(LockProviderException.class)
+        .hasMessage("Connection reset by peer");
+    assertThat(provider.calls).as("not retried").containsExactly("acquire 10000 ms");
+    assertThat(provider.elapsed()).isEqualTo(Duration.ofSeconds(3));
+
+    assertThatThrownBy(() -> locksmith.acquire(waitFor("job", Duration.ofSeconds(10))))
+        .isInstanceOf(LockProviderException.class)
+        .hasMessageContaining("is down since");
+    assertThat(provider.calls).hasSize(1);
+    assertThat(provider.elapsed()).isEqualTo(Duration.ofSeconds(3));
+  }
+
+  /**
+   * A provider on virtual time whose calls take as long as the test says: each moves the ticker on
+   * by its duration before it answers. Without a grant, acquire answers that the lock stayed busy.
+   */
+  static final class SlowProvider implements LockProvider {
+    private final VirtualTicker ticker;
+    private final long start;
+    private final AtomicLong fencing = new AtomicLong();
+    final List<String> calls = new CopyOnWriteArrayList<>();
+    volatile java.util.function.UnaryOperator<Duration> acquireTakes = timeout -> timeout;
+    volatile boolean grants;
+    volatile Duration releaseTakes = Duration.ZERO;
+    volatile @org.jspecify.annotations.Nullable RuntimeException failure;
+
+    SlowProvider(VirtualTicker ticker) {
+      this.ticker = ticker;
+      this.start = ticker.read();
+    }
+
+    Duration elapsed() {
+      return Duration.ofNanos(ticker.read() - start);
+    }
+
+    @Override
+    public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+      calls.add("tryAcquire");
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout) {
+      calls.add("acquire " + timeout.toMillis() + " ms");
+      long sent = ticker.read();
+      ticker.advance(acquireTakes.apply(timeout));
+      RuntimeException error = failure;
+      if (error != null) {
+        throw error;
+      }
+      if (!grants) {
+        return Optional.empty();
+      }
+      // Granted as the request arrived, so the deadline runs from the send time: a grant that
+      // took long comes back late, with less than half its ttl left.
+      long deadline = Math.min(sent + request.ttl().toNanos(), ticker.read() + 1_000_000);
+      return Optional.of(
+          new LeaseGrant(
+              request.lockId(),
+              request.ownerToken(),
+              fencing.incrementAndGet(),
+              request.ttl(),
+              deadline));
+    }
+
+    @Override
+    public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+      calls.add("renew");
+      return Optional.empty();
+    }
+
+    @Override
+    public boolean release(LeaseGrant lease) {
+      calls.add("release " + lease.fencingToken());
+      ticker.advance(releaseTakes);
+      return true;
+    }
+
+    @Override
+    public LockStatus status(String lockId) {
+      return new LockStatus(lockId, null, 0);
+    }
+
+    @Override
+    public String description() {
+      return "slow";
+    }
+
+    @Override
+    public void close() {}
+  }
+}
