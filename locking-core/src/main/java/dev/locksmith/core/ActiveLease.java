@@ -233,7 +233,7 @@ final class ActiveLease implements Lease {
       // While the provider is down this fails fast, and the deadline rule reports the loss.
       renewed =
           circuit.callNow(
-              () -> provider.renew(current, options.ttl()), "Lock '" + lockId() + "' not renewed");
+              () -> provider.renew(current, options.ttl()), lockId(), ProviderCircuit.RENEWED);
     } catch (RuntimeException e) {
       long now = ticker.read();
       // Try again soon rather than a third of the TTL later; the deadline is watched meanwhile.
@@ -276,7 +276,7 @@ final class ActiveLease implements Lease {
       return; // it ends by its ttl
     }
     try {
-      circuit.callNow(() -> provider.release(unused), "Lock '" + lockId() + "' not released");
+      circuit.callNow(() -> provider.release(unused), lockId(), ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
       LOG.debug("Releasing lock '{}' after its loss failed: {}", lockId(), e.toString());
     }
@@ -347,7 +347,6 @@ final class ActiveLease implements Lease {
       listeners.released(event(), held);
       return;
     }
-    String refused = "Lock '" + lockId() + "' not released";
     providerCalls.lock();
     try {
       long holdLeft = options.minHold().toNanos() - heldNanos;
@@ -355,10 +354,14 @@ final class ActiveLease implements Lease {
       if (holdLeft >= 1_000_000 && lostReason.get() == null) {
         stillHeld =
             circuit
-                .callNow(() -> provider.renew(grant, Duration.ofNanos(holdLeft)), refused)
+                .callNow(
+                    () -> provider.renew(grant, Duration.ofNanos(holdLeft)),
+                    lockId(),
+                    ProviderCircuit.RELEASED)
                 .isPresent();
       } else {
-        stillHeld = circuit.callNow(() -> provider.release(grant), refused);
+        stillHeld =
+            circuit.callNow(() -> provider.release(grant), lockId(), ProviderCircuit.RELEASED);
       }
       if (!stillHeld) {
         markLost("it had already expired or been taken over when it was released");

@@ -57,8 +57,7 @@ final class LateGrants {
     try {
       Optional<LeaseGrant> renewed =
           circuit.callNow(
-              () -> provider.renew(grant, grant.ttl()),
-              "Lock '" + grant.lockId() + "' not renewed");
+              () -> provider.renew(grant, grant.ttl()), grant.lockId(), ProviderCircuit.RENEWED);
       if (renewed.isPresent() && hasTime(renewed.get(), ticker.read())) {
         return renewed;
       }
@@ -94,7 +93,7 @@ final class LateGrants {
     }
     try {
       circuit.callNow(
-          () -> circuit.provider().release(grant), "Lock '" + grant.lockId() + "' not released");
+          () -> circuit.provider().release(grant), grant.lockId(), ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
       LOG.debug("Releasing the late grant of '{}' failed: {}", grant.lockId(), e.toString());
     }

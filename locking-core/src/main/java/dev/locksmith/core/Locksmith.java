@@ -373,7 +373,6 @@ public final class Locksmith implements AutoCloseable {
     ProviderCircuit circuit = Objects.requireNonNull(circuits.get(provider));
     String lockId = options.lockId();
     LockEvent attempt = new LockEvent(options.name(), lockId, providerName, 0);
-    String refused = "Lock '" + lockId + "' not acquired";
     boolean wait = options.onBusy() == OnBusy.WAIT;
     long start = ticker.read();
     long waitNanos = options.waitTimeout().toNanos();
@@ -393,8 +392,10 @@ public final class Locksmith implements AutoCloseable {
             wait
                 ? circuit.call(
                     () -> provider.acquire(request, Duration.ofNanos(Math.max(0, remaining))),
-                    refused)
-                : circuit.call(() -> provider.tryAcquire(request), refused);
+                    lockId,
+                    ProviderCircuit.ACQUIRED)
+                : circuit.call(
+                    () -> provider.tryAcquire(request), lockId, ProviderCircuit.ACQUIRED);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);

@@ -34,6 +34,10 @@ final class ProviderCircuit {
   /** The lock id whose status the probes ask for; no lock of that id need exist. */
   static final String PROBE_LOCK_ID = "locksmith-probe";
 
+  static final String ACQUIRED = "acquired";
+  static final String RENEWED = "renewed";
+  static final String RELEASED = "released";
+
   private static final Logger LOG = LoggerFactory.getLogger(ProviderCircuit.class);
 
   /** Runs tasks off the callers' threads: the engine's own executor. */
@@ -106,13 +110,15 @@ final class ProviderCircuit {
    * Runs a call that may wait (an acquisition): fails fast while the circuit is open, and lets the
    * outcome update the circuit.
    *
-   * @param refused what the fast failure says was not done, such as {@code Lock 'x' not acquired}
+   * @param lockId the lock the call is for, for the fast failure's message
+   * @param action what the call does, for the fast failure's message: {@link #ACQUIRED}, {@link
+   *     #RENEWED} or {@link #RELEASED}
    * @throws ProviderDownException while the circuit is open, without calling the provider
    */
-  <T> T call(Call<T> call, String refused) throws InterruptedException {
+  <T> T call(Call<T> call, String lockId, String action) throws InterruptedException {
     State at = state.get();
     if (!at.up()) {
-      throw down(at, refused);
+      throw down(at, lockId, action);
     }
     T result;
     try {
@@ -125,11 +131,11 @@ final class ProviderCircuit {
     return result;
   }
 
-  /** As {@link #call(Call, String)}, for a call that cannot be interrupted. */
-  <T> T callNow(Supplier<T> call, String refused) {
+  /** As {@link #call(Call, String, String)}, for a call that cannot be interrupted. */
+  <T> T callNow(Supplier<T> call, String lockId, String action) {
     State at = state.get();
     if (!at.up()) {
-      throw down(at, refused);
+      throw down(at, lockId, action);
     }
     T result;
     try {
@@ -142,9 +148,12 @@ final class ProviderCircuit {
     return result;
   }
 
-  private ProviderDownException down(State at, String refused) {
+  private ProviderDownException down(State at, String lockId, String action) {
     return new ProviderDownException(
-        refused
+        "Lock '"
+            + lockId
+            + "' not "
+            + action
             + ": lock provider "
             + name
             + " ("

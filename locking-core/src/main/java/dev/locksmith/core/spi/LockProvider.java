@@ -23,7 +23,11 @@ import java.util.function.Consumer;
  * </ul>
  *
  * <p>Transient failures (unreachable server, storage errors) surface as {@link
- * dev.locksmith.core.LockProviderException}.
+ * dev.locksmith.core.LockProviderException}. The engine counts them, and any other {@code
+ * RuntimeException} but {@link IllegalArgumentException} and {@link UnsupportedOperationException},
+ * as the provider being down: it opens the provider's outage circuit, and locked calls fail fast
+ * until a probe ({@link #status} of the lock {@code locksmith-probe}) or a call is answered. Every
+ * call should give up within a client timeout of its own, which bounds how late a wait can end.
  */
 public interface LockProvider extends AutoCloseable {
 
@@ -61,7 +65,10 @@ public interface LockProvider extends AutoCloseable {
    */
   boolean release(LeaseGrant lease);
 
-  /** What the provider knows of a lock's holder and waiters. */
+  /**
+   * What the provider knows of a lock's holder and waiters. The engine also calls it as its outage
+   * probe, so it should change nothing and answer within the client's timeout.
+   */
   LockStatus status(String lockId);
 
   /**
