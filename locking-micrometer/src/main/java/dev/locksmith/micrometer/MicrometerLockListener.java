@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,6 +24,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@value #ERRORS} (counter; {@code name}, {@code provider}): provider failures
  *   <li>{@value #ACTIVE} (gauge): leases held now by this process
  * </ul>
+ *
+ * <p>A meter usually appears with its first event, so a counter such as {@value #LOST} would be
+ * missing, not zero, until the first lease is lost, and an alert rule could not tell "none" from
+ * "not reported". {@link #registerProviders} registers every meter the listener can produce, at
+ * zero, for each provider, under the lock name {@value #NO_NAME}; the integrations call it once the
+ * engine's providers are known. Those series only ever count events of a lock really named {@value
+ * #NO_NAME}, so sums over names stay right.
  */
 public final class MicrometerLockListener implements LockListener {
   /** Timer of lock acquisitions. */
@@ -39,6 +48,11 @@ public final class MicrometerLockListener implements LockListener {
   /** Gauge of leases held now. */
   public static final String ACTIVE = "locksmith.leases.active";
 
+  /** The lock name under which {@link #registerProviders} registers meters at zero. */
+  public static final String NO_NAME = "none";
+
+  private static final List<String> OUTCOMES = List.of("acquired", "busy", "timeout");
+
   private final MeterRegistry registry;
   private final AtomicLong active = new AtomicLong();
 
@@ -49,6 +63,23 @@ public final class MicrometerLockListener implements LockListener {
         .description("Leases held now by this process")
         .strongReference(true)
         .register(registry);
+  }
+
+  /**
+   * Registers, at zero, every timer and counter this listener can produce for each provider (its
+   * configured name, {@code default} for the default provider), tagged with the lock name {@value
+   * #NO_NAME}, so that they are reported before their first event.
+   *
+   * @param providers the providers' names as lock events give them
+   */
+  public void registerProviders(Collection<String> providers) {
+    for (String provider : providers) {
+      LockEvent event = new LockEvent(NO_NAME, NO_NAME, provider, 0);
+      OUTCOMES.forEach(outcome -> acquireTimer(event, outcome));
+      heldTimer(event);
+      lostCounter(event);
+      errorCounter(event);
+    }
   }
 
   @Override
@@ -70,29 +101,38 @@ public final class MicrometerLockListener implements LockListener {
   @Override
   public void released(LockEvent event, Duration held) {
     active.decrementAndGet();
-    Timer.builder(HELD)
-        .description("How long leases were held")
-        .tags(tags(event))
-        .register(registry)
-        .record(held);
+    heldTimer(event).record(held);
   }
 
   @Override
   public void lost(LockEvent event, String reason) {
-    Counter.builder(LOST)
-        .description("Leases lost while held")
-        .tags(tags(event))
-        .register(registry)
-        .increment();
+    lostCounter(event).increment();
   }
 
   @Override
   public void error(LockEvent event, Throwable error) {
-    Counter.builder(ERRORS)
+    errorCounter(event).increment();
+  }
+
+  private Timer heldTimer(LockEvent event) {
+    return Timer.builder(HELD)
+        .description("How long leases were held")
+        .tags(tags(event))
+        .register(registry);
+  }
+
+  private Counter lostCounter(LockEvent event) {
+    return Counter.builder(LOST)
+        .description("Leases lost while held")
+        .tags(tags(event))
+        .register(registry);
+  }
+
+  private Counter errorCounter(LockEvent event) {
+    return Counter.builder(ERRORS)
         .description("Provider failures while acquiring, renewing or releasing")
         .tags(tags(event))
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   private Timer acquireTimer(LockEvent event, String outcome) {

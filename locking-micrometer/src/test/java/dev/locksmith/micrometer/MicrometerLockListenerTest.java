@@ -10,6 +10,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The meters, recorded by a real engine on the in-memory provider. */
@@ -54,5 +55,58 @@ class MicrometerLockListenerTest {
       assertThat(registry.getMeters())
           .allSatisfy(m -> assertThat(m.getId().getTags().toString()).doesNotContain("customer-7"));
     }
+  }
+
+  @Test
+  void registersEveryMeterAtZeroPerProviderBeforeTheFirstEvent() {
+    MicrometerLockListener listener = new MicrometerLockListener(registry);
+    listener.registerProviders(List.of("default", "extra"));
+    for (String provider : List.of("default", "extra")) {
+      for (String meter : List.of(MicrometerLockListener.LOST, MicrometerLockListener.ERRORS)) {
+        assertThat(registry.get(meter).tags("provider", provider).counter().count())
+            .as("%s for %s", meter, provider)
+            .isZero();
+      }
+      assertThat(
+              registry.get(MicrometerLockListener.HELD).tag("provider", provider).timer().count())
+          .isZero();
+      for (String outcome : List.of("acquired", "busy", "timeout")) {
+        assertThat(
+                registry
+                    .get(MicrometerLockListener.ACQUIRE)
+                    .tags("provider", provider, "outcome", outcome)
+                    .timer()
+                    .count())
+            .as("acquire %s for %s", outcome, provider)
+            .isZero();
+      }
+    }
+    assertThat(registry.getMeters())
+        .allSatisfy(
+            m -> assertThat(m.getId().getTag("name")).isIn(MicrometerLockListener.NO_NAME, null));
+
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(MemoryLockProvider.isolated())
+            .listener(listener)
+            .build()) {
+      try (Lease lease = locksmith.acquire(LockOptions.named("invoice"))) {
+        assertThat(lease.isValid()).isTrue();
+      }
+    }
+    assertThat(
+            registry
+                .get(MicrometerLockListener.ACQUIRE)
+                .tags("name", "invoice", "provider", "default", "outcome", "acquired")
+                .timer()
+                .count())
+        .isOne();
+    assertThat(
+            registry
+                .get(MicrometerLockListener.ACQUIRE)
+                .tags("name", MicrometerLockListener.NO_NAME, "outcome", "acquired")
+                .timers())
+        .as("the zero series stay at zero")
+        .allSatisfy(timer -> assertThat(timer.count()).isZero());
   }
 }
