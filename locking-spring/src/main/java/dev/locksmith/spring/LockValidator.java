@@ -10,13 +10,11 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@code @DistributedLock} on every bean once all singletons exist, so that a bad key
@@ -45,8 +43,8 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
     Set<Class<?>> checked = new HashSet<>();
     int methods = 0;
     for (String name : factory.getBeanNamesForType(Object.class, true, false)) {
-      Class<?> type = targetClass(factory, name);
-      if (type == null || !checked.add(type) || !hasAnnotatedMethod(type)) {
+      Class<?> type = AnnotatedBeans.targetClass(factory, name);
+      if (type == null || !checked.add(type) || AnnotatedBeans.annotatedMethods(type) == 0) {
         continue;
       }
       if (locksmith == null) {
@@ -89,32 +87,5 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
         }
       }
     }
-  }
-
-  private static @Nullable Class<?> targetClass(
-      ConfigurableListableBeanFactory factory, String name) {
-    Class<?> type = null;
-    if (factory.containsBeanDefinition(name)) {
-      type = AutoProxyUtils.determineTargetClass(factory, name);
-    }
-    if (type == null) {
-      type = factory.getType(name, false);
-    }
-    return type == null ? null : ClassUtils.getUserClass(type);
-  }
-
-  private static boolean hasAnnotatedMethod(Class<?> type) {
-    try {
-      for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-        for (Method method : c.getDeclaredMethods()) {
-          if (Locksmith.isAnnotated(method)) {
-            return true;
-          }
-        }
-      }
-    } catch (LinkageError e) {
-      LOG.debug("Cannot inspect the methods of {}: {}", type.getName(), e.toString());
-    }
-    return false;
   }
 }

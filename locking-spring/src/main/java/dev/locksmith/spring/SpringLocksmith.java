@@ -6,6 +6,7 @@ import dev.locksmith.core.LocksmithSettings;
 import dev.locksmith.core.spi.LockProvider;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -40,6 +41,25 @@ public final class SpringLocksmith {
       ConfigurableListableBeanFactory beanFactory,
       Environment environment,
       LocksmithSettings settings) {
+    return create(beanFactory, environment, settings, builder -> {});
+  }
+
+  /**
+   * Creates the engine as {@link #create(ConfigurableListableBeanFactory, Environment,
+   * LocksmithSettings)} does, with further settings applied to the builder before it builds.
+   *
+   * <p>Each {@link LockProvider} bean used is recorded as a dependency of the {@link Locksmith}
+   * bean being created, so that the context closes the engine (which waits for running locked
+   * calls) before it closes the providers and the clients they use, such as a {@code
+   * RedissonClient}.
+   *
+   * @param customizer applies further engine settings, such as the shutdown timeout
+   */
+  public static Locksmith create(
+      ConfigurableListableBeanFactory beanFactory,
+      Environment environment,
+      LocksmithSettings settings,
+      Consumer<Locksmith.Builder> customizer) {
     Locksmith.Builder builder =
         Locksmith.builder()
             .attributeResolver(value -> resolve(environment, value))
@@ -51,6 +71,7 @@ public final class SpringLocksmith {
     addProviderBeans(builder, beanFactory);
     builder.settings(settings);
     beanFactory.getBeanProvider(LockListener.class).orderedStream().forEach(builder::listener);
+    customizer.accept(builder);
     return builder.build();
   }
 
@@ -66,9 +87,13 @@ public final class SpringLocksmith {
   private static void addProviderBeans(
       Locksmith.Builder builder, ConfigurableListableBeanFactory beanFactory) {
     String[] names = beanFactory.getBeanNamesForType(LockProvider.class);
+    List<String> engines = enginesInCreation(beanFactory);
     List<String> primary = new ArrayList<>();
     for (String name : names) {
       builder.provider(name, beanFactory.getBean(name, LockProvider.class));
+      for (String engine : engines) {
+        beanFactory.registerDependentBean(name, engine);
+      }
       if (isPrimary(beanFactory, name)) {
         primary.add(name);
       }
@@ -78,6 +103,17 @@ public final class SpringLocksmith {
     } else if (primary.size() == 1) {
       builder.defaultProvider(beanFactory.getBean(primary.get(0), LockProvider.class));
     }
+  }
+
+  /** The names of the {@link Locksmith} beans being created now (the caller's, if it is a bean). */
+  private static List<String> enginesInCreation(ConfigurableListableBeanFactory beanFactory) {
+    List<String> engines = new ArrayList<>();
+    for (String name : beanFactory.getBeanNamesForType(Locksmith.class, true, false)) {
+      if (beanFactory.isCurrentlyInCreation(name)) {
+        engines.add(name);
+      }
+    }
+    return engines;
   }
 
   private static boolean isPrimary(ConfigurableListableBeanFactory beanFactory, String name) {

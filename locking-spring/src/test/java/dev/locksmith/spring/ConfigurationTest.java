@@ -1,8 +1,11 @@
 package dev.locksmith.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
@@ -10,6 +13,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import dev.locksmith.spring.boot.LocksmithHealthAutoConfiguration;
 import dev.locksmith.tcp.server.LockServer;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.Advisor;
@@ -135,7 +139,7 @@ class ConfigurationTest {
   }
 
   @Test
-  void healthIsDownWhenTheServerIsGone() throws Exception {
+  void healthFollowsTheEngineDownWhenTheServerIsGoneAndUpWhenItIsBack() throws Exception {
     LockServer server = LockServer.builder().port(0).build();
     int port = server.start();
     runner
@@ -146,9 +150,43 @@ class ConfigurationTest {
               CompositeHealthContributor health =
                   context.getBean("locksmithHealthContributor", CompositeHealthContributor.class);
               HealthIndicator indicator = (HealthIndicator) health.getContributor("default");
-              assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(() -> status(indicator), Status.UP::equals);
               server.close();
-              assertThat(indicator.health().getStatus()).isEqualTo(Status.DOWN);
+              assertThatThrownBy(() -> context.getBean(Job.class).lockId())
+                  .as("a locked call finds the server gone")
+                  .isInstanceOf(LockProviderException.class);
+              await()
+                  .atMost(Duration.ofSeconds(10))
+                  .until(() -> status(indicator), Status.DOWN::equals);
+              assertThat(indicator.health().getDetails())
+                  .containsKey("problem")
+                  .containsEntry("provider", "tcp://127.0.0.1:" + port);
+              try (LockServer again = LockServer.builder().port(port).build()) {
+                again.start();
+                await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> status(indicator), Status.UP::equals);
+                assertThat(context.getBean(Job.class).lockId()).isEqualTo("job");
+              }
+            });
+  }
+
+  private static Status status(HealthIndicator indicator) {
+    return indicator.health().getStatus();
+  }
+
+  @Test
+  void providerBeansOutliveTheEngineAtClose() {
+    runner
+        .withBean("mine", LockProvider.class, () -> LockProviders.create("mem:config-order"))
+        .run(
+            context -> {
+              context.getBean(Locksmith.class);
+              assertThat(context.getBeanFactory().getDependenciesForBean("locksmith"))
+                  .as("beans the engine depends on, so closed after it")
+                  .contains("mine");
             });
   }
 

@@ -55,7 +55,8 @@ public final class LocksmithAutoConfiguration {
       ConfigurableListableBeanFactory beanFactory,
       Environment environment,
       LocksmithProperties properties) {
-    return SpringLocksmith.create(beanFactory, environment, properties.toSettings());
+    return SpringLocksmith.create(
+        beanFactory, environment, properties.toSettings(), properties::configure);
   }
 
   /** The default provider over the application's {@code RedissonClient}. */

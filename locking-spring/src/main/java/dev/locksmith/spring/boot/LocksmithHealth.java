@@ -1,8 +1,7 @@
 package dev.locksmith.spring.boot;
 
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.spi.LockProvider;
-import java.util.IdentityHashMap;
+import dev.locksmith.core.ProviderHealth;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -10,34 +9,40 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
-/** Health of each provider: a status read of a probe lock id reaches the provider's store. */
+/**
+ * Health of each provider as the engine last saw it ({@link Locksmith#health()}): reading it never
+ * calls a provider, so a health check cannot block on an unreachable backend. The engine decides
+ * when a provider is down and probes it until it answers again.
+ */
 final class LocksmithHealth {
-  /** The lock id read by the probe; it is never locked. */
-  static final String PROBE_LOCK_ID = "locksmith-health-probe";
 
   private LocksmithHealth() {}
 
   /** One indicator per distinct provider, named as configured ({@code default} for the default). */
   static HealthContributor contributor(Locksmith locksmith) {
-    Map<LockProvider, String> names = new IdentityHashMap<>();
-    LockProvider defaultProvider = locksmith.providers().get("");
-    if (defaultProvider != null) {
-      names.put(defaultProvider, "default");
-    }
-    locksmith.providers().forEach((name, provider) -> names.putIfAbsent(provider, name));
     Map<String, HealthContributor> indicators = new TreeMap<>();
-    names.forEach((provider, name) -> indicators.put(name, indicator(provider)));
+    for (ProviderHealth provider : locksmith.health()) {
+      indicators.put(provider.name(), indicator(locksmith, provider.name()));
+    }
     return CompositeHealthContributor.fromMap(indicators);
   }
 
-  static HealthIndicator indicator(LockProvider provider) {
-    return () -> {
-      try {
-        provider.status(PROBE_LOCK_ID);
-        return Health.up().withDetail("provider", provider.description()).build();
-      } catch (RuntimeException e) {
-        return Health.down(e).withDetail("provider", provider.description()).build();
-      }
-    };
+  static HealthIndicator indicator(Locksmith locksmith, String name) {
+    return () ->
+        locksmith.health().stream()
+            .filter(provider -> provider.name().equals(name))
+            .findFirst()
+            .map(LocksmithHealth::health)
+            .orElseGet(() -> Health.unknown().withDetail("provider", name).build());
+  }
+
+  private static Health health(ProviderHealth provider) {
+    Health.Builder builder = provider.up() ? Health.up() : Health.down();
+    builder.withDetail("provider", provider.description()).withDetail("since", provider.since());
+    String problem = provider.problem();
+    if (problem != null) {
+      builder.withDetail("problem", problem);
+    }
+    return builder.build();
   }
 }

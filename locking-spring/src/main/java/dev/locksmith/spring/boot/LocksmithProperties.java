@@ -1,8 +1,10 @@
 package dev.locksmith.spring.boot;
 
+import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
 import dev.locksmith.spring.LockingInfrastructure;
 import dev.locksmith.spring.LockingMode;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,6 +38,19 @@ public class LocksmithProperties {
    * {@code @Transactional}.
    */
   private int order = LockingInfrastructure.DEFAULT_ORDER;
+
+  /**
+   * Whether start-up fails when a provider does not answer. By default an application starts with
+   * its lock backend down: the health contributor reports DOWN and locked calls fail fast until the
+   * backend answers.
+   */
+  private boolean requireProvidersAtStartup;
+
+  /**
+   * How long closing the context waits for locked calls still running to end and release their
+   * leases.
+   */
+  private Duration shutdownTimeout = Duration.ofSeconds(10);
 
   private final Redisson redisson = new Redisson();
 
@@ -87,6 +102,31 @@ public class LocksmithProperties {
   /** Sets the lock advisor's order. */
   public void setOrder(int order) {
     this.order = order;
+  }
+
+  /** Whether start-up fails when a provider does not answer. */
+  public boolean isRequireProvidersAtStartup() {
+    return requireProvidersAtStartup;
+  }
+
+  /** Sets whether start-up fails when a provider does not answer. */
+  public void setRequireProvidersAtStartup(boolean requireProvidersAtStartup) {
+    this.requireProvidersAtStartup = requireProvidersAtStartup;
+  }
+
+  /** How long closing waits for running locked calls. */
+  public Duration getShutdownTimeout() {
+    return shutdownTimeout;
+  }
+
+  /** Sets how long closing waits for running locked calls. */
+  public void setShutdownTimeout(Duration shutdownTimeout) {
+    this.shutdownTimeout = shutdownTimeout;
+  }
+
+  /** Applies the engine settings that are not provider URLs. */
+  public void configure(Locksmith.Builder builder) {
+    builder.requireProvidersAtStartup(requireProvidersAtStartup).shutdownTimeout(shutdownTimeout);
   }
 
   /** Settings for a provider over the application's RedissonClient. */

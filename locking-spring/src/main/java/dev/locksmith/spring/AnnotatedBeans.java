@@ -1,0 +1,46 @@
+package dev.locksmith.spring;
+
+import dev.locksmith.core.Locksmith;
+import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
+
+/** Finds the bean classes that carry {@code @DistributedLock} methods, without creating beans. */
+final class AnnotatedBeans {
+  private static final Logger LOG = LoggerFactory.getLogger(AnnotatedBeans.class);
+
+  private AnnotatedBeans() {}
+
+  /** The user class behind a bean (not its proxy), or {@code null} when it cannot be told. */
+  static @Nullable Class<?> targetClass(ConfigurableListableBeanFactory factory, String name) {
+    Class<?> type = null;
+    if (factory.containsBeanDefinition(name)) {
+      type = AutoProxyUtils.determineTargetClass(factory, name);
+    }
+    if (type == null) {
+      type = factory.getType(name, false);
+    }
+    return type == null ? null : ClassUtils.getUserClass(type);
+  }
+
+  /** How many methods of a class and its superclasses carry {@code @DistributedLock}. */
+  static int annotatedMethods(Class<?> type) {
+    int count = 0;
+    try {
+      for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+        for (Method method : c.getDeclaredMethods()) {
+          if (!method.isSynthetic() && Locksmith.isAnnotated(method)) {
+            count++;
+          }
+        }
+      }
+    } catch (LinkageError e) {
+      LOG.debug("Cannot inspect the methods of {}: {}", type.getName(), e.toString());
+    }
+    return count;
+  }
+}

@@ -1,0 +1,148 @@
+package dev.locksmith.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.Locksmith;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * What a real {@code SpringApplication} run reports at start-up: Boot's "APPLICATION FAILED TO
+ * START" analysis for lock configuration mistakes, and the warning when locking is turned off.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupDiagnosticsTest {
+
+  @Test
+  void badDurationIsAnalysed(CapturedOutput output) {
+    assertThatThrownBy(() -> run(BadDurationApp.class, "locksmith.url=mem:diag-duration"))
+        .isNotNull();
+    assertAnalysis(output)
+        .contains("Invalid lock configuration: Bean 'badDuration'")
+        .contains("attribute ttl: 'ten seconds' is not a duration");
+  }
+
+  @Test
+  void badKeyExpressionIsAnalysed(CapturedOutput output) {
+    assertThatThrownBy(() -> run(BadKeyApp.class, "locksmith.url=mem:diag-key")).isNotNull();
+    assertAnalysis(output)
+        .contains("Invalid lock configuration: Bean 'badKey'")
+        .contains("attribute key");
+  }
+
+  @Test
+  void badUrlIsAnalysed(CapturedOutput output) {
+    assertThatThrownBy(() -> run(GoodApp.class, "locksmith.url=tcp://127.0.0.1:7420/path"))
+        .isNotNull();
+    assertAnalysis(output)
+        .contains("Invalid lock configuration:")
+        .contains("tcp://127.0.0.1:7420/path")
+        .contains("has path '/path'");
+  }
+
+  @Test
+  void disabledLockingWarnsWithTheNumberOfUnlockedMethods(CapturedOutput output) {
+    try (ConfigurableApplicationContext context =
+        run(GoodApp.class, "locksmith.enabled=false", "locksmith.url=mem:diag-disabled")) {
+      assertThat(context.getBeanProvider(Locksmith.class).getIfAvailable()).isNull();
+      assertThat(context.getBean(Locked.class).work()).isEqualTo("ran");
+    }
+    assertThat(output)
+        .contains("WARN")
+        .contains(
+            "Locking is disabled (locksmith.enabled=false): 2 @DistributedLock method(s) will run"
+                + " unlocked");
+  }
+
+  @Test
+  void enabledLockingDoesNotWarn(CapturedOutput output) {
+    try (ConfigurableApplicationContext context =
+        run(GoodApp.class, "locksmith.url=mem:diag-enabled")) {
+      assertThat(context.getBean(Locked.class).work()).isEqualTo("ran");
+    }
+    assertThat(output).doesNotContain("Locking is disabled");
+  }
+
+  private static org.assertj.core.api.AbstractStringAssert<?> assertAnalysis(
+      CapturedOutput output) {
+    String text = output.getAll();
+    assertThat(text).contains("APPLICATION FAILED TO START").contains("Description:");
+    assertThat(text)
+        .as("the analysis, not a stack trace, reports the failure")
+        .contains("Action:")
+        .contains("Correct the @DistributedLock attribute or the locksmith.* property");
+    return assertThat(text.substring(text.indexOf("APPLICATION FAILED TO START")));
+  }
+
+  private static ConfigurableApplicationContext run(Class<?> app, String... properties) {
+    return new SpringApplicationBuilder(app)
+        .web(WebApplicationType.NONE)
+        .properties("spring.main.banner-mode=off")
+        .properties(properties)
+        .run();
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class GoodApp {
+    @Bean
+    Locked locked() {
+      return new Locked();
+    }
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class BadDurationApp {
+    @Bean
+    BadDuration badDuration() {
+      return new BadDuration();
+    }
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class BadKeyApp {
+    @Bean
+    BadKey badKey() {
+      return new BadKey();
+    }
+  }
+
+  /** Two locked methods. */
+  public static class Locked {
+    /** Locked. */
+    @DistributedLock(name = "diag-work")
+    public String work() {
+      return "ran";
+    }
+
+    /** Locked too. */
+    @DistributedLock(name = "diag-more")
+    public void more() {}
+  }
+
+  /** A ttl that is not a duration. */
+  public static class BadDuration {
+    /** Never called. */
+    @DistributedLock(name = "diag-duration", ttl = "ten seconds")
+    public void work() {}
+  }
+
+  /** A key that does not parse. */
+  public static class BadKey {
+    /** Never called. */
+    @DistributedLock(name = "diag-key", key = "#id +")
+    public void work(String id) {}
+  }
+}
