@@ -19,6 +19,10 @@ import org.slf4j.LoggerFactory;
  * AspectLocksmith.validatePackages("com.acme.jobs");   // optional: fail now, not on the first call
  * }</pre>
  *
+ * <p>Setting the engine, or creating it from settings, first checks that every
+ * {@code @DistributedLock} method the compiler listed is woven ({@link #verifyWeaving()}), and
+ * refuses to start when one would run unlocked.
+ *
  * <p>or do nothing: the first locked call creates it with {@link Locksmith#fromSettings()} from
  * {@code locksmith.url} and {@code locksmith.providers.<name>.url} (system properties, environment
  * variables, {@code locksmith.properties}), and closes it when the JVM shuts down. A configuration
@@ -38,10 +42,15 @@ public final class AspectLocksmith {
    * call; the caller keeps ownership and closes it. Replacing an engine set earlier by this method
    * is allowed (calls already running finish under the engine they started with).
    *
+   * <p>First it checks, as {@link #verifyWeaving()} does, that every {@code @DistributedLock}
+   * method the compiler listed is woven; when one is not, the engine is not set.
+   *
    * @throws IllegalStateException when a locked call already created an engine from settings
+   * @throws LockConfigurationException listing every listed method that would run unlocked
    */
   public static void use(Locksmith locksmith) {
     Objects.requireNonNull(locksmith, "locksmith");
+    WeavingVerifier.verify(WeavingVerifier.defaultLoaders());
     INIT.lock();
     try {
       if (engine != null && fromSettings) {
@@ -58,9 +67,11 @@ public final class AspectLocksmith {
   }
 
   /**
-   * The engine: the one set by {@link #use}, else one created now from settings.
+   * The engine: the one set by {@link #use}, else one created now from settings, after the same
+   * weaving check as {@link #verifyWeaving()}.
    *
-   * @throws LockConfigurationException when the settings name a provider URL that is wrong
+   * @throws LockConfigurationException when the settings name a provider URL that is wrong, or when
+   *     a listed {@code @DistributedLock} method would run unlocked
    */
   public static Locksmith engine() {
     Locksmith current = engine;
@@ -72,6 +83,7 @@ public final class AspectLocksmith {
     try {
       Locksmith current = engine;
       if (current == null) {
+        WeavingVerifier.verify(WeavingVerifier.defaultLoaders());
         current = Locksmith.fromSettings();
         Thread hook = new Thread(AspectLocksmith::closeAtShutdown, "locksmith-aspectj-shutdown");
         try {
@@ -152,6 +164,25 @@ public final class AspectLocksmith {
       fromSettings = false;
       current.close();
     }
+  }
+
+  /**
+   * Checks now that every {@code @DistributedLock} method the compiler saw is intercepted by {@link
+   * DistributedLockAspect}: reads every {@code META-INF/locksmith/locked-methods} index (written at
+   * compile time by the annotation processor of {@code locking-annotations}) that the context class
+   * loader or this module's loader sees, loads each listed class without initialising it (so that a
+   * load-time weaver weaves it first) and checks that it was woven. {@link #use} and the creation
+   * of the engine from settings run the same check; call this at start-up to fail before any other
+   * work. Without any index on the class path nothing can be checked, and a warning is logged.
+   *
+   * @return how many listed methods were checked
+   * @throws LockConfigurationException listing every method that would run unlocked: its class was
+   *     not woven, it inherits the annotation from an interface or overridden method (which
+   *     AspectJ's execution join points do not see), or the annotation is more meta-annotation
+   *     levels away than the aspect matches
+   */
+  public static int verifyWeaving() {
+    return WeavingVerifier.verify(WeavingVerifier.defaultLoaders());
   }
 
   /**

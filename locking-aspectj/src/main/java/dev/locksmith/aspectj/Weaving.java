@@ -1,53 +1,243 @@
 package dev.locksmith.aspectj;
 
+import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Tells whether a class's annotated methods were woven: AspectJ moves the body of a method under
- * around advice into a synthetic {@code <name>_aroundBody<N>} method of the same class.
+ * Tells whether the aspect intercepts each method that the engine treats as locked ({@link
+ * Locksmith#isAnnotated}): the method must carry the annotation itself, at most two levels of
+ * meta-annotation away (what {@link DistributedLockAspect}'s pointcut matches), and its class must
+ * have been woven. AspectJ moves the body of a method under around advice into a synthetic {@code
+ * <name>_aroundBody<N>} method of the same class, taking the target (for an instance method), the
+ * method's parameters and the join point.
  */
 final class Weaving {
+  /** The deepest annotation chain the pointcut matches: the method's own, and two meta levels. */
+  static final int POINTCUT_DEPTH = 3;
+
+  /** What to do about a class that was not woven. */
+  static final String HOW_TO_WEAVE =
+      "To weave a class, add dev.locksmith:locking-aspectj to <aspectLibraries> of the"
+          + " aspectj-maven-plugin and let ajc compile or weave the class (compile-time or binary"
+          + " weaving), or start the JVM with -javaagent:aspectjweaver.jar and locking-aspectj on"
+          + " the class path, with the class inside an <include within=...> of your"
+          + " META-INF/aop.xml (load-time weaving)";
+
   private Weaving() {}
 
+  /** One method that the engine treats as locked but that the aspect does not intercept. */
+  record Problem(Method method, String message, boolean notWoven) {}
+
   /**
-   * Throws when a {@code @DistributedLock} method declared in the class or a superclass has not
-   * been woven.
+   * Throws when a {@code @DistributedLock} method declared in the class or a superclass is not
+   * intercepted by the aspect.
    */
   static void check(Class<?> type) {
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      Method[] methods = c.getDeclaredMethods();
-      for (Method method : methods) {
-        if (!method.isSynthetic()
-            && !method.isBridge()
-            && Locksmith.isAnnotated(method)
-            && !isWoven(method, methods)) {
-          throw new LockConfigurationException(
-              "@DistributedLock on "
-                  + c.getName()
-                  + "."
-                  + method.getName()
-                  + " has no effect: "
-                  + c.getName()
-                  + " was not woven with "
-                  + DistributedLockAspect.class.getName()
-                  + ". Add dev.locksmith:locking-aspectj to <aspectLibraries> of the"
-                  + " aspectj-maven-plugin (compile-time or binary weaving), or start the JVM with"
-                  + " -javaagent:aspectjweaver.jar and locking-aspectj on the class path"
-                  + " (load-time weaving)");
-        }
-      }
+    List<Problem> problems = new ArrayList<>(problems(type));
+    if (!problems.isEmpty()) {
+      throw new LockConfigurationException(describe(problems));
     }
   }
 
+  /**
+   * The methods declared in the class or its superclasses that the engine treats as locked and the
+   * aspect does not intercept.
+   */
+  static Set<Problem> problems(Class<?> type) {
+    Set<Problem> problems = new LinkedHashSet<>();
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      Method[] declared = c.getDeclaredMethods();
+      for (Method method : declared) {
+        Problem problem = problem(method, declared);
+        if (problem != null) {
+          problems.add(problem);
+        }
+      }
+    }
+    return problems;
+  }
+
+  /** One message for all problems, with how to weave when a class was not woven. */
+  static String describe(List<Problem> problems) {
+    boolean notWoven = problems.stream().anyMatch(Problem::notWoven);
+    if (problems.size() == 1) {
+      return problems.get(0).message() + (notWoven ? ". " + HOW_TO_WEAVE : "");
+    }
+    return problems.size()
+        + " @DistributedLock methods would run unlocked:\n"
+        + problems.stream().map(Problem::message).collect(Collectors.joining("\n  - ", "  - ", ""))
+        + (notWoven ? "\n" + HOW_TO_WEAVE : "");
+  }
+
+  private static @Nullable Problem problem(Method method, Method[] declared) {
+    if (method.isSynthetic()
+        || method.isBridge()
+        || Modifier.isAbstract(method.getModifiers())
+        || Modifier.isNative(method.getModifiers())
+        || !Locksmith.isAnnotated(method)) {
+      return null;
+    }
+    int depth = annotationDepth(method);
+    if (depth == 0) {
+      return inherited(method);
+    }
+    if (depth > POINTCUT_DEPTH) {
+      return new Problem(
+          method,
+          "@DistributedLock reaches "
+              + name(method)
+              + " through "
+              + (depth - 1)
+              + " levels of meta-annotation, but "
+              + DistributedLockAspect.class.getName()
+              + " matches at most two (an annotation annotated with @DistributedLock, or with such"
+              + " an annotation), so the method runs unlocked. Annotate it with @DistributedLock,"
+              + " or with an annotation at most two levels away from it",
+          false);
+    }
+    if (isWoven(method, declared)) {
+      return null;
+    }
+    return new Problem(
+        method,
+        "@DistributedLock on "
+            + name(method)
+            + " has no effect: "
+            + method.getDeclaringClass().getName()
+            + " was not woven with "
+            + DistributedLockAspect.class.getName(),
+        true);
+  }
+
+  /** The method inherits the annotation from the method it overrides or implements. */
+  private static Problem inherited(Method method) {
+    Method from = annotatedOverridden(method.getDeclaringClass(), method, new HashSet<>());
+    String where;
+    String unlocked;
+    if (from == null) {
+      where = "an overridden method";
+      unlocked = "";
+    } else if (from.getDeclaringClass().isInterface()) {
+      where = "interface method " + name(from);
+      unlocked = "";
+    } else {
+      where = "the overridden method " + name(from);
+      unlocked = " (" + name(from) + " itself is locked only when called through super)";
+    }
+    return new Problem(
+        method,
+        "@DistributedLock on "
+            + where
+            + " does not reach "
+            + name(method)
+            + ": AspectJ matches only annotations on the method that has the body (an execution"
+            + " join point does not inherit method annotations), so "
+            + name(method)
+            + " runs unlocked whether or not its class is woven"
+            + unlocked
+            + ". Put @DistributedLock on "
+            + name(method)
+            + " itself; the annotation on "
+            + (from == null ? "the overridden method" : name(from))
+            + " may stay for Spring or Micronaut proxies",
+        false);
+  }
+
+  /** Superclasses first, then interfaces, as the engine looks for an inherited annotation. */
+  private static @Nullable Method annotatedOverridden(
+      Class<?> type, Method method, Set<Class<?>> seen) {
+    List<Class<?>> parents = new ArrayList<>(Arrays.asList(type.getInterfaces()));
+    if (type.getSuperclass() != null && type.getSuperclass() != Object.class) {
+      parents.add(0, type.getSuperclass());
+    }
+    for (Class<?> parent : parents) {
+      if (!seen.add(parent)) {
+        continue;
+      }
+      try {
+        Method overridden = parent.getDeclaredMethod(method.getName(), method.getParameterTypes());
+        if (!Modifier.isPrivate(overridden.getModifiers()) && annotationDepth(overridden) > 0) {
+          return overridden;
+        }
+      } catch (NoSuchMethodException e) {
+        // Not declared there; look further up.
+      }
+      Method found = annotatedOverridden(parent, method, seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * How far {@code @DistributedLock} is from the method's own annotations: 1 on the method, 2 on
+   * the type of one of its annotations, and so on; 0 when the method does not carry it itself.
+   */
+  static int annotationDepth(Method method) {
+    Queue<Class<? extends Annotation>> level = new ArrayDeque<>();
+    Set<Class<?>> seen = new HashSet<>();
+    for (Annotation annotation : method.getDeclaredAnnotations()) {
+      level.add(annotation.annotationType());
+    }
+    for (int depth = 1; !level.isEmpty(); depth++) {
+      Queue<Class<? extends Annotation>> next = new ArrayDeque<>();
+      for (Class<? extends Annotation> type : level) {
+        if (type == DistributedLock.class) {
+          return depth;
+        }
+        if (seen.add(type) && !type.getName().startsWith("java.lang.annotation.")) {
+          for (Annotation meta : type.getDeclaredAnnotations()) {
+            next.add(meta.annotationType());
+          }
+        }
+      }
+      level = next;
+    }
+    return 0;
+  }
+
+  /** Whether the class holds the around body of this very method (same parameters). */
   private static boolean isWoven(Method method, Method[] declared) {
     String prefix = method.getName() + "_aroundBody";
+    List<Class<?>> expected = new ArrayList<>();
+    if (!Modifier.isStatic(method.getModifiers())) {
+      expected.add(method.getDeclaringClass());
+    }
+    expected.addAll(Arrays.asList(method.getParameterTypes()));
     for (Method candidate : declared) {
       if (candidate.getName().startsWith(prefix)) {
-        return true;
+        Class<?>[] parameters = candidate.getParameterTypes();
+        if (parameters.length >= expected.size()
+            && Arrays.asList(parameters).subList(0, expected.size()).equals(expected)) {
+          return true;
+        }
       }
     }
     return false;
+  }
+
+  /** {@code com.acme.Report.run(String, int)}. */
+  static String name(Method method) {
+    return method.getDeclaringClass().getName()
+        + "."
+        + method.getName()
+        + Arrays.stream(method.getParameterTypes())
+            .map(Class::getSimpleName)
+            .collect(Collectors.joining(", ", "(", ")"));
   }
 }

@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -109,14 +112,18 @@ class ConfigurationTest {
   @Test
   void validateRefusesAClassThatWasNotWoven() throws Exception {
     use(Locksmith.builder().settings(fileSettings()).build());
-    Class<?> plainJavac = Class.forName("dev.locksmith.aspectj.ltw.LtwJobs");
+    Path ltwClasses = Path.of(Objects.requireNonNull(System.getProperty("ltw.classes")));
+    try (URLClassLoader loader =
+        new URLClassLoader(new URL[] {ltwClasses.toUri().toURL()}, getClass().getClassLoader())) {
+      Class<?> plainJavac = Class.forName("dev.locksmith.aspectj.ltw.LtwJobs", false, loader);
 
-    assertThatThrownBy(() -> AspectLocksmith.validate(plainJavac))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("dev.locksmith.aspectj.ltw.LtwJobs")
-        .hasMessageContaining("was not woven")
-        .hasMessageContaining("aspectLibraries")
-        .hasMessageContaining("-javaagent");
+      assertThatThrownBy(() -> AspectLocksmith.validate(plainJavac))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("dev.locksmith.aspectj.ltw.LtwJobs")
+          .hasMessageContaining("was not woven")
+          .hasMessageContaining("aspectLibraries")
+          .hasMessageContaining("-javaagent");
+    }
   }
 
   @Test

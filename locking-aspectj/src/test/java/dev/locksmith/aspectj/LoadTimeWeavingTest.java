@@ -2,12 +2,17 @@ package dev.locksmith.aspectj;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locksmith.annotation.processing.LockedMethodIndexer;
 import dev.locksmith.tcp.server.LockServer;
+import java.io.File;
 import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A child JVM started with {@code -javaagent:aspectjweaver.jar} weaves classes that javac compiled,
  * through the module's {@code META-INF/aop.xml}, and locks them on a TCP lock server in this JVM;
- * its engine comes from {@code -Dlocksmith.url}.
+ * its engine comes from {@code -Dlocksmith.url}. The weaving check at start passes with the agent
+ * and fails without it. The javac-compiled classes ({@code dev.locksmith.aspectj.ltw}, with their
+ * own index in {@code target/ltw-classes}) are on the children's class path only.
  */
 class LoadTimeWeavingTest {
   private static final String MAIN = "dev.locksmith.aspectj.ltw.LtwMain";
@@ -28,10 +35,71 @@ class LoadTimeWeavingTest {
 
   @Test
   void theChildsClassesWereCompiledWithoutWeaving() throws Exception {
-    assertThat(
-            Arrays.stream(Class.forName("dev.locksmith.aspectj.ltw.LtwJobs").getDeclaredMethods()))
-        .extracting(Method::getName)
-        .noneMatch(name -> name.contains("_aroundBody"));
+    try (URLClassLoader ltw = ltwClassLoader()) {
+      assertThat(
+              Arrays.stream(
+                  Class.forName("dev.locksmith.aspectj.ltw.LtwJobs", false, ltw)
+                      .getDeclaredMethods()))
+          .extracting(Method::getName)
+          .noneMatch(name -> name.contains("_aroundBody"));
+    }
+  }
+
+  @Test
+  void withoutTheAgentTheChildFailsAtStartNamingEveryUnwovenClass() throws Exception {
+    Path out = dir.resolve("start.properties");
+    Path log = dir.resolve("start.log");
+    Process child =
+        new ProcessBuilder(
+                List.of(
+                    java(),
+                    "-Dlocksmith.url=mem:",
+                    "-cp",
+                    childClassPath(),
+                    "dev.locksmith.aspectj.ltw.LtwStart",
+                    out.toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    Properties results = awaitResults(child, out, log);
+
+    assertThat(results.getProperty("verify"))
+        .startsWith("failed: ")
+        .contains("dev.locksmith.aspectj.ltw.LtwJobs.plain() has no effect")
+        .contains("dev.locksmith.aspectj.ltw.LtwTwice.locked(AtomicInteger) has no effect")
+        .contains("was not woven with dev.locksmith.aspectj.DistributedLockAspect")
+        .contains("-javaagent:aspectjweaver.jar");
+    assertThat(results.getProperty("call"))
+        .as("the first locked call, of a class woven at compile time, creates the engine")
+        .isEqualTo(results.getProperty("verify"));
+    assertThat(results.getProperty("keyEvaluations")).as("the method did not run").isEqualTo("0");
+  }
+
+  @Test
+  void withTheAgentTheSameStartPasses() throws Exception {
+    Path out = dir.resolve("start.properties");
+    Path log = dir.resolve("start.log");
+    Process child =
+        new ProcessBuilder(
+                List.of(
+                    java(),
+                    "-javaagent:" + weaverJar(),
+                    "-Dlocksmith.url=mem:",
+                    "-cp",
+                    childClassPath(),
+                    "dev.locksmith.aspectj.ltw.LtwStart",
+                    out.toString()))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    Properties results = awaitResults(child, out, log);
+
+    assertThat(results)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "verify", "passed " + listedMethods(),
+                "call", "returned twice-ltw:1",
+                "keyEvaluations", "1"));
   }
 
   @Test
@@ -43,31 +111,22 @@ class LoadTimeWeavingTest {
       Process child =
           new ProcessBuilder(
                   List.of(
-                      Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                      java(),
                       "-javaagent:" + weaverJar(),
                       "-Dlocksmith.url=tcp://127.0.0.1:" + port,
                       "-cp",
-                      System.getProperty("java.class.path"),
+                      childClassPath(),
                       MAIN,
                       out.toString()))
               .redirectErrorStream(true)
               .redirectOutput(log.toFile())
               .start();
-      boolean exited = child.waitFor(120, TimeUnit.SECONDS);
-      if (!exited) {
-        child.destroyForcibly();
-      }
-      String childLog = Files.readString(log, StandardCharsets.UTF_8);
-      assertThat(exited).as("child exited; its log:%n%s", childLog).isTrue();
-      assertThat(child.exitValue()).as("child exit code; its log:%n%s", childLog).isZero();
+      Properties results = awaitResults(child, out, log);
 
-      Properties results = new Properties();
-      try (var in = Files.newBufferedReader(out)) {
-        results.load(in);
-      }
       assertThat(results)
           .containsExactlyInAnyOrderEntriesOf(
               Map.ofEntries(
+                  Map.entry("verified", String.valueOf(listedMethods())),
                   Map.entry("woven", "true"),
                   Map.entry("plain", "ltw.plain"),
                   Map.entry("selfInvocation", "ltw.plain"),
@@ -86,6 +145,64 @@ class LoadTimeWeavingTest {
                   Map.entry("twiceAdvisedLockId", "twice-aspects:1"),
                   Map.entry("twiceAdvisedEvaluations", "1")));
     }
+  }
+
+  private static Properties awaitResults(Process child, Path out, Path log) throws Exception {
+    boolean exited = child.waitFor(120, TimeUnit.SECONDS);
+    if (!exited) {
+      child.destroyForcibly();
+    }
+    String childLog = Files.readString(log, StandardCharsets.UTF_8);
+    assertThat(exited).as("child exited; its log:%n%s", childLog).isTrue();
+    assertThat(child.exitValue()).as("child exit code; its log:%n%s", childLog).isZero();
+    Properties results = new Properties();
+    try (var in = Files.newBufferedReader(out)) {
+      results.load(in);
+    }
+    return results;
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** This JVM's class path and the load-time test's classes, which only the children see. */
+  private static String childClassPath() {
+    return System.getProperty("java.class.path") + File.pathSeparator + ltwClasses();
+  }
+
+  private static Path ltwClasses() {
+    Path classes =
+        Path.of(
+            Objects.requireNonNull(
+                System.getProperty("ltw.classes"),
+                "system property ltw.classes (set by the surefire configuration)"));
+    assertThat(classes.resolve(LockedMethodIndexer.INDEX)).isRegularFile();
+    return classes;
+  }
+
+  private static URLClassLoader ltwClassLoader() throws Exception {
+    return new URLClassLoader(
+        new URL[] {ltwClasses().toUri().toURL()}, LoadTimeWeavingTest.class.getClassLoader());
+  }
+
+  /** The methods listed by the indexes of the test classes and of the load-time test's classes. */
+  private static long listedMethods() throws Exception {
+    long count = 0;
+    try (URLClassLoader ltw = ltwClassLoader()) {
+      Enumeration<URL> indexes = ltw.getResources(LockedMethodIndexer.INDEX);
+      while (indexes.hasMoreElements()) {
+        try (var in = indexes.nextElement().openStream()) {
+          count +=
+              new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                  .lines()
+                  .filter(line -> !line.isBlank() && !line.startsWith("#"))
+                  .count();
+        }
+      }
+    }
+    assertThat(count).as("methods listed by test-classes and ltw-classes").isGreaterThan(30);
+    return count;
   }
 
   private static String weaverJar() {
