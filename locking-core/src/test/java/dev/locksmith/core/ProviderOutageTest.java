@@ -282,6 +282,22 @@ class ProviderOutageTest {
   }
 
   @Test
+  void fromSettingsRequiresProvidersAtStartupWhenASystemPropertySaysSo() {
+    System.setProperty("locksmith.url", "outage:from-settings?down=true");
+    System.setProperty("locksmith.require-providers-at-startup", "true");
+    try {
+      assertThatThrownBy(Locksmith::fromSettings)
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageStartingWith(
+              "Lock provider default (outage:from-settings) did not answer at start-up: "
+                  + ONE_LINE_CAUSE);
+    } finally {
+      System.clearProperty("locksmith.url");
+      System.clearProperty("locksmith.require-providers-at-startup");
+    }
+  }
+
+  @Test
   void theStartUpSettingIsTrueOrFalse() {
     assertThat(LocksmithSettings.from(Map.of()).requireProvidersAtStartup()).isFalse();
     assertThat(
