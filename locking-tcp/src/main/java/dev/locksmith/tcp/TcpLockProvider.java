@@ -545,7 +545,7 @@ final class TcpLockProvider implements LockProvider {
     if (c != null && c.isOpen()) {
       return c;
     }
-    long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
+    long entered = System.nanoTime();
     CompletableFuture<ClientConnection> mine = null;
     CompletableFuture<ClientConnection> theirs;
     connectLock.lock();
@@ -570,7 +570,7 @@ final class TcpLockProvider implements LockProvider {
     } finally {
       connectLock.unlock();
     }
-    return mine != null ? connectNow(mine) : awaitAttempt(theirs, deadline);
+    return mine != null ? connectNow(mine) : awaitAttempt(theirs, entered);
   }
 
   private ClientConnection connectNow(CompletableFuture<ClientConnection> mine) {
@@ -580,6 +580,15 @@ final class TcpLockProvider implements LockProvider {
       c = open();
     } catch (RuntimeException e) {
       failure = e;
+    } catch (Error e) {
+      connectLock.lock();
+      try {
+        attempt = null;
+      } finally {
+        connectLock.unlock();
+      }
+      mine.completeExceptionally(e);
+      throw e;
     }
     connectLock.lock();
     try {
@@ -612,8 +621,13 @@ final class TcpLockProvider implements LockProvider {
     return c;
   }
 
-  /** Waits, up to the caller's deadline, for the attempt another caller is making. */
-  private ClientConnection awaitAttempt(CompletableFuture<ClientConnection> theirs, long deadline) {
+  /**
+   * Waits for the attempt another caller is making. It started before this caller came and ends
+   * within {@code connect-timeout} of its start, so this returns or fails with it within {@code
+   * connect-timeout}; the wait is cut at twice that only should the attempt somehow hang.
+   */
+  private ClientConnection awaitAttempt(CompletableFuture<ClientConnection> theirs, long entered) {
+    long deadline = entered + 2 * settings.connectTimeout().toNanos();
     boolean interrupted = false;
     try {
       while (true) {

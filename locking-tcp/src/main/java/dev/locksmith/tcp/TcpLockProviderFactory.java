@@ -20,7 +20,10 @@ public final class TcpLockProviderFactory implements LockProviderFactory {
     return Set.of("tcp");
   }
 
-  /** Connects at once, so an unreachable server fails here with a LockProviderException. */
+  /**
+   * Checks the URL and never connects: a server that is down or unreachable fails the calls, with a
+   * LockProviderException, not this.
+   */
   @Override
   public LockProvider create(ProviderUrl url) {
     return new TcpLockProvider(TcpProviderSettings.from(url));
