@@ -1,14 +1,23 @@
 package dev.locksmith.spring.boot;
 
+import dev.locksmith.core.Locksmith;
 import dev.locksmith.micrometer.MicrometerLockListener;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-/** Micrometer meters for lock events when a {@link MeterRegistry} is present. */
+/**
+ * Micrometer meters for lock events when a {@link MeterRegistry} is present, every one registered
+ * at zero for each provider once the engine exists, so that they are reported before their first
+ * event.
+ */
 @AutoConfiguration(
     afterName = {
       "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -27,5 +36,21 @@ public final class LocksmithMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   static MicrometerLockListener micrometerLockListener(MeterRegistry registry) {
     return new MicrometerLockListener(registry);
+  }
+
+  /** Registers the meters at zero for each of the engine's providers once all singletons exist. */
+  @Bean
+  static SmartInitializingSingleton locksmithMetersAtZero(
+      ObjectProvider<MicrometerLockListener> listener, ObjectProvider<Locksmith> locksmith) {
+    return () ->
+        listener.ifAvailable(
+            meters -> locksmith.ifUnique(engine -> meters.registerProviders(names(engine))));
+  }
+
+  /** The providers' names as lock events give them: {@code default} for the default provider. */
+  static Set<String> names(Locksmith engine) {
+    Set<String> names = new TreeSet<>();
+    engine.providers().keySet().forEach(name -> names.add(name.isEmpty() ? "default" : name));
+    return names;
   }
 }
