@@ -64,7 +64,7 @@ final class EvictionPolicy {
           "Redis {}: could not find its servers to check their maxmemory-policy; if it is not"
               + " noeviction, Redis may evict held locks and let a second holder in: {}",
           description,
-          e.toString());
+          RedisFailures.reason(e));
       return;
     }
     for (RedisNode master : masters) {
@@ -178,9 +178,9 @@ final class EvictionPolicy {
     return new LockProviderException(
         "Redis "
             + description
-            + " could not be reached to check its maxmemory-policy before the first lock: "
-            + e,
-        e);
+            + " could not check its maxmemory-policy before the first lock: "
+            + RedisFailures.reason(e),
+        RedisFailures.unwrap(e));
   }
 
   private static String address(InetSocketAddress address) {

@@ -10,7 +10,7 @@ import java.util.Objects;
  *     {@code }}, which would move the hash tag.
  * @param allowEviction whether to accept a server whose {@code maxmemory-policy} may evict lock
  *     keys (any policy but {@code noeviction}), with a warning. Off by default: the provider then
- *     refuses such a server when it is created, because an evicted lock lets a second holder in
+ *     refuses such a server at its first acquire, because an evicted lock lets a second holder in
  *     while the first still runs. The URL parameter {@code allow-eviction=true} sets it.
  */
 public record RedisLockOptions(String prefix, boolean allowEviction) {

@@ -1,6 +1,7 @@
 package dev.locksmith.redis;
 
 import dev.locksmith.core.Durations;
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
@@ -15,8 +16,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
@@ -39,16 +41,18 @@ import org.slf4j.LoggerFactory;
  * TTL runs out, whichever comes first; there is no polling. Waiters race for a released lock: Redis
  * keeps no queue, so the order is not FIFO.
  *
- * <p>Failures to reach Redis surface as {@link LockProviderException}; a lease whose renewal fails
+ * <p>Creating a provider never contacts Redis. Failures to reach Redis surface as {@link
+ * LockProviderException} with one line naming the action, the lock, the node and what happened
+ * (never Redisson's command dump); Redisson's exception is the cause. A lease whose renewal fails
  * that way, or finds the lease gone after a restart or failover, is reported lost by the caller's
  * renewal. An acquire whose outcome is unknown (its reply was lost) is compensated: a best-effort
  * script deletes the lock if this acquisition's owner token holds it.
  *
  * <p>A Redis whose {@code maxmemory-policy} may evict lock keys (anything but {@code noeviction})
- * is refused with a {@link dev.locksmith.core.LockConfigurationException} when the provider is
- * created, unless {@link RedisLockOptions#allowEviction()}; a server that cannot be reached then is
- * checked before the first grant instead. TTLs are bounded by 365 days, checked before any command
- * is sent.
+ * is refused before the provider's first grant with a {@link
+ * dev.locksmith.core.LockConfigurationException}, unless {@link RedisLockOptions#allowEviction()};
+ * the check is repeated at each acquire until it passes, so a policy fixed on the server is seen
+ * without a restart. TTLs are bounded by 365 days, checked before any command is sent.
  */
 public final class RedisLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
@@ -76,7 +80,10 @@ public final class RedisLockProvider implements LockProvider {
   private final String description;
   private final RScript script;
   private final WakeUps wakeUps;
-  private final ReentrantLock evictionCheck = new ReentrantLock();
+  private final FirstContact firstContact = new FirstContact();
+  // The maxmemory-policy check in progress, shared by the threads that need it meanwhile.
+  private final AtomicReference<@Nullable CompletableFuture<Void>> evictionCheck =
+      new AtomicReference<>();
   private volatile boolean evictionChecked;
   private volatile boolean closed;
 
@@ -86,28 +93,14 @@ public final class RedisLockProvider implements LockProvider {
     this.ownsClient = ownsClient;
     this.options = options;
     this.description = description;
-    try {
-      EvictionPolicy.check(client, options, description);
-      evictionChecked = true;
-    } catch (LockProviderException unreachable) {
-      // Not known yet: checked again before the first grant.
-      evictionChecked = options.allowEviction();
-      LOG.info(
-          "Redis {}: could not read maxmemory-policy yet, checking it before the first lock: {}",
-          description,
-          String.valueOf(unreachable.getCause()));
-    }
     this.script = client.getScript(StringCodec.INSTANCE);
     this.wakeUps = new WakeUps(client);
   }
 
   /**
    * A provider over an existing client, such as the one a Spring or Micronaut application already
-   * configured. {@link #close()} leaves the client open: its creator shuts it down.
-   *
-   * @throws dev.locksmith.core.LockConfigurationException when the server's {@code
-   *     maxmemory-policy} may evict lock keys and {@code options} do not allow eviction; the client
-   *     stays open
+   * configured. {@link #close()} leaves the client open: its creator shuts it down. Nothing is sent
+   * to Redis here; the server's {@code maxmemory-policy} is checked before the first grant.
    */
   public static RedisLockProvider create(RedissonClient client, RedisLockOptions options) {
     Objects.requireNonNull(client, "client");
@@ -124,10 +117,11 @@ public final class RedisLockProvider implements LockProvider {
    * for the forms and parameters. It owns the client it creates and shuts it down on {@link
    * #close()}.
    *
+   * <p>Only the URL is checked: the client connects at the first call, so this succeeds while Redis
+   * is down, and calls fail with {@link LockProviderException} until it is up.
+   *
    * @throws dev.locksmith.core.LockConfigurationException when a part of the URL is wrong, naming
-   *     it, or when the server's {@code maxmemory-policy} may evict lock keys and the URL does not
-   *     say {@code allow-eviction=true}
-   * @throws LockProviderException when Redis cannot be reached
+   *     it
    */
   public static RedisLockProvider create(String url) {
     return (RedisLockProvider)
@@ -161,19 +155,27 @@ public final class RedisLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkTtl(request.ttl());
     LockKeys keys = keys(request.lockId());
-    ensureEvictionChecked();
+    ensureEvictionChecked(request.lockId());
     long sentAt = System.nanoTime();
     Attempt attempt = attempt(request, keys);
     return attempt.granted() ? Optional.of(grant(request, attempt, sentAt)) : Optional.empty();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The first attempt always runs, as {@link #tryAcquire} does; after it, no command (attempt or
+   * subscription) starts once {@code timeout} has passed. So the call returns or fails at most one
+   * command's worst case after {@code timeout} (with a URL's default settings 2 s, see the README);
+   * on the provider's first grant, whose {@code maxmemory-policy} check comes first, at most two.
+   */
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     checkTtl(request.ttl());
     long deadline = System.nanoTime() + waitNanos(timeout);
     LockKeys keys = keys(request.lockId());
-    ensureEvictionChecked();
+    ensureEvictionChecked(request.lockId());
     long sentAt = System.nanoTime();
     Attempt attempt = attempt(request, keys);
     if (attempt.granted()) {
@@ -186,6 +188,10 @@ public final class RedisLockProvider implements LockProvider {
     try {
       while (true) {
         ensureOpen();
+        if (deadline - System.nanoTime() <= 0) {
+          // Never start a command after the deadline (subscribing may have used the rest).
+          return Optional.empty();
+        }
         // Subscribed before this attempt: a release from now on wakes the wait below.
         sentAt = System.nanoTime();
         attempt = attempt(request, keys);
@@ -317,6 +323,7 @@ public final class RedisLockProvider implements LockProvider {
     }
     closed = true;
     wakeUps.close();
+    firstContact.close();
     if (ownsClient) {
       try {
         client.shutdown(0, 2, TimeUnit.SECONDS);
@@ -339,22 +346,62 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   /**
-   * Checks the server's {@code maxmemory-policy} before the first grant when it could not be
-   * checked at creation; see {@link EvictionPolicy}.
+   * Checks the server's {@code maxmemory-policy} before the provider's first grant, the first
+   * contact that matters; until a check passes (or finds the policy unreadable, which warns), every
+   * acquire checks again. See {@link EvictionPolicy}.
    */
-  private void ensureEvictionChecked() {
+  private void ensureEvictionChecked(String lockId) {
     if (evictionChecked) {
       return;
     }
-    evictionCheck.lock();
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    CompletableFuture<Void> running = evictionCheck.compareAndExchange(null, mine);
     try {
-      if (!evictionChecked) {
-        EvictionPolicy.check(client, options, description);
-        evictionChecked = true;
+      if (running != null) {
+        // Another thread checks now: share its outcome rather than queue behind it, so that no
+        // caller waits longer than one check while Redis is down. Not interruptible, as a call.
+        running.join();
+        return;
       }
-    } finally {
-      evictionCheck.unlock();
+      try {
+        if (!evictionChecked) {
+          firstContact.run(() -> EvictionPolicy.check(client, options, description));
+          evictionChecked = true;
+        }
+        mine.complete(null);
+      } catch (RuntimeException e) {
+        mine.completeExceptionally(e);
+        throw e;
+      } finally {
+        evictionCheck.set(null);
+      }
+    } catch (RuntimeException e) {
+      throw checkFailed(lockId, e);
     }
+  }
+
+  /**
+   * The failed check as this acquire's failure: the refusal as it is (a new exception when it was
+   * another thread's), a server not reached as {@code failed to acquire lock 'ID': ...}.
+   */
+  private RuntimeException checkFailed(String lockId, RuntimeException e) {
+    Throwable failure = RedisFailures.unwrap(e);
+    if (failure instanceof LockConfigurationException refused) {
+      return refused == e ? refused : new LockConfigurationException(refused.getMessage(), refused);
+    }
+    Throwable cause =
+        failure instanceof LockProviderException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    return new LockProviderException(
+        "Redis "
+            + description
+            + " failed to acquire lock '"
+            + lockId
+            + "': "
+            + RedisFailures.reason(cause)
+            + " (reading maxmemory-policy before the first grant)",
+        cause);
   }
 
   /**
@@ -446,16 +493,17 @@ public final class RedisLockProvider implements LockProvider {
 
   private CompletionStage<Boolean> releaseAbandoned(LockRequest request, LockKeys keys) {
     try {
-      return script
-          .<Long>evalAsync(
-              keys.lock(),
-              RScript.Mode.READ_WRITE,
-              LuaScripts.RELEASE_ABANDONED,
-              RScript.ReturnType.LONG,
-              List.of(keys.lock(), keys.channel()),
-              request.ownerToken(),
-              Long.toString(LuaScripts.TOMBSTONE_MILLIS))
-          .toCompletableFuture()
+      return firstContact
+          .send(
+              () ->
+                  script.<Long>evalAsync(
+                      keys.lock(),
+                      RScript.Mode.READ_WRITE,
+                      LuaScripts.RELEASE_ABANDONED,
+                      RScript.ReturnType.LONG,
+                      List.of(keys.lock(), keys.channel()),
+                      request.ownerToken(),
+                      Long.toString(LuaScripts.TOMBSTONE_MILLIS)))
           .handle(
               (released, error) -> {
                 if (error != null) {
@@ -465,8 +513,8 @@ public final class RedisLockProvider implements LockProvider {
                           + " until its TTL of {} runs out: {}",
                       description,
                       request.lockId(),
-                      request.ttl(),
-                      error.toString());
+                      Durations.format(request.ttl()),
+                      RedisFailures.reason(error));
                   return false;
                 }
                 boolean deleted = released != null && released == 1L;
@@ -483,7 +531,7 @@ public final class RedisLockProvider implements LockProvider {
           "Redis {}: could not release lock '{}' after its acquire failed: {}",
           description,
           request.lockId(),
-          e.toString());
+          RedisFailures.reason(e));
       return CompletableFuture.completedFuture(false);
     }
   }
@@ -511,9 +559,10 @@ public final class RedisLockProvider implements LockProvider {
     } catch (RuntimeException e) {
       Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
       LOG.debug(
-          "Redis {} could not subscribe to {}; polling instead",
+          "Redis {} could not subscribe to {}; polling instead: {}",
           description,
           keys.channel(),
+          RedisFailures.reason(cause),
           cause);
       return WakeUps.Waiter.polling();
     }
@@ -521,20 +570,31 @@ public final class RedisLockProvider implements LockProvider {
 
   /**
    * Runs one command and waits for its reply without being interruptible, so an interrupt never
-   * leaves a command's outcome unknown; Redisson's timeout and retry settings bound the wait.
+   * leaves a command's outcome unknown; Redisson's timeout and retry settings bound the wait (and,
+   * before the client's first connection, its connect timeout and retries; see {@link
+   * FirstContact}). A failure becomes a {@link LockProviderException} with one clean line.
    */
   private <T> T call(String action, String lockId, Supplier<RFuture<T>> command) {
     try {
-      return command.get().toCompletableFuture().join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new LockProviderException(
-          "Redis " + description + " failed to " + action + " lock '" + lockId + "': " + cause,
-          cause);
+      return firstContact.send(command).join();
     } catch (RuntimeException e) {
-      throw new LockProviderException(
-          "Redis " + description + " failed to " + action + " lock '" + lockId + "': " + e, e);
+      throw failed(action, lockId, e);
     }
+  }
+
+  /** {@code Redis URL failed to ACTION lock 'ID': NODE unreachable: connection refused}. */
+  private LockProviderException failed(String action, String lockId, RuntimeException e) {
+    Throwable cause = RedisFailures.unwrap(e);
+    return new LockProviderException(
+        "Redis "
+            + description
+            + " failed to "
+            + action
+            + " lock '"
+            + lockId
+            + "': "
+            + RedisFailures.reason(cause),
+        cause);
   }
 
   private static long millis(Duration ttl) {

@@ -1,6 +1,6 @@
 package dev.locksmith.redis;
 
-import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockProviderFactory;
 import dev.locksmith.core.spi.ProviderUrl;
@@ -10,7 +10,9 @@ import org.redisson.api.RedissonClient;
 
 /**
  * Creates {@link RedisLockProvider}s for {@code redis://} and {@code rediss://} (TLS) URLs, each
- * with a Redisson client of its own that the provider shuts down when closed.
+ * with a Redisson client of its own that the provider shuts down when closed. Creating one checks
+ * the URL only: the client connects at the first call (Redisson's lazy initialization), so an
+ * application starts while Redis is down and its calls work once Redis is up.
  */
 public final class RedisLockProviderFactory implements LockProviderFactory {
 
@@ -29,21 +31,14 @@ public final class RedisLockProviderFactory implements LockProviderFactory {
     try {
       client = Redisson.create(parsed.config());
     } catch (RuntimeException e) {
-      throw new LockProviderException(
-          "Cannot connect to Redis at '" + url.redacted() + "': " + rootMessage(e), e);
+      // Redisson connects lazily, so this is its refusal of the configuration, not of a server.
+      throw new LockConfigurationException(
+          "Redisson refused the configuration of '"
+              + url.redacted()
+              + "': "
+              + RedisFailures.reason(e),
+          e);
     }
     return RedisLockProvider.owning(client, parsed.options(), url.redacted());
-  }
-
-  private static String rootMessage(Throwable e) {
-    StringBuilder message = new StringBuilder(String.valueOf(e.getMessage()));
-    Throwable cause = e.getCause();
-    while (cause != null && cause != cause.getCause()) {
-      if (cause.getMessage() != null && !message.toString().contains(cause.getMessage())) {
-        message.append(": ").append(cause.getMessage());
-      }
-      cause = cause.getCause();
-    }
-    return message.toString();
   }
 }

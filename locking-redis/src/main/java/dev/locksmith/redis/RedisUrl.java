@@ -24,6 +24,41 @@ import org.redisson.config.SingleServerConfig;
  */
 record RedisUrl(Config config, RedisLockOptions options) {
   static final int DEFAULT_PORT = 6379;
+
+  /** How long Redisson waits for a reply, unless {@code timeout} says otherwise. */
+  static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(800);
+
+  /**
+   * How long Redisson waits to connect, unless {@code connect-timeout} says otherwise. Longer than
+   * the reply timeout: the first connection of a cold JVM includes setting Netty and Redisson up
+   * (0.3 to 0.9 s measured on a loaded 2-core machine), and at 800 ms child JVMs starting together
+   * failed their first call. A refused connection fails at once whatever this says.
+   */
+  static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+  /** How often Redisson resends a failed command, unless {@code retry-attempts} says otherwise. */
+  static final int DEFAULT_RETRY_ATTEMPTS = 1;
+
+  /** The pause before a resend, unless {@code retry-interval} says otherwise. */
+  static final Duration DEFAULT_RETRY_INTERVAL = Duration.ofMillis(200);
+
+  /**
+   * The longest one command takes to fail with the default settings: {@code (timeout +
+   * retry-interval) x (retry-attempts + 1)}, 2 s; see {@link #worstCase}.
+   */
+  static final Duration DEFAULT_WORST_CASE =
+      worstCase(DEFAULT_TIMEOUT, DEFAULT_RETRY_INTERVAL, DEFAULT_RETRY_ATTEMPTS);
+
+  /**
+   * The longest one command takes to fail against a server that never answers: each of its {@code
+   * attempts + 1} sends waits {@code timeout} for the reply and then {@code interval} before the
+   * next. A connection refused fails each send at once, so a call then fails after about {@code
+   * interval x attempts}.
+   */
+  static Duration worstCase(Duration timeout, Duration interval, int attempts) {
+    return timeout.plus(interval).multipliedBy(attempts + 1L);
+  }
+
   static final Set<String> SERVER_PARAMETERS =
       Set.of(
           "prefix",
@@ -89,7 +124,10 @@ record RedisUrl(Config config, RedisLockOptions options) {
       throw url.error("names Redisson YAML file '" + file + "' in its " + where + "; no such file");
     }
     try {
-      return Config.fromYAML(file.toFile());
+      Config config = Config.fromYAML(file.toFile());
+      // Creating the provider never needs the servers: Redisson connects at the first call.
+      config.setLazyInitialization(true);
+      return config;
     } catch (IOException | RuntimeException e) {
       throw url.error(
           "names Redisson YAML file '"
@@ -109,18 +147,24 @@ record RedisUrl(Config config, RedisLockOptions options) {
       throw url.error("has port " + port + "; expected 1 to 65535");
     }
     Config config = new Config();
+    // Creating the provider never needs the server: Redisson connects at the first call, and a
+    // call while it cannot connect fails and tries again at the next.
+    config.setLazyInitialization(true);
     config.setThreads(2);
     config.setNettyThreads(4);
     config.setUseScriptCache(true);
+    int timeout = millis(url, "timeout", DEFAULT_TIMEOUT);
     SingleServerConfig server =
         config
             .useSingleServer()
             .setAddress(scheme + "://" + host + ":" + port)
             .setDatabase(database(url))
-            .setTimeout(millis(url, "timeout", Duration.ofSeconds(3)))
-            .setConnectTimeout(millis(url, "connect-timeout", Duration.ofSeconds(3)))
-            .setRetryAttempts(nonNegative(url, "retry-attempts", 3))
-            .setRetryInterval(millis(url, "retry-interval", Duration.ofMillis(1500)))
+            .setTimeout(timeout)
+            // A subscription (of a waiter) is bounded like any command, not by Redisson's 7.5 s.
+            .setSubscriptionTimeout(timeout)
+            .setConnectTimeout(millis(url, "connect-timeout", DEFAULT_CONNECT_TIMEOUT))
+            .setRetryAttempts(nonNegative(url, "retry-attempts", DEFAULT_RETRY_ATTEMPTS))
+            .setRetryInterval(millis(url, "retry-interval", DEFAULT_RETRY_INTERVAL))
             .setConnectionPoolSize(Math.max(1, nonNegative(url, "pool-size", 8)))
             .setConnectionMinimumIdleSize(1)
             .setSubscriptionConnectionPoolSize(Math.max(1, nonNegative(url, "pool-size", 8)))

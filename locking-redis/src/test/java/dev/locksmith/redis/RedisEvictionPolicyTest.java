@@ -25,8 +25,9 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * A Redis whose {@code maxmemory-policy} may evict lock keys is refused when the provider is
- * created, in every configuration form, unless the user opts out.
+ * A Redis whose {@code maxmemory-policy} may evict lock keys is refused at the provider's first
+ * acquire (creating a provider never contacts Redis), in every configuration form, unless the user
+ * opts out.
  */
 class RedisEvictionPolicyTest {
   private static final String USER = "locker";
@@ -68,26 +69,36 @@ class RedisEvictionPolicyTest {
   }
 
   @Test
-  void allKeysPolicyIsRefusedNamingTheRedactedUrlThePolicyAndTheFix() {
+  void allKeysPolicyIsRefusedNamingTheRedactedUrlThePolicyAndTheFix() throws Exception {
     String url = withPassword(allKeysLru) + "?prefix=evict";
-    assertThatThrownBy(() -> LockProviders.create(url))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("redis://" + USER + ":****@127.0.0.1:" + allKeysLru.port())
-        .hasMessageNotContaining(PASSWORD)
-        .hasMessageContaining("maxmemory-policy 'allkeys-lru'")
-        .hasMessageContaining("noeviction")
-        .hasMessageContaining("allow-eviction=true");
+    try (LockProvider provider = LockProviders.create(url)) {
+      String id = lockId();
+      assertThatThrownBy(() -> provider.tryAcquire(request(id, Duration.ofSeconds(30))))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("redis://" + USER + ":****@127.0.0.1:" + allKeysLru.port())
+          .hasMessageNotContaining(PASSWORD)
+          .hasMessageContaining("maxmemory-policy 'allkeys-lru'")
+          .hasMessageContaining("noeviction")
+          .hasMessageContaining("allow-eviction=true");
+      // Refused again at every acquire, waiting or not, and nothing was written.
+      assertThatThrownBy(() -> provider.acquire(request(id, Duration.ofSeconds(30)), Duration.ZERO))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("maxmemory-policy 'allkeys-lru'");
+      assertThat(allKeysLru.call("EXISTS", LockKeys.of("evict", id).lock())).isEqualTo(0L);
+    }
   }
 
   @Test
   void volatilePolicyIsRefusedBecauseLockKeysAreTheKeysWithATtl() {
-    assertThatThrownBy(() -> RedisLockProvider.create(volatileLru.url()))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining(volatileLru.url())
-        .hasMessageContaining("maxmemory-policy 'volatile-lru'")
-        .hasMessageContaining("TTL")
-        .hasMessageContaining("noeviction")
-        .hasMessageContaining("allow-eviction=true");
+    try (RedisLockProvider provider = RedisLockProvider.create(volatileLru.url())) {
+      assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(30))))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining(volatileLru.url())
+          .hasMessageContaining("maxmemory-policy 'volatile-lru'")
+          .hasMessageContaining("TTL")
+          .hasMessageContaining("noeviction")
+          .hasMessageContaining("allow-eviction=true");
+    }
   }
 
   @Test
@@ -118,10 +129,12 @@ class RedisEvictionPolicyTest {
     Path evicting = yaml(dir.resolve("volatile.yaml"), volatileLru);
     Path safe = yaml(dir.resolve("safe.yaml"), noEviction);
 
-    assertThatThrownBy(() -> LockProviders.create("redis://" + evicting))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("redis://" + evicting)
-        .hasMessageContaining("maxmemory-policy 'volatile-lru'");
+    try (LockProvider provider = LockProviders.create("redis://" + evicting)) {
+      assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(30))))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("redis://" + evicting)
+          .hasMessageContaining("maxmemory-policy 'volatile-lru'");
+    }
     try (LockProvider provider =
         LockProviders.create("redis:///?config=" + evicting + "&allow-eviction=true")) {
       assertLocks(provider);
@@ -136,12 +149,15 @@ class RedisEvictionPolicyTest {
     RedissonClient evicting = client(volatileLru);
     RedissonClient safe = client(noEviction);
     try {
-      assertThatThrownBy(() -> RedisLockProvider.create(evicting, RedisLockOptions.defaults()))
-          .isInstanceOf(LockConfigurationException.class)
-          .hasMessageContaining("application RedissonClient")
-          .hasMessageContaining("127.0.0.1:" + volatileLru.port())
-          .hasMessageContaining("maxmemory-policy 'volatile-lru'")
-          .hasMessageContaining("withAllowEviction(true)");
+      try (RedisLockProvider provider =
+          RedisLockProvider.create(evicting, RedisLockOptions.defaults())) {
+        assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(30))))
+            .isInstanceOf(LockConfigurationException.class)
+            .hasMessageContaining("application RedissonClient")
+            .hasMessageContaining("127.0.0.1:" + volatileLru.port())
+            .hasMessageContaining("maxmemory-policy 'volatile-lru'")
+            .hasMessageContaining("withAllowEviction(true)");
+      }
       assertThat(evicting.isShutdown()).as("the application's client shut down").isFalse();
       try (RedisLockProvider provider =
           RedisLockProvider.create(evicting, RedisLockOptions.defaults().withAllowEviction(true))) {
@@ -169,7 +185,7 @@ class RedisEvictionPolicyTest {
   }
 
   @Test
-  void aServerUnreachableAtCreationIsCheckedBeforeTheFirstGrant() throws Exception {
+  void aServerUnreachableAtFirstContactIsCheckedBeforeTheFirstGrant() throws Exception {
     try (RedisServerProcess late = TestRedis.startDedicated("--maxmemory-policy", "allkeys-lfu")) {
       late.stop();
       Config config = new Config().setThreads(2).setNettyThreads(4).setLazyInitialization(true);
@@ -187,7 +203,8 @@ class RedisEvictionPolicyTest {
         String id = lockId();
         assertThatThrownBy(() -> provider.tryAcquire(request(id, Duration.ofSeconds(30))))
             .isInstanceOf(LockProviderException.class)
-            .hasMessageContaining("maxmemory-policy");
+            .hasMessageContaining("maxmemory-policy")
+            .hasMessageContaining("127.0.0.1:" + late.port() + " unreachable: connection refused");
 
         late.restart();
         await()

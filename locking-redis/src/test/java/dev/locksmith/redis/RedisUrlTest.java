@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -145,15 +146,37 @@ class RedisUrlTest {
   }
 
   @Test
-  void anUnreachableServerFailsWithAProviderExceptionNamingTheUrl() throws IOException {
+  void anUnreachableServerIsNotNeededToCreateAProviderAndItsCallsNameTheUrl() throws IOException {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     }
     String url = "redis://:secret@127.0.0.1:" + port + "?" + RedisTests.FAST;
-    assertThatThrownBy(() -> LockProviders.create(url))
-        .isInstanceOf(LockProviderException.class)
-        .hasMessageStartingWith("Cannot connect to Redis at 'redis://:****@127.0.0.1:" + port)
-        .hasMessageNotContaining("secret");
+    try (LockProvider provider = LockProviders.create(url)) {
+      assertThatThrownBy(() -> provider.status("x"))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageStartingWith("Redis redis://:****@127.0.0.1:" + port + "?timeout=1s")
+          .hasMessageEndingWith(
+              " failed to read the status of lock 'x': 127.0.0.1:"
+                  + port
+                  + " unreachable: connection refused")
+          .hasMessageNotContaining("secret");
+    }
+  }
+
+  @Test
+  void defaultsSuitALockAndTheClientConnectsLazily(@TempDir Path dir) throws IOException {
+    Config config = parse("redis://localhost").config();
+    assertThat(config.isLazyInitialization()).isTrue();
+    assertThat(config.toYAML())
+        .contains("timeout: 800")
+        .contains("subscriptionTimeout: 800")
+        .contains("connectTimeout: 2000")
+        .contains("retryAttempts: 1");
+    assertThat(parse("redis://localhost?timeout=2s").config().toYAML())
+        .contains("subscriptionTimeout: 2000");
+    assertThat(RedisUrl.DEFAULT_WORST_CASE).isEqualTo(java.time.Duration.ofSeconds(2));
+    Path yaml = Files.writeString(dir.resolve("ok.yaml"), "singleServerConfig: {}\n");
+    assertThat(parse("redis://" + yaml).config().isLazyInitialization()).isTrue();
   }
 }
