@@ -179,11 +179,12 @@ record RedisUrl(Config config, RedisLockOptions options) {
       // user@host names a user without a password; :password@host a password alone.
       String user = colon < 0 ? userInfo : userInfo.substring(0, colon);
       String password = colon < 0 ? "" : userInfo.substring(colon + 1);
+      // On the Config, not the server settings: Redisson 4 warns that those are deprecated.
       if (!user.isEmpty()) {
-        server.setUsername(user);
+        config.setUsername(user);
       }
       if (!password.isEmpty()) {
-        server.setPassword(password);
+        config.setPassword(password);
       }
     }
     return config;
