@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -166,9 +168,17 @@ class LoadTimeWeavingTest {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  /** This JVM's class path and the load-time test's classes, which only the children see. */
+  /**
+   * This JVM's class path, without ajc (whose jar holds the weaver too: the agent's jar is the one
+   * under test), and the load-time test's classes, which only the children see.
+   */
   private static String childClassPath() {
-    return System.getProperty("java.class.path") + File.pathSeparator + ltwClasses();
+    return Stream.concat(
+            Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(
+                    entry -> !Path.of(entry).getFileName().toString().startsWith("aspectjtools")),
+            Stream.of(ltwClasses().toString()))
+        .collect(Collectors.joining(File.pathSeparator));
   }
 
   private static Path ltwClasses() {
