@@ -10,6 +10,7 @@ import io.micronaut.aop.InterceptedMethod;
 import io.micronaut.aop.InterceptorBean;
 import io.micronaut.aop.MethodInterceptor;
 import io.micronaut.aop.MethodInvocationContext;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.core.convert.ConversionService;
 import io.micronaut.inject.ExecutableMethod;
@@ -32,6 +33,7 @@ import reactor.core.scheduler.Schedulers;
  * (so the transaction has committed before the lock is released).
  */
 @InterceptorBean(DistributedLock.class)
+@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
 public final class DistributedLockInterceptor implements MethodInterceptor<Object, Object> {
 
   /**

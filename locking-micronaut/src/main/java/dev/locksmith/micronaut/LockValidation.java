@@ -5,6 +5,7 @@ import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.inject.BeanDefinition;
 import io.micronaut.inject.ExecutableMethod;
 import java.lang.reflect.Method;
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 @Context
+@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
 final class LockValidation {
   private static final Logger LOG = LoggerFactory.getLogger(LockValidation.class);
 

@@ -10,39 +10,71 @@ import io.micronaut.context.BeanRegistration;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.env.Environment;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.core.annotation.AnnotationUtil;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Creates the engine from the providers of the configuration ({@code locksmith.url}, {@code
  * locksmith.providers.<name>.url}) and the {@link LockProvider} beans of the context, with every
- * {@link LockListener} bean. It is created at start-up, so a bad URL fails the start.
+ * {@link LockListener} bean. It is created at start-up, so a bad URL fails the start; an
+ * unreachable provider does not, unless {@code locksmith.require-providers-at-startup=true}.
  */
 @Factory
+@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
 final class LocksmithFactory {
   static final String REDISSON = "redisson";
+
+  /** The property that turns locking off when {@code false}. */
+  static final String ENABLED = "locksmith.enabled";
+
+  /** The property that makes an unreachable provider stop the start. */
+  static final String REQUIRE_PROVIDERS = "locksmith.require-providers-at-startup";
+
+  /** The property bounding how long closing waits for running locked calls. */
+  static final String SHUTDOWN_TIMEOUT = "locksmith.shutdown-timeout";
+
+  /** The property setting how often a provider that is down is probed. */
+  static final String PROBE_INTERVAL = "locksmith.provider-probe-interval";
+
   private static final Logger LOG = LoggerFactory.getLogger(LocksmithFactory.class);
 
-  /** The engine; closing it stops renewal and closes the providers it created from URLs. */
+  /**
+   * The engine; closing it waits for the locked calls still running (each releases its lease as it
+   * ends), then stops renewal and closes the providers it created from URLs.
+   *
+   * <p>{@code providerBeans} is not read (the names come from the registrations) but declares the
+   * dependency, so that the context destroys the engine before the provider beans, and those before
+   * the clients they use (an application's {@code RedissonClient}).
+   */
   @Context
   @Bean(preDestroy = "close")
   Locksmith locksmith(
       Environment environment,
       BeanContext beanContext,
       List<LockListener> listeners,
+      List<LockProvider> providerBeans,
       LockedMethods methods) {
     Map<String, LockProvider> beans = providerBeans(beanContext);
     ProviderSettings settings = ProviderSettings.read(environment);
     Locksmith.Builder builder =
         Locksmith.builder()
             .parameterNames(methods::parameterNames)
-            .attributeResolver(value -> resolvePlaceholders(environment, value));
+            .attributeResolver(value -> resolvePlaceholders(environment, value))
+            .requireProvidersAtStartup(
+                setting(environment, REQUIRE_PROVIDERS, Boolean.class, "true or false")
+                    .orElse(false));
+    duration(environment, SHUTDOWN_TIMEOUT, builder::shutdownTimeout);
+    duration(environment, PROBE_INTERVAL, builder::providerProbeInterval);
     listeners.forEach(builder::listener);
     beans.forEach(
         (name, provider) -> {
@@ -74,6 +106,32 @@ final class LocksmithFactory {
       builder.defaultProvider(beans.get(REDISSON));
     }
     return builder.build();
+  }
+
+  private static void duration(Environment environment, String key, Consumer<Duration> setter) {
+    Optional<Duration> value =
+        setting(environment, key, Duration.class, "a duration such as 10s, 500ms or PT10S");
+    try {
+      value.ifPresent(setter);
+    } catch (IllegalArgumentException e) {
+      throw new LockConfigurationException(key + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A setting converted to its type; one that is set but does not convert stops the start. */
+  private static <T> Optional<T> setting(
+      Environment environment, String key, Class<T> type, String expected) {
+    Optional<T> value;
+    try {
+      value = environment.get(key, type);
+    } catch (ConfigurationException e) {
+      throw new LockConfigurationException(key + ": " + e.getMessage(), e);
+    }
+    if (value.isEmpty() && environment.containsProperty(key)) {
+      throw new LockConfigurationException(
+          key + ": '" + environment.get(key, String.class).orElse("") + "' is not " + expected);
+    }
+    return value;
   }
 
   private static Map<String, LockProvider> providerBeans(BeanContext beanContext) {

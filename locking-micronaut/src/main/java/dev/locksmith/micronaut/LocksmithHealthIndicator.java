@@ -1,7 +1,7 @@
 package dev.locksmith.micronaut;
 
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.ProviderHealth;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthIndicator;
@@ -11,19 +11,20 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
- * Reports {@code locksmith} in the health endpoint: {@code UP} when every configured provider
- * answers a status query, {@code DOWN} otherwise, with each provider's description or error as
- * details. Present with micronaut-management; {@code locksmith.health.enabled=false} turns it off.
+ * Reports {@code locksmith} in the health endpoint from {@link Locksmith#health()}: {@code UP} when
+ * every provider is up, {@code DOWN} when one is not, with each provider's description, state, the
+ * time it entered that state and, when down, its one-line problem as details. It never calls a
+ * provider: the engine's outage circuit keeps the state from locked calls and its background
+ * probes. Present with micronaut-management; {@code locksmith.health.enabled=false} turns it off.
  */
 @Singleton
 @Requires(classes = HealthIndicator.class)
 @Requires(property = "locksmith.health.enabled", notEquals = "false")
+@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
 final class LocksmithHealthIndicator implements HealthIndicator {
   static final String NAME = "locksmith";
-  private static final String PROBE = "locksmith-health-probe";
 
   private final Locksmith locksmith;
 
@@ -33,25 +34,24 @@ final class LocksmithHealthIndicator implements HealthIndicator {
 
   @Override
   public Publisher<HealthResult> getResult() {
-    // Providers answer over the network: never on the caller's (possibly event-loop) thread.
-    return Mono.fromCallable(this::check).subscribeOn(Schedulers.boundedElastic());
+    return Mono.fromSupplier(this::result);
   }
 
-  private HealthResult check() {
+  /** The current result, built from the engine's view of each provider. */
+  HealthResult result() {
     Map<String, Object> details = new LinkedHashMap<>();
     HealthStatus status = HealthStatus.UP;
-    for (Map.Entry<String, LockProvider> entry : locksmith.providers().entrySet()) {
-      String name = entry.getKey().isEmpty() ? "default" : entry.getKey();
-      LockProvider provider = entry.getValue();
-      try {
-        provider.status(PROBE);
-        details.put(name, Map.of("status", "UP", "provider", provider.description()));
-      } catch (RuntimeException e) {
+    for (ProviderHealth provider : locksmith.health()) {
+      Map<String, Object> detail = new LinkedHashMap<>();
+      detail.put("status", provider.up() ? "UP" : "DOWN");
+      detail.put("provider", provider.description());
+      detail.put("since", provider.since().toString());
+      String problem = provider.problem();
+      if (!provider.up()) {
         status = HealthStatus.DOWN;
-        details.put(
-            name,
-            Map.of("status", "DOWN", "provider", provider.description(), "error", e.toString()));
+        detail.put("error", problem == null ? "unreachable" : problem);
       }
+      details.put(provider.name(), detail);
     }
     return HealthResult.builder(NAME, status).details(details).build();
   }

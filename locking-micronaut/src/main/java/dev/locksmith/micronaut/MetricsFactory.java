@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 @Requires(classes = MeterRegistry.class)
 @Requires(beans = MeterRegistry.class)
 @Requires(property = "locksmith.metrics.enabled", notEquals = "false")
+@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
 final class MetricsFactory {
 
   @Singleton

@@ -19,6 +19,7 @@ import org.redisson.api.RedissonClient;
  */
 @Factory
 @Requires(classes = {RedissonClient.class, RedisLockProvider.class})
+@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
 final class RedissonProviderFactory {
 
   /**

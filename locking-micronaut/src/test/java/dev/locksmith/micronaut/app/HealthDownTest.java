@@ -1,45 +1,57 @@
 package dev.locksmith.micronaut.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.Locksmith;
 import dev.locksmith.tcp.server.LockServer;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.health.HealthStatus;
-import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
+import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 
-/** The health indicator turns DOWN when the lock server goes away. */
+/**
+ * The health indicator turns DOWN once a locked call finds the lock server gone, and UP again when
+ * a server answers on the same port.
+ */
 class HealthDownTest {
 
   @Test
-  void healthIsDownWhenTheProviderCannotBeReached() throws Exception {
+  void healthIsDownWhileTheProviderCannotBeReachedAndUpWhenItIsBack() throws Exception {
     LockServer server = LockServer.builder().port(0).build();
     int port = server.start();
     try (ApplicationContext context =
         ApplicationContext.run(Map.of("locksmith.url", "tcp://127.0.0.1:" + port), "none")) {
-      assertThat(locksmithHealth(context).getStatus()).isEqualTo(HealthStatus.UP);
+      Locksmith locksmith = context.getBean(Locksmith.class);
+      assertThat(HealthChecks.locksmith(context).getStatus()).isEqualTo(HealthStatus.UP);
 
       server.close();
       server.awaitTermination();
+      assertThatThrownBy(() -> locksmith.tryAcquire(LockOptions.named("health")))
+          .isInstanceOf(LockProviderException.class);
 
-      HealthResult down = locksmithHealth(context);
+      HealthResult down = HealthChecks.locksmith(context);
       assertThat(down.getStatus()).isEqualTo(HealthStatus.DOWN);
-      assertThat(down.getDetails().toString()).contains("default").contains("error");
+      assertThat(HealthChecks.provider(down, "default"))
+          .containsEntry("status", "DOWN")
+          .containsKey("since")
+          .containsKey("error");
+
+      server = LockServer.builder().port(port).build();
+      server.start();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(HealthChecks.locksmith(context).getStatus())
+                      .isEqualTo(HealthStatus.UP));
     } finally {
       server.close();
     }
-  }
-
-  private static HealthResult locksmithHealth(ApplicationContext context) {
-    return context.getBeansOfType(HealthIndicator.class).stream()
-        .map(indicator -> Mono.from(indicator.getResult()).block())
-        .filter(Objects::nonNull)
-        .filter(result -> result.getName().equals("locksmith"))
-        .findFirst()
-        .orElseThrow();
   }
 }

@@ -1,0 +1,79 @@
+package dev.locksmith.micronaut;
+
+import dev.locksmith.core.Locksmith;
+import io.micronaut.context.BeanContext;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.inject.BeanDefinition;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Present when locking is turned off ({@code locksmith.enabled=false}): at start-up it logs a
+ * warning naming how many {@code @DistributedLock} methods the context's beans have, and some of
+ * them, since those methods now run without a lock. A switch left off in production should not go
+ * unnoticed.
+ */
+@Context
+@Requires(property = LocksmithFactory.ENABLED, value = "false")
+final class DisabledLockingWarning {
+  private static final Logger LOG = LoggerFactory.getLogger(DisabledLockingWarning.class);
+  private static final int NAMED = 5;
+
+  private final List<String> methods;
+
+  DisabledLockingWarning(BeanContext beanContext) {
+    this.methods = annotatedMethods(beanContext);
+    if (!methods.isEmpty()) {
+      LOG.warn(
+          "Locking is disabled ({}=false): {} @DistributedLock method(s) will run unlocked: {}{}",
+          LocksmithFactory.ENABLED,
+          methods.size(),
+          methods.stream().limit(NAMED).collect(Collectors.joining(", ")),
+          methods.size() > NAMED ? ", ..." : "");
+    }
+  }
+
+  /** The annotated methods found, as {@code Class.method}, sorted. */
+  List<String> methods() {
+    return methods;
+  }
+
+  private static List<String> annotatedMethods(BeanContext beanContext) {
+    Set<Method> found = new HashSet<>();
+    for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
+      Class<?> type = definition.getBeanType();
+      if (type.getName().startsWith("io.micronaut.")) {
+        continue;
+      }
+      for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+        if (c.getName().contains("$Intercepted")) {
+          continue;
+        }
+        Method[] declared;
+        try {
+          declared = c.getDeclaredMethods();
+        } catch (LinkageError e) {
+          break; // mentions an optional class that is absent: not an application bean
+        }
+        for (Method method : declared) {
+          if (!method.isSynthetic() && !method.isBridge() && Locksmith.isAnnotated(method)) {
+            found.add(method);
+          }
+        }
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (Method method : found) {
+      names.add(method.getDeclaringClass().getName() + "." + method.getName());
+    }
+    names.sort(null);
+    return List.copyOf(names);
+  }
+}

@@ -1,0 +1,163 @@
+package dev.locksmith.micronaut.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.LocksmithSettings;
+import io.micronaut.context.ApplicationContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Closing the application while a scheduled locked job runs lets the job finish and release its
+ * lock before the engine, the providers and the application's RedissonClient close: another client
+ * waiting for the lock gets it within a second of the job's end, far sooner than the job's 30 s
+ * TTL. Once by closing the context in this JVM, once by SIGTERM to an application in a JVM of its
+ * own, both with Micronaut's graceful shutdown on (the scheduler lets its running jobs end before
+ * any bean is destroyed). Without it, closing the engine itself waits for the running job.
+ */
+class ShutdownHandOverTest {
+  private static final Logger LOG = LoggerFactory.getLogger(ShutdownHandOverTest.class);
+  private static final Duration HAND_OVER_BOUND = Duration.ofSeconds(1);
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  /** Micronaut's graceful shutdown, which the README recommends for scheduled locked jobs. */
+  private static final String GRACEFUL_SHUTDOWN = "micronaut.lifecycle.graceful-shutdown.enabled";
+
+  @ParameterizedTest
+  @EnumSource(Backend.Kind.class)
+  void closingTheContextLetsTheRunningJobEndAndHandsTheLockOver(Backend.Kind kind)
+      throws Exception {
+    try (Backend backend = Backend.start(kind);
+        Locksmith other = otherClient(backend)) {
+      Map<String, String> properties = backend.properties();
+      properties.put(GRACEFUL_SHUTDOWN, "true");
+      ApplicationContext context =
+          ApplicationContext.builder()
+              .environments(backend.environments("handover"))
+              .properties(Map.copyOf(properties))
+              .start();
+      RedissonClient appClient =
+          kind == Backend.Kind.REDISSON ? context.getBean(RedissonClient.class) : null;
+      HandOverJob job = context.getBean(HandOverJob.class);
+      assertThat(job.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<Long> granted = waitForTheLock(other);
+
+      context.close();
+
+      assertThat(job.ended.getCount()).as("close returned before the job ended").isZero();
+      assertThat(job.interrupted).as("the job was interrupted").isFalse();
+      if (appClient != null) {
+        assertThat(appClient.isShutdown()).as("the context shut the app's client down").isTrue();
+      }
+      long grantedAt = granted.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      Duration handOver = Duration.ofNanos(grantedAt - job.endedAt);
+      LOG.info(
+          "{}: context close, lock granted to another client {} ms after the job ended",
+          kind,
+          handOver.toMillis());
+      assertThat(handOver).isPositive().isLessThan(HAND_OVER_BOUND);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Backend.Kind.class)
+  void withoutGracefulShutdownClosingTheEngineStillWaitsForTheRunningJob(Backend.Kind kind)
+      throws Exception {
+    try (Backend backend = Backend.start(kind)) {
+      ApplicationContext context =
+          ApplicationContext.builder()
+              .environments(backend.environments("handover"))
+              .properties(Map.copyOf(backend.properties()))
+              .start();
+      HandOverJob job = context.getBean(HandOverJob.class);
+      assertThat(job.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+      context.close();
+
+      assertThat(job.ended.getCount()).as("close returned before the job ended").isZero();
+      assertThat(job.interrupted).as("the job was interrupted").isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Backend.Kind.class,
+      names = {"REDIS", "TCP", "FILE"})
+  void sigtermToAnApplicationLetsTheRunningJobEndAndHandsTheLockOver(
+      Backend.Kind kind, @TempDir Path dir) throws Exception {
+    Path events = dir.resolve("events");
+    Path log = dir.resolve("app.log");
+    try (Backend backend = Backend.start(kind);
+        Locksmith other = otherClient(backend)) {
+      List<String> args = new ArrayList<>();
+      args.add("handover");
+      backend.properties().forEach((key, value) -> args.add(key + "=" + value));
+      args.add("handover.events=" + events);
+      args.add(GRACEFUL_SHUTDOWN + "=true");
+      Process app = ChildJvm.start(log, args.toArray(String[]::new));
+      try {
+        await().atMost(TIMEOUT).until(() -> Files.exists(events) || !app.isAlive());
+        assertThat(app.isAlive()).as("the application exited: %s", read(log)).isTrue();
+        CompletableFuture<Long> granted = waitForTheLock(other);
+
+        app.destroy(); // SIGTERM
+
+        assertThat(app.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        String output = read(log);
+        assertThat(output).contains("context closed");
+        String ended =
+            Files.readAllLines(events, StandardCharsets.UTF_8).stream()
+                .filter(line -> line.startsWith("ended "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the job never ended: " + output));
+        assertThat(ended).as("the job was interrupted").doesNotContain("interrupted");
+        long endedAt = Long.parseLong(ended.split(" ")[1]);
+        long grantedAt = granted.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        Duration handOver = Duration.ofNanos(grantedAt - endedAt);
+        LOG.info(
+            "{}: SIGTERM, lock granted to another client {} ms after the job ended",
+            kind,
+            handOver.toMillis());
+        assertThat(handOver).isPositive().isLessThan(HAND_OVER_BOUND);
+      } finally {
+        app.destroyForcibly();
+      }
+    }
+  }
+
+  private static Locksmith otherClient(Backend backend) {
+    return Locksmith.builder().settings(new LocksmithSettings(backend.url(), Map.of())).build();
+  }
+
+  /** Another client waiting for the job's lock; completes with the time it was granted. */
+  private static CompletableFuture<Long> waitForTheLock(Locksmith other) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (Lease lease =
+              other.acquire(LockOptions.named(HandOverJob.LOCK).withWaitTimeout(TIMEOUT))) {
+            return System.nanoTime();
+          }
+        });
+  }
+
+  private static String read(Path log) throws java.io.IOException {
+    return Files.exists(log) ? Files.readString(log) : "(no output)";
+  }
+}
