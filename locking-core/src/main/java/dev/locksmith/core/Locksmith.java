@@ -381,7 +381,7 @@ public final class Locksmith implements AutoCloseable {
     for (int attempts = 0; ; attempts++) {
       long remaining = waitNanos - (ticker.read() - start);
       if (wait && attempts > 0 && remaining <= 0) {
-        return timedOut(attempt, start);
+        throw timedOut(attempt, start);
       }
       LockRequest request =
           new LockRequest(
@@ -432,7 +432,7 @@ public final class Locksmith implements AutoCloseable {
         // The caller gets its answer without waiting for one more provider call.
         keeper.runAfter(Duration.ZERO, () -> LateGrants.release(unused, circuit));
         if (!inTime) {
-          return timedOut(attempt, start);
+          throw timedOut(attempt, start);
         }
         LockProviderException error = LateGrants.refused(lockId, refusal);
         listeners.error(attempt, error);
@@ -448,16 +448,17 @@ public final class Locksmith implements AutoCloseable {
           throw new LockBusyException(lockId);
         }
         default -> {
-          return timedOut(attempt, start);
+          throw timedOut(attempt, start);
         }
       }
     }
   }
 
-  private ActiveLease timedOut(LockEvent attempt, long start) {
+  /** Tells listeners that a WAIT ran out, and returns the exception to throw. */
+  private LockTimeoutException timedOut(LockEvent attempt, long start) {
     Duration waited = Duration.ofNanos(ticker.read() - start);
     listeners.timedOut(attempt, waited);
-    throw new LockTimeoutException(attempt.lockId(), waited);
+    return new LockTimeoutException(attempt.lockId(), waited);
   }
 
   /** The configured providers by name; the default provider's name is the empty string. */

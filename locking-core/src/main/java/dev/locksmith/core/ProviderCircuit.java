@@ -4,7 +4,6 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -56,7 +55,13 @@ final class ProviderCircuit {
    * A state of the circuit; a new object on every change, so a call can tell whether the state
    * changed since it started.
    */
-  private record State(boolean up, @Nullable String problem, Instant since, long sinceNanos) {}
+  private record State(
+      boolean up, @Nullable String problem, Instant since, long sinceNanos, String sinceText) {
+    State(boolean up, @Nullable String problem, Instant since, long sinceNanos) {
+      // Formatted once, as the state changes, so that failing fast formats no date.
+      this(up, problem, since, sinceNanos, up ? "" : since.toString());
+    }
+  }
 
   private final String name;
   private final LockProvider provider;
@@ -159,7 +164,7 @@ final class ProviderCircuit {
             + " ("
             + description
             + ") is down since "
-            + at.since()
+            + at.sinceText()
             + " ("
             + seconds(ticker.read() - at.sinceNanos())
             + " s): "
@@ -261,7 +266,9 @@ final class ProviderCircuit {
     stopped = true;
   }
 
-  private static String seconds(long nanos) {
-    return String.format(Locale.ROOT, "%.1f", Math.max(0, nanos) / 1e9);
+  /** Nanoseconds as seconds with one decimal, such as {@code 12.3}. */
+  static String seconds(long nanos) {
+    long tenths = Math.max(0, nanos) / 100_000_000;
+    return tenths / 10 + "." + tenths % 10;
   }
 }

@@ -8,6 +8,7 @@ import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -31,6 +32,12 @@ final class OutageProvider implements LockProvider {
   final AtomicReference<Supplier<RuntimeException>> failure =
       new AtomicReference<>(() -> new LockProviderException(FAILURE));
 
+  /**
+   * Acquisitions wait on this gate (at most 10 s) before answering, as calls to a server that does
+   * not answer wait for the client's timeout.
+   */
+  final AtomicReference<CountDownLatch> lockGate = new AtomicReference<>(new CountDownLatch(0));
+
   /** Status calls (probes) wait on this gate before answering. */
   final AtomicReference<CountDownLatch> statusGate = new AtomicReference<>(new CountDownLatch(0));
 
@@ -50,6 +57,14 @@ final class OutageProvider implements LockProvider {
     this.store = store;
   }
 
+  private void waitAtLockGate() {
+    try {
+      lockGate.get().await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private void check() {
     if (down.get()) {
       throw failure.get().get();
@@ -59,6 +74,7 @@ final class OutageProvider implements LockProvider {
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     lockCalls.incrementAndGet();
+    waitAtLockGate();
     check();
     return store.tryAcquire(request);
   }
@@ -67,6 +83,7 @@ final class OutageProvider implements LockProvider {
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     lockCalls.incrementAndGet();
+    waitAtLockGate();
     check();
     return store.acquire(request, timeout);
   }

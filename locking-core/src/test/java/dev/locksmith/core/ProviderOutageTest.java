@@ -9,7 +9,10 @@ import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -66,18 +69,25 @@ class ProviderOutageTest {
           .isInstanceOf(LockProviderException.class)
           .hasMessage(OutageProvider.FAILURE);
       int reached = provider.lockCalls.get();
+      // From here a call that reached the provider would hang for 10 s, as on a server that does
+      // not answer.
+      provider.lockGate.set(new CountDownLatch(1));
 
-      long slowest = 0;
-      for (int i = 0; i < 200; i++) {
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long[] wall = new long[200];
+      long mostCpu = 0;
+      for (int i = 0; i < wall.length; i++) {
         LockOptions options =
             switch (i % 3) {
               case 0 -> tick("report");
               case 1 -> LockOptions.named("pay").withOnBusy(OnBusy.FAIL);
               default -> LockOptions.named("batch").withWaitTimeout(Duration.ofSeconds(30));
             };
+        long cpu = threads.getCurrentThreadCpuTime();
         long started = System.nanoTime();
         Throwable thrown = catchThrowable(() -> locksmith.run(options, () -> {}));
-        slowest = Math.max(slowest, System.nanoTime() - started);
+        wall[i] = System.nanoTime() - started;
+        mostCpu = Math.max(mostCpu, threads.getCurrentThreadCpuTime() - cpu);
         assertThat(thrown)
             .isInstanceOf(LockProviderException.class)
             .hasMessageStartingWith("Lock '" + options.lockId() + "' not acquired: lock provider")
@@ -87,7 +97,13 @@ class ProviderOutageTest {
             .hasMessageNotContaining("script:");
       }
       assertThat(provider.lockCalls).as("calls that reached the provider").hasValue(reached);
-      assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofMillis(50));
+      // The longest wall time is not asserted: on a loaded machine the thread may be descheduled
+      // for 100 ms at any moment. Its CPU time shows that no call did more than build an
+      // exception, and the median that calls end at once.
+      Arrays.sort(wall);
+      assertThat(Duration.ofNanos(wall[wall.length / 2])).isLessThan(Duration.ofMillis(5));
+      assertThat(Duration.ofNanos(mostCpu)).isLessThan(Duration.ofMillis(50));
+      provider.lockGate.get().countDown();
       assertThat(events.events)
           .filteredOn(e -> e.startsWith("error report"))
           .as("each failed acquisition is told to listeners")
@@ -295,6 +311,13 @@ class ProviderOutageTest {
       System.clearProperty("locksmith.url");
       System.clearProperty("locksmith.require-providers-at-startup");
     }
+  }
+
+  @Test
+  void downTimesAreSecondsWithOneDecimal() {
+    assertThat(ProviderCircuit.seconds(12_345_678_901L)).isEqualTo("12.3");
+    assertThat(ProviderCircuit.seconds(99_999_999L)).isEqualTo("0.0");
+    assertThat(ProviderCircuit.seconds(-5)).isEqualTo("0.0");
   }
 
   @Test
