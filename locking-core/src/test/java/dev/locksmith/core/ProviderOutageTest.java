@@ -238,6 +238,20 @@ class ProviderOutageTest {
   }
 
   @Test
+  void aPasswordInADescriptionIsMaskedInLogsAndHealth() {
+    OutageProvider careless = new OutageProvider("redis://app:s3cret@cache:6379?token=abc");
+    try (ConsoleLog log = new ConsoleLog();
+        Locksmith locksmith = Locksmith.builder().defaultProvider(careless).build()) {
+      assertThat(locksmith.health().get(0).description())
+          .isEqualTo("redis://app:****@cache:6379?token=****");
+      assertThat(log.lines("INFO", "Lock provider default: redis://app:****@cache:6379?token=****"))
+          .hasSize(1);
+      assertThat(log.lines())
+          .noneMatch(line -> line.contains("s3cret") || line.contains("token=abc"));
+    }
+  }
+
+  @Test
   void oneProviderUnderTwoNamesHasOneCircuit() {
     try (Locksmith locksmith =
         Locksmith.builder().defaultProvider(provider).provider("orders", provider).build()) {
