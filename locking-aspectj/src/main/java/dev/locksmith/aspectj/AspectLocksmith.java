@@ -19,14 +19,14 @@ import org.slf4j.LoggerFactory;
  * AspectLocksmith.validatePackages("com.acme.jobs");   // optional: fail now, not on the first call
  * }</pre>
  *
- * <p>Setting the engine, or creating it from settings, first checks that every
- * {@code @DistributedLock} method the compiler listed is woven ({@link #verifyWeaving()}), and
- * refuses to start when one would run unlocked.
- *
  * <p>or do nothing: the first locked call creates it with {@link Locksmith#fromSettings()} from
  * {@code locksmith.url} and {@code locksmith.providers.<name>.url} (system properties, environment
  * variables, {@code locksmith.properties}), and closes it when the JVM shuts down. A configuration
  * mistake fails that call, and every later one, with the engine's message.
+ *
+ * <p>Setting the engine, or creating it from settings, first checks that every
+ * {@code @DistributedLock} method the compiler listed is woven ({@link #verifyWeaving()}), and
+ * refuses to start when one would run unlocked.
  */
 public final class AspectLocksmith {
   private static final Logger LOG = LoggerFactory.getLogger(AspectLocksmith.class);
