@@ -338,8 +338,8 @@ final class ActiveLease implements Lease {
     Duration held = Duration.ofNanos(Math.max(0, heldNanos));
     if (!circuit.isUp()) {
       // Not run on the holder's thread against a provider known to be down, where it would wait
-      // for the client's timeout to fail: the lease ends by its ttl (or its minimum hold, which
-      // never ends before the ttl does).
+      // for the client's timeout to fail: the lease ends by its ttl on the store, a minimum hold
+      // still owed included (the store cannot be told to shorten or extend it now).
       LOG.debug(
           "Lock '{}' not released: provider {} is down; the lease ends by its ttl",
           lockId(),
