@@ -84,7 +84,8 @@ final class TcpLockProvider implements LockProvider {
 
   private final TcpProviderSettings settings;
   private final @Nullable SslContext ssl;
-  private final EventLoopGroup group;
+  // Created by the first connection attempt, under connectLock.
+  private volatile @Nullable EventLoopGroup group;
   private final AtomicLong ids = new AtomicLong();
   private final ReentrantLock connectLock = new ReentrantLock();
   private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
@@ -104,11 +105,29 @@ final class TcpLockProvider implements LockProvider {
   TcpLockProvider(TcpProviderSettings settings) {
     this.settings = settings;
     this.ssl = settings.tls() ? clientSsl(settings) : null;
-    // A daemon I/O thread, started by the first connection: a provider nobody closed must not keep
-    // the JVM from exiting.
-    this.group =
-        new MultiThreadIoEventLoopGroup(
-            1, new DefaultThreadFactory("locksmith-tcp-client", true), NioIoHandler.newFactory());
+  }
+
+  /** The I/O thread's group, made by the first connection attempt. */
+  private EventLoopGroup group() {
+    connectLock.lock();
+    try {
+      if (closed) {
+        throw new LockProviderException("provider for " + settings + " is closed");
+      }
+      EventLoopGroup g = group;
+      if (g == null) {
+        // A daemon I/O thread: a provider nobody closed must not keep the JVM from exiting.
+        g =
+            new MultiThreadIoEventLoopGroup(
+                1,
+                new DefaultThreadFactory("locksmith-tcp-client", true),
+                NioIoHandler.newFactory());
+        group = g;
+      }
+      return g;
+    } finally {
+      connectLock.unlock();
+    }
   }
 
   private static SslContext clientSsl(TcpProviderSettings settings) {
@@ -325,8 +344,12 @@ final class TcpLockProvider implements LockProvider {
                     .exceptionally(e -> null);
               }
             });
+    EventLoopGroup g = group;
     try {
-      group.schedule(
+      if (g == null) {
+        throw new RejectedExecutionException("no I/O thread");
+      }
+      g.schedule(
           () -> {
             if (!p.reply().isDone()) {
               LOG.warn(
@@ -526,7 +549,16 @@ final class TcpLockProvider implements LockProvider {
     if (c != null) {
       c.close("provider closed", true);
     }
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+    EventLoopGroup g;
+    connectLock.lock();
+    try {
+      g = group;
+    } finally {
+      connectLock.unlock();
+    }
+    if (g != null) {
+      g.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+    }
   }
 
   @Override
@@ -675,7 +707,7 @@ final class TcpLockProvider implements LockProvider {
     long pingMillis = settings.pingInterval().toMillis();
     Bootstrap bootstrap =
         new Bootstrap()
-            .group(group)
+            .group(group())
             .channel(NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)

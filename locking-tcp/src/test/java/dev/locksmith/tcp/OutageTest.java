@@ -14,6 +14,7 @@ import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,8 +124,8 @@ class OutageTest {
     }
     assertThat(provider.renew(before, TTL)).as("lost with the connection").isEmpty();
     System.out.printf(
-        "5 calls while down: slowest %.1f ms, %d ms in all%n",
-        slowest / 1e6, (System.nanoTime() - down) / 1_000_000);
+        "5 calls while down: slowest %.1f ms, %.1f ms in all%n",
+        slowest / 1e6, (System.nanoTime() - down) / 1e6);
 
     startServer(port);
     long up = System.nanoTime();
@@ -197,6 +198,40 @@ class OutageTest {
         .hasMessage(
             "lock server 127.0.0.1:" + port + " did not answer AUTH within 1s (connect-timeout)")
         .hasCauseInstanceOf(TimeoutException.class);
+  }
+
+  @Test
+  void aServerThatDoesNotAnswerTheConnectFailsCallsWithinTheConnectTimeout() throws Exception {
+    // A listener that never accepts, with its accept queue full: the kernel drops further SYNs,
+    // as a host behind a firewall that drops packets would.
+    ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+    closeAtEnd.add(full);
+    int port = full.getLocalPort();
+    boolean dropping = false;
+    for (int i = 0; i < 16 && !dropping; i++) {
+      Socket filler = new Socket();
+      closeAtEnd.add(filler);
+      try {
+        filler.connect(full.getLocalSocketAddress(), 300);
+      } catch (SocketTimeoutException e) {
+        dropping = true;
+      }
+    }
+    assertThat(dropping).as("connects time out once the accept queue is full").isTrue();
+    LockProvider provider =
+        provider("tcp://127.0.0.1:" + port + "?connect-timeout=1s&request-timeout=5s");
+
+    long start = System.nanoTime();
+    LockProviderException e =
+        failsWithin(Duration.ofSeconds(2), () -> provider.tryAcquire(LockRequest.of("t", TTL)));
+    long took = System.nanoTime() - start;
+    System.out.printf("unanswered connect: failed after %d ms%n", took / 1_000_000);
+    assertThat(Duration.ofNanos(took)).isGreaterThanOrEqualTo(Duration.ofMillis(990));
+    assertThat(e)
+        .hasMessage(
+            "lock server 127.0.0.1:"
+                + port
+                + " did not accept the connection within 1s (connect-timeout)");
   }
 
   @Test
