@@ -40,8 +40,11 @@ public final class LocksmithFailureAnalyzer implements FailureAnalyzer {
                     + " calls fail fast until the backend answers."
                 : "Make the lock backend reachable from this host: check the host and port of the"
                     + " provider URL named above.";
-        return new FailureAnalysis(
-            "A lock provider did not answer at start-up: " + message, action, e);
+        String description =
+            message.contains("at start-up")
+                ? message
+                : "A lock provider did not answer at start-up: " + message;
+        return new FailureAnalysis(description, action, e);
       }
       if (cause.getCause() == cause) {
         break;
