@@ -35,12 +35,14 @@ final class LibraryVersionCheck {
           new Library(
               "spring-expression",
               "org.springframework.expression.ExpressionParser",
-              "org.springframework:spring-framework-bom"),
-          new Library("netty", "io.netty.util.Version", "io.netty:netty-bom"),
+              "org.springframework:spring-framework-bom",
+              null),
+          new Library("netty", "io.netty.util.Version", "io.netty:netty-bom", "netty.version"),
           new Library(
               "micrometer",
               "io.micrometer.core.instrument.MeterRegistry",
-              "io.micrometer:micrometer-bom"));
+              "io.micrometer:micrometer-bom",
+              "micrometer.version"));
 
   LibraryVersionCheck() {
     String warning = warning(downgrades(builtWith(), LibraryVersionCheck::runtimeVersion));
@@ -55,8 +57,11 @@ final class LibraryVersionCheck {
    * @param name its key in the resource and its name in the warning
    * @param marker a class in its jar, whose manifest gives the runtime version
    * @param bom the coordinates of the BOM that pins it, without version
+   * @param parentProperty the property of {@code micronaut-parent} (inherited from the platform
+   *     BOM, whose entries for the library use it) that sets its version, or {@code null} when
+   *     importing the BOM first is enough there too
    */
-  record Library(String name, String marker, String bom) {}
+  record Library(String name, String marker, String bom, @Nullable String parentProperty) {}
 
   /**
    * A library on the class path older than the one Locksmith was built with.
@@ -129,8 +134,20 @@ final class LibraryVersionCheck {
         + downgrades.stream()
             .map(d -> d.library().bom() + ":" + d.built())
             .collect(Collectors.joining(", "))
-        + " (type pom, scope import) before the Micronaut BOM; see 'BOM order' in the"
-        + " locking-micronaut README";
+        + " (type pom, scope import) before the Micronaut BOM"
+        + parentProperties(downgrades)
+        + "; see 'BOM order' in the locking-micronaut README";
+  }
+
+  private static String parentProperties(List<Downgrade> downgrades) {
+    String properties =
+        downgrades.stream()
+            .filter(d -> d.library().parentProperty() != null)
+            .map(d -> d.library().parentProperty() + "=" + d.built())
+            .collect(Collectors.joining(", "));
+    return properties.isEmpty()
+        ? ""
+        : "; with micronaut-parent as the parent, also set the properties " + properties;
   }
 
   /**

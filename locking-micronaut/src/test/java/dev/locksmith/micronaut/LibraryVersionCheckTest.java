@@ -42,7 +42,21 @@ class LibraryVersionCheckTest {
         .contains(
             "org.springframework:spring-framework-bom:7.0.8, io.netty:netty-bom:4.2.15.Final,"
                 + " io.micrometer:micrometer-bom:1.16.6")
-        .contains("before the Micronaut BOM");
+        .contains("before the Micronaut BOM")
+        .contains(
+            "with micronaut-parent as the parent, also set the properties"
+                + " netty.version=4.2.15.Final, micrometer.version=1.16.6");
+  }
+
+  @Test
+  void aSpringDowngradeAloneNeedsNoParentProperty() {
+    var downgrades =
+        LibraryVersionCheck.downgrades(
+            BUILT, marker -> marker.startsWith("org.springframework") ? "6.2.11" : null);
+
+    assertThat(LibraryVersionCheck.warning(downgrades))
+        .contains("spring-expression 6.2.11 (built with 7.0.8)")
+        .doesNotContain("micronaut-parent as the parent");
   }
 
   @Test

@@ -76,6 +76,7 @@ class LibraryVersionsTest {
                     .doesNotContain("netty " + netty)
                     .contains("org.springframework:spring-framework-bom:99.0.1")
                     .contains("io.micrometer:micrometer-bom:1.99.0")
-                    .contains("before the Micronaut BOM"));
+                    .contains("before the Micronaut BOM")
+                    .contains("also set the properties micrometer.version=1.99.0"));
   }
 }
