@@ -67,7 +67,7 @@ record FileLockSettings(
   static final String DEFAULT_MODE = "rw-rw----";
 
   /** How long creation waits for the file system to tell whether the path is a regular file. */
-  private static final Duration STAT_TIMEOUT = Duration.ofSeconds(1);
+  private static final Duration STAT_TIMEOUT = Duration.ofMillis(500);
 
   /**
    * Reads and checks the settings: unknown parameters, bad values and a path that is a regular file
