@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -31,9 +32,10 @@ import org.springframework.scheduling.annotation.Scheduled;
  * the work begins and {@code ended-N} (the instant and whether the work was interrupted) when it
  * ends, into the directory given as the second argument.
  *
- * <p>Arguments: the provider URL, the marker directory. A URL {@code redisson:redis://...} makes
- * the application define a {@code RedissonClient} bean (shut down by the context, as the Redisson
- * starter's is) and no {@code locksmith.url}, so the lock provider runs over that client.
+ * <p>Arguments: the provider URL, the marker directory, then any more application properties. A URL
+ * {@code redisson:redis://...} makes the application define a {@code RedissonClient} bean (shut
+ * down by the context, as the Redisson starter's is) and no {@code locksmith.url}, so the lock
+ * provider runs over that client.
  */
 public final class ShutdownJobApp {
   /** The lock the job holds. */
@@ -53,6 +55,7 @@ public final class ShutdownJobApp {
                 : "locksmith.url=" + args[0]),
             "shutdown-job.markers=" + args[1],
             "spring.main.banner-mode=off")
+        .properties(Arrays.copyOfRange(args, 2, args.length))
         .run();
   }
 
@@ -138,9 +141,12 @@ public final class ShutdownJobApp {
       this.markers = markers;
     }
 
-    /** Works {@value #WORK_MILLIS} ms under the lock; the next run starts 200 ms after. */
+    /**
+     * Works {@value #WORK_MILLIS} ms under the lock, held at least {@code shutdown-job.min-hold}
+     * (default none); the next run starts 200 ms after.
+     */
     @Scheduled(fixedDelay = 200)
-    @DistributedLock(name = LOCK_NAME, ttl = "30s")
+    @DistributedLock(name = LOCK_NAME, ttl = "30s", minHold = "${shutdown-job.min-hold:0s}")
     public void work() {
       int run = runs.incrementAndGet();
       write("started-" + run, Instant.now().toString());
