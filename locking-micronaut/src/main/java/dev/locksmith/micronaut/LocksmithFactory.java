@@ -70,9 +70,7 @@ final class LocksmithFactory {
         Locksmith.builder()
             .parameterNames(methods::parameterNames)
             .attributeResolver(value -> resolvePlaceholders(environment, value))
-            .requireProvidersAtStartup(
-                setting(environment, REQUIRE_PROVIDERS, Boolean.class, "true or false")
-                    .orElse(false));
+            .requireProvidersAtStartup(flag(environment, REQUIRE_PROVIDERS));
     duration(environment, SHUTDOWN_TIMEOUT, builder::shutdownTimeout);
     duration(environment, PROBE_INTERVAL, builder::providerProbeInterval);
     listeners.forEach(builder::listener);
@@ -116,6 +114,17 @@ final class LocksmithFactory {
     } catch (IllegalArgumentException e) {
       throw new LockConfigurationException(key + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * A {@code true}/{@code false} setting, {@code false} when absent; anything else stops the start.
+   */
+  private static boolean flag(Environment environment, String key) {
+    String value = environment.get(key, String.class).map(String::strip).orElse("false");
+    if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(value);
+    }
+    throw new LockConfigurationException(key + ": '" + value + "' is not true or false");
   }
 
   /** A setting converted to its type; one that is set but does not convert stops the start. */

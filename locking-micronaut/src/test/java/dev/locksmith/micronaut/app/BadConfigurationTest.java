@@ -85,6 +85,31 @@ class BadConfigurationTest {
   }
 
   @Test
+  void requireProvidersAtStartupThatIsNotABoolean() {
+    assertStartFails(
+            Map.of("locksmith.url", "mem:bad", "locksmith.require-providers-at-startup", "maybe"),
+            "none")
+        .startsWith("locksmith.require-providers-at-startup: ")
+        .contains("maybe")
+        .contains("true or false");
+  }
+
+  @Test
+  void aShutdownTimeoutThatIsNotADuration() {
+    assertStartFails(
+            Map.of("locksmith.url", "mem:bad", "locksmith.shutdown-timeout", "soon"), "none")
+        .startsWith("locksmith.shutdown-timeout: ")
+        .contains("soon");
+  }
+
+  @Test
+  void aNegativeProbeInterval() {
+    assertStartFails(
+            Map.of("locksmith.url", "mem:bad", "locksmith.provider-probe-interval", "-1s"), "none")
+        .startsWith("locksmith.provider-probe-interval: ");
+  }
+
+  @Test
   void aGoodConfigurationStarts() {
     try (ApplicationContext context = ApplicationContext.run(MEM, "none")) {
       assertThat(context.isRunning()).isTrue();
