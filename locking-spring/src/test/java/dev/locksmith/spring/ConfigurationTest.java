@@ -15,6 +15,8 @@ import dev.locksmith.spring.boot.LocksmithHealthAutoConfiguration;
 import dev.locksmith.tcp.server.LockServer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.support.AopUtils;
@@ -178,6 +180,34 @@ class ConfigurationTest {
   }
 
   @Test
+  void shutdownTimeoutBoundsTheWaitForARunningCall() {
+    runner
+        .withBean("slow", Slow.class)
+        .withPropertyValues("locksmith.url=mem:config-shutdown", "locksmith.shutdown-timeout=300ms")
+        .run(
+            context -> {
+              Slow slow = context.getBean(Slow.class);
+              CountDownLatch entered = new CountDownLatch(1);
+              CountDownLatch finish = new CountDownLatch(1);
+              Thread caller = new Thread(() -> slow.hold(entered, finish), "slow-caller");
+              caller.start();
+              try {
+                assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+                long start = System.nanoTime();
+                context.close();
+                Duration closing = Duration.ofNanos(System.nanoTime() - start);
+                assertThat(closing)
+                    .as("close waited the configured 300ms, not the default 10s")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(300))
+                    .isLessThan(Duration.ofSeconds(5));
+              } finally {
+                finish.countDown();
+                caller.join(10_000);
+              }
+            });
+  }
+
+  @Test
   void providerBeansOutliveTheEngineAtClose() {
     runner
         .withBean("mine", LockProvider.class, () -> LockProviders.create("mem:config-order"))
@@ -241,6 +271,20 @@ class ConfigurationTest {
     @Bean
     LockProvider spare() {
       return LockProviders.create("mem:config-spare");
+    }
+  }
+
+  /** A locked call that runs until told to finish. */
+  public static class Slow {
+    /** Holds the lock until {@code finish} counts down. */
+    @DistributedLock(name = "slow")
+    public void hold(CountDownLatch entered, CountDownLatch finish) {
+      entered.countDown();
+      try {
+        finish.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
