@@ -222,7 +222,7 @@ class ExitCodeTableTest {
         row(
             "provider refuses the connection",
             69,
-            "locksmith: provider unreachable:",
+            "refused the connection",
             cli ->
                 cli.run(
                     "run", "--url", "tcp://127.0.0.1:" + closedPort(), "--key", "k", "--", "true")),
@@ -281,7 +281,7 @@ class ExitCodeTableTest {
         row(
             "status of an unreachable provider",
             69,
-            "provider unreachable",
+            "refused the connection",
             cli -> cli.run("status", "--url", "tcp://127.0.0.1:" + closedPort(), "--key", "k")),
         row(
             "server port already in use",

@@ -48,7 +48,11 @@ class ProcessGroupTest {
               Duration.ofSeconds(5),
               () -> {
                 try {
-                  whenReported.addAll(GroupPs.liveMembers(group.pgid()));
+                  // Judged now, from one read of each member's status: ps's STAT and a later look
+                  // at /proc could straddle the moment a pending SIGSTOP takes effect.
+                  for (String member : GroupPs.liveMembers(group.pgid())) {
+                    whenReported.add(member + (frozen(member) ? " [frozen]" : " [running]"));
+                  }
                 } catch (Exception e) {
                   throw new IllegalStateException(e);
                 }
@@ -58,7 +62,7 @@ class ProcessGroupTest {
       assertThat(whenReported)
           .as("members when the stop is reported: stopped, or SIGSTOP pending (a fork in flight)")
           .isNotEmpty()
-          .allMatch(ProcessGroupTest::frozen);
+          .allMatch(member -> member.endsWith(" [frozen]"));
       assertThat(GroupPs.liveMembers(group.pgid())).isEmpty();
       assertThat(group.alive()).isFalse();
     }
@@ -96,21 +100,23 @@ class ProcessGroupTest {
    * stops when it returns, before it runs any more of its own code.
    */
   private static boolean frozen(String member) {
-    String[] fields = member.split(" ");
-    if (fields[2].startsWith("T")) {
-      return true;
-    }
+    String pid = member.split(" ")[0];
+    List<String> status;
     try {
-      for (String line : Files.readAllLines(Path.of("/proc", fields[0], "status"))) {
-        if (line.startsWith("ShdPnd:") || line.startsWith("SigPnd:")) {
-          long pending = Long.parseUnsignedLong(line.substring(7).strip(), 16);
-          if ((pending & (1L << (SIGSTOP - 1))) != 0) {
-            return true;
-          }
+      status = Files.readAllLines(Path.of("/proc", pid, "status"));
+    } catch (java.io.IOException e) {
+      return true; // gone already: it can run no more of its own code
+    }
+    for (String line : status) {
+      if (line.startsWith("State:") && line.substring(6).strip().startsWith("T")) {
+        return true;
+      }
+      if (line.startsWith("ShdPnd:") || line.startsWith("SigPnd:")) {
+        long pending = Long.parseUnsignedLong(line.substring(7).strip(), 16);
+        if ((pending & (1L << (SIGSTOP - 1))) != 0) {
+          return true;
         }
       }
-    } catch (java.io.IOException e) {
-      return false;
     }
     return false;
   }

@@ -128,7 +128,9 @@ class RunCommandTest {
     }
     assertThat(run("run", "--url", "tcp://127.0.0.1:" + port, "--key", "k", "--", "true"))
         .isEqualTo(69);
-    assertThat(err.toString()).contains("provider unreachable");
+    assertThat(err.toString())
+        .contains("locksmith: the provider failed: lock server 127.0.0.1:" + port)
+        .contains("refused the connection");
   }
 
   @Test
@@ -344,7 +346,7 @@ class RunCommandTest {
     assertThat(run("run", "-v", "--url", "tcp://127.0.0.1:" + port, "--key", "k", "--", "true"))
         .isEqualTo(69);
     List<String> lines = err.toString().lines().toList();
-    assertThat(lines.get(0)).startsWith("locksmith: provider unreachable: ");
+    assertThat(lines.get(0)).startsWith("locksmith: the provider failed: lock server ");
     assertThat(lines.subList(1, lines.size())).anyMatch(line -> line.startsWith("\tat "));
     err.reset();
     assertThat(run("--verbose", "run", "--url", url, "--key", "k", "--ttl", "10x", "--", "true"))
