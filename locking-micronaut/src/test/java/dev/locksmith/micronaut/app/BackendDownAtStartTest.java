@@ -22,6 +22,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The application starts while Redis is down, its health says DOWN with the provider's one-line
@@ -29,6 +31,8 @@ import org.junit.jupiter.api.Test;
  * locksmith.require-providers-at-startup=true} refuses to start instead.
  */
 class BackendDownAtStartTest {
+  private static final Logger LOG = LoggerFactory.getLogger(BackendDownAtStartTest.class);
+
   /** Redisson's worst case for one call with the URL defaults is 2 s; room for a loaded machine. */
   private static final Duration DOWN_WITHIN = Duration.ofSeconds(10);
 
@@ -111,6 +115,7 @@ class BackendDownAtStartTest {
     assertThatThrownBy(() -> locksmith.tryAcquire(LockOptions.named("down-at-start")))
         .isInstanceOf(LockProviderException.class);
     Map<String, Object> details = HealthChecks.provider(down, provider);
+    LOG.info("Health while Redis is down: {}", details);
     assertThat(details).containsEntry("status", "DOWN");
     assertThat(details.get("error")).asString().isNotBlank().doesNotContain("\n");
 
