@@ -12,9 +12,11 @@ public interface LockProviderFactory {
   Set<String> schemes();
 
   /**
-   * Creates a provider. A URL whose parts are wrong fails with a {@link
-   * dev.locksmith.core.LockConfigurationException} that names the part; an unreachable resource
-   * fails with a {@link dev.locksmith.core.LockProviderException}.
+   * Creates a provider, checking configuration only: a URL whose parts are wrong fails with a
+   * {@link dev.locksmith.core.LockConfigurationException} that names the part. Creation never needs
+   * the backend: a provider created while its server or directory is unreachable is returned, its
+   * calls fail with {@link dev.locksmith.core.LockProviderException} until the backend answers, and
+   * then work without the provider being created again.
    */
   LockProvider create(ProviderUrl url);
 }
