@@ -51,6 +51,20 @@ class StartupDiagnosticsTest {
   }
 
   @Test
+  void badEngineSettingIsAnalysedNamingTheProperty(CapturedOutput output) {
+    assertThatThrownBy(
+            () ->
+                run(
+                    GoodApp.class,
+                    "locksmith.url=mem:diag-probe",
+                    "locksmith.provider-probe-interval=0s"))
+        .isNotNull();
+    assertAnalysis(output)
+        .contains("Invalid lock configuration: locksmith.provider-probe-interval:")
+        .contains("must be positive, was 0s");
+  }
+
+  @Test
   void disabledLockingWarnsWithTheNumberOfUnlockedMethods(CapturedOutput output) {
     try (ConfigurableApplicationContext context =
         run(GoodApp.class, "locksmith.enabled=false", "locksmith.url=mem:diag-disabled")) {

@@ -1,5 +1,6 @@
 package dev.locksmith.spring.boot;
 
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
 import dev.locksmith.spring.LockingInfrastructure;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -51,6 +53,12 @@ public class LocksmithProperties {
    * leases.
    */
   private Duration shutdownTimeout = Duration.ofSeconds(10);
+
+  /**
+   * How often the engine probes a provider that is down, to find it back. Keep it well under a
+   * third of the shortest lock ttl.
+   */
+  private Duration providerProbeInterval = Duration.ofSeconds(1);
 
   private final Redisson redisson = new Redisson();
 
@@ -124,9 +132,34 @@ public class LocksmithProperties {
     this.shutdownTimeout = shutdownTimeout;
   }
 
-  /** Applies the engine settings that are not provider URLs. */
+  /** How often a provider that is down is probed. */
+  public Duration getProviderProbeInterval() {
+    return providerProbeInterval;
+  }
+
+  /** Sets how often a provider that is down is probed. */
+  public void setProviderProbeInterval(Duration providerProbeInterval) {
+    this.providerProbeInterval = providerProbeInterval;
+  }
+
+  /**
+   * Applies the engine settings that are not provider URLs.
+   *
+   * @throws LockConfigurationException naming the property whose value the engine refuses
+   */
   public void configure(Locksmith.Builder builder) {
-    builder.requireProvidersAtStartup(requireProvidersAtStartup).shutdownTimeout(shutdownTimeout);
+    builder.requireProvidersAtStartup(requireProvidersAtStartup);
+    apply("locksmith.shutdown-timeout", shutdownTimeout, builder::shutdownTimeout);
+    apply(
+        "locksmith.provider-probe-interval", providerProbeInterval, builder::providerProbeInterval);
+  }
+
+  private static void apply(String property, Duration value, Consumer<Duration> setting) {
+    try {
+      setting.accept(value);
+    } catch (IllegalArgumentException e) {
+      throw new LockConfigurationException(property + ": " + e.getMessage(), e);
+    }
   }
 
   /** Settings for a provider over the application's RedissonClient. */
