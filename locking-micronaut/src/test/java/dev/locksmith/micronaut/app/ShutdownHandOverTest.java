@@ -37,6 +37,9 @@ class ShutdownHandOverTest {
   private static final Duration HAND_OVER_BOUND = Duration.ofSeconds(1);
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
+  /** The lock directory's allowance for clock skew, added to every expiry. */
+  private static final Duration FILE_SKEW = Duration.ofSeconds(2);
+
   /** Micronaut's graceful shutdown, which the README recommends for scheduled locked jobs. */
   private static final String GRACEFUL_SHUTDOWN = "micronaut.lifecycle.graceful-shutdown.enabled";
 
@@ -73,6 +76,48 @@ class ShutdownHandOverTest {
           kind,
           handOver.toMillis());
       assertThat(handOver).isPositive().isLessThan(HAND_OVER_BOUND);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Backend.Kind.class,
+      names = {"REDIS", "TCP", "FILE"})
+  void aMinimumHoldOutlivesTheShutdownAndEndsOnTime(Backend.Kind kind) throws Exception {
+    try (Backend backend = Backend.start(kind);
+        Locksmith other = otherClient(backend)) {
+      Map<String, String> properties = backend.properties();
+      properties.put(GRACEFUL_SHUTDOWN, "true");
+      ApplicationContext context =
+          ApplicationContext.builder()
+              .environments("handover-minhold")
+              .properties(Map.copyOf(properties))
+              .start();
+      MinHoldJob job = context.getBean(MinHoldJob.class);
+      assertThat(job.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<Long> granted =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try (Lease lease =
+                    other.acquire(LockOptions.named(MinHoldJob.LOCK).withWaitTimeout(TIMEOUT))) {
+                  return System.nanoTime();
+                }
+              });
+
+      context.close();
+
+      assertThat(job.endedAt).as("the job ended").isPositive();
+      long grantedAt = granted.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      Duration afterMinHold = Duration.ofNanos(grantedAt - job.minHoldEndsAt);
+      LOG.info(
+          "{}: minimum hold 3 s across shutdown, lock granted to another client {} ms after it"
+              + " ended",
+          kind,
+          afterMinHold.toMillis());
+      // Never before the minimum hold ends; then within a second, plus the lock directory's
+      // allowance for clock skew between hosts, which it adds to every expiry.
+      Duration bound = HAND_OVER_BOUND.plus(kind == Backend.Kind.FILE ? FILE_SKEW : Duration.ZERO);
+      assertThat(afterMinHold).isGreaterThanOrEqualTo(Duration.ZERO).isLessThan(bound);
     }
   }
 
