@@ -71,8 +71,12 @@ public final class LocksmithAutoConfiguration {
     @Bean
     static RedisLockProvider locksmithRedissonProvider(
         RedissonClient client, LocksmithProperties properties) {
+      LocksmithProperties.Redisson redisson = properties.getRedisson();
       return RedisLockProvider.create(
-          client, RedisLockOptions.defaults().withPrefix(properties.getRedisson().getPrefix()));
+          client,
+          RedisLockOptions.defaults()
+              .withPrefix(redisson.getPrefix())
+              .withAllowEviction(redisson.isAllowEviction()));
     }
   }
 }

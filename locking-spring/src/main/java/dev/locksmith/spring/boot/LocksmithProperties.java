@@ -209,6 +209,13 @@ public class LocksmithProperties {
     /** Prefix of the Redis keys and channels of the locks. */
     private String prefix = "locksmith";
 
+    /**
+     * Whether the provider accepts a Redis whose maxmemory-policy may evict lock keys (with a
+     * warning), as the allow-eviction=true URL parameter does. Leave it off unless the Redis never
+     * runs short of memory.
+     */
+    private boolean allowEviction;
+
     /** Whether the RedissonClient bean is used. */
     public boolean isEnabled() {
       return enabled;
@@ -227,6 +234,16 @@ public class LocksmithProperties {
     /** Sets the key prefix. */
     public void setPrefix(String prefix) {
       this.prefix = prefix;
+    }
+
+    /** Whether an evicting maxmemory-policy is accepted. */
+    public boolean isAllowEviction() {
+      return allowEviction;
+    }
+
+    /** Sets whether an evicting maxmemory-policy is accepted. */
+    public void setAllowEviction(boolean allowEviction) {
+      this.allowEviction = allowEviction;
     }
   }
 }

@@ -1,4 +1,4 @@
-/** A Boot application whose Redis is down at start-up or goes down while it runs. */
+/** Boot applications whose lock backend is down at start-up, goes down, or is unsafe for locks. */
 @NullMarked
 package dev.locksmith.spring.outage;
 
