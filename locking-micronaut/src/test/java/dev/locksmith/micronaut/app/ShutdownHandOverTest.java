@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -184,6 +185,29 @@ class ShutdownHandOverTest {
       } finally {
         app.destroyForcibly();
       }
+    }
+  }
+
+  @Test
+  void theShutdownTimeoutBoundsHowLongClosingWaitsForARunningJob() throws Exception {
+    try (Backend backend = Backend.start(Backend.Kind.FILE)) {
+      Map<String, String> properties = backend.properties();
+      properties.put("locksmith.shutdown-timeout", "200ms");
+      ApplicationContext context =
+          ApplicationContext.builder()
+              .environments("handover")
+              .properties(Map.copyOf(properties))
+              .start();
+      HandOverJob job = context.getBean(HandOverJob.class);
+      assertThat(job.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+      long start = System.nanoTime();
+      context.close();
+      Duration closing = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(job.ended.getCount()).as("the 1.5 s job is still running").isOne();
+      assertThat(closing).isLessThan(Duration.ofMillis(HandOverJob.WORK_MILLIS));
+      assertThat(job.ended.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
     }
   }
 
