@@ -333,7 +333,18 @@ final class ActiveLease implements Lease {
   }
 
   private void releaseNow() {
-    cancelWatch();
+    LeaseKeeper k = keeper;
+    boolean runningCall = k != null && k.stopWatching(this);
+    try {
+      release();
+    } finally {
+      if (runningCall) {
+        k.callEnded();
+      }
+    }
+  }
+
+  private void release() {
     long heldNanos = ticker.read() - acquiredAt;
     Duration held = Duration.ofNanos(Math.max(0, heldNanos));
     if (!circuit.isUp()) {

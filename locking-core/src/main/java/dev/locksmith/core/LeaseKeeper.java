@@ -94,9 +94,25 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   void unwatch(ActiveLease lease) {
-    if (leases.remove(lease.ownerToken(), lease)
-        && lease.isCall()
-        && runningCalls.decrementAndGet() == 0) {
+    if (stopWatching(lease)) {
+      callEnded();
+    }
+  }
+
+  /**
+   * Stops watching the lease's deadline; the caller must call {@link #callEnded()} when this
+   * returns true, once it is done with the provider (a release still going out keeps {@link
+   * #awaitNoRunningCalls} waiting, so the providers are not closed under it).
+   *
+   * @return whether the lease was watched and belongs to a locked call
+   */
+  boolean stopWatching(ActiveLease lease) {
+    return leases.remove(lease.ownerToken(), lease) && lease.isCall();
+  }
+
+  /** A locked call stopped watched by {@link #stopWatching} is over. */
+  void callEnded() {
+    if (runningCalls.decrementAndGet() == 0) {
       idle.lock();
       try {
         becameIdle.signalAll();

@@ -13,4 +13,13 @@ public class LockException extends RuntimeException {
   public LockException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /**
+   * Creates an exception with a message and no stack trace, for failures whose place in the code
+   * says nothing (a call refused at once because its provider is known to be down), so that a
+   * framework that logs every failure of a scheduled job logs one line, not a trace per tick.
+   */
+  protected LockException(String message, boolean writableStackTrace) {
+    super(message, null, false, writableStackTrace);
+  }
 }

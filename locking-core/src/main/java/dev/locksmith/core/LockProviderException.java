@@ -19,4 +19,9 @@ public class LockProviderException extends LockException {
   public LockProviderException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** Creates an exception with a message and no stack trace; see {@link LockException}. */
+  protected LockProviderException(String message, boolean writableStackTrace) {
+    super(message, writableStackTrace);
+  }
 }

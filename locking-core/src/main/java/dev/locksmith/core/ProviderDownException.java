@@ -9,6 +9,6 @@ final class ProviderDownException extends LockProviderException {
   private static final long serialVersionUID = 1L;
 
   ProviderDownException(String message) {
-    super(message);
+    super(message, false); // one line wherever it is logged: the outage itself was logged once
   }
 }

@@ -153,4 +153,29 @@ class LifecycleTest {
     job.finish.countDown();
     running.get(5, TimeUnit.SECONDS);
   }
+
+  @Test
+  void closeWaitsForTheReleaseOfAnEndedCallBeforeItReturns() throws Exception {
+    // An engine's owner closes the providers once close() returns (a DI container destroys the
+    // provider beans after the engine); a release still going out must keep close() waiting.
+    CountDownLatch releasing = new CountDownLatch(1);
+    CountDownLatch letRelease = new CountDownLatch(1);
+    GatedReleaseProvider gated = new GatedReleaseProvider(provider, releasing, letRelease);
+    Locksmith locksmith =
+        Locksmith.builder().defaultProvider(gated).shutdownTimeout(Duration.ofSeconds(20)).build();
+    Job job = new Job();
+    Future<?> running = pool.submit(() -> call(locksmith, job, "work"));
+    job.inside.await();
+    job.finish.countDown();
+    assertThat(releasing.await(5, TimeUnit.SECONDS)).isTrue();
+    Future<?> closing = pool.submit(locksmith::close);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> !closing.isDone());
+    letRelease.countDown();
+    running.get(5, TimeUnit.SECONDS);
+    closing.get(5, TimeUnit.SECONDS);
+    assertThat(gated.released).as("released before close() returned").isTrue();
+  }
 }
