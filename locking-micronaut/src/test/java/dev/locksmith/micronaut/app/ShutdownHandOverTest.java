@@ -139,6 +139,13 @@ class ShutdownHandOverTest {
 
       assertThat(job.ended.getCount()).as("close returned before the job ended").isZero();
       assertThat(job.interrupted).as("the job was interrupted").isFalse();
+      try (Locksmith other = otherClient(backend)) {
+        assertThat(other.tryAcquire(LockOptions.named(HandOverJob.LOCK)))
+            .as("released before the providers closed, not left to its 30 s ttl")
+            .isPresent()
+            .get()
+            .satisfies(Lease::close);
+      }
     }
   }
 
