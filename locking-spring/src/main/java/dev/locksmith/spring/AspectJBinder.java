@@ -78,6 +78,11 @@ final class AspectJBinder implements BeanPostProcessor, DisposableBean {
       throw new IllegalStateException(
           ASPECT_ENGINE_CLASS + " has no public static " + name + " method for the engine", e);
     } catch (InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException failure) {
+        // Such as the weaving check's LockConfigurationException, which the failure analyzer
+        // turns into Boot's start-up report.
+        throw failure;
+      }
       throw new IllegalStateException(
           ASPECT_ENGINE_CLASS + "." + name + " failed: " + e.getCause().getMessage(), e.getCause());
     }
