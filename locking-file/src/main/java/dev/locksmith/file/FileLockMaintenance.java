@@ -38,7 +38,7 @@ public final class FileLockMaintenance {
   public static final Duration MINIMUM_AGE = Duration.ofMinutes(1);
 
   private static final Logger LOG = LoggerFactory.getLogger(FileLockMaintenance.class);
-  private static final int HEAD = FencingCounter.BLOCK * 4;
+  private static final int HEAD = CounterFile.BLOCK * 4;
 
   private FileLockMaintenance() {}
 
@@ -217,7 +217,7 @@ public final class FileLockMaintenance {
           null,
           List.of(taken),
           value -> value,
-          FencingCounter.newStamp(),
+          CounterFile.newStamp(),
           () -> {});
     }
 
@@ -264,11 +264,10 @@ public final class FileLockMaintenance {
     private static long value(Path file, byte[] head, LockFileNames.LockFiles files, String lockId)
         throws IOException {
       try {
-        if (head.length == HEAD
-            && 2 * FencingCounter.stride(FencingCounter.slotLength(lockId)) > HEAD) {
-          return FencingCounter.valueAt(file, files, lockId); // a very long lock id
+        if (head.length == HEAD && 2 * CounterFile.stride(CounterFile.slotLength(lockId)) > HEAD) {
+          return CounterFile.valueAt(file, files, lockId); // a very long lock id
         }
-        return FencingCounter.valueOf(head, files, lockId);
+        return CounterFile.valueOf(head, files, lockId);
       } catch (LockProviderException e) {
         LOG.warn("Not pruning {}: {}", file, e.getMessage());
         return -1;
@@ -303,8 +302,7 @@ public final class FileLockMaintenance {
       String text = new String(head, StandardCharsets.UTF_8);
       String[] lines = text.split("\n", 3);
       if (lines.length < 3
-          || !(lines[0].equals(FencingCounter.HEADER)
-              || lines[0].equals(FencingCounter.LEGACY_HEADER))
+          || !(lines[0].equals(CounterFile.HEADER) || lines[0].equals(CounterFile.LEGACY_HEADER))
           || !lines[1].startsWith("lock-id=")) {
         return null;
       }

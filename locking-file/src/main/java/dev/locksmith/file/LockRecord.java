@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -39,6 +40,14 @@ record LockRecord(
     long acquiredAtMillis) {
 
   static final String HEADER = "locksmith-lock 1";
+
+  /**
+   * The ttl a record stores for a lease of {@code ttl}: whole milliseconds rounded up, at least 1.
+   */
+  static long ttlMillis(Duration ttl) {
+    long nanos = ttl.toNanos();
+    return Math.max(1, (nanos + 999_999) / 1_000_000);
+  }
 
   /** The same lease with a new expiry and ttl, as a renewal writes it. */
   LockRecord renewed(long newExpiresAtMillis, long newTtlMillis) {

@@ -47,7 +47,7 @@ class FencingCounterTest {
   private void store(long token) throws Exception {
     try (FencingCounter counter = directory.openCounter(files, ID)) {
       counter.read();
-      String stamp = FencingCounter.newStamp();
+      String stamp = CounterFile.newStamp();
       if (counter.storeInPlace(token, stamp)) {
         assertThat(counter.stillInPlace(stamp)).isTrue();
         return;
@@ -61,28 +61,28 @@ class FencingCounterTest {
         files.taken("test"),
         List.of(),
         current -> token,
-        FencingCounter.newStamp(),
+        CounterFile.newStamp(),
         () -> {});
   }
 
   private int slotLength() {
-    return FencingCounter.slot(ID, 0, 0).length;
+    return CounterFile.slot(ID, 0, 0).length;
   }
 
   @Test
   void updatesAlternateBetweenTwoBlockAlignedSlotsInPlace() throws Exception {
     assertThat(read()).isZero();
     store(1);
-    assertThat(Files.size(files.fence())).isEqualTo(slotLength() + FencingCounter.STAMP_LENGTH);
+    assertThat(Files.size(files.fence())).isEqualTo(slotLength() + CounterFile.STAMP_LENGTH);
     Object inode = Files.readAttributes(files.fence(), "unix:ino").get("ino");
 
     store(2);
     store(3);
 
     byte[] bytes = Files.readAllBytes(files.fence());
-    assertThat(bytes).hasSize(FencingCounter.BLOCK + slotLength() + FencingCounter.STAMP_LENGTH);
+    assertThat(bytes).hasSize(CounterFile.BLOCK + slotLength() + CounterFile.STAMP_LENGTH);
     String slot0 = new String(bytes, 0, slotLength(), StandardCharsets.UTF_8);
-    String slot1 = new String(bytes, FencingCounter.BLOCK, slotLength(), StandardCharsets.UTF_8);
+    String slot1 = new String(bytes, CounterFile.BLOCK, slotLength(), StandardCharsets.UTF_8);
     assertThat(slot0).startsWith("locksmith-fence 2\n").contains("last-token=0000000000000000003");
     assertThat(slot1).contains("slot=1\n", "last-token=0000000000000000002");
     assertThat(read()).isEqualTo(3);
@@ -96,7 +96,7 @@ class FencingCounterTest {
     store(5);
     try (FencingCounter counter = directory.openCounter(files, ID)) {
       counter.read();
-      assertThatThrownBy(() -> counter.storeInPlace(5, FencingCounter.newStamp()))
+      assertThatThrownBy(() -> counter.storeInPlace(5, CounterFile.newStamp()))
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(read()).isEqualTo(5);
@@ -109,20 +109,20 @@ class FencingCounterTest {
     store(3);
     // Slot 0 holds 3, slot 1 holds 2: the next update (4) goes to slot 1.
     byte[] before = Files.readAllBytes(files.fence());
-    byte[] next = FencingCounter.slot(ID, 1, 4);
+    byte[] next = CounterFile.slot(ID, 1, 4);
     for (int cut = 0; cut <= next.length; cut++) {
       byte[] torn = before.clone();
-      System.arraycopy(next, 0, torn, FencingCounter.BLOCK, cut);
+      System.arraycopy(next, 0, torn, CounterFile.BLOCK, cut);
       Files.write(files.fence(), torn);
       boolean complete =
           Arrays.equals(
-              torn, FencingCounter.BLOCK, FencingCounter.BLOCK + next.length, next, 0, next.length);
+              torn, CounterFile.BLOCK, CounterFile.BLOCK + next.length, next, 0, next.length);
       // Only the final newline left unwritten already matches the old slot's last byte.
       assertThat(complete).isEqualTo(cut >= next.length - 1);
       assertThat(read()).as("cut after %d bytes", cut).isEqualTo(complete ? 4 : 3);
 
       byte[] zeroed = before.clone();
-      Arrays.fill(zeroed, FencingCounter.BLOCK, FencingCounter.BLOCK + cut, (byte) 0);
+      Arrays.fill(zeroed, CounterFile.BLOCK, CounterFile.BLOCK + cut, (byte) 0);
       Files.write(files.fence(), zeroed);
       assertThat(read()).as("%d bytes zeroed", cut).isEqualTo(3);
     }
@@ -132,10 +132,10 @@ class FencingCounterTest {
   void aFirstWriteOfSlotOneCutShortLeavesSlotZero() throws Exception {
     store(1);
     byte[] first = Files.readAllBytes(files.fence());
-    byte[] next = FencingCounter.slot(ID, 1, 2);
+    byte[] next = CounterFile.slot(ID, 1, 2);
     for (int cut = 0; cut < next.length; cut += 7) {
-      byte[] torn = Arrays.copyOf(first, FencingCounter.BLOCK + cut);
-      System.arraycopy(next, 0, torn, FencingCounter.BLOCK, cut);
+      byte[] torn = Arrays.copyOf(first, CounterFile.BLOCK + cut);
+      System.arraycopy(next, 0, torn, CounterFile.BLOCK, cut);
       Files.write(files.fence(), torn);
       assertThat(read()).as("cut after %d bytes", cut).isEqualTo(1);
     }
@@ -169,7 +169,7 @@ class FencingCounterTest {
       }
       byte[] bytes = Files.readAllBytes(files.fence());
       bytes[30] ^= 0x01;
-      bytes[FencingCounter.BLOCK + 30] ^= 0x01;
+      bytes[CounterFile.BLOCK + 30] ^= 0x01;
       Files.write(files.fence(), bytes);
 
       for (int attempt = 0; attempt < 2; attempt++) {
@@ -236,9 +236,9 @@ class FencingCounterTest {
       int free =
           new String(bytes, 0, slotLength(), StandardCharsets.UTF_8)
                   .contains("last-token=" + String.format("%019d", second.fencingToken()))
-              ? FencingCounter.BLOCK
+              ? CounterFile.BLOCK
               : 0;
-      byte[] next = FencingCounter.slot(ID, free == 0 ? 0 : 1, third);
+      byte[] next = CounterFile.slot(ID, free == 0 ? 0 : 1, third);
       System.arraycopy(next, 0, bytes, free, next.length - 3);
       Files.write(files.fence(), bytes);
       assertThat(read()).as("the torn slot is ignored").isEqualTo(second.fencingToken());

@@ -104,7 +104,7 @@ class FileLockMaintenanceTest {
     grantAndRelease(provider, "idle");
     LockFileNames.LockFiles ahead = LockFileNames.of(dir, "ahead");
     long far = FencingCounter.clockFloor() + Duration.ofDays(3).toNanos() / 1_000;
-    Files.write(ahead.fence(), FencingCounter.newFile("ahead", far, FencingCounter.newStamp()));
+    Files.write(ahead.fence(), CounterFile.newFile("ahead", far, CounterFile.newStamp()));
     LockFileNames.LockFiles unreadable = LockFileNames.of(dir, "unreadable");
     Files.writeString(unreadable.fence(), "locksmith-fence 2\nlock-id=unreadable\ngarbage\n");
     Path oldTomb = dir.resolve(LockFileNames.of(dir, "idle").base() + ".x.tomb");
@@ -154,8 +154,7 @@ class FileLockMaintenanceTest {
     assertThat(report.countersDeleted()).isZero();
     assertThat(report.countersKept()).isEqualTo(1);
     assertThat(held.fencingToken()).isGreaterThan(first);
-    assertThat(FencingCounter.valueAt(files.fence(), files, "raced"))
-        .isEqualTo(held.fencingToken());
+    assertThat(CounterFile.valueAt(files.fence(), files, "raced")).isEqualTo(held.fencingToken());
     assertThat(provider.release(held)).isTrue();
     assertThat(grantAndRelease(provider, "raced")).isGreaterThan(held.fencingToken());
     assertThat(names()).containsExactly(files.base() + ".fence");
@@ -184,8 +183,7 @@ class FileLockMaintenanceTest {
     // Its update of the deleted file cannot be confirmed, so it publishes a new counter.
     LockFileNames.LockFiles files = LockFileNames.of(dir, "opened");
     assertThat(held.fencingToken()).isGreaterThan(first);
-    assertThat(FencingCounter.valueAt(files.fence(), files, "opened"))
-        .isEqualTo(held.fencingToken());
+    assertThat(CounterFile.valueAt(files.fence(), files, "opened")).isEqualTo(held.fencingToken());
     assertThat(provider.release(held)).isTrue();
     assertThat(grantAndRelease(provider, "opened")).isGreaterThan(held.fencingToken());
   }

@@ -1,0 +1,261 @@
+package dev.locksmith.file;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.OwnerTokens;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One attempt to acquire a lock without waiting: open the fencing counter, create the lock file
+ * with {@code O_CREAT|O_EXCL}, choose a token above the counter and never below the wall clock in
+ * microseconds, write the record through the channel that created the file, and store the token in
+ * the counter in place, granting only once the counter file at its name shows that write (else
+ * replace the counter file). A stale lock file in the way is handed to the {@link TakeOver}.
+ */
+final class Acquisition {
+  // Logged under the provider's name, as operators configure it.
+  private static final Logger LOG = LoggerFactory.getLogger(FileLockProvider.class);
+  private static final int ACQUIRE_ROUNDS = 4;
+  private static final int SETTLE_ATTEMPTS = 4;
+  private static final long PID = ProcessHandle.current().pid();
+
+  private final LockDirectory directory;
+  private final TakeOver takeOver;
+  private final Tombs tombs;
+  private final long skewMillis;
+  private final long garbledGraceMillis;
+
+  Acquisition(FileLockSettings settings, LockDirectory directory, TakeOver takeOver, Tombs tombs) {
+    this.directory = directory;
+    this.takeOver = takeOver;
+    this.tombs = tombs;
+    this.skewMillis = settings.skew().toMillis();
+    this.garbledGraceMillis = settings.garbledGrace().toMillis();
+  }
+
+  /**
+   * Tries to acquire {@code request}'s lock once; empty when it is held (or its take-over is under
+   * way elsewhere). The grant's local deadline counts from {@code startNanos}.
+   */
+  Optional<LeaseGrant> tryAcquire(
+      LockRequest request, LockFileNames.LockFiles files, long startNanos, TestHooks hooks)
+      throws IOException {
+    long knownToken = 0;
+    int round = 0;
+    while (round < ACQUIRE_ROUNDS) {
+      // The counter is opened before the lock file exists: if this caller's lock file is ever
+      // taken over, the counter file it holds open has been replaced by then (see create).
+      FencingCounter counter = directory.openCounter(files, request.lockId());
+      FileChannel channel;
+      try {
+        hooks.beforeLockCreate(request.lockId());
+        channel = directory.createNew(files.lock());
+      } catch (IOException | RuntimeException e) {
+        closeQuietly(counter, e);
+        throw e;
+      }
+      if (channel != null) {
+        return create(request, files, channel, counter, knownToken, startNanos, hooks);
+      }
+      counter.close();
+      Observed seen = directory.read(files.lock());
+      if (seen == null) {
+        round++;
+        continue;
+      }
+      if (!seen.stale(System.currentTimeMillis(), skewMillis, garbledGraceMillis)) {
+        return Optional.empty();
+      }
+      TakeOver.Outcome outcome = takeOver.steal(files, request.lockId(), seen, hooks);
+      if (outcome == TakeOver.Outcome.BUSY) {
+        return Optional.empty();
+      }
+      if (outcome == TakeOver.Outcome.STOLEN) {
+        // The stale file is gone: always try to create once more (a stale file never returns,
+        // so this cannot loop for ever).
+        LockRecord stale = seen.record();
+        knownToken = Math.max(knownToken, stale == null ? 0 : stale.fencingToken());
+      } else {
+        round++;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Chooses the token, writes the record into the lock file this caller just created and stores the
+   * token in the counter, which {@code counter} opened before the lock file was created.
+   *
+   * <p>Fast path: the token goes into the counter file in place, and the grant is returned once the
+   * file at the counter's name shows this write's stamp. Every take-over replaces the counter file
+   * (a new file, linked in) before it removes the stale lock file, and a replaced file never comes
+   * back; so if the stamp is there, the file this caller opened before creating its lock file was
+   * never replaced, this caller's lock file was not taken over before the check, and no other grant
+   * can have used the file meanwhile. Otherwise ({@link #settle}) the counter is replaced with a
+   * token above its current value.
+   */
+  private Optional<LeaseGrant> create(
+      LockRequest request,
+      LockFileNames.LockFiles files,
+      FileChannel channel,
+      FencingCounter counter,
+      long knownToken,
+      long startNanos,
+      TestHooks hooks)
+      throws IOException {
+    try (channel;
+        counter) {
+      long token;
+      LockRecord record;
+      try {
+        long current = counter.read();
+        token = Math.max(Math.max(current, knownToken) + 1, FencingCounter.clockFloor());
+        record = record(request, token);
+        directory.write(channel, record.encode());
+      } catch (IOException | RuntimeException e) {
+        // Created a moment ago, not yet written, never granted: nobody else may touch it yet.
+        Files.deleteIfExists(files.lock());
+        throw e;
+      }
+      try {
+        String stamp = CounterFile.newStamp();
+        hooks.beforeCounterStore(request.lockId(), token);
+        if (counter.storeInPlace(token, stamp) && counter.stillInPlace(stamp)) {
+          return Optional.of(grant(request, token, startNanos));
+        }
+        return settle(request, files, channel, record, counter.found(), startNanos, hooks);
+      } catch (IOException | RuntimeException e) {
+        // Never granted; remove the lock file only if it is still this caller's.
+        try {
+          tombs.removeOwn(files, request.lockId(), request.ownerToken(), Tombs.ANY_TOKEN);
+        } catch (IOException | RuntimeException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * The slow path of an acquisition whose in-place counter update did not land in the live counter
+   * (there was no counter file yet, it has the earlier format, a take-over or prune replaced it
+   * meanwhile, or this caller paused and lost its lock file): replace the counter with a token
+   * above its current value, rewrite the record if that token differs, and grant only if the lock
+   * file still holds this caller's record and the counter file is the one it published.
+   */
+  private Optional<LeaseGrant> settle(
+      LockRequest request,
+      LockFileNames.LockFiles files,
+      FileChannel channel,
+      LockRecord record,
+      boolean counterFound,
+      long startNanos,
+      TestHooks hooks)
+      throws IOException {
+    String lockId = request.lockId();
+    LockRecord current = record;
+    for (int attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+      long chosen = current.fencingToken();
+      if (!ownsLockFile(files, lockId, request.ownerToken(), chosen)) {
+        // Lost while it paused: do not disturb the counter of whoever holds the lock now.
+        return lostWhileAcquiring(files, lockId);
+      }
+      String stamp = CounterFile.newStamp();
+      long token =
+          FencingCounter.replace(
+              directory,
+              files,
+              lockId,
+              FencingCounter.Goal.OWN,
+              // With no counter file at the start, link a new one before trying to take one.
+              attempt > 0
+                  ? files.taken(OwnerTokens.newToken())
+                  : counterFound ? files.takenBy(request.ownerToken()) : null,
+              List.of(),
+              value -> Math.max(value + 1, chosen),
+              stamp,
+              () -> hooks.beforeSettlePublish(lockId));
+      if (token != chosen) {
+        current = current.withToken(token);
+        directory.rewrite(channel, current.encode());
+      }
+      if (!ownsLockFile(files, lockId, request.ownerToken(), token)) {
+        return lostWhileAcquiring(files, lockId);
+      }
+      if (FencingCounter.holdsPublished(files, lockId, stamp)) {
+        return Optional.of(grant(request, token, startNanos));
+      }
+    }
+    throw new LockProviderException(
+        "The fencing counter "
+            + files.fence()
+            + " of lock '"
+            + lockId
+            + "' kept being replaced while this process acquired the lock");
+  }
+
+  private static Optional<LeaseGrant> lostWhileAcquiring(
+      LockFileNames.LockFiles files, String lockId) {
+    LOG.warn(
+        "Acquiring lock '{}' lost its new lock file {} before the grant (a pause longer than the"
+            + " lease?); reporting the lock as busy",
+        lockId,
+        files.lock());
+    return Optional.empty();
+  }
+
+  /**
+   * The grant: the conservative deadline counts from the request's start. Whether it came too late
+   * to use is the engine's decision, not this provider's.
+   */
+  private static LeaseGrant grant(LockRequest request, long token, long startNanos) {
+    return new LeaseGrant(
+        request.lockId(),
+        request.ownerToken(),
+        token,
+        request.ttl(),
+        startNanos + request.ttl().toNanos());
+  }
+
+  private static LockRecord record(LockRequest request, long token) {
+    long ttlMillis = LockRecord.ttlMillis(request.ttl());
+    long now = System.currentTimeMillis();
+    return new LockRecord(
+        request.lockId(),
+        request.ownerToken(),
+        token,
+        now + ttlMillis,
+        ttlMillis,
+        request.owner(),
+        OwnerTokens.host(),
+        PID,
+        Thread.currentThread().getName(),
+        now);
+  }
+
+  private boolean ownsLockFile(
+      LockFileNames.LockFiles files, String lockId, String ownerToken, long token)
+      throws IOException {
+    LockRecord record = directory.readRecord(files.lock());
+    return record != null && record.heldBy(lockId, ownerToken, token);
+  }
+
+  private static void closeQuietly(@Nullable FencingCounter counter, Exception failure) {
+    if (counter == null) {
+      return;
+    }
+    try {
+      counter.close();
+    } catch (IOException e) {
+      failure.addSuppressed(e);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package dev.locksmith.file;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renewing and releasing a held lease. Both act only on the caller's own record, and only while the
+ * caller's local deadline, minus the renew margin, has not passed: renew rewrites the record in
+ * place through the descriptor it checked it through, release renames the file to a tomb and checks
+ * what moved. Within one provider, renew and release of one lock id are serialised by a striped
+ * lock, so a concurrent renew cannot resurrect a file another thread just released.
+ */
+final class LeaseUpkeep {
+  // Logged under the provider's name, as operators configure it.
+  private static final Logger LOG = LoggerFactory.getLogger(FileLockProvider.class);
+  private static final int STRIPES = 64;
+
+  private final FileLockSettings settings;
+  private final LockDirectory directory;
+  private final DirectoryCheck check;
+  private final Tombs tombs;
+  private final long marginNanos;
+  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+
+  LeaseUpkeep(
+      FileLockSettings settings, LockDirectory directory, DirectoryCheck check, Tombs tombs) {
+    this.settings = settings;
+    this.directory = directory;
+    this.check = check;
+    this.tombs = tombs;
+    this.marginNanos = settings.renewMargin().toNanos();
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+  }
+
+  /**
+   * Extends {@code lease} to {@code ttl} from now; empty when it is lost or too close to its end.
+   */
+  Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl, TestHooks hooks) throws IOException {
+    if (ttl.isNegative() || ttl.isZero()) {
+      throw new IllegalArgumentException("ttl must be positive, was " + ttl);
+    }
+    long startNanos = System.nanoTime();
+    if (lease.deadlineNanos() - startNanos <= marginNanos) {
+      return Optional.empty();
+    }
+    check.ensureUsable();
+    LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), lease.lockId());
+    ReentrantLock stripe = stripe(lease.lockId());
+    stripe.lock();
+    try {
+      long ttlMillis = LockRecord.ttlMillis(ttl);
+      LockRecord renewed;
+      // Read and write through one descriptor: the write can only land in the file whose record
+      // was checked, even if a stealer moved it away or another holder's file took the name
+      // meanwhile (the write then goes to the moved-away file, which nobody reads again).
+      try (FileChannel channel = directory.openExisting(files.lock())) {
+        if (channel == null) {
+          check.confirmPresent();
+          return Optional.empty();
+        }
+        LockRecord record = directory.readRecord(channel);
+        if (record == null
+            || !record.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
+          return Optional.empty();
+        }
+        renewed = record.renewed(System.currentTimeMillis() + ttlMillis, ttlMillis);
+        if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
+          return Optional.empty();
+        }
+        hooks.beforeRenewWrite(lease.lockId());
+        directory.rewrite(channel, renewed.encode());
+      }
+      // Only the name tells whether that file is still the lock file.
+      if (!renewed.equals(directory.readRecord(files.lock()))) {
+        LOG.warn(
+            "Renewing lock '{}' found its lock file taken over while it renewed (clock skew above"
+                + " the allowance, or a pause?); the lease is lost",
+            lease.lockId());
+        return Optional.empty();
+      }
+      return Optional.of(lease.renewed(ttl, startNanos + ttl.toNanos()));
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  /** Removes {@code lease}'s lock file; {@code false} when it is lost or too close to its end. */
+  boolean release(LeaseGrant lease) throws IOException {
+    if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
+      return false;
+    }
+    check.ensureUsable();
+    LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), lease.lockId());
+    ReentrantLock stripe = stripe(lease.lockId());
+    stripe.lock();
+    try {
+      LockRecord current = directory.readRecord(files.lock());
+      if (current == null) {
+        check.confirmPresent();
+        return false;
+      }
+      if (!current.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
+        return false;
+      }
+      if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
+        return false;
+      }
+      return tombs.removeOwn(files, lease.lockId(), lease.ownerToken(), lease.fencingToken());
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  private ReentrantLock stripe(String lockId) {
+    return stripes[Math.floorMod(lockId.hashCode(), STRIPES)];
+  }
+}
