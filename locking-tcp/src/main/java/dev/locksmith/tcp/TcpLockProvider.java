@@ -6,41 +6,14 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
-import dev.locksmith.tcp.protocol.LockIds;
-import dev.locksmith.tcp.protocol.Protocol;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LineBasedFrameDecoder;
-import io.netty.handler.codec.string.StringDecoder;
-import io.netty.handler.flush.FlushConsolidationHandler;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.util.concurrent.DefaultThreadFactory;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import javax.net.ssl.SSLException;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,37 +39,20 @@ import org.slf4j.LoggerFactory;
  * TTLs are rounded up to whole milliseconds on the wire. A grant pushed after a long wait is
  * returned as the server gave it, with little or none of that deadline left; this provider holds no
  * timing policy of its own, and the engine renews such a grant before using it.
+ *
+ * <p>This class holds the lease semantics; {@link Connector} makes the connection (back-off, TLS,
+ * AUTH), {@link RequestLines} encodes the requests, {@link Replies} waits for and reads the
+ * replies, and {@link ClientConnection} tracks the leases held over one connection.
  */
 final class TcpLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TcpLockProvider.class);
 
-  /**
-   * The longest pause between two connection attempts: a request made after the server is back
-   * fails fast for at most this long.
-   */
-  private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-  /** After the server rejected the secret, which does not fix itself soon. */
-  private static final long REJECTED_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
-
-  private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-  private static final int MAX_REPLY_LINE = 64 * 1024;
-
   private final TcpProviderSettings settings;
-  private final @Nullable SslContext ssl;
-  // Created by the first connection attempt, under connectLock.
-  private volatile @Nullable EventLoopGroup group;
-  private final AtomicLong ids = new AtomicLong();
-  private final ReentrantLock connectLock = new ReentrantLock();
+  private final Connector connector;
+  private final Replies replies;
+  private final AcquireWithdrawal withdrawal;
   private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
-  private volatile @Nullable ClientConnection connection;
-  private volatile boolean closed;
   private volatile boolean holdUnknown;
-  // Guarded by connectLock, which is never held while connecting or waiting.
-  private @Nullable CompletableFuture<ClientConnection> attempt;
-  private int failures;
-  private long nextAttemptNanos;
-  private @Nullable RuntimeException lastFailure;
 
   /**
    * Creates the provider without connecting: the first request connects. Fails only for settings
@@ -104,66 +60,25 @@ final class TcpLockProvider implements LockProvider {
    */
   TcpLockProvider(TcpProviderSettings settings) {
     this.settings = settings;
-    this.ssl = settings.tls() ? clientSsl(settings) : null;
-  }
-
-  /** The I/O thread's group, made by the first connection attempt. */
-  private EventLoopGroup group() {
-    connectLock.lock();
-    try {
-      if (closed) {
-        throw new LockProviderException("provider for " + settings + " is closed");
-      }
-      EventLoopGroup g = group;
-      if (g == null) {
-        // A daemon I/O thread: a provider nobody closed must not keep the JVM from exiting.
-        g =
-            new MultiThreadIoEventLoopGroup(
-                1,
-                new DefaultThreadFactory("locksmith-tcp-client", true),
-                NioIoHandler.newFactory());
-        group = g;
-      }
-      return g;
-    } finally {
-      connectLock.unlock();
-    }
-  }
-
-  private static SslContext clientSsl(TcpProviderSettings settings) {
-    try {
-      SslContextBuilder builder =
-          SslContextBuilder.forClient().endpointIdentificationAlgorithm("HTTPS");
-      if (settings.tlsCa() != null) {
-        builder.trustManager(settings.tlsCa().toFile());
-      }
-      return builder.build();
-    } catch (SSLException | IllegalArgumentException e) {
-      throw new LockConfigurationException(
-          "Provider "
-              + settings
-              + ": cannot set up TLS with tls-ca '"
-              + settings.tlsCa()
-              + "': "
-              + e,
-          e);
-    }
+    this.connector = new Connector(settings, this::leaseLost);
+    this.replies = new Replies(settings);
+    this.withdrawal = new AcquireWithdrawal(settings, connector);
   }
 
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     ClientConnection c = connection();
-    ClientConnection.Pending p = c.send(acquireLine(request, 0));
+    ClientConnection.Pending p = c.send(RequestLines.acquire(request, 0));
     Reply reply;
     try {
-      reply = await(p, settings.requestTimeout().toNanos());
+      reply = Replies.await(p, settings.requestTimeout().toNanos());
     } catch (InterruptedException e) {
-      abandon(c, p, request);
+      withdrawal.now(c, p, request);
       Thread.currentThread().interrupt();
       throw new LockProviderException("interrupted while acquiring '" + request.lockId() + "'", e);
     } catch (TimeoutException e) {
-      abandonLater(c, p, request);
-      throw noReply("ACQUIRE '" + request.lockId() + "'", e);
+      withdrawal.later(c, p, request);
+      throw replies.noReply("ACQUIRE '" + request.lockId() + "'", e);
     }
     return grant(c, request, reply, p, "ACQUIRE");
   }
@@ -174,68 +89,22 @@ final class TcpLockProvider implements LockProvider {
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted before acquiring '" + request.lockId() + "'");
     }
-    long waitMillis = ceilMillis(timeout);
+    long waitMillis = RequestLines.ceilMillis(timeout);
     ClientConnection c = connection();
-    ClientConnection.Pending p = c.send(acquireLine(request, waitMillis));
+    ClientConnection.Pending p = c.send(RequestLines.acquire(request, waitMillis));
     Reply reply;
     try {
       reply =
-          await(p, TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos());
+          Replies.await(
+              p, TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos());
     } catch (InterruptedException e) {
-      abandon(c, p, request);
+      withdrawal.now(c, p, request);
       throw e;
     } catch (TimeoutException e) {
-      abandonLater(c, p, request);
-      throw noReply("ACQUIRE '" + request.lockId() + "'", e);
+      withdrawal.later(c, p, request);
+      throw replies.noReply("ACQUIRE '" + request.lockId() + "'", e);
     }
     return grant(c, request, reply, p, "ACQUIRE");
-  }
-
-  private static long ceilMillis(Duration timeout) {
-    if (timeout.isNegative() || timeout.isZero()) {
-      return 0;
-    }
-    if (timeout.compareTo(Duration.ofMillis(Protocol.MAX_MILLIS)) >= 0) {
-      return Protocol.MAX_MILLIS;
-    }
-    long millis = timeout.toMillis();
-    return timeout.equals(Duration.ofMillis(millis)) ? millis : millis + 1;
-  }
-
-  private String acquireLine(LockRequest request, long waitMillis) {
-    String owner = sanitize(request.owner());
-    return "ACQUIRE "
-        + LockIds.encode(request.lockId())
-        + " "
-        + ttlMillis(request.ttl())
-        + " "
-        + waitMillis
-        + " "
-        + wireToken(request.ownerToken())
-        + (owner.isEmpty() ? "" : " " + owner);
-  }
-
-  /**
-   * The owner token as sent: percent-encoded like a lock id, so any token the SPI allows fits the
-   * protocol's "printable ASCII without spaces"; a lone "-" (which asks the server for a token) is
-   * escaped.
-   */
-  static String wireToken(String ownerToken) {
-    return ownerToken.equals("-") ? "%2D" : LockIds.encode(ownerToken);
-  }
-
-  /** The TTL on the wire: whole milliseconds rounded up, so the server never ends it earlier. */
-  static long ttlMillis(Duration ttl) {
-    return Math.max(1, ceilMillis(ttl));
-  }
-
-  private static String sanitize(String owner) {
-    StringBuilder out = new StringBuilder(Math.min(owner.length(), 200));
-    for (int i = 0; i < owner.length() && out.length() < 200; i++) {
-      char c = owner.charAt(i);
-      out.append(c < 0x20 || c == 0x7F ? '?' : c);
-    }
-    return out.toString().strip();
   }
 
   /**
@@ -249,7 +118,7 @@ final class TcpLockProvider implements LockProvider {
     switch (reply.kind()) {
       case "OK" -> {
         List<String> f = reply.fields(3);
-        long fencing = parseLong(reply, f, 1);
+        long fencing = replies.parseLong(reply, f, 1);
         LeaseGrant lease =
             new LeaseGrant(
                 request.lockId(),
@@ -272,98 +141,7 @@ final class TcpLockProvider implements LockProvider {
       case "BUSY", "TIMEOUT", "CANCELLED" -> {
         return Optional.empty();
       }
-      default -> throw refused(op + " '" + request.lockId() + "'", reply);
-    }
-  }
-
-  /**
-   * Withdraws an ACQUIRE the caller gave up on: CANCEL it, wait for its final reply, and release
-   * the lease if it was granted first. When the server does not answer, drops the connection, which
-   * releases everything it held on the server.
-   */
-  private void abandon(ClientConnection c, ClientConnection.Pending p, LockRequest request) {
-    boolean interrupted = false;
-    try {
-      c.send("CANCEL " + p.id()).reply().exceptionally(e -> null);
-      long limit = settings.requestTimeout().toNanos();
-      Reply reply;
-      while (true) {
-        try {
-          reply = await(p, limit);
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (reply.is("OK")) {
-        ClientConnection.Pending release =
-            c.send(
-                "RELEASE "
-                    + LockIds.encode(request.lockId())
-                    + " "
-                    + wireToken(request.ownerToken()));
-        while (true) {
-          try {
-            await(release, limit);
-            break;
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
-        }
-      }
-    } catch (TimeoutException e) {
-      LOG.warn("No reply from {} while cancelling an ACQUIRE; dropping the connection", settings);
-      c.close("no reply while cancelling");
-    } catch (LockProviderException e) {
-      LOG.debug("Connection lost while cancelling an ACQUIRE: {}", e.getMessage());
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  /**
-   * Withdraws an ACQUIRE that got no reply in time without making the caller wait any longer:
-   * CANCEL it, release the lease if its reply turns out to be a grant, and drop the connection
-   * (which releases everything it held on the server) if no reply comes within another {@code
-   * request-timeout}.
-   */
-  private void abandonLater(ClientConnection c, ClientConnection.Pending p, LockRequest request) {
-    c.send("CANCEL " + p.id()).reply().exceptionally(e -> null);
-    p.reply()
-        .thenAccept(
-            reply -> {
-              if (reply.is("OK")) {
-                c.send(
-                        "RELEASE "
-                            + LockIds.encode(request.lockId())
-                            + " "
-                            + wireToken(request.ownerToken()))
-                    .reply()
-                    .exceptionally(e -> null);
-              }
-            });
-    EventLoopGroup g = group;
-    try {
-      if (g == null) {
-        throw new RejectedExecutionException("no I/O thread");
-      }
-      g.schedule(
-          () -> {
-            if (!p.reply().isDone()) {
-              LOG.warn(
-                  "No reply from {} to an ACQUIRE or its CANCEL; dropping the connection",
-                  settings);
-              c.close(
-                  "no reply to an ACQUIRE or its CANCEL within "
-                      + ConnectFailures.requestTimeout(settings));
-            }
-          },
-          settings.requestTimeout().toNanos(),
-          TimeUnit.NANOSECONDS);
-    } catch (RejectedExecutionException e) {
-      c.close("provider closed", true);
+      default -> throw replies.refused(op + " '" + request.lockId() + "'", reply);
     }
   }
 
@@ -386,17 +164,15 @@ final class TcpLockProvider implements LockProvider {
     if (ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException("ttl must be positive, was " + ttl);
     }
-    ClientConnection c = connection;
+    ClientConnection c = connector.current();
     if (c == null || !c.holds(lease.ownerToken(), lease.lockId())) {
       return Optional.empty();
     }
     boolean hold = !ttl.equals(lease.ttl()) && !holdUnknown;
-    String arguments =
-        LockIds.encode(lease.lockId()) + " " + wireToken(lease.ownerToken()) + " " + ttlMillis(ttl);
-    ClientConnection.Pending p = c.send((hold ? "HOLD " : "RENEW ") + arguments);
+    ClientConnection.Pending p = c.send(RequestLines.renew(lease, ttl, hold));
     Reply reply;
     try {
-      reply = awaitUninterruptibly(p, (hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'");
+      reply = replies.awaitUninterruptibly(p, (hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'");
       if (hold && reply.is("ERR") && reply.rest().startsWith("UNKNOWN_COMMAND")) {
         holdUnknown = true;
         hold = false;
@@ -404,8 +180,8 @@ final class TcpLockProvider implements LockProvider {
             "Server {} does not know HOLD (an older version): leases kept for their minimum hold"
                 + " stay tied to the connection",
             settings);
-        p = c.send("RENEW " + arguments);
-        reply = awaitUninterruptibly(p, "RENEW '" + lease.lockId() + "'");
+        p = c.send(RequestLines.renew(lease, ttl, false));
+        reply = replies.awaitUninterruptibly(p, "RENEW '" + lease.lockId() + "'");
       }
     } catch (ConnectionLostException e) {
       return Optional.empty();
@@ -420,7 +196,7 @@ final class TcpLockProvider implements LockProvider {
         c.forget(lease.ownerToken());
         return Optional.empty();
       }
-      default -> throw refused((hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'", reply);
+      default -> throw replies.refused((hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'", reply);
     }
   }
 
@@ -435,15 +211,14 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public boolean release(LeaseGrant lease) {
-    ClientConnection c = connection;
+    ClientConnection c = connector.current();
     if (c == null || !c.startRelease(lease.ownerToken(), lease.lockId())) {
       return false;
     }
-    ClientConnection.Pending p =
-        c.send("RELEASE " + LockIds.encode(lease.lockId()) + " " + wireToken(lease.ownerToken()));
+    ClientConnection.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
     Reply reply;
     try {
-      reply = awaitUninterruptibly(p, "RELEASE '" + lease.lockId() + "'");
+      reply = replies.awaitUninterruptibly(p, "RELEASE '" + lease.lockId() + "'");
     } catch (ConnectionLostException e) {
       if (c.isOpen()) {
         // Only the write failed; the connection, and with it the lease, lives on.
@@ -467,7 +242,7 @@ final class TcpLockProvider implements LockProvider {
       case "NOTHELD" -> {
         return false;
       }
-      default -> throw refused("RELEASE '" + lease.lockId() + "'", reply);
+      default -> throw replies.refused("RELEASE '" + lease.lockId() + "'", reply);
     }
   }
 
@@ -475,22 +250,9 @@ final class TcpLockProvider implements LockProvider {
   public LockStatus status(String lockId) {
     ClientConnection c = connection();
     Reply reply =
-        awaitUninterruptibly(c.send("STATUS " + LockIds.encode(lockId)), "STATUS '" + lockId + "'");
-    switch (reply.kind()) {
-      case "FREE" -> {
-        return new LockStatus(lockId, null, (int) parseLong(reply, reply.fields(1), 0));
-      }
-      case "HELD" -> {
-        List<String> f = reply.fields(4);
-        long fencing = parseLong(reply, f, 0);
-        long left = parseLong(reply, f, 1);
-        int waiters = (int) parseLong(reply, f, 2);
-        String owner = f.size() > 3 ? f.get(3) : "-";
-        return new LockStatus(
-            lockId, new LockStatus.Holder(owner, fencing, Duration.ofMillis(left)), waiters);
-      }
-      default -> throw refused("STATUS '" + lockId + "'", reply);
-    }
+        replies.awaitUninterruptibly(
+            c.send(RequestLines.status(lockId)), "STATUS '" + lockId + "'");
+    return replies.status(lockId, reply);
   }
 
   /**
@@ -501,7 +263,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public AutoCloseable onLeaseLost(Consumer<LeaseGrant> callback) {
-    java.util.Objects.requireNonNull(callback, "callback");
+    Objects.requireNonNull(callback, "callback");
     lossCallbacks.add(callback);
     return () -> lossCallbacks.remove(callback);
   }
@@ -523,9 +285,9 @@ final class TcpLockProvider implements LockProvider {
    */
   TcpServerStats serverStats() {
     ClientConnection c = connection();
-    Reply reply = awaitUninterruptibly(c.send("STATS"), "STATS");
+    Reply reply = replies.awaitUninterruptibly(c.send("STATS"), "STATS");
     if (!reply.is("STATS")) {
-      throw refused("STATS", reply);
+      throw replies.refused("STATS", reply);
     }
     return TcpServerStats.parse(settings.description(), reply.rest());
   }
@@ -544,21 +306,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public void close() {
-    closed = true;
-    ClientConnection c = connection;
-    if (c != null) {
-      c.close("provider closed", true);
-    }
-    EventLoopGroup g;
-    connectLock.lock();
-    try {
-      g = group;
-    } finally {
-      connectLock.unlock();
-    }
-    if (g != null) {
-      g.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
-    }
+    connector.close();
   }
 
   @Override
@@ -566,288 +314,8 @@ final class TcpLockProvider implements LockProvider {
     return "TcpLockProvider[" + settings + "]";
   }
 
-  /**
-   * The live connection, connecting (subject to back-off) when there is none. Returns or fails
-   * within {@code connect-timeout}: one caller connects, and callers that come meanwhile wait for
-   * that attempt instead of starting their own; while backing off after a failed attempt it fails
-   * at once, naming the last failure.
-   */
+  /** The live connection, connecting (subject to back-off) when there is none. */
   ClientConnection connection() {
-    ClientConnection c = connection;
-    if (c != null && c.isOpen()) {
-      return c;
-    }
-    long entered = System.nanoTime();
-    CompletableFuture<ClientConnection> mine = null;
-    CompletableFuture<ClientConnection> theirs;
-    connectLock.lock();
-    try {
-      c = connection;
-      if (c != null && c.isOpen()) {
-        return c;
-      }
-      if (closed) {
-        throw new LockProviderException("provider for " + settings + " is closed");
-      }
-      theirs = attempt;
-      if (theirs == null) {
-        long now = System.nanoTime();
-        RuntimeException last = lastFailure;
-        if (last != null && now - nextAttemptNanos < 0) {
-          throw backingOff(last, TimeUnit.NANOSECONDS.toMillis(nextAttemptNanos - now) + 1);
-        }
-        mine = new CompletableFuture<>();
-        attempt = mine;
-      }
-    } finally {
-      connectLock.unlock();
-    }
-    return mine != null ? connectNow(mine) : awaitAttempt(theirs, entered);
-  }
-
-  private ClientConnection connectNow(CompletableFuture<ClientConnection> mine) {
-    ClientConnection c = null;
-    RuntimeException failure = null;
-    try {
-      c = open();
-    } catch (RuntimeException e) {
-      failure = e;
-    } catch (Error e) {
-      connectLock.lock();
-      try {
-        attempt = null;
-      } finally {
-        connectLock.unlock();
-      }
-      mine.completeExceptionally(e);
-      throw e;
-    }
-    connectLock.lock();
-    try {
-      attempt = null;
-      if (failure == null && closed) {
-        c.close("provider closed", true);
-        failure = new LockProviderException("provider for " + settings + " is closed");
-      } else if (failure == null) {
-        failures = 0;
-        lastFailure = null;
-        connection = c;
-      } else {
-        failures++;
-        lastFailure = failure;
-        long backoff =
-            failure instanceof LockConfigurationException
-                ? REJECTED_BACKOFF_NANOS
-                : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
-        nextAttemptNanos = System.nanoTime() + backoff;
-      }
-    } finally {
-      connectLock.unlock();
-    }
-    if (failure != null) {
-      LOG.debug("Connecting to {} failed: {}", settings, failure.getMessage());
-      mine.completeExceptionally(failure);
-      throw failure;
-    }
-    mine.complete(c);
-    return c;
-  }
-
-  /**
-   * Waits for the attempt another caller is making. It started before this caller came and ends
-   * within {@code connect-timeout} of its start, so this returns or fails with it within {@code
-   * connect-timeout}; the wait is cut at twice that only should the attempt somehow hang.
-   */
-  private ClientConnection awaitAttempt(CompletableFuture<ClientConnection> theirs, long entered) {
-    long deadline = entered + 2 * settings.connectTimeout().toNanos();
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return theirs.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (TimeoutException e) {
-          throw new LockProviderException(
-              settings.server()
-                  + " did not complete the connection within "
-                  + ConnectFailures.connectTimeout(settings),
-              e);
-        } catch (ExecutionException e) {
-          throw sameFailure(e.getCause());
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  /** The failure of a shared attempt, thrown anew for another caller, with it as the cause. */
-  private static RuntimeException sameFailure(Throwable failure) {
-    if (failure instanceof LockConfigurationException e) {
-      return new LockConfigurationException(e.getMessage(), e);
-    }
-    if (failure instanceof LockProviderException e) {
-      return new LockProviderException(e.getMessage(), e);
-    }
-    return new LockProviderException("connecting failed: " + failure, failure);
-  }
-
-  private static RuntimeException backingOff(RuntimeException last, long millis) {
-    String message = last.getMessage() + "; next attempt in " + millis + " ms";
-    return last instanceof LockConfigurationException
-        ? new LockConfigurationException(message, last)
-        : new LockProviderException(message, last);
-  }
-
-  private ClientConnection open() {
-    ClientConnection c = new ClientConnection(settings.server(), ids, this::leaseLost);
-    long pingMillis = settings.pingInterval().toMillis();
-    Bootstrap bootstrap =
-        new Bootstrap()
-            .group(group())
-            .channel(NioSocketChannel.class)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .option(ChannelOption.SO_KEEPALIVE, true)
-            .option(
-                ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                (int) Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()))
-            .handler(
-                new ChannelInitializer<SocketChannel>() {
-                  @Override
-                  protected void initChannel(SocketChannel ch) {
-                    ChannelPipeline pipeline = ch.pipeline();
-                    if (ssl != null) {
-                      pipeline.addLast(
-                          "tls", ssl.newHandler(ch.alloc(), settings.host(), settings.port()));
-                    }
-                    // Requests from many threads arrive as separate writes; flush them together.
-                    pipeline.addLast("flush", new FlushConsolidationHandler(256, true));
-                    pipeline.addLast(
-                        "idle",
-                        new IdleStateHandler(3 * pingMillis, pingMillis, 0, TimeUnit.MILLISECONDS));
-                    pipeline.addLast("lines", new LineBasedFrameDecoder(MAX_REPLY_LINE));
-                    pipeline.addLast("text", new StringDecoder(StandardCharsets.UTF_8));
-                    pipeline.addLast("client", c);
-                  }
-                });
-    // One deadline for the TCP connect, the TLS handshake and AUTH.
-    long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
-    ChannelFuture connect = bootstrap.connect(settings.host(), settings.port());
-    if (!connect.awaitUninterruptibly(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-      connect.cancel(false);
-      connect.channel().close();
-      throw ConnectFailures.connect(settings, null);
-    }
-    if (!connect.isSuccess()) {
-      throw ConnectFailures.connect(settings, connect.cause());
-    }
-    try {
-      SslHandler tls = connect.channel().pipeline().get(SslHandler.class);
-      if (tls != null) {
-        io.netty.util.concurrent.Future<?> handshake = tls.handshakeFuture();
-        if (!handshake.awaitUninterruptibly(
-            Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-          throw ConnectFailures.handshake(settings, null);
-        }
-        if (!handshake.isSuccess()) {
-          throw ConnectFailures.handshake(settings, handshake.cause());
-        }
-      }
-      String secret = settings.secret();
-      if (secret != null) {
-        Reply reply = awaitAuth(c.send("AUTH " + secret), deadline);
-        if (!reply.is("OK")) {
-          throw new LockConfigurationException(
-              "Provider "
-                  + settings
-                  + ": the server rejected the secret (check secret-file): "
-                  + reply.rest());
-        }
-      }
-    } catch (RuntimeException e) {
-      c.close("connect failed");
-      throw e;
-    }
-    LOG.debug("Connected to {}", settings);
-    return c;
-  }
-
-  private Reply awaitAuth(ClientConnection.Pending p, long deadline) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return await(p, deadline - System.nanoTime());
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (TimeoutException e) {
-          throw ConnectFailures.authTimeout(settings, e);
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private static Reply await(ClientConnection.Pending p, long nanos)
-      throws InterruptedException, TimeoutException {
-    try {
-      return p.reply().get(nanos, TimeUnit.NANOSECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof LockProviderException lpe) {
-        throw lpe;
-      }
-      throw new LockProviderException("request failed: " + e.getCause(), e.getCause());
-    }
-  }
-
-  private Reply awaitUninterruptibly(ClientConnection.Pending p, String what) {
-    boolean interrupted = false;
-    long deadline = System.nanoTime() + settings.requestTimeout().toNanos();
-    try {
-      while (true) {
-        try {
-          return await(p, deadline - System.nanoTime());
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (TimeoutException e) {
-          throw noReply(what, e);
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private LockProviderException noReply(String what, Exception cause) {
-    return new LockProviderException(
-        settings.server()
-            + " did not answer "
-            + what
-            + " within "
-            + ConnectFailures.requestTimeout(settings),
-        cause);
-  }
-
-  private LockProviderException refused(String what, Reply reply) {
-    return new LockProviderException(
-        settings + " refused " + what + ": '" + reply.kind() + " " + reply.rest() + "'");
-  }
-
-  private long parseLong(Reply reply, List<String> fields, int index) {
-    try {
-      return Long.parseLong(fields.get(index));
-    } catch (RuntimeException e) {
-      throw new LockProviderException(
-          settings + " sent a malformed reply: '" + reply.line() + "' (field " + (index + 1) + ")",
-          e);
-    }
+    return connector.connection();
   }
 }

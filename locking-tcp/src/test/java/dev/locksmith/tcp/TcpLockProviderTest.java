@@ -238,11 +238,11 @@ class TcpLockProviderTest {
 
   @Test
   void ttlsAreRoundedUpToWholeMillisecondsOnTheWire() {
-    assertThat(TcpLockProvider.ttlMillis(Duration.ofNanos(1))).isEqualTo(1);
-    assertThat(TcpLockProvider.ttlMillis(Duration.ofNanos(1_500_000))).isEqualTo(2);
-    assertThat(TcpLockProvider.ttlMillis(Duration.ofMillis(5))).isEqualTo(5);
-    assertThat(TcpLockProvider.ttlMillis(Duration.ofMillis(5).plusNanos(1))).isEqualTo(6);
-    assertThat(TcpLockProvider.ttlMillis(Duration.ofDays(365 * 100))).isEqualTo(1_000_000_000_000L);
+    assertThat(RequestLines.ttlMillis(Duration.ofNanos(1))).isEqualTo(1);
+    assertThat(RequestLines.ttlMillis(Duration.ofNanos(1_500_000))).isEqualTo(2);
+    assertThat(RequestLines.ttlMillis(Duration.ofMillis(5))).isEqualTo(5);
+    assertThat(RequestLines.ttlMillis(Duration.ofMillis(5).plusNanos(1))).isEqualTo(6);
+    assertThat(RequestLines.ttlMillis(Duration.ofDays(365 * 100))).isEqualTo(1_000_000_000_000L);
   }
 
   @Test

@@ -1,0 +1,221 @@
+package dev.locksmith.tcp;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the provider's one connection: reconnects when it is gone, with one attempt (made by {@link
+ * ConnectionOpener}) shared by the callers that come while it runs, and exponential back-off (100
+ * ms doubling to 1 s; 5 s after the server rejected the secret) after failed attempts, during which
+ * callers fail fast naming the last failure.
+ */
+final class Connector {
+  private static final Logger LOG = LoggerFactory.getLogger(Connector.class);
+
+  /**
+   * The longest pause between two connection attempts: a request made after the server is back
+   * fails fast for at most this long.
+   */
+  private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  /** After the server rejected the secret, which does not fix itself soon. */
+  private static final long REJECTED_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  private final TcpProviderSettings settings;
+  private final ConnectionOpener opener;
+  private final ReentrantLock connectLock = new ReentrantLock();
+  private volatile @Nullable ClientConnection connection;
+  private volatile boolean closed;
+  // Guarded by connectLock, which is never held while connecting or waiting.
+  private @Nullable CompletableFuture<ClientConnection> attempt;
+  private int failures;
+  private long nextAttemptNanos;
+  private @Nullable RuntimeException lastFailure;
+
+  /**
+   * Sets up TLS from the settings without connecting. Fails only for settings that cannot work (TLS
+   * that cannot be set up from {@code tls-ca}).
+   *
+   * @param onLost told of every lease lost with a connection this makes
+   */
+  Connector(TcpProviderSettings settings, Consumer<LeaseGrant> onLost) {
+    this.settings = settings;
+    this.opener = new ConnectionOpener(settings, onLost);
+  }
+
+  /** The connection last made, open or not, without connecting; null before the first. */
+  @Nullable ClientConnection current() {
+    return connection;
+  }
+
+  /**
+   * Runs {@code task} on the I/O thread after {@code nanos}.
+   *
+   * @throws RejectedExecutionException when there is no I/O thread (never connected, or closed)
+   */
+  void schedule(Runnable task, long nanos) {
+    opener.schedule(task, nanos);
+  }
+
+  /**
+   * The live connection, connecting (subject to back-off) when there is none. Returns or fails
+   * within {@code connect-timeout}: one caller connects, and callers that come meanwhile wait for
+   * that attempt instead of starting their own; while backing off after a failed attempt it fails
+   * at once, naming the last failure.
+   */
+  ClientConnection connection() {
+    ClientConnection c = connection;
+    if (c != null && c.isOpen()) {
+      return c;
+    }
+    long entered = System.nanoTime();
+    CompletableFuture<ClientConnection> mine = null;
+    CompletableFuture<ClientConnection> theirs;
+    connectLock.lock();
+    try {
+      c = connection;
+      if (c != null && c.isOpen()) {
+        return c;
+      }
+      if (closed) {
+        throw new LockProviderException("provider for " + settings + " is closed");
+      }
+      theirs = attempt;
+      if (theirs == null) {
+        long now = System.nanoTime();
+        RuntimeException last = lastFailure;
+        if (last != null && now - nextAttemptNanos < 0) {
+          throw backingOff(last, TimeUnit.NANOSECONDS.toMillis(nextAttemptNanos - now) + 1);
+        }
+        mine = new CompletableFuture<>();
+        attempt = mine;
+      }
+    } finally {
+      connectLock.unlock();
+    }
+    return mine != null ? connectNow(mine) : awaitAttempt(theirs, entered);
+  }
+
+  private ClientConnection connectNow(CompletableFuture<ClientConnection> mine) {
+    ClientConnection c = null;
+    RuntimeException failure = null;
+    try {
+      c = opener.open();
+    } catch (RuntimeException e) {
+      failure = e;
+    } catch (Error e) {
+      connectLock.lock();
+      try {
+        attempt = null;
+      } finally {
+        connectLock.unlock();
+      }
+      mine.completeExceptionally(e);
+      throw e;
+    }
+    connectLock.lock();
+    try {
+      attempt = null;
+      if (failure == null && closed) {
+        c.close("provider closed", true);
+        failure = new LockProviderException("provider for " + settings + " is closed");
+      } else if (failure == null) {
+        failures = 0;
+        lastFailure = null;
+        connection = c;
+      } else {
+        failures++;
+        lastFailure = failure;
+        long backoff =
+            failure instanceof LockConfigurationException
+                ? REJECTED_BACKOFF_NANOS
+                : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
+        nextAttemptNanos = System.nanoTime() + backoff;
+      }
+    } finally {
+      connectLock.unlock();
+    }
+    if (failure != null) {
+      LOG.debug("Connecting to {} failed: {}", settings, failure.getMessage());
+      mine.completeExceptionally(failure);
+      throw failure;
+    }
+    mine.complete(c);
+    return c;
+  }
+
+  /**
+   * Waits for the attempt another caller is making. It started before this caller came and ends
+   * within {@code connect-timeout} of its start, so this returns or fails with it within {@code
+   * connect-timeout}; the wait is cut at twice that only should the attempt somehow hang.
+   */
+  private ClientConnection awaitAttempt(CompletableFuture<ClientConnection> theirs, long entered) {
+    long deadline = entered + 2 * settings.connectTimeout().toNanos();
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return theirs.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (TimeoutException e) {
+          throw new LockProviderException(
+              settings.server()
+                  + " did not complete the connection within "
+                  + ConnectFailures.connectTimeout(settings),
+              e);
+        } catch (ExecutionException e) {
+          throw sameFailure(e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** The failure of a shared attempt, thrown anew for another caller, with it as the cause. */
+  private static RuntimeException sameFailure(Throwable failure) {
+    if (failure instanceof LockConfigurationException e) {
+      return new LockConfigurationException(e.getMessage(), e);
+    }
+    if (failure instanceof LockProviderException e) {
+      return new LockProviderException(e.getMessage(), e);
+    }
+    return new LockProviderException("connecting failed: " + failure, failure);
+  }
+
+  private static RuntimeException backingOff(RuntimeException last, long millis) {
+    String message = last.getMessage() + "; next attempt in " + millis + " ms";
+    return last instanceof LockConfigurationException
+        ? new LockConfigurationException(message, last)
+        : new LockProviderException(message, last);
+  }
+
+  /**
+   * Closes the connection and stops the I/O thread; every later {@link #connection} fails. The
+   * connection's leases of running work are reported lost, as the server releases them.
+   */
+  void close() {
+    closed = true;
+    ClientConnection c = connection;
+    if (c != null) {
+      c.close("provider closed", true);
+    }
+    opener.close();
+  }
+}

@@ -1,0 +1,97 @@
+package dev.locksmith.tcp;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.tcp.protocol.LockIds;
+import dev.locksmith.tcp.protocol.Protocol;
+import java.time.Duration;
+
+/**
+ * The request lines the provider sends (without their id, which the connection adds), as
+ * PROTOCOL.md specifies them: lock ids and owner tokens percent-encoded, TTLs and waits in whole
+ * milliseconds rounded up, owners cut to printable text.
+ */
+final class RequestLines {
+  private static final int MAX_OWNER = 200;
+
+  private RequestLines() {}
+
+  /** {@code ACQUIRE <lock> <ttl> <wait> <token> [owner]}. */
+  static String acquire(LockRequest request, long waitMillis) {
+    String owner = sanitize(request.owner());
+    return "ACQUIRE "
+        + LockIds.encode(request.lockId())
+        + " "
+        + ttlMillis(request.ttl())
+        + " "
+        + waitMillis
+        + " "
+        + wireToken(request.ownerToken())
+        + (owner.isEmpty() ? "" : " " + owner);
+  }
+
+  /** {@code RELEASE <lock> <token>}. */
+  static String release(String lockId, String ownerToken) {
+    return "RELEASE " + LockIds.encode(lockId) + " " + wireToken(ownerToken);
+  }
+
+  /** {@code RENEW} (still tied to the connection) or {@code HOLD} (detached) to a new ttl. */
+  static String renew(LeaseGrant lease, Duration ttl, boolean hold) {
+    return (hold ? "HOLD " : "RENEW ")
+        + LockIds.encode(lease.lockId())
+        + " "
+        + wireToken(lease.ownerToken())
+        + " "
+        + ttlMillis(ttl);
+  }
+
+  /** {@code CANCEL <id>} of an ACQUIRE still waiting. */
+  static String cancel(String requestId) {
+    return "CANCEL " + requestId;
+  }
+
+  /** {@code STATUS <lock>}. */
+  static String status(String lockId) {
+    return "STATUS " + LockIds.encode(lockId);
+  }
+
+  /** {@code AUTH <secret>}. */
+  static String auth(String secret) {
+    return "AUTH " + secret;
+  }
+
+  /**
+   * The owner token as sent: percent-encoded like a lock id, so any token the SPI allows fits the
+   * protocol's "printable ASCII without spaces"; a lone "-" (which asks the server for a token) is
+   * escaped.
+   */
+  static String wireToken(String ownerToken) {
+    return ownerToken.equals("-") ? "%2D" : LockIds.encode(ownerToken);
+  }
+
+  /** The TTL on the wire: whole milliseconds rounded up, so the server never ends it earlier. */
+  static long ttlMillis(Duration ttl) {
+    return Math.max(1, ceilMillis(ttl));
+  }
+
+  /** A wait on the wire: whole milliseconds rounded up, 0 for none, at most the protocol's max. */
+  static long ceilMillis(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      return 0;
+    }
+    if (timeout.compareTo(Duration.ofMillis(Protocol.MAX_MILLIS)) >= 0) {
+      return Protocol.MAX_MILLIS;
+    }
+    long millis = timeout.toMillis();
+    return timeout.equals(Duration.ofMillis(millis)) ? millis : millis + 1;
+  }
+
+  private static String sanitize(String owner) {
+    StringBuilder out = new StringBuilder(Math.min(owner.length(), MAX_OWNER));
+    for (int i = 0; i < owner.length() && out.length() < MAX_OWNER; i++) {
+      char c = owner.charAt(i);
+      out.append(c < 0x20 || c == 0x7F ? '?' : c);
+    }
+    return out.toString().strip();
+  }
+}
