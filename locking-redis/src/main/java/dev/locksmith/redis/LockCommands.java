@@ -1,0 +1,259 @@
+package dev.locksmith.redis;
+
+import dev.locksmith.core.Durations;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.redisson.api.RFuture;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The provider's commands: each runs one of the {@link LuaScripts} and waits for its reply without
+ * being interruptible, so an interrupt never leaves a command's outcome unknown; Redisson's timeout
+ * and retry settings bound the wait (and, before the client's first connection, its connect timeout
+ * and retries; see {@link FirstContact}). A failure becomes a {@link LockProviderException} with
+ * one line naming the action, the lock, the node and what happened ({@link RedisFailures}),
+ * Redisson's exception as its cause.
+ */
+final class LockCommands {
+  // Logged under the provider's name, as operators configure it.
+  private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
+
+  private final RScript script;
+  private final FirstContact firstContact;
+  private final String description;
+
+  LockCommands(RedissonClient client, FirstContact firstContact, String description) {
+    this.script = client.getScript(StringCodec.INSTANCE);
+    this.firstContact = firstContact;
+    this.description = description;
+  }
+
+  /**
+   * One acquire script run: granted with a fencing token, or refused with the holder's pttl.
+   *
+   * @param granted whether the lock was granted
+   * @param value the fencing token when granted, else the holder's pttl in milliseconds
+   */
+  record Attempt(boolean granted, long value) {
+    /** The grant of an attempt sent at {@code sentAt}: its local deadline counts from then. */
+    LeaseGrant grant(LockRequest request, long sentAt) {
+      return new LeaseGrant(
+          request.lockId(),
+          request.ownerToken(),
+          value,
+          request.ttl(),
+          sentAt + request.ttl().toNanos());
+    }
+  }
+
+  /**
+   * Runs the acquire script once. When it fails, the script may have run and only its reply be
+   * lost: then the lock is held by a token that nobody will renew or release, so it is released by
+   * that token, without waiting, before the failure is thrown.
+   */
+  Attempt acquire(LockRequest request, LockKeys keys) {
+    try {
+      return acquireOnce(request, keys);
+    } catch (LockProviderException e) {
+      releaseAbandoned(request, keys);
+      throw e;
+    }
+  }
+
+  private Attempt acquireOnce(LockRequest request, LockKeys keys) {
+    List<Object> reply =
+        call(
+            "acquire",
+            request.lockId(),
+            () ->
+                script.evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.ACQUIRE,
+                    RScript.ReturnType.LIST,
+                    List.of(keys.lock(), keys.fence()),
+                    request.ownerToken(),
+                    Long.toString(millis(request.ttl())),
+                    request.owner(),
+                    Long.toString(millis(request.ttl()) + LuaScripts.FENCE_MARGIN_MILLIS)));
+    if (reply == null || reply.size() != 2) {
+      throw new LockProviderException(
+          "Redis "
+              + description
+              + " gave an unexpected reply to acquire lock '"
+              + request.lockId()
+              + "': "
+              + reply);
+    }
+    return new Attempt(asLong(reply.get(0)) == 1L, asLong(reply.get(1)));
+  }
+
+  /** Runs the renew script: whether {@code lease} was still held and now lasts {@code ttl}. */
+  boolean renew(LeaseGrant lease, LockKeys keys, Duration ttl) {
+    Long renewed =
+        call(
+            "renew",
+            lease.lockId(),
+            () ->
+                script.evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.RENEW,
+                    RScript.ReturnType.LONG,
+                    List.of(keys.lock(), keys.channel()),
+                    lease.ownerToken(),
+                    Long.toString(lease.fencingToken()),
+                    Long.toString(millis(ttl))));
+    return renewed != null && renewed == 1L;
+  }
+
+  /**
+   * Runs the release script with {@code releaseId}; a run that finds the release of the same id
+   * recorded reports it again without publishing.
+   */
+  boolean release(LeaseGrant lease, LockKeys keys, String releaseId) {
+    Long released =
+        call(
+            "release",
+            lease.lockId(),
+            () ->
+                script.evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.RELEASE,
+                    RScript.ReturnType.LONG,
+                    List.of(keys.lock(), keys.channel()),
+                    lease.ownerToken(),
+                    Long.toString(lease.fencingToken()),
+                    releaseId,
+                    Long.toString(LuaScripts.TOMBSTONE_MILLIS),
+                    Integer.toString(LuaScripts.RELEASE_RECORDS)));
+    return released != null && released == 1L;
+  }
+
+  /** Runs the status script. */
+  LockStatus status(String lockId, LockKeys keys) {
+    List<Object> reply =
+        call(
+            "read the status of",
+            lockId,
+            () ->
+                script.evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_ONLY,
+                    LuaScripts.STATUS,
+                    RScript.ReturnType.LIST,
+                    List.of(keys.lock())));
+    if (reply == null || reply.size() < 3) {
+      return new LockStatus(lockId, null, -1);
+    }
+    long pttl = asLong(reply.get(2));
+    return new LockStatus(
+        lockId,
+        new LockStatus.Holder(
+            String.valueOf(reply.get(1)),
+            asLong(reply.get(0)),
+            Duration.ofMillis(Math.max(0, pttl))),
+        -1);
+  }
+
+  /**
+   * Best effort: deletes the lock if {@code request}'s owner token holds it, after an acquire whose
+   * outcome is unknown. Never throws; the stage completes with whether a lock was deleted.
+   */
+  CompletionStage<Boolean> releaseAbandoned(LockRequest request, LockKeys keys) {
+    try {
+      return firstContact
+          .send(
+              () ->
+                  script.<Long>evalAsync(
+                      keys.lock(),
+                      RScript.Mode.READ_WRITE,
+                      LuaScripts.RELEASE_ABANDONED,
+                      RScript.ReturnType.LONG,
+                      List.of(keys.lock(), keys.channel()),
+                      request.ownerToken(),
+                      Long.toString(LuaScripts.TOMBSTONE_MILLIS)))
+          .handle(
+              (released, error) -> {
+                if (error != null) {
+                  LOG.warn(
+                      "Redis {}: no reply to the release of lock '{}' after its acquire failed;"
+                          + " if that acquire took it and the release did not run, it stays held"
+                          + " until its TTL of {} runs out: {}",
+                      description,
+                      request.lockId(),
+                      Durations.format(request.ttl()),
+                      RedisFailures.reason(error));
+                  return false;
+                }
+                boolean deleted = released != null && released == 1L;
+                if (deleted) {
+                  LOG.info(
+                      "Redis {}: released lock '{}', taken by an acquire whose reply was lost",
+                      description,
+                      request.lockId());
+                }
+                return deleted;
+              });
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Redis {}: could not release lock '{}' after its acquire failed: {}",
+          description,
+          request.lockId(),
+          RedisFailures.reason(e));
+      return CompletableFuture.completedFuture(false);
+    }
+  }
+
+  /** Runs one command and waits for its reply; a failure becomes one clean line. */
+  private <T> T call(String action, String lockId, Supplier<RFuture<T>> command) {
+    try {
+      return firstContact.send(command).join();
+    } catch (RuntimeException e) {
+      throw failed(action, lockId, e);
+    }
+  }
+
+  /** {@code Redis URL failed to ACTION lock 'ID': NODE unreachable: connection refused}. */
+  private LockProviderException failed(String action, String lockId, RuntimeException e) {
+    Throwable cause = RedisFailures.unwrap(e);
+    return new LockProviderException(
+        "Redis "
+            + description
+            + " failed to "
+            + action
+            + " lock '"
+            + lockId
+            + "': "
+            + RedisFailures.reason(cause),
+        cause);
+  }
+
+  private static long millis(Duration ttl) {
+    long millis = ttl.toMillis();
+    // Round up, so that the lease on the server never ends before the local deadline.
+    if (ttl.minusMillis(millis).isZero()) {
+      return Math.max(1, millis);
+    }
+    return millis + 1;
+  }
+
+  private static long asLong(Object value) {
+    if (value instanceof Number number) {
+      return number.longValue();
+    }
+    return Long.parseLong(String.valueOf(value));
+  }
+}
