@@ -45,11 +45,9 @@ class FencingCrashTest {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
                 System.getProperty("java.class.path"),
-                LockServerMain.class.getName(),
-                "--port",
-                "0"));
+                ChildServerMain.class.getName()));
     if (dataDir != null) {
-      command.addAll(List.of("--data-dir", dataDir.toString()));
+      command.add(dataDir.toString());
     }
     Process server =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
