@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,93 @@ class StaleWriterTest {
         .orElseThrow();
   }
 
+  /** A {@code tryAcquire} running on its own thread, stopped at a hook point. */
+  private record Stopped(Pause pause, Future<Optional<LeaseGrant>> result) {
+    /** Lets it go on and returns what it got (waiting at most 20 s). */
+    Optional<LeaseGrant> resume() throws Exception {
+      pause.release();
+      return result.get(20, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * Starts {@code provider.tryAcquire} on its own thread and returns once it stopped where {@code
+   * stopAt} (given the pause) makes it stop.
+   */
+  private Stopped acquireStoppedAt(
+      FileLockProvider provider, Duration ttl, Function<Pause, TestHooks> stopAt)
+      throws InterruptedException {
+    Pause pause = new Pause();
+    provider.hooks(stopAt.apply(pause));
+    Future<Optional<LeaseGrant>> result = pool.submit(() -> provider.tryAcquire(request(ID, ttl)));
+    pause.awaitReached();
+    return new Stopped(pause, result);
+  }
+
+  /** Between reading the counter (the token chosen) and storing the token in it. */
+  private static TestHooks beforeCounterStore(Pause pause) {
+    return new TestHooks() {
+      @Override
+      public void beforeCounterStore(String lockId, long token) {
+        pause.here();
+      }
+    };
+  }
+
+  /** Inside a take-over, with the counter taken away and not yet replaced. */
+  private static TestHooks beforeStealRaise(Pause pause) {
+    return new TestHooks() {
+      @Override
+      public void beforeStealRaise(String lockId, long staleToken) {
+        pause.here();
+      }
+    };
+  }
+
+  /** Inside an acquisition's slow path, with the counter taken away and not yet replaced. */
+  private static TestHooks beforeSettlePublish(Pause pause) {
+    return new TestHooks() {
+      @Override
+      public void beforeSettlePublish(String lockId) {
+        pause.here();
+      }
+    };
+  }
+
+  /**
+   * A grant that {@code who} got on resuming must be above every token issued meanwhile; it joins
+   * the issued tokens and is released.
+   */
+  private static void recordResumed(
+      FileLockProvider provider, Optional<LeaseGrant> resumed, List<Long> issued, String who) {
+    long highest = Collections.max(issued);
+    resumed.ifPresent(
+        grant ->
+            assertThat(grant.fencingToken())
+                .as("a grant to %s must be above every token issued meanwhile", who)
+                .isGreaterThan(highest));
+    resumed.ifPresent(grant -> issued.add(grant.fencingToken()));
+    if (resumed.isPresent()) {
+      assertThat(provider.release(resumed.get())).isTrue();
+    }
+  }
+
+  /** Writes a counter file in the earlier one-record format holding {@code token}. */
+  private void writeFormatOneCounter(long token) throws Exception {
+    StringBuilder text =
+        new StringBuilder("locksmith-fence 1\nlock-id=" + ID + "\nlast-token=" + token + "\n");
+    Files.write(LockFileNames.of(dir, ID).fence(), LockRecord.KeyValueText.seal(text));
+  }
+
+  /** Asserts that the directory holds the lock's counter file and nothing else. */
+  private void assertOnlyTheCounterIsLeft(String why) throws Exception {
+    try (Stream<Path> left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .as(why)
+          .containsExactly(LockFileNames.of(dir, ID).base() + ".fence");
+    }
+  }
+
   @Test
   void aHolderPausedBetweenReadingAndStoringTheCounterNeverRepeatsATokenWhenItResumes()
       throws Exception {
@@ -71,36 +159,17 @@ class StaleWriterTest {
     for (int i = 0; i < 3; i++) {
       grantAndRelease(others, issued);
     }
-    Pause pause = new Pause();
-    holder.hooks(
-        new TestHooks() {
-          @Override
-          public void beforeCounterStore(String lockId, long token) {
-            pause.here();
-          }
-        });
-    Future<Optional<LeaseGrant>> paused =
-        pool.submit(() -> holder.tryAcquire(request(ID, Duration.ofMillis(200))));
-    pause.awaitReached();
+    Stopped paused =
+        acquireStoppedAt(holder, Duration.ofMillis(200), StaleWriterTest::beforeCounterStore);
 
     // Its lease runs out while it is stopped: a stealer takes over, then another holder follows.
     LeaseGrant stolen = takeOver(others);
     issued.add(stolen.fencingToken());
     assertThat(others.release(stolen)).isTrue();
     grantAndRelease(others, issued);
-    pause.release();
-    Optional<LeaseGrant> resumed = paused.get(20, TimeUnit.SECONDS);
+    Optional<LeaseGrant> resumed = paused.resume();
 
-    long highest = Collections.max(issued);
-    resumed.ifPresent(
-        grant ->
-            assertThat(grant.fencingToken())
-                .as("a grant to the resumed holder must be above every token issued meanwhile")
-                .isGreaterThan(highest));
-    resumed.ifPresent(grant -> issued.add(grant.fencingToken()));
-    if (resumed.isPresent()) {
-      assertThat(holder.release(resumed.get())).isTrue();
-    }
+    recordResumed(holder, resumed, issued, "the resumed holder");
     for (int i = 0; i < 3; i++) {
       grantAndRelease(others, issued);
     }
@@ -123,35 +192,16 @@ class StaleWriterTest {
     LockRecord dead =
         new LockRecord(ID, "dead", last + 1, now - 10_000, 1, "dead/1/t", "dead", 1, "t", now);
     Files.write(LockFileNames.of(dir, ID).lock(), dead.encode());
-    Pause pause = new Pause();
-    stealer.hooks(
-        new TestHooks() {
-          @Override
-          public void beforeStealRaise(String lockId, long staleToken) {
-            pause.here();
-          }
-        });
-    Future<Optional<LeaseGrant>> paused = pool.submit(() -> stealer.tryAcquire(request(ID, LONG)));
-    pause.awaitReached();
+    Stopped paused = acquireStoppedAt(stealer, LONG, StaleWriterTest::beforeStealRaise);
 
     // The paused stealer's claim ages past the garbled grace; the next one takes over instead.
     LeaseGrant stolen = takeOver(others);
     issued.add(stolen.fencingToken());
     assertThat(others.release(stolen)).isTrue();
     grantAndRelease(others, issued);
-    pause.release();
-    Optional<LeaseGrant> resumed = paused.get(20, TimeUnit.SECONDS);
+    Optional<LeaseGrant> resumed = paused.resume();
 
-    long highest = Collections.max(issued);
-    resumed.ifPresent(
-        grant ->
-            assertThat(grant.fencingToken())
-                .as("a grant to the resumed stealer must be above every token issued meanwhile")
-                .isGreaterThan(highest));
-    resumed.ifPresent(grant -> issued.add(grant.fencingToken()));
-    if (resumed.isPresent()) {
-      assertThat(stealer.release(resumed.get())).isTrue();
-    }
+    recordResumed(stealer, resumed, issued, "the resumed stealer");
     for (int i = 0; i < 3; i++) {
       grantAndRelease(others, issued);
     }
@@ -163,9 +213,7 @@ class StaleWriterTest {
   private long counterAheadOfTheClock(FileLockProvider provider, List<Long> issued)
       throws Exception {
     long ahead = FencingCounter.clockFloor() + Duration.ofDays(1).toNanos() / 1_000;
-    StringBuilder text =
-        new StringBuilder("locksmith-fence 1\nlock-id=" + ID + "\nlast-token=" + ahead + "\n");
-    Files.write(LockFileNames.of(dir, ID).fence(), LockRecord.KeyValueText.seal(text));
+    writeFormatOneCounter(ahead);
     long last = 0;
     for (int i = 0; i < 2; i++) {
       last = grantAndRelease(provider, issued);
@@ -187,16 +235,7 @@ class StaleWriterTest {
     Files.createFile(files.lock());
     Files.setLastModifiedTime(
         files.lock(), FileTime.fromMillis(System.currentTimeMillis() - 5_000));
-    Pause pause = new Pause();
-    stealer.hooks(
-        new TestHooks() {
-          @Override
-          public void beforeStealRaise(String lockId, long staleToken) {
-            pause.here();
-          }
-        });
-    Future<Optional<LeaseGrant>> paused = pool.submit(() -> stealer.tryAcquire(request(ID, LONG)));
-    pause.awaitReached();
+    Stopped paused = acquireStoppedAt(stealer, LONG, StaleWriterTest::beforeStealRaise);
     assertThat(files.fence()).as("taken away by the paused stealer").doesNotExist();
 
     LeaseGrant next = takeOver(others);
@@ -205,21 +244,10 @@ class StaleWriterTest {
         .isGreaterThan(last);
     issued.add(next.fencingToken());
     assertThat(others.release(next)).isTrue();
-    pause.release();
-    paused
-        .get(20, TimeUnit.SECONDS)
-        .ifPresent(
-            grant -> {
-              issued.add(grant.fencingToken());
-              assertThat(stealer.release(grant)).isTrue();
-            });
+    recordResumed(stealer, paused.resume(), issued, "the resumed stealer");
     grantAndRelease(others, issued);
     assertThat(issued).isSorted().doesNotHaveDuplicates();
-    try (Stream<Path> left = Files.list(dir)) {
-      assertThat(left.map(p -> p.getFileName().toString()))
-          .as("nothing left behind")
-          .containsExactly(files.base() + ".fence");
-    }
+    assertOnlyTheCounterIsLeft("nothing left behind");
   }
 
   @Test
@@ -231,20 +259,9 @@ class StaleWriterTest {
     // An operator restores the counter from a backup in the earlier format: the next acquisition
     // cannot update it in place and replaces it (its slow path).
     LockFileNames.LockFiles files = LockFileNames.of(dir, ID);
-    StringBuilder text =
-        new StringBuilder("locksmith-fence 1\nlock-id=" + ID + "\nlast-token=" + last + "\n");
-    Files.write(files.fence(), LockRecord.KeyValueText.seal(text));
-    Pause pause = new Pause();
-    holder.hooks(
-        new TestHooks() {
-          @Override
-          public void beforeSettlePublish(String lockId) {
-            pause.here();
-          }
-        });
-    Future<Optional<LeaseGrant>> paused =
-        pool.submit(() -> holder.tryAcquire(request(ID, Duration.ofMillis(200))));
-    pause.awaitReached();
+    writeFormatOneCounter(last);
+    Stopped paused =
+        acquireStoppedAt(holder, Duration.ofMillis(200), StaleWriterTest::beforeSettlePublish);
     assertThat(files.fence()).as("taken away by the paused holder").doesNotExist();
 
     // Its lease runs out; the take-over counts the counter it left at its owner-token name.
@@ -252,20 +269,11 @@ class StaleWriterTest {
     assertThat(next.fencingToken()).isGreaterThan(last);
     issued.add(next.fencingToken());
     assertThat(others.release(next)).isTrue();
-    try (Stream<Path> left = Files.list(dir)) {
-      assertThat(left.map(p -> p.getFileName().toString()))
-          .as("the take-over took over the counter file the paused holder had taken away")
-          .containsExactly(files.base() + ".fence");
-    }
-    pause.release();
-    Optional<LeaseGrant> resumed = paused.get(20, TimeUnit.SECONDS);
-    assertThat(resumed).as("its lock file was taken over while it paused").isEmpty();
+    assertOnlyTheCounterIsLeft(
+        "the take-over took over the counter file the paused holder had taken away");
+    assertThat(paused.resume()).as("its lock file was taken over while it paused").isEmpty();
     grantAndRelease(others, issued);
     assertThat(issued).isSorted().doesNotHaveDuplicates();
-    try (Stream<Path> left = Files.list(dir)) {
-      assertThat(left.map(p -> p.getFileName().toString()))
-          .as("nothing left behind")
-          .containsExactly(files.base() + ".fence");
-    }
+    assertOnlyTheCounterIsLeft("nothing left behind");
   }
 }
