@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.testkit.FullContract;
 import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.MultiProcessHarness;
 import dev.locksmith.testkit.StoreLifecycle;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The test kit's conformance suite on a real directory, and its multi-process harness. */
-class FileConformanceTest extends LockProviderContract {
+class FileConformanceTest extends LockProviderContract implements FullContract {
   private static final Duration SKEW = Duration.ofMillis(200);
 
   @TempDir Path directory;
@@ -39,7 +40,7 @@ class FileConformanceTest extends LockProviderContract {
    * cleaning up does: it deletes every fencing counter file ({@code *.fence}) in the directory.
    */
   @Override
-  protected StoreLifecycle storeLifecycle() {
+  public StoreLifecycle storeLifecycle() {
     return new StoreLifecycle() {
       @Override
       public void restart() {

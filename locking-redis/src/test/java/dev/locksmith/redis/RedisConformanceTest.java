@@ -6,6 +6,7 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultyPath;
+import dev.locksmith.testkit.FullContract;
 import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.StoreLifecycle;
 import dev.locksmith.testkit.redis.RedisServerProcess;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.BeforeAll;
  *       emptied, then a start: a Redis without persistence that crashed.
  * </ul>
  */
-class RedisConformanceTest extends LockProviderContract {
+class RedisConformanceTest extends LockProviderContract implements FullContract {
   private static final String MARK = "conformance:lifecycle-mark";
   private static Path configDir;
   private static Path persistenceConf;
@@ -79,7 +80,7 @@ class RedisConformanceTest extends LockProviderContract {
   }
 
   @Override
-  protected StoreLifecycle storeLifecycle() {
+  public StoreLifecycle storeLifecycle() {
     return new StoreLifecycle() {
       @Override
       public void restart() throws IOException {

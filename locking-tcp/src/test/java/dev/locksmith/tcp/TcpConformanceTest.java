@@ -5,6 +5,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultyPath;
+import dev.locksmith.testkit.FullContract;
 import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.StoreLifecycle;
 import java.io.IOException;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
  * server starts without a data directory; {@link #storeLifecycle()} restarts it on the same port,
  * adds a data directory, and drops it again, so later tests find it as it started.
  */
-class TcpConformanceTest extends LockProviderContract {
+class TcpConformanceTest extends LockProviderContract implements FullContract {
   private static LockServer server;
   private static int port;
   private static @Nullable Path dataDir;
@@ -56,7 +57,7 @@ class TcpConformanceTest extends LockProviderContract {
    * (as an operator who drops {@code --data-dir} would).
    */
   @Override
-  protected StoreLifecycle storeLifecycle() {
+  public StoreLifecycle storeLifecycle() {
     return new StoreLifecycle() {
       @Override
       public void restart() throws IOException {

@@ -4,7 +4,7 @@ import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LockProvider;
 
 /** The in-memory provider passes the single-JVM conformance suite. */
-class MemoryProviderConformanceTest extends LockProviderContract {
+class MemoryProviderConformanceTest extends LockProviderContract implements FullContract {
   private final String store = "conformance-" + System.nanoTime();
 
   @Override
@@ -14,7 +14,7 @@ class MemoryProviderConformanceTest extends LockProviderContract {
 
   /** A memory store has no persistence: each of these discards it, as a restarted JVM would. */
   @Override
-  protected StoreLifecycle storeLifecycle() {
+  public StoreLifecycle storeLifecycle() {
     return new StoreLifecycle() {
       @Override
       public void restart() {

@@ -1,0 +1,122 @@
+package dev.locksmith.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Acquire, release, owner checks, expiry and status: what every provider has. */
+public interface BasicLeaseContract extends ContractFixture {
+
+  /** A held lock is refused to another client and to the holder's own client. */
+  @Test
+  default void secondAcquireIsRefusedWhileHeld() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("exclusive");
+    LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+    assertThat(held.lockId()).isEqualTo(id);
+    assertThat(b.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)))).isEmpty();
+    assertThat(a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))))
+        .as("another acquisition through the same client")
+        .isEmpty();
+    assertThat(a.release(held)).isTrue();
+  }
+
+  /** A release frees the lock once; a second release of the same grant reports {@code false}. */
+  @Test
+  default void releaseFreesTheLockOnceAndOnlyOnce() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("release");
+    for (int round = 0; round < 10; round++) {
+      LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+      assertThat(a.release(held)).isTrue();
+      assertThat(a.release(held)).as("second release").isFalse();
+      LeaseGrant next = b.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+      assertThat(b.release(next)).isTrue();
+    }
+  }
+
+  /** Distinct lock ids, odd characters included, are held independently. */
+  @Test
+  default void distinctKeysAreIndependent() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    LeaseGrant one =
+        a.tryAcquire(LockRequest.of(lockId("key:1"), Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant two =
+        b.tryAcquire(LockRequest.of(lockId("key:2"), Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant odd =
+        b.tryAcquire(LockRequest.of(lockId("key:../1 with spaces/ü"), Duration.ofSeconds(30)))
+            .orElseThrow();
+    assertThat(a.release(one)).isTrue();
+    assertThat(b.release(two)).isTrue();
+    assertThat(b.release(odd)).isTrue();
+  }
+
+  /** An abandoned lock is free again after its TTL, and not before. */
+  @Test
+  default void ttlFreesAnAbandonedLock() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("abandoned");
+    long start = System.nanoTime();
+    a.tryAcquire(LockRequest.of(id, timings().shortTtl())).orElseThrow();
+    assertThat(b.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)))).isEmpty();
+    LeaseGrant taken = takeAfterExpiry(b, id);
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("the lock is not freed before its ttl")
+        .isGreaterThanOrEqualTo(timings().shortTtl());
+    assertThat(b.release(taken)).isTrue();
+  }
+
+  /** A holder whose lease expired can neither renew nor release the next holder's lock. */
+  @Test
+  default void staleHolderCanNeitherRenewNorReleaseTheNewHoldersLock() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("stale");
+    LeaseGrant stale = a.tryAcquire(LockRequest.of(id, timings().shortTtl())).orElseThrow();
+    LeaseGrant fresh = takeAfterExpiry(b, id);
+    assertThat(fresh.fencingToken()).isGreaterThan(stale.fencingToken());
+    assertThat(a.renew(stale, Duration.ofSeconds(30))).as("stale renew").isEmpty();
+    assertThat(a.release(stale)).as("stale release").isFalse();
+    assertThat(client().tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))))
+        .as("the new holder still holds")
+        .isEmpty();
+    assertThat(b.renew(fresh, Duration.ofSeconds(30))).isPresent();
+    assertThat(b.release(fresh)).isTrue();
+  }
+
+  /** Release and renew after expiry report the lease lost and leave the new holder alone. */
+  @Test
+  default void releaseAfterExpiryReportsLostAndChangesNothing() throws Exception {
+    LockProvider a = client();
+    String id = lockId("expired-release");
+    LeaseGrant expired = a.tryAcquire(LockRequest.of(id, timings().shortTtl())).orElseThrow();
+    LeaseGrant fresh = takeAfterExpiry(client(), id);
+    assertThat(a.release(expired)).isFalse();
+    assertThat(a.renew(expired, Duration.ofSeconds(1))).isEmpty();
+    assertThat(client().tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)))).isEmpty();
+    assertThat(fresh.lockId()).isEqualTo(id);
+  }
+
+  /** Status names the current holder's owner, token and time left. */
+  @Test
+  default void statusNamesTheHolderAndToken() throws Exception {
+    LockProvider a = client();
+    String id = lockId("status");
+    assertThat(a.status(id).currentHolder()).isEmpty();
+    LockRequest request = LockRequest.of(id, Duration.ofSeconds(30));
+    LeaseGrant held = a.tryAcquire(request).orElseThrow();
+    var holder = client().status(id).currentHolder().orElseThrow();
+    assertThat(holder.fencingToken()).isEqualTo(held.fencingToken());
+    assertThat(holder.owner()).contains(request.owner());
+    assertThat(holder.timeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+    a.release(held);
+  }
+}

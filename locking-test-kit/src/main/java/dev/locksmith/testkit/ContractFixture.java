@@ -1,0 +1,89 @@
+package dev.locksmith.testkit;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockListener;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * What the capability contracts ({@link BasicLeaseContract}, {@link WaitingContract}, ...) use from
+ * the test instance: clients onto the provider's store, engines over them, a thread pool and unique
+ * lock ids, each closed after the test. {@link LockProviderContract} implements it; a provider's
+ * conformance test extends that class and implements the contracts for what the provider can do.
+ */
+public interface ContractFixture {
+
+  /** A new client onto the shared lock store, closed after the test. */
+  LockProvider client() throws Exception;
+
+  /** A new client onto the shared lock store that the test closes itself. */
+  LockProvider unmanagedClient() throws Exception;
+
+  /** A new client whose path to the store the test can freeze or break, closed after the test. */
+  FaultyPath faultyClient() throws Exception;
+
+  /** An engine over {@code provider}, closed after the test. */
+  Locksmith engine(LockProvider provider);
+
+  /**
+   * An engine over {@code provider} that reports to {@code listener}, closed after the test before
+   * the faulty paths and other engines.
+   */
+  Locksmith engine(LockProvider provider, LockListener listener);
+
+  /** A lock id unique to this test run, so that shared stores are not disturbed. */
+  String lockId(String name);
+
+  /** A thread pool for the test's other parties, shut down after the test. */
+  ExecutorService pool();
+
+  /** The provider's timings: shortest TTL, expiry grace, hand-off bound. */
+  ContractTimings timings();
+
+  /**
+   * Polls with {@code taker} until it gets {@code id}, at most one short TTL and grace plus 5 s.
+   */
+  default LeaseGrant takeAfterExpiry(LockProvider taker, String id) {
+    ContractTimings timings = timings();
+    LeaseGrant[] taken = new LeaseGrant[1];
+    await()
+        .atMost(timings.shortTtl().plus(timings.expiryGrace()).plusSeconds(5))
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> {
+              Optional<LeaseGrant> grant =
+                  taker.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)));
+              grant.ifPresent(g -> taken[0] = g);
+              return grant.isPresent();
+            });
+    return taken[0];
+  }
+
+  /**
+   * Waits until {@code other} can take and release {@code id}: within {@code ttl}, grace and 2 s.
+   */
+  default void awaitFreeFor(LockProvider other, String id, Duration ttl) {
+    await()
+        .atMost(ttl.plus(timings().expiryGrace()).plusSeconds(2))
+        .until(
+            () -> {
+              Optional<LeaseGrant> taken =
+                  other.tryAcquire(LockRequest.of(id, Duration.ofSeconds(5)));
+              taken.ifPresent(other::release);
+              return taken.isPresent();
+            });
+  }
+
+  /** Waits until a waiter is queued on {@code id}, where the provider can tell. */
+  default void awaitWaiting(LockProvider provider, String id) {
+    if (provider.status(id).waiters() >= 0) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> provider.status(id).waiters() > 0);
+    }
+  }
+}

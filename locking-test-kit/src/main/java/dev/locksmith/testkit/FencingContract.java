@@ -1,0 +1,30 @@
+package dev.locksmith.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Fencing tokens strictly increase from holder to holder. */
+public interface FencingContract extends ContractFixture {
+
+  /** Fencing tokens strictly increase across holders on three clients. */
+  @Test
+  default void fencingTokensStrictlyIncreaseAcrossHolders() throws Exception {
+    List<LockProvider> clients = List.of(client(), client(), client());
+    String id = lockId("fencing");
+    long last = Long.MIN_VALUE;
+    for (int round = 0; round < 30; round++) {
+      LockProvider client = clients.get(round % clients.size());
+      LeaseGrant grant =
+          client.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+      assertThat(grant.fencingToken()).as("round %d", round).isGreaterThan(last);
+      last = grant.fencingToken();
+      assertThat(client.release(grant)).isTrue();
+    }
+  }
+}
