@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.redis.RespClient;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.net.URI;
@@ -47,10 +48,17 @@ class AbandonedAcquireTest {
   @Test
   void anAcquireWhoseReplyIsLostLeavesTheLockFree() throws Exception {
     URI server = URI.create(TestRedis.sharedUrl());
-    try (ReplyDroppingProxy proxy = ReplyDroppingProxy.start(server.getHost(), server.getPort())) {
+    try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
       String prefix = "lost" + lockId().substring(5);
       String url =
-          "redis://127.0.0.1:" + proxy.port() + "?prefix=" + prefix + "&" + RedisTests.FAST;
+          "redis://"
+              + proxy.host()
+              + ":"
+              + proxy.port()
+              + "?prefix="
+              + prefix
+              + "&"
+              + RedisTests.FAST;
       try (RedisLockProvider provider = RedisLockProvider.create(url)) {
         // Load the scripts while replies still arrive.
         LeaseGrant warmUp = provider.tryAcquire(request(lockId(), LONG)).orElseThrow();
@@ -58,11 +66,12 @@ class AbandonedAcquireTest {
 
         String id = lockId();
         LockKeys keys = LockKeys.of(prefix, id);
-        proxy.dropReplies(true);
+        // The commands reach the server and run; no reply reaches the client until the thaw.
+        proxy.freeze(FaultProxy.Direction.TO_CLIENT);
         assertThatThrownBy(() -> provider.tryAcquire(request(id, LONG)))
             .isInstanceOf(LockProviderException.class)
             .hasMessageContaining("failed to acquire lock '" + id + "'");
-        proxy.dropReplies(false);
+        proxy.thaw(FaultProxy.Direction.TO_CLIENT);
 
         assertThat(call(server, "GET", keys.fence()))
             .as("the acquire ran on the server; only its reply was lost")
