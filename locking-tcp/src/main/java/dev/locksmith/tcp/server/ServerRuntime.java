@@ -19,7 +19,6 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,11 +34,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running {@link LockServer}: the data directory, the Netty event loops, the lock table on the
- * first of them (the "core thread"), the connection limits and the metrics endpoint, started and
- * stopped together. With one event loop (the default) every connection is read, answered and
- * written on one thread, as Redis does, with no hand-off between threads; with more, the other
- * loops hand their connections' requests to the first.
+ * A running {@link LockServer}: the data directory ({@link DataDirectory}), the Netty event loops,
+ * the lock table on the first of them (the "core thread"), the connection limits and the metrics
+ * endpoint, started and stopped together. With one event loop (the default) every connection is
+ * read, answered and written on one thread, as Redis does, with no hand-off between threads; with
+ * more, the other loops hand their connections' requests to the first.
  */
 final class ServerRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LockServer.class);
@@ -59,11 +58,10 @@ final class ServerRuntime implements AutoCloseable {
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private @Nullable EventLoop core;
   private @Nullable LockTable table;
-  private @Nullable FencingSequence fencing;
+  private @Nullable DataDirectory dataDirectory;
   private @Nullable EventLoopGroup bossGroup;
   private @Nullable EventLoopGroup workerGroup;
   private @Nullable Channel serverChannel;
-  private @Nullable DataDirLock dataDirLock;
   private @Nullable MetricsEndpoint metricsEndpoint;
   private int port = -1;
 
@@ -87,12 +85,8 @@ final class ServerRuntime implements AutoCloseable {
     }
     try {
       Path dataDir = settings.dataDir();
-      if (dataDir != null) {
-        Files.createDirectories(dataDir);
-        dataDirLock = DataDirLock.acquire(dataDir);
-      }
-      FencingSequence sequence = FencingSequence.open(dataDir, settings.fencingBlock());
-      fencing = sequence;
+      DataDirectory data = DataDirectory.open(dataDir, settings.fencingBlock());
+      dataDirectory = data;
       SslContext ssl = sslContext();
       bossGroup =
           new MultiThreadIoEventLoopGroup(
@@ -108,7 +102,7 @@ final class ServerRuntime implements AutoCloseable {
       core = coreLoop;
       table =
           new LockTable(
-              sequence,
+              data.sequence(),
               coreLoop,
               metrics,
               settings.maxWaitersPerLock(),
@@ -215,35 +209,9 @@ final class ServerRuntime implements AutoCloseable {
           .awaitUninterruptibly(2, TimeUnit.SECONDS);
       channels.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
     }
-    FencingSequence sequence = fencing;
-    // After the tasks already queued (the closed connections' releases and hand-offs), the core
-    // thread closes the sequence, which lowers the stored mark to the last token, and only then
-    // gives up the data directory: nothing of this server writes the mark after that.
-    EventLoop coreLoop = core;
-    boolean closedOnCore = false;
-    if (sequence != null && coreLoop != null) {
-      try {
-        closedOnCore =
-            coreLoop
-                .submit(
-                    () -> {
-                      try {
-                        sequence.close();
-                      } finally {
-                        releaseDataDir();
-                      }
-                    })
-                .awaitUninterruptibly(5, TimeUnit.SECONDS);
-        if (!closedOnCore) {
-          LOG.warn(
-              "Lock server core thread still busy; its data directory stays locked until done");
-        }
-      } catch (RejectedExecutionException e) {
-        closedOnCore = false;
-      }
-    }
-    if (!closedOnCore) {
-      releaseDataDir();
+    DataDirectory data = dataDirectory;
+    if (data != null) {
+      data.close(core);
     }
     shutdown(bossGroup);
     shutdown(workerGroup);
@@ -256,13 +224,6 @@ final class ServerRuntime implements AutoCloseable {
   private static void shutdown(@Nullable EventLoopGroup group) {
     if (group != null) {
       group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
-    }
-  }
-
-  private void releaseDataDir() {
-    DataDirLock lock = dataDirLock;
-    if (lock != null) {
-      lock.close();
     }
   }
 

@@ -1,0 +1,97 @@
+package dev.locksmith.tcp.server;
+
+import io.netty.channel.EventLoop;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a running server keeps on disk: its fencing sequence and, with a data directory, the
+ * directory's {@code server.lock}, taken before the sequence reads its mark and given up only after
+ * the sequence has written its last one.
+ */
+final class DataDirectory {
+  private static final Logger LOG = LoggerFactory.getLogger(LockServer.class);
+
+  private final @Nullable DataDirLock lock;
+  private final FencingSequence sequence;
+
+  private DataDirectory(@Nullable DataDirLock lock, FencingSequence sequence) {
+    this.lock = lock;
+    this.sequence = sequence;
+  }
+
+  /**
+   * Creates the directory if needed, locks it and opens the fencing sequence from its mark (from
+   * the clock alone without a directory). When the mark a crash left is still ahead of the clock,
+   * first waits for the clock to pass it (at most {@code fencingBlock} microseconds).
+   *
+   * @throws IOException when the directory cannot be made or locked (another server uses it), or
+   *     the mark cannot be read
+   */
+  static DataDirectory open(@Nullable Path dataDir, long fencingBlock) throws IOException {
+    DataDirLock lock = null;
+    try {
+      if (dataDir != null) {
+        Files.createDirectories(dataDir);
+        lock = DataDirLock.acquire(dataDir);
+      }
+      return new DataDirectory(lock, FencingSequence.open(dataDir, fencingBlock));
+    } catch (IOException | RuntimeException e) {
+      if (lock != null) {
+        lock.close();
+      }
+      throw e;
+    }
+  }
+
+  FencingSequence sequence() {
+    return sequence;
+  }
+
+  /**
+   * After the tasks already queued on the core thread (closed connections' releases and hand-offs),
+   * closes the sequence there, which lowers the stored mark to the last token, and only then gives
+   * up the directory: nothing of this server writes the mark after that. When the core thread is
+   * gone, gives up the directory at once; when it stays busy for 5 s, warns and gives it up too.
+   *
+   * @param core the thread that hands out tokens; null when the server never got to start it
+   */
+  void close(@Nullable EventLoop core) {
+    boolean closedOnCore = false;
+    if (core != null) {
+      try {
+        closedOnCore =
+            core.submit(
+                    () -> {
+                      try {
+                        sequence.close();
+                      } finally {
+                        releaseLock();
+                      }
+                    })
+                .awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (!closedOnCore) {
+          LOG.warn(
+              "Lock server core thread still busy; its data directory stays locked until done");
+        }
+      } catch (RejectedExecutionException e) {
+        closedOnCore = false;
+      }
+    }
+    if (!closedOnCore) {
+      releaseLock();
+    }
+  }
+
+  private void releaseLock() {
+    if (lock != null) {
+      lock.close();
+    }
+  }
+}
