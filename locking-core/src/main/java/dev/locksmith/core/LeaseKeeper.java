@@ -6,12 +6,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -21,14 +21,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps every held lease: renews each when two thirds of its TTL are left, and reports a lease lost
- * within a tick of its local deadline passing without a confirmed renewal, whether or not a renewal
- * call is still in flight.
+ * at its local deadline when that passes without a confirmed renewal, whether or not a renewal call
+ * is still in flight.
  *
- * <p>Like a timer wheel, one daemon thread sweeps the held leases every {@link #TICK_MILLIS} ms
- * rather than scheduling a task per lease, so taking and releasing a lock costs a map insertion and
- * removal and nothing more; the sweep starts with the first lease and a renewal is late by at most
- * a tick. Renewals themselves run on a pool of daemon threads, at most one at a time per lease, so
- * a provider that hangs delays only its own leases.
+ * <p>One daemon thread sweeps all watched leases every {@link #TICK_MILLIS} ms, checking each
+ * lease's renewal time and deadline, rather than scheduling a task per lease: taking and releasing
+ * a lock costs a map insertion and removal, and a renewal starts at most a tick late. A deadline
+ * that falls before the next sweep gets a one-off check at the deadline itself, so a loss is
+ * reported at the deadline, not up to a tick after it. The sweep runs only while some lease is
+ * watched: the first lease watched starts it, the sweep that finds none left stops it, and the
+ * thread then sleeps until a lease is watched again. Renewals run on a pool of daemon threads, at
+ * most one at a time per lease, so a provider that hangs delays only its own leases.
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
@@ -43,7 +46,10 @@ final class LeaseKeeper implements AutoCloseable {
   // Owner tokens a provider reported lost before the engine started keeping their lease (the loss
   // raced the grant's return), with when; bounded by pruning the oldest.
   private final ConcurrentHashMap<String, Long> lostBeforeWatched = new ConcurrentHashMap<>();
-  private final AtomicBoolean started = new AtomicBoolean();
+  // The periodic sweep while leases are watched, else null. Set and cleared under sweepLock only;
+  // read without it by watch's fast path.
+  private volatile @Nullable ScheduledFuture<?> sweeping;
+  private final ReentrantLock sweepLock = new ReentrantLock();
   private final AtomicInteger runningCalls = new AtomicInteger();
   private final ReentrantLock idle = new ReentrantLock();
   private final Condition becameIdle = idle.newCondition();
@@ -88,9 +94,53 @@ final class LeaseKeeper implements AutoCloseable {
       lease.markLost(
           "the provider reported it lost as it was granted (" + lease.providerDescription() + ")");
     }
-    if (!started.get() && started.compareAndSet(false, true)) {
-      sweeper.scheduleWithFixedDelay(this::sweep, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    // After the insertion: a sweep that stops for want of leases checks the map again after
+    // clearing the future, so either it sees this lease or this sees no sweep and starts one.
+    if (sweeping == null) {
+      startSweeping();
     }
+  }
+
+  /** Starts the periodic sweep unless it runs already or the keeper is closed. */
+  private void startSweeping() {
+    sweepLock.lock();
+    try {
+      if (sweeping == null && !sweeper.isShutdown()) {
+        sweeping =
+            sweeper.scheduleWithFixedDelay(
+                this::sweep, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+      }
+    } catch (RejectedExecutionException closing) {
+      // The engine is closing.
+    } finally {
+      sweepLock.unlock();
+    }
+  }
+
+  /**
+   * Stops the periodic sweep when no lease is watched, then starts it again if a lease was watched
+   * meanwhile (its {@link #watch} may have seen the sweep still running).
+   */
+  private void stopSweepingIfIdle() {
+    sweepLock.lock();
+    try {
+      ScheduledFuture<?> running = sweeping;
+      if (running == null || !leases.isEmpty()) {
+        return;
+      }
+      running.cancel(false);
+      sweeping = null;
+    } finally {
+      sweepLock.unlock();
+    }
+    if (!leases.isEmpty()) {
+      startSweeping();
+    }
+  }
+
+  /** Whether the periodic sweep is running (it runs only while some lease is watched). */
+  boolean isSweeping() {
+    return sweeping != null;
   }
 
   void unwatch(ActiveLease lease) {
@@ -215,6 +265,10 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   private void sweep() {
+    if (leases.isEmpty()) {
+      stopSweepingIfIdle();
+      return;
+    }
     long now = ticker.read();
     for (ActiveLease lease : leases.values()) {
       try {
@@ -230,7 +284,13 @@ final class LeaseKeeper implements AutoCloseable {
 
   @Override
   public void close() {
-    sweeper.shutdownNow();
+    sweepLock.lock();
+    try {
+      sweeper.shutdownNow();
+      sweeping = null;
+    } finally {
+      sweepLock.unlock();
+    }
     background.shutdownNow();
     if (ownRenewers != null) {
       ownRenewers.shutdownNow();

@@ -2,26 +2,18 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.core.spi.OwnerTokens;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -31,9 +23,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
- * The engine: runs annotated calls and programmatic blocks under leases. The one place where busy
- * handling, keys, reentrancy, renewal, lost-lease detection and release live; integrations turn an
- * intercepted call into one {@link #invoke} call.
+ * The engine: runs annotated calls and programmatic blocks under leases. Busy handling, keys,
+ * reentrancy, renewal, lost-lease detection and release live in this engine, once; integrations
+ * turn an intercepted call into one {@link #invoke} call (or {@link #prepare} for results that run
+ * later).
  *
  * <pre>{@code
  * Locksmith locksmith = Locksmith.builder().defaultProvider(LockProviders.create("tcp://lockhost:7420")).build();
@@ -48,60 +41,32 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
  */
 public final class Locksmith implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Locksmith.class);
-  private final Providers providers;
+  private final ConfiguredProviders providers;
   private final List<LockProvider> ownedProviders;
-  private final Listeners listeners;
-  private final Ticker ticker;
   private final LeaseKeeper keeper;
   private final MethodSpecs specs;
-  private final ReleaseDeferral releaseDeferral;
-  private final List<AutoCloseable> lossRegistrations = new ArrayList<>();
-  private final AtomicBoolean closed = new AtomicBoolean();
   private final Duration shutdownTimeout;
-  private final Instant startedAt = Instant.now();
-  // One outage circuit per distinct provider (by identity), the default provider's first.
-  private final Map<LockProvider, ProviderCircuit> circuits;
-  private final List<ProviderCircuit> circuitList;
+  private final ProviderCircuits circuits;
+  private final LeaseAcquirer acquirer;
+  private final LockedCalls lockedCalls;
 
   private Locksmith(Builder builder) {
-    this.providers = new Providers(builder.providers);
+    this.providers = new ConfiguredProviders(builder.providers);
     this.ownedProviders = List.copyOf(builder.ownedProviders);
-    this.listeners = new Listeners(builder.listeners);
-    this.releaseDeferral = builder.releaseDeferral;
-    this.ticker = builder.ticker;
+    Listeners listeners = new Listeners(builder.listeners);
     this.shutdownTimeout = builder.shutdownTimeout;
-    this.keeper = new LeaseKeeper(ticker, builder.renewalExecutor);
-    Map<LockProvider, ProviderCircuit> byProvider = new IdentityHashMap<>();
-    List<ProviderCircuit> ordered = new ArrayList<>();
-    builder.providers.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(
-            entry -> {
-              if (!byProvider.containsKey(entry.getValue())) {
-                ProviderCircuit circuit =
-                    new ProviderCircuit(
-                        Providers.display(entry.getKey()),
-                        entry.getValue(),
-                        ticker,
-                        keeper::runAfter,
-                        builder.probeInterval,
-                        startedAt);
-                byProvider.put(entry.getValue(), circuit);
-                ordered.add(circuit);
-              }
-            });
-    this.circuits = Collections.unmodifiableMap(byProvider);
-    this.circuitList = List.copyOf(ordered);
-    for (ProviderCircuit circuit : circuitList) {
-      LOG.info("Lock provider {}: {}", circuit.name(), circuit.description());
-      lossRegistrations.add(circuit.provider().onLeaseLost(keeper::lost));
-    }
+    this.keeper = new LeaseKeeper(builder.ticker, builder.renewalExecutor);
+    this.circuits =
+        new ProviderCircuits(
+            builder.providers, builder.ticker, keeper, builder.probeInterval, Instant.now());
+    this.acquirer = new LeaseAcquirer(circuits, listeners, builder.ticker, keeper);
     this.specs =
         new MethodSpecs(
             providers,
             builder.attributeResolver,
             builder.parameterNames,
             builder.contextCustomizer);
+    this.lockedCalls = new LockedCalls(specs, acquirer, listeners, builder.releaseDeferral);
   }
 
   /** A builder with no providers. */
@@ -128,52 +93,7 @@ public final class Locksmith implements AutoCloseable {
    * @throws Throwable whatever the method throws, unchanged
    */
   public @Nullable Object invoke(LockedInvocation invocation) throws Throwable {
-    MethodSpec spec = specs.get(invocation.method());
-    if (spec.returnKind() == ReturnKind.PUBLISHER) {
-      throw new LockConfigurationException(
-          MethodSpecs.describe(spec.method())
-              + ": returns a reactive "
-              + spec.method().getReturnType().getSimpleName()
-              + ", which runs after the method returns, so this integration would release the"
-              + " lock before the work; use the Spring proxy mode or the Micronaut integration"
-              + " (they hold the lock until the publisher terminates), or return a"
-              + " CompletionStage");
-    }
-    LockOptions options = optionsFor(spec, invocation);
-    LockProvider provider = spec.provider().provider();
-    ActiveLease reentered = HeldLeases.find(provider, options.lockId());
-    if (reentered != null) {
-      return proceedHeld(reentered, invocation, spec);
-    }
-    ActiveLease lease = obtain(options, spec.provider().name(), provider, true);
-    if (lease == null) {
-      return spec.returnKind().skipped();
-    }
-    boolean releaseNow = true;
-    HeldLeases.push(lease);
-    try {
-      Object result = invocation.proceed();
-      if (spec.returnKind() == ReturnKind.STAGE && result != null) {
-        releaseNow = false;
-        return holdUntilComplete((CompletionStage<?>) result, lease::close, spec.method());
-      }
-      return result;
-    } finally {
-      HeldLeases.pop(lease);
-      if (releaseNow) {
-        release(lease);
-      }
-    }
-  }
-
-  private static LockOptions optionsFor(MethodSpec spec, LockedInvocation invocation) {
-    KeyExpression key = spec.key();
-    if (key == null) {
-      return spec.options();
-    }
-    return spec.options()
-        .withKey(
-            key.evaluate(invocation.method(), invocation.arguments(), invocation.targetClass()));
+    return lockedCalls.invoke(invocation);
   }
 
   /**
@@ -181,40 +101,7 @@ public final class Locksmith implements AutoCloseable {
    * reactive publishers; see {@link PreparedCall}.
    */
   public PreparedCall prepare(LockedInvocation invocation) {
-    MethodSpec spec = specs.get(invocation.method());
-    return new PreparedCall(this, optionsFor(spec, invocation), spec);
-  }
-
-  @Nullable ActiveLease obtainFor(MethodSpec spec, LockOptions options) {
-    return obtain(options, spec.provider().name(), spec.provider().provider(), true);
-  }
-
-  /** Releases an annotated call's lease now, or later when the release deferral takes it. */
-  void release(ActiveLease lease) {
-    boolean deferred;
-    try {
-      deferred = releaseDeferral.deferRelease(lease, lease::close);
-    } catch (RuntimeException e) {
-      listeners.error(lease.event(), e);
-      deferred = false;
-    }
-    if (deferred) {
-      HeldLeases.deferred(lease);
-    } else {
-      lease.close();
-    }
-  }
-
-  private static Object holdUntilComplete(
-      CompletionStage<?> stage, Runnable release, Method method) {
-    Class<?> declared = method.getReturnType();
-    // Released when the stage completes, on the completing thread: never deferred to a transaction
-    // that thread may happen to run.
-    CompletionStage<?> released = stage.whenComplete((value, error) -> release.run());
-    if (declared == CompletionStage.class || declared == CompletableFuture.class) {
-      return released;
-    }
-    return stage;
+    return lockedCalls.prepare(invocation);
   }
 
   /**
@@ -282,7 +169,8 @@ public final class Locksmith implements AutoCloseable {
     if (reentered != null) {
       return new ReenteredLease(reentered);
     }
-    ActiveLease lease = obtain(options, Providers.display(options.provider()), provider, false);
+    ActiveLease lease =
+        acquirer.obtain(options, ConfiguredProviders.display(options.provider()), provider, false);
     if (lease != null) {
       HeldLeases.push(lease);
     }
@@ -316,7 +204,8 @@ public final class Locksmith implements AutoCloseable {
     if (reentered != null) {
       return runHeld(reentered, block);
     }
-    ActiveLease lease = obtain(options, Providers.display(options.provider()), provider, true);
+    ActiveLease lease =
+        acquirer.obtain(options, ConfiguredProviders.display(options.provider()), provider, true);
     if (lease == null) {
       return null;
     }
@@ -334,131 +223,12 @@ public final class Locksmith implements AutoCloseable {
     }
   }
 
-  /**
-   * Runs a reentered call under the lease its thread already holds. A {@code CompletionStage} it
-   * returns holds the lease too, so the lock outlives the outer call until the stage completes.
-   */
-  private static @Nullable Object proceedHeld(
-      ActiveLease lease, LockedInvocation invocation, MethodSpec spec) throws Throwable {
-    HeldLeases.push(lease);
-    try {
-      Object result = invocation.proceed();
-      if (spec.returnKind() == ReturnKind.STAGE && result != null) {
-        return holdUntilComplete((CompletionStage<?>) result, lease.retain(), spec.method());
-      }
-      return result;
-    } finally {
-      HeldLeases.pop(lease);
-    }
-  }
-
   private LockProvider provider(LockOptions options) {
     LockProvider provider = providers.get(options.provider());
     if (provider == null) {
       providers.resolve(options.provider(), "Lock '" + options.lockId() + "'");
     }
     return Objects.requireNonNull(provider);
-  }
-
-  /**
-   * Takes the lock under the options' busy policy; {@code null} means skipped. A grant that arrives
-   * with less than half its TTL left is renewed before it is used ({@link LateGrants}); when that
-   * fails, WAIT goes on waiting within its timeout, and otherwise the call fails.
-   */
-  private @Nullable ActiveLease obtain(
-      LockOptions options, String providerName, LockProvider provider, boolean call) {
-    if (closed.get()) {
-      throw new IllegalStateException("This Locksmith is closed; it takes no more locks");
-    }
-    ProviderCircuit circuit = Objects.requireNonNull(circuits.get(provider));
-    String lockId = options.lockId();
-    LockEvent attempt = new LockEvent(options.name(), lockId, providerName, 0);
-    boolean wait = options.onBusy() == OnBusy.WAIT;
-    long start = ticker.read();
-    long waitNanos = options.waitTimeout().toNanos();
-    // Every provider call on the caller's thread starts before a WAIT's deadline, one at a time,
-    // so a WAIT ends no later than its timeout plus the one call in flight at the deadline.
-    for (int attempts = 0; ; attempts++) {
-      long remaining = waitNanos - (ticker.read() - start);
-      if (wait && attempts > 0 && remaining <= 0) {
-        throw timedOut(attempt, start);
-      }
-      LockRequest request =
-          new LockRequest(
-              lockId, OwnerTokens.newToken(), options.ttl(), OwnerTokens.describeCaller());
-      Optional<LeaseGrant> grant;
-      try {
-        grant =
-            wait
-                ? circuit.call(
-                    () -> provider.acquire(request, Duration.ofNanos(Math.max(0, remaining))),
-                    lockId,
-                    ProviderCircuit.ACQUIRED)
-                : circuit.call(
-                    () -> provider.tryAcquire(request), lockId, ProviderCircuit.ACQUIRED);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
-      } catch (RuntimeException e) {
-        listeners.error(attempt, e);
-        throw e;
-      }
-      if (grant.isPresent()) {
-        boolean inTime = !wait || ticker.read() - start < waitNanos;
-        StringBuilder refusal = new StringBuilder();
-        Optional<LeaseGrant> usable =
-            LateGrants.usable(grant.get(), circuit, ticker, inTime, refusal);
-        long acquiredAt = ticker.read();
-        if (usable.isPresent()) {
-          ActiveLease lease =
-              new ActiveLease(
-                  options,
-                  providerName,
-                  circuit,
-                  listeners,
-                  ticker,
-                  usable.get(),
-                  acquiredAt,
-                  call);
-          lease.keepWith(keeper);
-          listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
-          return lease;
-        }
-        LeaseGrant unused = grant.get();
-        if (wait && acquiredAt - start < waitNanos) {
-          LateGrants.release(unused, circuit); // before asking again, within the wait
-          continue;
-        }
-        // The caller gets its answer without waiting for one more provider call.
-        keeper.runAfter(Duration.ZERO, () -> LateGrants.release(unused, circuit));
-        if (!inTime) {
-          throw timedOut(attempt, start);
-        }
-        LockProviderException error = LateGrants.refused(lockId, refusal);
-        listeners.error(attempt, error);
-        throw error;
-      }
-      switch (options.onBusy()) {
-        case SKIP -> {
-          listeners.busy(attempt);
-          return null;
-        }
-        case FAIL -> {
-          listeners.busy(attempt);
-          throw new LockBusyException(lockId);
-        }
-        default -> {
-          throw timedOut(attempt, start);
-        }
-      }
-    }
-  }
-
-  /** Tells listeners that a WAIT ran out, and returns the exception to throw. */
-  private LockTimeoutException timedOut(LockEvent attempt, long start) {
-    Duration waited = Duration.ofNanos(ticker.read() - start);
-    listeners.timedOut(attempt, waited);
-    return new LockTimeoutException(attempt.lockId(), waited);
   }
 
   /** The configured providers by name; the default provider's name is the empty string. */
@@ -472,73 +242,7 @@ public final class Locksmith implements AutoCloseable {
    * probe or a call is answered. Never blocks on a provider.
    */
   public List<ProviderHealth> health() {
-    List<ProviderHealth> health = new ArrayList<>(circuitList.size());
-    for (ProviderCircuit circuit : circuitList) {
-      health.add(circuit.health());
-    }
-    return health;
-  }
-
-  /** Probes every provider once in the background, so health turns down soon after start. */
-  private void probeProviders() {
-    for (ProviderCircuit circuit : circuitList) {
-      circuit.probeAfter(Duration.ZERO);
-    }
-  }
-
-  /**
-   * Probes every provider now, in parallel, and fails naming each that did not answer.
-   *
-   * @throws LockProviderException naming each provider that did not answer and why
-   */
-  private void requireProviders() {
-    Map<ProviderCircuit, CompletableFuture<@Nullable RuntimeException>> checks =
-        new LinkedHashMap<>();
-    for (ProviderCircuit circuit : circuitList) {
-      checks.put(
-          circuit,
-          CompletableFuture.supplyAsync(
-              circuit::check, task -> keeper.runAfter(Duration.ZERO, task)));
-    }
-    StringBuilder message = new StringBuilder();
-    RuntimeException first = null;
-    List<RuntimeException> others = new ArrayList<>();
-    for (Map.Entry<ProviderCircuit, CompletableFuture<@Nullable RuntimeException>> check :
-        checks.entrySet()) {
-      RuntimeException failure;
-      try {
-        failure = check.getValue().join();
-      } catch (RuntimeException e) {
-        failure = e;
-      }
-      if (failure == null) {
-        continue;
-      }
-      ProviderCircuit circuit = check.getKey();
-      message
-          .append(message.length() == 0 ? "" : "; ")
-          .append("Lock provider ")
-          .append(circuit.name())
-          .append(" (")
-          .append(circuit.description())
-          .append(") did not answer at start-up: ")
-          .append(Causes.oneLine(failure));
-      if (first == null) {
-        first = failure;
-      } else {
-        others.add(failure);
-      }
-    }
-    if (first != null) {
-      LockProviderException error =
-          new LockProviderException(
-              message
-                  + "; providers are required at start-up (requireProvidersAtStartup,"
-                  + " locksmith.require-providers-at-startup), so the engine was not built",
-              first);
-      others.forEach(error::addSuppressed);
-      throw error;
-    }
+    return circuits.health();
   }
 
   /**
@@ -549,7 +253,7 @@ public final class Locksmith implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
+    if (!acquirer.close()) {
       return;
     }
     try {
@@ -569,20 +273,16 @@ public final class Locksmith implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    for (AutoCloseable registration : lossRegistrations) {
-      try {
-        registration.close();
-      } catch (Exception e) {
-        // Nothing to do: the provider is going away too.
-      }
-    }
-    for (ProviderCircuit circuit : circuitList) {
-      circuit.stop();
-    }
+    circuits.stop();
     keeper.close();
     for (LockProvider provider : ownedProviders) {
       provider.close();
     }
+  }
+
+  /** The keeper of this engine's leases. */
+  LeaseKeeper keeper() {
+    return keeper;
   }
 
   /** A block of code that may throw. */
@@ -611,7 +311,7 @@ public final class Locksmith implements AutoCloseable {
 
     /** The provider used when an annotation or options name none. */
     public Builder defaultProvider(LockProvider provider) {
-      providers.put(Providers.DEFAULT, Objects.requireNonNull(provider));
+      providers.put(ConfiguredProviders.DEFAULT, Objects.requireNonNull(provider));
       return this;
     }
 
@@ -636,10 +336,10 @@ public final class Locksmith implements AutoCloseable {
       int before = ownedProviders.size();
       try {
         String url = settings.defaultUrl();
-        if (url != null && !providers.containsKey(Providers.DEFAULT)) {
+        if (url != null && !providers.containsKey(ConfiguredProviders.DEFAULT)) {
           LockProvider provider = LockProviders.create(url);
           ownedProviders.add(provider);
-          providers.put(Providers.DEFAULT, provider);
+          providers.put(ConfiguredProviders.DEFAULT, provider);
         }
         for (Map.Entry<String, String> named : settings.providerUrls().entrySet()) {
           if (!providers.containsKey(named.getKey())) {
@@ -760,11 +460,11 @@ public final class Locksmith implements AutoCloseable {
     public Locksmith build() {
       Locksmith engine = new Locksmith(this);
       if (!requireProvidersAtStartup) {
-        engine.probeProviders();
+        engine.circuits.probeAll();
         return engine;
       }
       try {
-        engine.requireProviders();
+        engine.circuits.requireAll();
       } catch (RuntimeException e) {
         engine.close();
         throw e;

@@ -23,13 +23,13 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
 final class MethodSpecs {
   private final ConcurrentHashMap<Method, MethodSpec> cache = new ConcurrentHashMap<>();
   private final LockNames names = new LockNames();
-  private final Providers providers;
+  private final ConfiguredProviders providers;
   private final UnaryOperator<String> attributeResolver;
   private final Function<Method, String @Nullable []> parameterNames;
   private final Consumer<StandardEvaluationContext> contextCustomizer;
 
   MethodSpecs(
-      Providers providers,
+      ConfiguredProviders providers,
       UnaryOperator<String> attributeResolver,
       Function<Method, String @Nullable []> parameterNames,
       Consumer<StandardEvaluationContext> contextCustomizer) {

@@ -19,12 +19,12 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 public final class PreparedCall {
-  private final Locksmith locksmith;
+  private final LockedCalls calls;
   private final LockOptions options;
   private final MethodSpec spec;
 
-  PreparedCall(Locksmith locksmith, LockOptions options, MethodSpec spec) {
-    this.locksmith = locksmith;
+  PreparedCall(LockedCalls calls, LockOptions options, MethodSpec spec) {
+    this.calls = calls;
     this.options = options;
     this.spec = spec;
   }
@@ -42,7 +42,7 @@ public final class PreparedCall {
    * @throws LockTimeoutException when WAIT ran out
    */
   public @Nullable Lease acquire() {
-    return locksmith.obtainFor(spec, options);
+    return calls.obtain(spec, options);
   }
 
   /**
@@ -72,6 +72,6 @@ public final class PreparedCall {
 
   /** Releases a lease taken by {@link #acquire()}, through the engine's {@link ReleaseDeferral}. */
   public void release(Lease lease) {
-    locksmith.release((ActiveLease) lease);
+    calls.release((ActiveLease) lease);
   }
 }

@@ -153,7 +153,7 @@ class KeyEvaluationTest {
   void specIsBuiltOnceAndReused() {
     MethodSpecs specs =
         new MethodSpecs(
-            new Providers(java.util.Map.of("", MemoryLockProvider.isolated())),
+            new ConfiguredProviders(java.util.Map.of("", MemoryLockProvider.isolated())),
             s -> s,
             m -> null,
             c -> {});

@@ -5,13 +5,17 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
-/** The configured providers by name; the empty name is the default provider. */
-final class Providers {
+/**
+ * The providers an engine was built with, by name (the empty name is the default provider), and the
+ * errors for a name that is not configured. Not to be confused with {@link LockProviders}, which
+ * creates providers from URLs.
+ */
+final class ConfiguredProviders {
   static final String DEFAULT = "";
 
   private final Map<String, LockProvider> byName;
 
-  Providers(Map<String, LockProvider> byName) {
+  ConfiguredProviders(Map<String, LockProvider> byName) {
     this.byName = Map.copyOf(byName);
   }
 

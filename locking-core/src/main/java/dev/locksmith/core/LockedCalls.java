@@ -1,0 +1,137 @@
+package dev.locksmith.core;
+
+import dev.locksmith.core.spi.LockProvider;
+import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs intercepted calls of annotated methods under their locks: the method's spec and key, the
+ * busy policy's answer for a skipped call, reentrancy, holding the lease until a returned {@code
+ * CompletionStage} completes, and release through the {@link ReleaseDeferral}.
+ */
+final class LockedCalls {
+  private final MethodSpecs specs;
+  private final LeaseAcquirer acquirer;
+  private final Listeners listeners;
+  private final ReleaseDeferral releaseDeferral;
+
+  LockedCalls(
+      MethodSpecs specs,
+      LeaseAcquirer acquirer,
+      Listeners listeners,
+      ReleaseDeferral releaseDeferral) {
+    this.specs = specs;
+    this.acquirer = acquirer;
+    this.listeners = listeners;
+    this.releaseDeferral = releaseDeferral;
+  }
+
+  /** See {@link Locksmith#invoke}. */
+  @Nullable Object invoke(LockedInvocation invocation) throws Throwable {
+    MethodSpec spec = specs.get(invocation.method());
+    if (spec.returnKind() == ReturnKind.PUBLISHER) {
+      throw new LockConfigurationException(
+          MethodSpecs.describe(spec.method())
+              + ": returns a reactive "
+              + spec.method().getReturnType().getSimpleName()
+              + ", which runs after the method returns, so this integration would release the"
+              + " lock before the work; use the Spring proxy mode or the Micronaut integration"
+              + " (they hold the lock until the publisher terminates), or return a"
+              + " CompletionStage");
+    }
+    LockOptions options = optionsFor(spec, invocation);
+    LockProvider provider = spec.provider().provider();
+    ActiveLease reentered = HeldLeases.find(provider, options.lockId());
+    if (reentered != null) {
+      return proceedHeld(reentered, invocation, spec);
+    }
+    ActiveLease lease = obtain(spec, options);
+    if (lease == null) {
+      return spec.returnKind().skipped();
+    }
+    boolean releaseNow = true;
+    HeldLeases.push(lease);
+    try {
+      Object result = invocation.proceed();
+      if (spec.returnKind() == ReturnKind.STAGE && result != null) {
+        releaseNow = false;
+        return holdUntilComplete((CompletionStage<?>) result, lease::close, spec.method());
+      }
+      return result;
+    } finally {
+      HeldLeases.pop(lease);
+      if (releaseNow) {
+        release(lease);
+      }
+    }
+  }
+
+  /** See {@link Locksmith#prepare}. */
+  PreparedCall prepare(LockedInvocation invocation) {
+    MethodSpec spec = specs.get(invocation.method());
+    return new PreparedCall(this, optionsFor(spec, invocation), spec);
+  }
+
+  private static LockOptions optionsFor(MethodSpec spec, LockedInvocation invocation) {
+    KeyExpression key = spec.key();
+    if (key == null) {
+      return spec.options();
+    }
+    return spec.options()
+        .withKey(
+            key.evaluate(invocation.method(), invocation.arguments(), invocation.targetClass()));
+  }
+
+  /** Takes an annotated method's lock under its busy policy; {@code null} means skipped. */
+  @Nullable ActiveLease obtain(MethodSpec spec, LockOptions options) {
+    return acquirer.obtain(options, spec.provider().name(), spec.provider().provider(), true);
+  }
+
+  /** Releases an annotated call's lease now, or later when the release deferral takes it. */
+  void release(ActiveLease lease) {
+    boolean deferred;
+    try {
+      deferred = releaseDeferral.deferRelease(lease, lease::close);
+    } catch (RuntimeException e) {
+      listeners.error(lease.event(), e);
+      deferred = false;
+    }
+    if (deferred) {
+      HeldLeases.deferred(lease);
+    } else {
+      lease.close();
+    }
+  }
+
+  private static Object holdUntilComplete(
+      CompletionStage<?> stage, Runnable release, Method method) {
+    Class<?> declared = method.getReturnType();
+    // Released when the stage completes, on the completing thread: never deferred to a transaction
+    // that thread may happen to run.
+    CompletionStage<?> released = stage.whenComplete((value, error) -> release.run());
+    if (declared == CompletionStage.class || declared == CompletableFuture.class) {
+      return released;
+    }
+    return stage;
+  }
+
+  /**
+   * Runs a reentered call under the lease its thread already holds. A {@code CompletionStage} it
+   * returns holds the lease too, so the lock outlives the outer call until the stage completes.
+   */
+  private static @Nullable Object proceedHeld(
+      ActiveLease lease, LockedInvocation invocation, MethodSpec spec) throws Throwable {
+    HeldLeases.push(lease);
+    try {
+      Object result = invocation.proceed();
+      if (spec.returnKind() == ReturnKind.STAGE && result != null) {
+        return holdUntilComplete((CompletionStage<?>) result, lease.retain(), spec.method());
+      }
+      return result;
+    } finally {
+      HeldLeases.pop(lease);
+    }
+  }
+}
