@@ -12,15 +12,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +33,9 @@ import org.slf4j.LoggerFactory;
  * (the client does not read its replies), and while {@link #MAX_IN_FLIGHT} of the connection's
  * requests are queued or running on the core thread (the client pipelines faster than the core
  * answers). Lines already read when reads pause wait in a small backlog of retained frames.
+ *
+ * <p>{@link LineText} decodes the lines, {@link Authentication} handles AUTH and its deadline, and
+ * {@link CoreHandOver} hands the requests to the core thread.
  */
 final class ServerHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
@@ -61,30 +56,22 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
    */
   private final ArrayDeque<Object> backlog = new ArrayDeque<>();
 
-  /**
-   * Work read but not yet handed to the core thread, and the refusal to send for each if the core
-   * no longer takes work; handed over as one task at the end of each read (event loop only).
-   */
-  private final ArrayList<Runnable> pendingWork = new ArrayList<>();
+  /** Work read but not yet handed to the core thread; event loop only. */
+  private final CoreHandOver toCore;
 
-  private final ArrayList<@Nullable String> pendingRefusals = new ArrayList<>();
+  /** AUTH and its deadline; event loop only. */
+  private final Authentication authentication;
 
-  /** Decodes lines that are not plain ASCII; event loop only. */
-  private final CharsetDecoder utf8 =
-      StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT);
-
-  private byte[] lineBytes = new byte[256];
+  private final LineText lineText = new LineText();
   private @Nullable Session session;
-  private @Nullable ScheduledFuture<?> authDeadline;
 
   ServerHandler(ServerRuntime server, ServerSettings settings, RequestParser parser) {
     this.server = server;
     this.settings = settings;
     this.parser = parser;
     this.metrics = server.metrics();
+    this.toCore = new CoreHandOver(server, (ctx, current) -> drain(ctx, current, true));
+    this.authentication = new Authentication(server, settings, toCore);
   }
 
   @Override
@@ -99,12 +86,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     }
     session = created;
     if (authRequired) {
-      authDeadline =
-          ctx.executor()
-              .schedule(
-                  () -> authTimedOut(ctx, created),
-                  settings.authTimeout().toNanos(),
-                  TimeUnit.NANOSECONDS);
+      authentication.startDeadline(ctx, () -> authTimedOut(ctx, created));
     }
     ctx.fireChannelActive();
   }
@@ -112,7 +94,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     discardBacklog();
-    cancelAuthDeadline();
+    authentication.cancelDeadline();
     Session closed = session;
     if (closed != null) {
       session = null;
@@ -123,16 +105,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     ctx.fireChannelInactive();
   }
 
-  private void cancelAuthDeadline() {
-    ScheduledFuture<?> deadline = authDeadline;
-    if (deadline != null) {
-      deadline.cancel(false);
-      authDeadline = null;
-    }
-  }
-
   private void authTimedOut(ChannelHandlerContext ctx, Session current) {
-    authDeadline = null;
     if (session != current || current.authenticated || current.closing) {
       return;
     }
@@ -143,7 +116,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     metrics.authTimeouts.increment();
     current.closing = true;
     discardBacklog();
-    if (!submit(ctx, current, () -> current.sendAndClose("* BYE auth-timeout"), null)) {
+    if (!toCore.submit(ctx, current, () -> current.sendAndClose("* BYE auth-timeout"), null)) {
       ctx.close();
     }
   }
@@ -163,7 +136,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   public void channelReadComplete(ChannelHandlerContext ctx) {
     Session current = session;
     if (current != null) {
-      handOver(ctx, current);
+      toCore.handOver(ctx, current);
     }
     ctx.fireChannelReadComplete();
   }
@@ -194,12 +167,12 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       discardBacklog();
     } else if (current.inputShutdown && backlog.isEmpty()) {
       current.closing = true;
-      if (!submit(ctx, current, () -> server.table().inputEnded(current), null)) {
+      if (!toCore.submit(ctx, current, () -> server.table().inputEnded(current), null)) {
         ctx.close();
       }
     }
     if (now) {
-      handOver(ctx, current);
+      toCore.handOver(ctx, current);
     }
     updateAutoRead(ctx.channel(), current);
   }
@@ -225,22 +198,18 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     metrics.requests.increment();
     Request request;
     try {
-      String line = decode(frame);
-      if (line.endsWith("\r")) {
-        line = line.substring(0, line.length() - 1);
-      }
-      request = parser.parse(line);
+      request = parser.parse(lineText.of(frame));
     } catch (ProtocolException e) {
       reject(ctx, current, e);
       return;
     }
     if (request instanceof Request.Quit) {
       current.closing = true;
-      enqueue(current, () -> current.sendAndClose(request.id() + " BYE"), null);
+      toCore.enqueue(current, () -> current.sendAndClose(request.id() + " BYE"), null);
       return;
     }
     if (request instanceof Request.Auth auth) {
-      authenticate(ctx, current, auth);
+      authentication.authenticate(ctx, current, auth);
       return;
     }
     if (!current.authenticated) {
@@ -254,138 +223,11 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     current.errors = 0;
     String refusal = request.id() + " ERR SHUTTING_DOWN the server is stopping";
     if (request instanceof Request.Ping) {
-      enqueue(current, () -> current.send(request.id() + " PONG"), refusal);
+      toCore.enqueue(current, () -> current.send(request.id() + " PONG"), refusal);
       return;
     }
     long received = System.nanoTime();
-    enqueue(current, () -> server.table().handle(current, request, received), refusal);
-  }
-
-  /**
-   * Adds {@code work} for the core thread, counted in the connection's requests in flight; it is
-   * handed over with the rest of the read. When the core no longer takes work, {@code refusal} (if
-   * any) is sent instead.
-   */
-  private void enqueue(Session current, Runnable work, @Nullable String refusal) {
-    server.countInFlight(current.inFlight.incrementAndGet());
-    pendingWork.add(work);
-    pendingRefusals.add(refusal);
-  }
-
-  /**
-   * Runs {@code work} on the core thread after the work enqueued before it, counted in the
-   * connection's requests in flight; when the core no longer takes work, sends {@code refusal}
-   * instead (if any).
-   *
-   * @return whether the core took the work
-   */
-  private boolean submit(
-      ChannelHandlerContext ctx, Session current, Runnable work, @Nullable String refusal) {
-    enqueue(current, work, refusal);
-    return handOver(ctx, current);
-  }
-
-  /**
-   * Hands the enqueued work to the core thread as one task, which answers it into one write of the
-   * connection's replies.
-   *
-   * @return whether the core took it (also when there was none)
-   */
-  private boolean handOver(ChannelHandlerContext ctx, Session current) {
-    int n = pendingWork.size();
-    if (n == 0) {
-      return true;
-    }
-    Runnable[] work = pendingWork.toArray(new Runnable[0]);
-    pendingWork.clear();
-    boolean queued =
-        server.onCore(
-            () -> {
-              current.beginBatch();
-              try {
-                for (Runnable item : work) {
-                  try {
-                    item.run();
-                  } catch (RuntimeException e) {
-                    LOG.error("Lock server core task failed", e);
-                  }
-                }
-              } finally {
-                current.endBatch();
-                completed(ctx, current, n);
-              }
-            });
-    if (!queued) {
-      current.inFlight.addAndGet(-n);
-      for (String refusal : pendingRefusals) {
-        if (refusal != null) {
-          current.sendNow(refusal);
-        }
-      }
-    }
-    pendingRefusals.clear();
-    return queued;
-  }
-
-  /** On the core thread: {@code n} requests done; wakes the event loop when reads may resume. */
-  private void completed(ChannelHandlerContext ctx, Session current, int n) {
-    int after = current.inFlight.addAndGet(-n);
-    if (after <= RESUME_AT && after + n > RESUME_AT) {
-      try {
-        ctx.executor().execute(() -> drain(ctx, current, true));
-      } catch (RejectedExecutionException e) {
-        // The event loop is shutting down, and the connection with it.
-      }
-    }
-  }
-
-  private void authenticate(ChannelHandlerContext ctx, Session current, Request.Auth auth) {
-    Secret secret = settings.secret();
-    if (secret == null || secret.matches(auth.secret())) {
-      if (!current.authenticated) {
-        String refusal = server.admission().authenticated(current.address);
-        if (refusal != null) {
-          LOG.warn("Connection {} authenticated but the server is full: {}", current, refusal);
-          current.closing = true;
-          submit(
-              ctx,
-              current,
-              () -> {
-                current.send(
-                    auth.id()
-                        + " ERR LIMIT the server has "
-                        + settings.maxConnections()
-                        + " authenticated connections already");
-                current.sendAndClose("* BYE " + refusal);
-              },
-              null);
-          return;
-        }
-        current.authenticated = true;
-        cancelAuthDeadline();
-      }
-      current.errors = 0;
-      enqueue(current, () -> current.send(auth.id() + " OK"), null);
-      return;
-    }
-    metrics.refusedAuths.increment();
-    long delay = server.authThrottle().failed(current.address);
-    current.closing = true;
-    cancelAuthDeadline();
-    Runnable answer =
-        () ->
-            submit(
-                ctx,
-                current,
-                () ->
-                    current.sendAndClose(
-                        auth.id() + " ERR AUTH wrong secret; closing the connection"),
-                null);
-    try {
-      ctx.executor().schedule(answer, delay, TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
-      ctx.close();
-    }
+    toCore.enqueue(current, () -> server.table().handle(current, request, received), refusal);
   }
 
   private void reject(ChannelHandlerContext ctx, Session current, ProtocolException e) {
@@ -393,7 +235,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     if (++current.errors >= settings.maxErrors()) {
       LOG.info("Connection {} sent {} bad lines in a row; closing it", current, current.errors);
       current.closing = true;
-      submit(
+      toCore.submit(
           ctx,
           current,
           () -> {
@@ -402,24 +244,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
           },
           null);
     } else {
-      enqueue(current, () -> current.send(reply), null);
-    }
-  }
-
-  /** The line's text: plain ASCII (the usual case) without a decoder, anything else as UTF-8. */
-  private String decode(ByteBuf frame) throws ProtocolException {
-    int length = frame.readableBytes();
-    if (frame.forEachByte(b -> b >= 0) < 0) {
-      if (lineBytes.length < length) {
-        lineBytes = new byte[Math.max(length, lineBytes.length * 2)];
-      }
-      frame.getBytes(frame.readerIndex(), lineBytes, 0, length);
-      return new String(lineBytes, 0, length, StandardCharsets.ISO_8859_1);
-    }
-    try {
-      return utf8.reset().decode(frame.nioBuffer()).toString();
-    } catch (CharacterCodingException e) {
-      throw new ProtocolException(null, "SYNTAX", "line is not valid UTF-8");
+      toCore.enqueue(current, () -> current.send(reply), null);
     }
   }
 
