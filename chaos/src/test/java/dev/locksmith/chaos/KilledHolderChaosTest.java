@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +41,7 @@ class KilledHolderChaosTest {
         String lockId = "killed-" + round;
         Path marker = dir.resolve("held-" + round);
         try (ChildJvm holder =
-            ChildJvm.start(
+            Workers.start(
                 KilledHolder.class,
                 dir.resolve("holder-" + round + ".log"),
                 backend.url(),

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.testkit.ChildJvm;
 import dev.locksmith.testkit.FaultProxy;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ class NetworkFreezeChaosTest {
         Client other = Client.connect(backend.url());
         FaultProxy proxy = proxyTo(backend.url());
         ChildJvm holder =
-            ChildJvm.start(
+            Workers.start(
                 FrozenPathHolder.class,
                 dir.resolve("holder.log"),
                 backend.urlThrough(proxy.port()),

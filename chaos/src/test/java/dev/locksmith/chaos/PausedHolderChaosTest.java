@@ -7,6 +7,7 @@ import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockTimeoutException;
 import dev.locksmith.core.fencing.FencedFile;
+import dev.locksmith.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ class PausedHolderChaosTest {
     try (Backend backend = kind.start(dir, false);
         Client client = Client.connect(backend.url());
         ChildJvm holder =
-            ChildJvm.start(
+            Workers.start(
                 PausedHolder.class,
                 dir.resolve("holder.log"),
                 backend.url(),

@@ -3,6 +3,7 @@ package dev.locksmith.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.core.fencing.FencedFile;
+import dev.locksmith.testkit.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ class ReadModifyWriteChaosTest {
       try {
         for (int i = 0; i < JVMS; i++) {
           workers.add(
-              ChildJvm.start(
+              Workers.start(
                   LedgerWorker.class,
                   dir.resolve("worker-" + i + ".log"),
                   backend.url(),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.fencing.FencedFile;
+import dev.locksmith.testkit.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ class ServerRestartChaosTest {
       try {
         for (int i = 0; i < JVMS; i++) {
           workers.add(
-              ChildJvm.start(
+              Workers.start(
                   LedgerWorker.class,
                   dir.resolve("worker-" + i + ".log"),
                   backend.url(),

@@ -1,14 +1,13 @@
 package dev.locksmith.testkit;
 
-import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Starts N JVMs that contend for one lock through a provider URL, each doing read-modify-write
@@ -23,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Child JVMs get the class path of the calling JVM, so the provider under test is on it.
  */
 public final class MultiProcessHarness {
+  private static final String[] CHILD_OPTIONS = {"-Xmx128m", "-XX:TieredStopAtLevel=1"};
+
   private MultiProcessHarness() {}
 
   /**
@@ -72,31 +73,34 @@ public final class MultiProcessHarness {
     Files.createDirectories(workDir);
     Path counter = workDir.resolve("counter");
     Files.deleteIfExists(counter);
-    List<Process> children = new ArrayList<>();
+    List<ChildJvm> children = new ArrayList<>();
     List<Path> recordFiles = new ArrayList<>();
-    for (int i = 0; i < processes; i++) {
-      Path records = workDir.resolve("records-" + i);
-      Files.deleteIfExists(records);
-      recordFiles.add(records);
-      children.add(
-          startJvm(
-              Contender.class.getName(),
-              workDir.resolve("contender-" + i + ".log"),
-              url,
-              lockId,
-              Integer.toString(iterations),
-              counter.toString(),
-              records.toString(),
-              ttl.toString()));
-    }
     List<Integer> exitCodes = new ArrayList<>();
-    for (Process child : children) {
-      if (!child.waitFor(5, TimeUnit.MINUTES)) {
-        child.destroyForcibly();
-        exitCodes.add(-1);
-      } else {
-        exitCodes.add(child.exitValue());
+    try {
+      for (int i = 0; i < processes; i++) {
+        Path records = workDir.resolve("records-" + i);
+        Files.deleteIfExists(records);
+        recordFiles.add(records);
+        children.add(
+            contender(workDir.resolve("contender-" + i + ".log"))
+                .args(
+                    url,
+                    lockId,
+                    Integer.toString(iterations),
+                    counter.toString(),
+                    records.toString(),
+                    ttl.toString())
+                .start());
       }
+      for (ChildJvm child : children) {
+        try {
+          exitCodes.add(child.awaitExit(Duration.ofMinutes(5)));
+        } catch (IllegalStateException timedOut) { // killed by awaitExit
+          exitCodes.add(-1);
+        }
+      }
+    } finally {
+      children.forEach(ChildJvm::close);
     }
     List<CriticalSection> sections = new ArrayList<>();
     for (Path records : recordFiles) {
@@ -115,21 +119,22 @@ public final class MultiProcessHarness {
 
   /**
    * Starts a JVM running {@code mainClass} with this JVM's class path, its output going to {@code
-   * log}.
+   * log}. See {@link ChildJvm} for more control.
    */
   public static Process startJvm(String mainClass, Path log, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx128m");
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass);
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .start();
+    try {
+      return ChildJvm.builder(mainClass)
+          .jvmOptions(CHILD_OPTIONS)
+          .args(args)
+          .output(log)
+          .start()
+          .process();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static ChildJvm.Builder contender(Path log) {
+    return ChildJvm.builder(Contender.class).jvmOptions(CHILD_OPTIONS).output(log);
   }
 }

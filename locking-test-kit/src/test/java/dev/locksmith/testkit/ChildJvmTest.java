@@ -1,0 +1,123 @@
+package dev.locksmith.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real child JVM: its command line, output file, input pipe and the four signals. */
+class ChildJvmTest {
+  private static final Duration EXIT = Duration.ofSeconds(30);
+
+  @TempDir Path dir;
+
+  private ChildJvm.Builder echo(String name) {
+    return ChildJvm.builder(EchoMain.class)
+        .jvmOptions("-Xmx64m", "-XX:TieredStopAtLevel=1")
+        .systemProperty("echo.name", "value of " + name)
+        .output(dir.resolve("logs").resolve(name + ".log"));
+  }
+
+  private static String log(ChildJvm child) throws IOException {
+    return Files.exists(child.log()) ? Files.readString(child.log()) : "";
+  }
+
+  /** The process state letter from {@code /proc}: {@code T} while stopped. */
+  private static char state(ChildJvm child) throws IOException {
+    String stat = Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat"));
+    return stat.charAt(stat.lastIndexOf(')') + 2);
+  }
+
+  @Test
+  void systemPropertiesAndArgumentsReachTheChildAndItsOutputGoesToTheFile() throws Exception {
+    try (ChildJvm child = echo("args").args("one", "two words").start()) {
+      assertThat(child.awaitExit(EXIT)).as("exit code; log %s", child.log()).isZero();
+      assertThat(log(child))
+          .contains("property value of args")
+          .contains("args one,two words")
+          .contains("shutdown hook ran");
+    }
+  }
+
+  @Test
+  void commandLineHasTheJavaBinaryOptionsPropertiesClassPathMainClassAndArgumentsInOrder() {
+    assertThat(
+            ChildJvm.builder("x.Main")
+                .javaBinary(Path.of("/opt/java/bin/java"))
+                .classPath("a.jar:b.jar")
+                .jvmOptions("-Xmx64m")
+                .systemProperty("k", "v")
+                .args("arg")
+                .command())
+        .containsExactly(
+            "/opt/java/bin/java", "-Xmx64m", "-Dk=v", "-cp", "a.jar:b.jar", "x.Main", "arg");
+  }
+
+  @Test
+  void sentLinesReachAPipedStdinAndAPausedChildAnswersOnlyAfterItIsResumed() throws Exception {
+    try (ChildJvm child = echo("pipe").pipeStdin().start()) {
+      child.send("first");
+      await().atMost(EXIT).until(() -> log(child).contains("echo first"));
+
+      child.pause();
+      await().atMost(Duration.ofSeconds(10)).until(() -> state(child) == 'T');
+      child.send("second");
+      assertThat(state(child)).as("still stopped after a line was sent").isEqualTo('T');
+      assertThat(log(child)).doesNotContain("echo second");
+
+      child.resume();
+      await().atMost(EXIT).until(() -> log(child).contains("echo second"));
+      child.send("exit");
+      assertThat(child.awaitExit(EXIT)).isZero();
+    }
+  }
+
+  @Test
+  void terminateSendsSigtermSoShutdownHooksRun() throws Exception {
+    try (ChildJvm child = echo("term").pipeStdin().start()) {
+      child.send("ready");
+      await().atMost(EXIT).until(() -> log(child).contains("echo ready"));
+      child.terminate();
+      assertThat(child.awaitExit(EXIT)).as("128 + SIGTERM").isEqualTo(143);
+      assertThat(log(child)).contains("shutdown hook ran");
+    }
+  }
+
+  @Test
+  void killSendsSigkillSoNothingRunsAfterwards() throws Exception {
+    try (ChildJvm child = echo("kill").pipeStdin().start()) {
+      child.send("ready");
+      await().atMost(EXIT).until(() -> log(child).contains("echo ready"));
+      child.kill();
+      assertThat(child.awaitExit(EXIT)).as("128 + SIGKILL").isEqualTo(137);
+      assertThat(child.isAlive()).isFalse();
+      assertThat(log(child)).doesNotContain("shutdown hook ran");
+    }
+  }
+
+  @Test
+  void aChildThatOutlivesItsWaitIsKilledAndNamedInTheError() throws Exception {
+    try (ChildJvm child = echo("slow").pipeStdin().start()) {
+      assertThatThrownBy(() -> child.awaitExit(Duration.ofMillis(200)))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(EchoMain.class.getName())
+          .hasMessageContaining("pid " + child.pid())
+          .hasMessageContaining("did not exit within PT0.2S");
+      await().atMost(EXIT).until(() -> !child.isAlive());
+    }
+  }
+
+  @Test
+  void startWithoutAnOutputFileSaysWhatIsMissing() {
+    assertThatThrownBy(() -> ChildJvm.builder(EchoMain.class).start())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(EchoMain.class.getName())
+        .hasMessageContaining("output(Path)");
+  }
+}
