@@ -4,7 +4,6 @@ import dev.locksmith.core.spi.OwnerTokens;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -26,13 +25,13 @@ import org.slf4j.LoggerFactory;
  * still renew or release it while it lives.
  *
  * <p>Memory: one {@link LockEntry} per held or waited-for lock, a slot in the {@link LockIndex} and
- * one in the {@link ExpiryHeap}; one timer serves every lease.
+ * one in the {@link ExpiryHeap} of {@link LeaseExpiry}, whose one timer serves every lease.
  */
 final class LockTable {
   private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
 
   private final LockIndex index = new LockIndex();
-  private final ExpiryHeap heap = new ExpiryHeap();
+  private final LeaseExpiry expiry;
   private final FencingSequence fencing;
   private final ScheduledExecutorService core;
   private final ServerMetrics metrics;
@@ -40,8 +39,6 @@ final class LockTable {
   private final int maxPerSession;
   private final int maxDetached;
   private int detachedCount;
-  private @Nullable ScheduledFuture<?> expiryTimer;
-  private long expiryTimerAt;
 
   LockTable(
       FencingSequence fencing,
@@ -56,6 +53,7 @@ final class LockTable {
     this.maxWaitersPerLock = maxWaitersPerLock;
     this.maxPerSession = maxPerSession;
     this.maxDetached = maxDetached;
+    this.expiry = new LeaseExpiry(core, this::expire);
   }
 
   /** Number of locks with a holder or waiters. */
@@ -181,8 +179,7 @@ final class LockTable {
     entry.fencingToken = fencingToken;
     entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(a.ttlMillis());
     session.link(entry);
-    heap.add(entry);
-    armExpiryTimer();
+    expiry.add(entry);
     metrics.held.incrementAndGet();
     metrics.grants.increment();
     String line = a.id() + " OK " + token + " " + fencingToken + " " + a.ttlMillis();
@@ -225,7 +222,7 @@ final class LockTable {
     entry.holder = null;
     entry.tokenHead = "";
     entry.owner = "";
-    heap.remove(entry);
+    expiry.remove(entry);
     metrics.held.decrementAndGet();
   }
 
@@ -355,8 +352,7 @@ final class LockTable {
 
   private void extend(LockEntry entry, long ttlMillis, long now) {
     entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
-    heap.changed(entry);
-    armExpiryTimer();
+    expiry.changed(entry);
   }
 
   private void release(Session session, Request.Release r, long now, long receivedNanos) {
@@ -450,40 +446,5 @@ final class LockTable {
     if (!entry.held && !entry.hasWaiters()) {
       index.remove(entry);
     }
-  }
-
-  /** Keeps one timer set for the lease that ends first. */
-  private void armExpiryTimer() {
-    LockEntry first = heap.first();
-    if (first == null) {
-      return;
-    }
-    ScheduledFuture<?> timer = expiryTimer;
-    if (timer != null && first.expiresAt - expiryTimerAt >= 0) {
-      return;
-    }
-    if (timer != null) {
-      timer.cancel(false);
-    }
-    expiryTimerAt = first.expiresAt;
-    try {
-      expiryTimer =
-          core.schedule(
-              this::expiryDue,
-              Math.max(0, first.expiresAt - System.nanoTime()),
-              TimeUnit.NANOSECONDS);
-    } catch (RejectedExecutionException e) {
-      expiryTimer = null; // shutting down; the leases end with the server
-    }
-  }
-
-  private void expiryDue() {
-    expiryTimer = null;
-    long now = System.nanoTime();
-    LockEntry first;
-    while ((first = heap.first()) != null && now - first.expiresAt >= 0) {
-      expire(first, now);
-    }
-    armExpiryTimer();
   }
 }
