@@ -66,6 +66,27 @@ final class LockEntry {
     return queue != null && !queue.isEmpty();
   }
 
+  /**
+   * Sets this lease's owner token, in its compact form when it has one, sharing the head with the
+   * holder's previous compact token when they agree.
+   */
+  void setToken(String token, Session holder) {
+    if (CompactToken.fits(token)) {
+      String head = holder.lastTokenHead;
+      if (head == null || !token.regionMatches(0, head, 0, CompactToken.HEAD)) {
+        head = token.substring(0, CompactToken.HEAD);
+        holder.lastTokenHead = head;
+      }
+      tokenHead = head;
+      tokenSeq = CompactToken.seq(token);
+      compactToken = true;
+    } else {
+      tokenHead = token;
+      tokenSeq = 0;
+      compactToken = false;
+    }
+  }
+
   /** Whether {@code token} is this lease's owner token. */
   boolean tokenIs(String token) {
     return compactToken

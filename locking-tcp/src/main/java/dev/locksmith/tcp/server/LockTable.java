@@ -174,7 +174,7 @@ final class LockTable {
     entry.held = true;
     entry.detached = false;
     entry.holder = session;
-    setToken(entry, session, token);
+    entry.setToken(token, session);
     entry.owner = a.owner();
     entry.fencingToken = fencingToken;
     entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(a.ttlMillis());
@@ -187,23 +187,6 @@ final class LockTable {
       session.send(line, flushed -> metrics.handoff.record(flushed - freedAt));
     } else {
       session.send(line);
-    }
-  }
-
-  private static void setToken(LockEntry entry, Session session, String token) {
-    if (CompactToken.fits(token)) {
-      String head = session.lastTokenHead;
-      if (head == null || !token.regionMatches(0, head, 0, CompactToken.HEAD)) {
-        head = token.substring(0, CompactToken.HEAD);
-        session.lastTokenHead = head;
-      }
-      entry.tokenHead = head;
-      entry.tokenSeq = CompactToken.seq(token);
-      entry.compactToken = true;
-    } else {
-      entry.tokenHead = token;
-      entry.tokenSeq = 0;
-      entry.compactToken = false;
     }
   }
 
