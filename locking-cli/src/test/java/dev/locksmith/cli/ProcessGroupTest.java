@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -101,11 +104,27 @@ class ProcessGroupTest {
    */
   private static boolean frozen(String member) {
     String pid = member.split(" ")[0];
+    // A member that has just taken SIGSTOP off its pending set shows state R with nothing pending
+    // for the few microseconds before it stops, so look again for a short while: nothing else
+    // sends SIGSTOP, so a member that reaches T now had the stop in flight at report time.
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+    do {
+      Boolean frozen = frozenNow(pid);
+      if (frozen == null || frozen) {
+        return true;
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+    } while (System.nanoTime() < deadline);
+    return false;
+  }
+
+  /** Stopped or SIGSTOP pending, from one read of its status; null when it is gone. */
+  private static @Nullable Boolean frozenNow(String pid) {
     List<String> status;
     try {
       status = Files.readAllLines(Path.of("/proc", pid, "status"));
     } catch (java.io.IOException e) {
-      return true; // gone already: it can run no more of its own code
+      return null; // gone already: it can run no more of its own code
     }
     for (String line : status) {
       if (line.startsWith("State:") && line.substring(6).strip().startsWith("T")) {
