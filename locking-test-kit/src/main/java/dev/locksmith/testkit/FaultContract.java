@@ -84,8 +84,10 @@ public interface FaultContract extends ContractFixture {
     Future<Optional<Lease>> attempt =
         pool().submit(() -> locksmith.tryAcquire(LockOptions.named(id).withTtl(ttl)));
     // The store granted it, then its lease ran out while the grant was on its way; another owner
-    // takes the lock.
+    // takes the lock. The frozen client's grant lives one short ttl: look often enough to see it.
     await()
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(5))
         .atMost(Duration.ofSeconds(10))
         .until(() -> other.status(id).currentHolder().isPresent());
     LeaseGrant taker = takeAfterExpiry(other, id);
