@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,10 +27,10 @@ class MultiProcessTest {
     int cycles = 25;
     String url = TestProviders.url(dir, "poll-max=20ms");
     Path log = work.resolve("tokens.log");
-    List<Process> processes = new ArrayList<>();
+    List<ChildJvm> processes = new ArrayList<>();
     for (int i = 0; i < jvms; i++) {
       processes.add(
-          ChildJvm.start(
+          worker(
               work.resolve("child-" + i + ".out"),
               "contend",
               url,
@@ -38,7 +39,7 @@ class MultiProcessTest {
               log.toString()));
     }
     for (int i = 0; i < jvms; i++) {
-      Process process = processes.get(i);
+      Process process = processes.get(i).process();
       assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("child %d finished", i).isTrue();
       assertThat(process.exitValue())
           .as("child %d exit; output: %s", i, Files.readString(work.resolve("child-" + i + ".out")))
@@ -61,10 +62,10 @@ class MultiProcessTest {
     int cycles = 25;
     String url = TestProviders.url(dir, "poll-max=20ms");
     Path log = work.resolve("tokens.log");
-    List<Process> processes = new ArrayList<>();
+    List<ChildJvm> processes = new ArrayList<>();
     for (int i = 0; i < jvms; i++) {
       processes.add(
-          ChildJvm.start(
+          worker(
               work.resolve("child-" + i + ".out"),
               "contend",
               url,
@@ -78,7 +79,8 @@ class MultiProcessTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     int deleted = 0;
     int passes = 0;
-    for (Process process : processes) {
+    for (ChildJvm child : processes) {
+      Process process = child.process();
       while (!process.waitFor(1, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
         deleted +=
             FileLockMaintenance.prune(dir, Duration.ofHours(1), later, false, TestHooks.NONE)
@@ -87,7 +89,7 @@ class MultiProcessTest {
       }
     }
     for (int i = 0; i < jvms; i++) {
-      Process process = processes.get(i);
+      Process process = processes.get(i).process();
       assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("child %d finished", i).isTrue();
       assertThat(process.exitValue())
           .as("child %d exit; output: %s", i, Files.readString(work.resolve("child-" + i + ".out")))
@@ -109,10 +111,9 @@ class MultiProcessTest {
     Duration ttl = Duration.ofSeconds(1);
     String url = TestProviders.url(dir, "skew=500ms&poll-max=50ms");
     Path report = work.resolve("holder.token");
-    Process holder =
-        ChildJvm.start(
-            work.resolve("holder.out"), "hold", url, "job", ttl.toString(), report.toString());
-    try {
+    try (ChildJvm child =
+        worker(work.resolve("holder.out"), "hold", url, "job", ttl.toString(), report.toString())) {
+      Process holder = child.process();
       await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(report) || !holder.isAlive());
       assertThat(holder.isAlive())
           .as("holder output: %s", Files.readString(work.resolve("holder.out")))
@@ -134,8 +135,15 @@ class MultiProcessTest {
         assertThat(next.status("job").currentHolder())
             .hasValueSatisfying(h -> assertThat(h.fencingToken()).isEqualTo(lease.fencingToken()));
       }
-    } finally {
-      holder.destroyForcibly();
     }
+  }
+
+  /** Starts {@link LockWorkerMain} in a child JVM with this test's class path. */
+  private static ChildJvm worker(Path output, String... args) {
+    return ChildJvm.builder(LockWorkerMain.class)
+        .jvmOptions("-Xshare:auto", "-XX:TieredStopAtLevel=1")
+        .args(args)
+        .output(output)
+        .start();
   }
 }
