@@ -8,6 +8,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,20 +28,13 @@ class KillHolderTest {
       int port = server.start();
       String url = "tcp://127.0.0.1:" + port;
       Path marker = dir.resolve("held");
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process child =
-          new ProcessBuilder(
-                  java,
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  HolderMain.class.getName(),
-                  url,
-                  "kill-me",
-                  marker.toString())
-              .redirectErrorStream(true)
-              .redirectOutput(dir.resolve("child.log").toFile())
-              .start();
-      try (LockProvider waiter = LockProviders.create(url)) {
+      try (ChildJvm holder =
+              ChildJvm.builder(HolderMain.class)
+                  .args(url, "kill-me", marker.toString())
+                  .output(dir.resolve("child.log"))
+                  .start();
+          LockProvider waiter = LockProviders.create(url)) {
+        Process child = holder.process();
         await()
             .atMost(Duration.ofSeconds(60))
             .until(() -> Files.exists(marker) || !child.isAlive());
@@ -68,8 +62,6 @@ class KillHolderTest {
         assertThat(handOver).isLessThan(Duration.ofSeconds(1));
         assertThat(lease.fencingToken()).isGreaterThan(childToken);
         assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-      } finally {
-        child.destroyForcibly();
       }
     }
   }

@@ -3,12 +3,11 @@ package dev.locksmith.tcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,19 +38,12 @@ class FencingCrashTest {
   private long grantsInAChildServer(@Nullable Path dataDir, int count, String name)
       throws Exception {
     Path log = dir.resolve(name + ".log");
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                ChildServerMain.class.getName()));
+    ChildJvm.Builder jvm = ChildJvm.builder(ChildServerMain.class).output(log);
     if (dataDir != null) {
-      command.add(dataDir.toString());
+      jvm.args(dataDir.toString());
     }
-    Process server =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    try {
+    try (ChildJvm child = jvm.start()) {
+      Process server = child.process();
       int[] port = {0};
       await()
           .atMost(Duration.ofSeconds(30))
@@ -73,8 +65,6 @@ class FencingCrashTest {
         assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
       }
       return last;
-    } finally {
-      server.destroyForcibly();
     }
   }
 
