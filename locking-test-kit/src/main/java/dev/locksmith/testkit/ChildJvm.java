@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A child JVM for tests that need a separate process: the java binary, class path, JVM options,
- * system properties, main class and arguments of the caller's choice, its output (standard error
- * merged) in a file, its standard input either empty or a pipe the test writes lines to. Faults:
- * {@link #terminate()} (SIGTERM), {@link #kill()} (SIGKILL), {@link #pause()} (SIGSTOP), {@link
- * #resume()} (SIGCONT).
+ * system properties, main class and arguments of the caller's choice, its output in a file
+ * (standard error merged, or in a file of its own), its standard input either empty or a pipe the
+ * test writes lines to. Faults: {@link #terminate()} (SIGTERM), {@link #kill()} (SIGKILL), {@link
+ * #pause()} (SIGSTOP), {@link #resume()} (SIGCONT).
  *
  * <pre>{@code
  * try (ChildJvm child =
@@ -72,6 +72,7 @@ public final class ChildJvm implements AutoCloseable {
     private final Map<String, String> systemProperties = new LinkedHashMap<>();
     private final List<String> args = new ArrayList<>();
     private @Nullable Path output;
+    private @Nullable Path errorOutput;
     private boolean pipeStdin;
 
     private Builder(String mainClass) {
@@ -120,6 +121,15 @@ public final class ChildJvm implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The file the child's standard error goes to, apart from its standard output; default: merged
+     * into the {@link #output(Path)} file. Its directory is created.
+     */
+    public Builder errorOutput(Path file) {
+      this.errorOutput = file;
+      return this;
+    }
+
     /** Makes standard input a pipe for {@link ChildJvm#send(String)}; default: empty input. */
     public Builder pipeStdin() {
       this.pipeStdin = true;
@@ -152,12 +162,15 @@ public final class ChildJvm implements AutoCloseable {
             "no output file for the child JVM running " + mainClass + ": call output(Path)");
       }
       try {
-        Path parent = log.toAbsolutePath().getParent();
-        if (parent != null) {
-          Files.createDirectories(parent);
+        createParent(log);
+        ProcessBuilder builder = new ProcessBuilder(command()).redirectOutput(log.toFile());
+        Path errors = errorOutput;
+        if (errors == null) {
+          builder.redirectErrorStream(true);
+        } else {
+          createParent(errors);
+          builder.redirectError(errors.toFile());
         }
-        ProcessBuilder builder =
-            new ProcessBuilder(command()).redirectErrorStream(true).redirectOutput(log.toFile());
         if (!pipeStdin) {
           builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         }
@@ -167,6 +180,13 @@ public final class ChildJvm implements AutoCloseable {
       } catch (IOException e) {
         throw new UncheckedIOException(
             "cannot start a child JVM running " + mainClass + " with " + javaBinary, e);
+      }
+    }
+
+    private static void createParent(Path file) throws IOException {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
       }
     }
   }

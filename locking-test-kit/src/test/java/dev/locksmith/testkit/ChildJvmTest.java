@@ -41,7 +41,18 @@ class ChildJvmTest {
       assertThat(log(child))
           .contains("property value of args")
           .contains("args one,two words")
+          .contains("error output of value of args")
           .contains("shutdown hook ran");
+    }
+  }
+
+  @Test
+  void withAnErrorOutputFileStandardErrorGoesThereAndNotToTheOutputFile() throws Exception {
+    Path errors = dir.resolve("errors").resolve("split.err");
+    try (ChildJvm child = echo("split").errorOutput(errors).start()) {
+      assertThat(child.awaitExit(EXIT)).as("exit code; log %s", child.log()).isZero();
+      assertThat(log(child)).contains("property value of split").doesNotContain("error output");
+      assertThat(Files.readAllLines(errors)).containsExactly("error output of value of split");
     }
   }
 

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A child JVM for {@link ChildJvmTest}: prints its system property {@code echo.name} and arguments,
- * then echoes each input line until {@code exit} or end of input; a shutdown hook says when it
- * runs.
+ * writes one line to standard error, then echoes each input line until {@code exit} or end of
+ * input; a shutdown hook says when it runs.
  */
 final class EchoMain {
   private EchoMain() {}
@@ -17,6 +17,8 @@ final class EchoMain {
     System.out.println("property " + System.getProperty("echo.name"));
     System.out.println("args " + String.join(",", args));
     System.out.flush();
+    System.err.println("error output of " + System.getProperty("echo.name"));
+    System.err.flush();
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
