@@ -7,6 +7,7 @@ import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
+import dev.locksmith.testkit.ChildJvm;
 import io.micronaut.context.ApplicationContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -164,15 +165,19 @@ class ShutdownHandOverTest {
       backend.properties().forEach((key, value) -> args.add(key + "=" + value));
       args.add("handover.events=" + events);
       args.add(GRACEFUL_SHUTDOWN + "=true");
-      Process app = ChildJvm.start(log, args.toArray(String[]::new));
-      try {
+      try (ChildJvm app =
+          ChildJvm.builder(ChildApp.class)
+              .jvmOptions("-Xmx128m", "-XX:TieredStopAtLevel=1")
+              .args(args)
+              .output(log)
+              .start()) {
         await().atMost(TIMEOUT).until(() -> Files.exists(events) || !app.isAlive());
         assertThat(app.isAlive()).as("the application exited: %s", read(log)).isTrue();
         CompletableFuture<Long> granted = waitForTheLock(other);
 
-        app.destroy(); // SIGTERM
+        app.terminate();
 
-        assertThat(app.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(app.process().waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         String output = read(log);
         assertThat(output).contains("context closed");
         String ended =
@@ -189,8 +194,6 @@ class ShutdownHandOverTest {
             kind,
             handOver.toMillis());
         assertThat(handOver).isPositive().isLessThan(HAND_OVER_BOUND);
-      } finally {
-        app.destroyForcibly();
       }
     }
   }
