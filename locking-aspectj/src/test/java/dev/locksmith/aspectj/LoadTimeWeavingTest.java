@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.annotation.processing.LockedMethodIndexer;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.ChildJvm;
 import java.io.File;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -13,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Enumeration;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -51,19 +51,15 @@ class LoadTimeWeavingTest {
   void withoutTheAgentTheChildFailsAtStartNamingEveryUnwovenClass() throws Exception {
     Path out = dir.resolve("start.properties");
     Path log = dir.resolve("start.log");
-    Process child =
-        new ProcessBuilder(
-                List.of(
-                    java(),
-                    "-Dlocksmith.url=mem:",
-                    "-cp",
-                    childClassPath(),
-                    "dev.locksmith.aspectj.ltw.LtwStart",
-                    out.toString()))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    Properties results = awaitResults(child, out, log);
+    Properties results =
+        awaitResults(
+            ChildJvm.builder("dev.locksmith.aspectj.ltw.LtwStart")
+                .systemProperty("locksmith.url", "mem:")
+                .classPath(childClassPath())
+                .args(out.toString())
+                .output(log),
+            out,
+            log);
 
     assertThat(results.getProperty("verify"))
         .startsWith("failed: ")
@@ -81,20 +77,16 @@ class LoadTimeWeavingTest {
   void withTheAgentTheSameStartPasses() throws Exception {
     Path out = dir.resolve("start.properties");
     Path log = dir.resolve("start.log");
-    Process child =
-        new ProcessBuilder(
-                List.of(
-                    java(),
-                    "-javaagent:" + weaverJar(),
-                    "-Dlocksmith.url=mem:",
-                    "-cp",
-                    childClassPath(),
-                    "dev.locksmith.aspectj.ltw.LtwStart",
-                    out.toString()))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    Properties results = awaitResults(child, out, log);
+    Properties results =
+        awaitResults(
+            ChildJvm.builder("dev.locksmith.aspectj.ltw.LtwStart")
+                .jvmOptions("-javaagent:" + weaverJar())
+                .systemProperty("locksmith.url", "mem:")
+                .classPath(childClassPath())
+                .args(out.toString())
+                .output(log),
+            out,
+            log);
 
     assertThat(results)
         .containsExactlyInAnyOrderEntriesOf(
@@ -110,20 +102,16 @@ class LoadTimeWeavingTest {
       int port = server.start();
       Path out = dir.resolve("results.properties");
       Path log = dir.resolve("child.log");
-      Process child =
-          new ProcessBuilder(
-                  List.of(
-                      java(),
-                      "-javaagent:" + weaverJar(),
-                      "-Dlocksmith.url=tcp://127.0.0.1:" + port,
-                      "-cp",
-                      childClassPath(),
-                      MAIN,
-                      out.toString()))
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      Properties results = awaitResults(child, out, log);
+      Properties results =
+          awaitResults(
+              ChildJvm.builder(MAIN)
+                  .jvmOptions("-javaagent:" + weaverJar())
+                  .systemProperty("locksmith.url", "tcp://127.0.0.1:" + port)
+                  .classPath(childClassPath())
+                  .args(out.toString())
+                  .output(log),
+              out,
+              log);
 
       assertThat(results)
           .containsExactlyInAnyOrderEntriesOf(
@@ -149,23 +137,22 @@ class LoadTimeWeavingTest {
     }
   }
 
-  private static Properties awaitResults(Process child, Path out, Path log) throws Exception {
-    boolean exited = child.waitFor(120, TimeUnit.SECONDS);
-    if (!exited) {
-      child.destroyForcibly();
+  /** Starts the child, waits up to 120 s for it to exit with 0 and reads the results it wrote. */
+  private static Properties awaitResults(ChildJvm.Builder jvm, Path out, Path log)
+      throws Exception {
+    try (ChildJvm child = jvm.start()) {
+      boolean exited = child.process().waitFor(120, TimeUnit.SECONDS);
+      String childLog = Files.readString(log, StandardCharsets.UTF_8);
+      assertThat(exited).as("child exited; its log:%n%s", childLog).isTrue();
+      assertThat(child.process().exitValue())
+          .as("child exit code; its log:%n%s", childLog)
+          .isZero();
     }
-    String childLog = Files.readString(log, StandardCharsets.UTF_8);
-    assertThat(exited).as("child exited; its log:%n%s", childLog).isTrue();
-    assertThat(child.exitValue()).as("child exit code; its log:%n%s", childLog).isZero();
     Properties results = new Properties();
     try (var in = Files.newBufferedReader(out)) {
       results.load(in);
     }
     return results;
-  }
-
-  private static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   /**
