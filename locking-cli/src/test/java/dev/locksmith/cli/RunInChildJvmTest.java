@@ -7,15 +7,13 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.ChildJvm;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,26 +24,18 @@ import org.junit.jupiter.api.io.TempDir;
 class RunInChildJvmTest {
   @TempDir Path dir;
 
-  private Process locksmith(Path stderr, String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-XX:TieredStopAtLevel=1"); // starts faster; these JVMs run for a second or two
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Main.class.getName());
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(stderr.toFile())
+  /** Starts {@code locksmith args}; its stderr goes to {@code stderr}, its stdout next to it. */
+  private static ChildJvm locksmith(Path stderr, String... args) {
+    return ChildJvm.builder(Main.class)
+        .jvmOptions("-XX:TieredStopAtLevel=1") // starts faster; these JVMs run for a second or two
+        .args(args)
+        .output(stderr.resolveSibling("stdout"))
+        .errorOutput(stderr)
         .start();
   }
 
-  private static int exitOf(Process process) throws InterruptedException {
-    if (!process.waitFor(60, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError("locksmith did not exit within 60 s");
-    }
-    return process.exitValue();
+  private static int exitOf(ChildJvm locksmith) throws InterruptedException {
+    return locksmith.awaitExit(Duration.ofSeconds(60));
   }
 
   @Test
@@ -56,26 +46,26 @@ class RunInChildJvmTest {
       Path stderr = dir.resolve("stderr");
       // The shell and everything it starts ignore SIGTERM: only the SIGKILL after --grace ends
       // them.
-      Process run =
-          locksmith(
-              stderr,
-              "run",
-              "--url",
-              url,
-              "--key",
-              "sigterm",
-              "--grace",
-              "500ms",
-              "--",
-              "sh",
-              "-c",
-              "trap '' TERM; echo $$ > " + pidFile + "; while :; do sleep 0.05; done");
-      try (LockProvider other = LockProviders.create(url)) {
+      try (ChildJvm run =
+              locksmith(
+                  stderr,
+                  "run",
+                  "--url",
+                  url,
+                  "--key",
+                  "sigterm",
+                  "--grace",
+                  "500ms",
+                  "--",
+                  "sh",
+                  "-c",
+                  "trap '' TERM; echo $$ > " + pidFile + "; while :; do sleep 0.05; done");
+          LockProvider other = LockProviders.create(url)) {
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
         long pgid = Long.parseLong(Files.readString(pidFile).strip());
-        run.destroy(); // SIGTERM
+        run.terminate();
         assertThat(exitOf(run)).isEqualTo(143);
         assertThat(GroupPs.liveMembers(pgid)).isEmpty();
         assertThat(Files.readAllLines(stderr))
@@ -84,8 +74,6 @@ class RunInChildJvmTest {
         assertThat(other.tryAcquire(LockRequest.of("sigterm", Duration.ofSeconds(1))))
             .as("released, not left to run out")
             .isPresent();
-      } finally {
-        run.destroyForcibly();
       }
     }
   }
@@ -95,8 +83,10 @@ class RunInChildJvmTest {
     try (RedisServerProcess redis = TestRedis.startDedicated()) {
       redis.call("SET", "locksmith:{broken}:lock", "not-a-hash");
       Path stderr = dir.resolve("stderr");
-      Process run = locksmith(stderr, "run", "--url", redis.url(), "--key", "broken", "--", "true");
-      assertThat(exitOf(run)).isEqualTo(69);
+      try (ChildJvm run =
+          locksmith(stderr, "run", "--url", redis.url(), "--key", "broken", "--", "true")) {
+        assertThat(exitOf(run)).isEqualTo(69);
+      }
       List<String> lines = Files.readAllLines(stderr);
       assertThat(lines).hasSize(1);
       assertThat(lines.get(0))

@@ -7,6 +7,7 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.ChildJvm;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.net.ServerSocket;
@@ -17,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,38 +59,32 @@ class StatusAndServerCommandTest {
       metricsPort = metricsSocket.getLocalPort();
     }
     Path log = dir.resolve("server.log");
-    Process server =
-        new ProcessBuilder(
-                List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    Main.class.getName(),
-                    "server",
-                    "--port",
-                    Integer.toString(port),
-                    "--data-dir",
-                    dir.resolve("data").toString(),
-                    "--metrics-port",
-                    Integer.toString(metricsPort),
-                    "--auth-timeout",
-                    "5s",
-                    "--line-timeout",
-                    "5s",
-                    "--max-connections-per-address",
-                    "50",
-                    "--max-unauthenticated",
-                    "20",
-                    "--max-unauthenticated-per-address",
-                    "10",
-                    "--max-locks-per-connection",
-                    "100",
-                    "--max-detached-leases",
-                    "100"))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    try {
+    try (ChildJvm server =
+        ChildJvm.builder(Main.class)
+            .args(
+                "server",
+                "--port",
+                Integer.toString(port),
+                "--data-dir",
+                dir.resolve("data").toString(),
+                "--metrics-port",
+                Integer.toString(metricsPort),
+                "--auth-timeout",
+                "5s",
+                "--line-timeout",
+                "5s",
+                "--max-connections-per-address",
+                "50",
+                "--max-unauthenticated",
+                "20",
+                "--max-unauthenticated-per-address",
+                "10",
+                "--max-locks-per-connection",
+                "100",
+                "--max-detached-leases",
+                "100")
+            .output(log)
+            .start()) {
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> Files.readString(log).contains("listening on 127.0.0.1:" + port));
@@ -106,10 +100,8 @@ class StatusAndServerCommandTest {
             .contains("1 held");
         assertThat(metrics(metricsPort)).contains("locksmith_server_locks_held 1");
       }
-      server.destroy();
-      assertThat(server.waitFor(20, TimeUnit.SECONDS)).isTrue();
-    } finally {
-      server.destroyForcibly();
+      server.terminate();
+      assertThat(server.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
     }
   }
 
