@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.samples.aspectj.Ledger.Entry;
+import dev.locksmith.testkit.ChildJvm;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +33,7 @@ class TwoJvmSmokeTest {
   void twoJvmsSettleEachAccountOncePerRoundAndNeverAtTheSameTime(@TempDir Path dir)
       throws Exception {
     // The second worker walks the accounts in the opposite order, so both settle some of them.
-    List<Process> workers =
+    List<ChildJvm> workers =
         List.of(
             start(dir, "A", String.join(",", ACCOUNTS)),
             start(dir, "B", String.join(",", ACCOUNTS_REVERSED)));
@@ -42,14 +41,14 @@ class TwoJvmSmokeTest {
       await()
           .atMost(Duration.ofSeconds(60))
           .until(() -> log(dir, "A").contains("A ready") && log(dir, "B").contains("B ready"));
-      for (Process worker : workers) {
-        go(worker);
+      for (ChildJvm worker : workers) {
+        worker.send("go");
       }
-      for (Process worker : workers) {
-        assertThat(worker.waitFor(60, TimeUnit.SECONDS)).as("worker finished").isTrue();
+      for (ChildJvm worker : workers) {
+        assertThat(worker.process().waitFor(60, TimeUnit.SECONDS)).as("worker finished").isTrue();
       }
       String logs = log(dir, "A") + log(dir, "B");
-      assertThat(workers).allSatisfy(w -> assertThat(w.exitValue()).as(logs).isZero());
+      assertThat(workers).allSatisfy(w -> assertThat(w.process().exitValue()).as(logs).isZero());
 
       int settled = 0;
       int foundSettled = 0;
@@ -68,8 +67,8 @@ class TwoJvmSmokeTest {
         assertSettledOncePerRoundWithoutOverlap(account, ledger.entries(account));
       }
     } finally {
-      for (Process worker : workers) {
-        worker.destroyForcibly();
+      for (ChildJvm worker : workers) {
+        worker.close();
       }
     }
   }
@@ -94,32 +93,19 @@ class TwoJvmSmokeTest {
     assertThat(rounds).as(account + " rounds settled, in order").containsExactly(1, 2, 3);
   }
 
-  private static Process start(Path dir, String worker, String accounts) throws IOException {
-    List<String> command =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx64m",
-            "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC",
-            "-cp",
-            System.getProperty("java.class.path"),
-            SettlementJob.class.getName(),
+  private static ChildJvm start(Path dir, String worker, String accounts) {
+    return ChildJvm.builder(SettlementJob.class)
+        .jvmOptions("-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+        .args(
             dir.toString(),
             "--rounds=" + ROUNDS,
             "--accounts=" + accounts,
             "--worker=" + worker,
             "--work-millis=40",
-            "--await-go");
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve(worker + ".log").toFile())
+            "--await-go")
+        .output(dir.resolve(worker + ".log"))
+        .pipeStdin()
         .start();
-  }
-
-  private static void go(Process worker) throws IOException {
-    OutputStream in = worker.getOutputStream();
-    in.write("go\n".getBytes(StandardCharsets.UTF_8));
-    in.flush();
   }
 
   private static String log(Path dir, String worker) throws IOException {
