@@ -1,13 +1,13 @@
 package dev.locksmith.benchmarks.report;
 
+import dev.locksmith.testkit.ChildJvm;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,38 +49,51 @@ record ChildHarness(
 
   /** Runs it; the matching lines, or a one-line account of how it failed. */
   List<String> run() throws InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(className);
-    command.addAll(args);
-    Process process;
+    Path log;
     try {
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      log = Files.createTempFile("locksmith-report-child-", ".log");
     } catch (IOException e) {
-      return List.of("could not start: " + e.getMessage());
+      return List.of("could not create its log file: " + e.getMessage());
     }
-    CompletableFuture<String> output =
-        CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()));
-    if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      return List.of("killed after " + timeoutSeconds + " s without finishing");
+    try {
+      return run(log);
+    } finally {
+      try {
+        Files.deleteIfExists(log);
+      } catch (IOException e) {
+        LOG.warn("could not delete {}: {}", log, e.getMessage());
+      }
     }
-    String text = output.join();
-    List<String> kept = text.lines().filter(line -> line.contains(keep)).toList();
-    if (process.exitValue() != 0 || kept.isEmpty()) {
-      LOG.warn("{} exited {}:\n{}", className, process.exitValue(), text);
-      Optional<String> last = text.lines().reduce((a, b) -> b);
-      return List.of("exited " + process.exitValue() + "; last line: " + last.orElse("(none)"));
-    }
-    return kept;
   }
 
-  private static String readAll(InputStream in) {
-    try (in) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+  private List<String> run(Path log) throws InterruptedException {
+    ChildJvm child;
+    try {
+      child = ChildJvm.builder(className).args(args).output(log).start();
+    } catch (UncheckedIOException e) {
+      return List.of("could not start: " + e.getCause().getMessage());
+    }
+    try (child) {
+      Process process = child.process();
+      if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        child.kill();
+        return List.of("killed after " + timeoutSeconds + " s without finishing");
+      }
+      String text = readAll(log);
+      List<String> kept = text.lines().filter(line -> line.contains(keep)).toList();
+      if (process.exitValue() != 0 || kept.isEmpty()) {
+        LOG.warn("{} exited {}:\n{}", className, process.exitValue(), text);
+        Optional<String> last = text.lines().reduce((a, b) -> b);
+        return List.of("exited " + process.exitValue() + "; last line: " + last.orElse("(none)"));
+      }
+      return kept;
+    }
+  }
+
+  private static String readAll(Path log) {
+    try {
+      return Files.readString(log, StandardCharsets.UTF_8);
     } catch (IOException e) {
       return "(output lost: " + e.getMessage() + ")";
     }
