@@ -1,5 +1,7 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.integration.KeyContextCustomizer;
+import dev.locksmith.core.integration.KeyRoot;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
@@ -10,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
@@ -34,14 +35,14 @@ final class KeyExpression {
   private final int[] boundArguments;
   // For the commonest key, one parameter such as "#accountId": its index, read without SpEL.
   private final int directArgument;
-  private final Consumer<StandardEvaluationContext> customizer;
+  private final KeyContextCustomizer customizer;
 
   private KeyExpression(
       String text,
       String where,
       Expression expression,
       Map<String, Integer> bindings,
-      Consumer<StandardEvaluationContext> customizer) {
+      KeyContextCustomizer customizer) {
     this.text = text;
     this.where = where;
     this.expression = expression;
@@ -66,7 +67,7 @@ final class KeyExpression {
       Method method,
       String where,
       String @Nullable [] names,
-      Consumer<StandardEvaluationContext> customizer) {
+      KeyContextCustomizer customizer) {
     SpelExpressionParser parser =
         new SpelExpressionParser(
             new SpelParserConfiguration(
@@ -189,7 +190,7 @@ final class KeyExpression {
     for (int i = 0; i < boundNames.length; i++) {
       context.setVariable(boundNames[i], args[boundArguments[i]]);
     }
-    customizer.accept(context);
+    customizer.customize(context);
     Object value;
     try {
       value = expression.getValue(context);

@@ -1,9 +1,13 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.integration.PreparedCall;
+import dev.locksmith.core.integration.ReleaseDeferral;
 import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,7 +75,53 @@ final class LockedCalls {
   /** See {@link Locksmith#prepare}. */
   PreparedCall prepare(LockedInvocation invocation) {
     MethodSpec spec = specs.get(invocation.method());
-    return new PreparedCall(this, optionsFor(spec, invocation), spec);
+    return new Prepared(optionsFor(spec, invocation), spec);
+  }
+
+  /** An intercepted call whose lock is resolved but not yet taken. */
+  private final class Prepared implements PreparedCall {
+    private final LockOptions options;
+    private final MethodSpec spec;
+
+    Prepared(LockOptions options, MethodSpec spec) {
+      this.options = options;
+      this.spec = spec;
+    }
+
+    @Override
+    public LockOptions options() {
+      return options;
+    }
+
+    @Override
+    public @Nullable Lease acquire() {
+      return obtain(spec, options);
+    }
+
+    @Override
+    public CompletableFuture<@Nullable Lease> acquireAsync(Executor executor) {
+      CompletableFuture<@Nullable Lease> result = new CompletableFuture<>();
+      executor.execute(
+          () -> {
+            if (result.isDone()) {
+              return; // cancelled before it started
+            }
+            try {
+              Lease lease = acquire();
+              if (!result.complete(lease) && lease != null) {
+                release(lease);
+              }
+            } catch (Throwable e) {
+              result.completeExceptionally(e);
+            }
+          });
+      return result;
+    }
+
+    @Override
+    public void release(Lease lease) {
+      LockedCalls.this.release((ActiveLease) lease);
+    }
   }
 
   private static LockOptions optionsFor(MethodSpec spec, LockedInvocation invocation) {

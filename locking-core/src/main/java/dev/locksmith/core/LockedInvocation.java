@@ -1,23 +1,10 @@
 package dev.locksmith.core;
 
-import java.lang.reflect.Method;
-import org.jspecify.annotations.Nullable;
-
 /**
- * One intercepted call of a method annotated with {@code @DistributedLock}, as an integration
- * (AspectJ, Spring, Micronaut) hands it to {@link Locksmith#invoke}.
+ * The former home of {@link dev.locksmith.core.integration.LockedInvocation}, kept so that code
+ * compiled against it still compiles; {@link Locksmith#invoke} takes either.
+ *
+ * @deprecated implement {@link dev.locksmith.core.integration.LockedInvocation} instead
  */
-public interface LockedInvocation {
-
-  /** The annotated method, as declared on the target class when it differs from an interface. */
-  Method method();
-
-  /** The class of the object the method runs on (or its declaring class for static methods). */
-  Class<?> targetClass();
-
-  /** The call's arguments. */
-  @Nullable Object[] arguments();
-
-  /** Runs the method. */
-  @Nullable Object proceed() throws Throwable;
-}
+@Deprecated(forRemoval = true)
+public interface LockedInvocation extends dev.locksmith.core.integration.LockedInvocation {}

@@ -2,6 +2,10 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.integration.KeyContextCustomizer;
+import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.integration.PreparedCall;
+import dev.locksmith.core.integration.ReleaseDeferral;
 import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -14,13 +18,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
  * The engine: runs annotated calls and programmatic blocks under leases. Busy handling, keys,
@@ -93,6 +95,18 @@ public final class Locksmith implements AutoCloseable {
    * @throws Throwable whatever the method throws, unchanged
    */
   public @Nullable Object invoke(LockedInvocation invocation) throws Throwable {
+    return lockedCalls.invoke(invocation);
+  }
+
+  /**
+   * The same as {@link #invoke(LockedInvocation)}, for code compiled against the former {@code
+   * dev.locksmith.core.LockedInvocation}.
+   *
+   * @deprecated pass a {@link LockedInvocation} of {@code dev.locksmith.core.integration}
+   */
+  @Deprecated(forRemoval = true)
+  @SuppressWarnings("removal")
+  public @Nullable Object invoke(dev.locksmith.core.LockedInvocation invocation) throws Throwable {
     return lockedCalls.invoke(invocation);
   }
 
@@ -299,7 +313,7 @@ public final class Locksmith implements AutoCloseable {
     private final List<LockListener> listeners = new ArrayList<>();
     private UnaryOperator<String> attributeResolver = UnaryOperator.identity();
     private Function<Method, String @Nullable []> parameterNames = method -> null;
-    private Consumer<StandardEvaluationContext> contextCustomizer = context -> {};
+    private KeyContextCustomizer contextCustomizer = context -> {};
     private ReleaseDeferral releaseDeferral = ReleaseDeferral.NONE;
     private Ticker ticker = Ticker.system();
     private @Nullable Executor renewalExecutor;
@@ -385,7 +399,7 @@ public final class Locksmith implements AutoCloseable {
     }
 
     /** Adjusts each key's evaluation context, for example to add a bean resolver. */
-    public Builder evaluationContext(Consumer<StandardEvaluationContext> customizer) {
+    public Builder evaluationContext(KeyContextCustomizer customizer) {
       this.contextCustomizer = Objects.requireNonNull(customizer);
       return this;
     }

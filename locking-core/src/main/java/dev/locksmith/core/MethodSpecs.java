@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.integration.KeyContextCustomizer;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -12,12 +13,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /** Builds, validates and caches the {@link MethodSpec} of each annotated method. */
 final class MethodSpecs {
@@ -26,13 +25,13 @@ final class MethodSpecs {
   private final ConfiguredProviders providers;
   private final UnaryOperator<String> attributeResolver;
   private final Function<Method, String @Nullable []> parameterNames;
-  private final Consumer<StandardEvaluationContext> contextCustomizer;
+  private final KeyContextCustomizer contextCustomizer;
 
   MethodSpecs(
       ConfiguredProviders providers,
       UnaryOperator<String> attributeResolver,
       Function<Method, String @Nullable []> parameterNames,
-      Consumer<StandardEvaluationContext> contextCustomizer) {
+      KeyContextCustomizer contextCustomizer) {
     this.providers = providers;
     this.attributeResolver = attributeResolver;
     this.parameterNames = parameterNames;

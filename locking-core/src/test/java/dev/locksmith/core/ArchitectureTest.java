@@ -1,14 +1,62 @@
 package dev.locksmith.core;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The direction of dependencies: annotations on nothing, core on no framework. */
+/**
+ * The direction of dependencies (annotations on nothing, core on no framework) and the shape of
+ * core's public surface: the user API in {@code dev.locksmith.core}, integration hooks in {@code
+ * dev.locksmith.core.integration}.
+ */
 class ArchitectureTest {
+  private static final String USER_API = "dev.locksmith.core";
+
+  /**
+   * The public types of the user API package: what application code uses. A public type that only
+   * integrations use belongs in {@code dev.locksmith.core.integration}, one that providers use in
+   * {@code dev.locksmith.core.spi}.
+   */
+  private static final Set<String> USER_API_TYPES =
+      Set.of(
+          "Durations",
+          "Lease",
+          "LockBusyException",
+          "LockConfigurationException",
+          "LockEvent",
+          "LockException",
+          "LockKeyException",
+          "LockListener",
+          "LockLostException",
+          "LockOptions",
+          "LockProviderException",
+          "LockProviders",
+          "LockTimeoutException",
+          "Locks",
+          "Locksmith",
+          "Locksmith$Builder",
+          "Locksmith$ThrowingRunnable",
+          "LocksmithSettings",
+          "ProviderHealth",
+          "Ticker");
+
+  /**
+   * The one known exception: the deprecated {@code LockedInvocation} left at its former place for
+   * code still compiled against it; it only extends the integration package's.
+   */
+  private static final Set<String> KNOWN_EXCEPTIONS = Set.of("LockedInvocation");
+
   private final JavaClasses classes =
       new ClassFileImporter()
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -43,6 +91,82 @@ class ArchitectureTest {
             "dev.locksmith..",
             "org.springframework.expression..",
             "org.slf4j..",
+            "org.jspecify..")
+        .check(classes);
+  }
+
+  @Test
+  void integrationHooksStayOutOfTheUserApiPackage() {
+    classes()
+        .that()
+        .resideInAPackage(USER_API)
+        .and()
+        .arePublic()
+        .should(
+            new ArchCondition<JavaClass>(
+                "be user API (an integration hook belongs in dev.locksmith.core.integration)") {
+              @Override
+              public void check(JavaClass type, ConditionEvents events) {
+                String name = type.getName().substring(USER_API.length() + 1);
+                if (!USER_API_TYPES.contains(name) && !KNOWN_EXCEPTIONS.contains(name)) {
+                  events.add(
+                      SimpleConditionEvent.violated(
+                          type,
+                          type.getName()
+                              + " is public in the user API package but not user API: move it to"
+                              + " dev.locksmith.core.integration (or .spi), or list it here"));
+                }
+              }
+            })
+        .check(classes);
+  }
+
+  @Test
+  void userApiSignaturesNameNoSpringType() {
+    codeUnits()
+        .that()
+        .areDeclaredInClassesThat()
+        .resideInAPackage(USER_API)
+        .and()
+        .areDeclaredInClassesThat()
+        .arePublic()
+        .and()
+        .arePublic()
+        .should(
+            new ArchCondition<JavaCodeUnit>("name no Spring type in their signature") {
+              @Override
+              public void check(JavaCodeUnit unit, ConditionEvents events) {
+                Set<JavaClass> involved = new LinkedHashSet<>();
+                unit.getParameterTypes().forEach(t -> involved.addAll(t.getAllInvolvedRawTypes()));
+                involved.addAll(unit.getReturnType().getAllInvolvedRawTypes());
+                for (JavaClass type : involved) {
+                  if (type.getPackageName().startsWith("org.springframework")) {
+                    events.add(
+                        SimpleConditionEvent.violated(
+                            unit,
+                            unit.getFullName()
+                                + " names "
+                                + type.getName()
+                                + "; Spring types belong in dev.locksmith.core.integration"));
+                  }
+                }
+              }
+            })
+        .check(classes);
+  }
+
+  @Test
+  void integrationHooksDependOnTheUserApiAndNoFrameworkBeyondSpringExpression() {
+    classes()
+        .that()
+        .resideInAPackage("dev.locksmith.core.integration..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..",
+            USER_API,
+            "dev.locksmith.core.integration..",
+            "org.springframework.expression..",
             "org.jspecify..")
         .check(classes);
   }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.integration.PreparedCall;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.lang.reflect.Method;

@@ -2,9 +2,9 @@ package dev.locksmith.micronaut;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockedInvocation;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.PreparedCall;
+import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.integration.PreparedCall;
 import io.micronaut.aop.InterceptPhase;
 import io.micronaut.aop.InterceptedMethod;
 import io.micronaut.aop.InterceptorBean;

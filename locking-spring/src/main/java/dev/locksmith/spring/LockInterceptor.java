@@ -1,7 +1,7 @@
 package dev.locksmith.spring;
 
-import dev.locksmith.core.LockedInvocation;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.integration.LockedInvocation;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;

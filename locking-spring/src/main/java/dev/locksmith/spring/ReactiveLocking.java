@@ -1,9 +1,9 @@
 package dev.locksmith.spring;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockedInvocation;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.PreparedCall;
+import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.integration.PreparedCall;
 import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;

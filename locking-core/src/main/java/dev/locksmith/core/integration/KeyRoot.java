@@ -1,18 +1,21 @@
-package dev.locksmith.core;
+package dev.locksmith.core.integration;
 
 import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The root object of a key expression: {@code #root.method}, {@code #root.args}, {@code
- * #root.targetClass} and {@code #root.methodName}. Public only so that SpEL can read it.
+ * #root.targetClass} and {@code #root.methodName}. Public so that SpEL, compiled or not, can read
+ * it; the engine makes one for each evaluation, and a {@link KeyContextCustomizer} sees it as the
+ * context's root object.
  */
 public final class KeyRoot {
   private final Method method;
   private final @Nullable Object[] args;
   private final Class<?> targetClass;
 
-  KeyRoot(Method method, @Nullable Object[] args, Class<?> targetClass) {
+  /** The root of one evaluation: the annotated method, the call's arguments and target class. */
+  public KeyRoot(Method method, @Nullable Object[] args, Class<?> targetClass) {
     this.method = method;
     this.args = args;
     this.targetClass = targetClass;

@@ -1,4 +1,6 @@
-package dev.locksmith.core;
+package dev.locksmith.core.integration;
+
+import dev.locksmith.core.Lease;
 
 /**
  * Decides whether the release of an annotated method's lease waits for something, such as the

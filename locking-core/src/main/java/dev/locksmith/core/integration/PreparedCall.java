@@ -1,5 +1,9 @@
-package dev.locksmith.core;
+package dev.locksmith.core.integration;
 
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockTimeoutException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
@@ -7,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * An intercepted call whose lock is resolved (spec, key, provider) but not yet taken, for return
  * types that run later, such as reactive publishers: an integration takes the lease when the result
- * is subscribed and closes it on the terminal signal or cancellation.
+ * is subscribed and closes it on the terminal signal or cancellation. Made by {@link
+ * dev.locksmith.core.Locksmith#prepare}.
  *
  * <pre>{@code
  * PreparedCall call = locksmith.prepare(invocation);
@@ -18,21 +23,10 @@ import org.jspecify.annotations.Nullable;
  *     lease -> Mono.fromRunnable(() -> call.release(lease)));
  * }</pre>
  */
-public final class PreparedCall {
-  private final LockedCalls calls;
-  private final LockOptions options;
-  private final MethodSpec spec;
-
-  PreparedCall(LockedCalls calls, LockOptions options, MethodSpec spec) {
-    this.calls = calls;
-    this.options = options;
-    this.spec = spec;
-  }
+public interface PreparedCall {
 
   /** The options with the evaluated key. */
-  public LockOptions options() {
-    return options;
-  }
+  LockOptions options();
 
   /**
    * Takes the lock under the method's busy policy, on the calling thread.
@@ -41,9 +35,7 @@ public final class PreparedCall {
    * @throws LockBusyException when busy under FAIL
    * @throws LockTimeoutException when WAIT ran out
    */
-  public @Nullable Lease acquire() {
-    return calls.obtain(spec, options);
-  }
+  @Nullable Lease acquire();
 
   /**
    * Takes the lock on {@code executor} (waiting blocks) and completes the returned future with the
@@ -51,27 +43,8 @@ public final class PreparedCall {
    * after the cancellation is released at once. For reactive integrations, whose subscribers may
    * cancel at any moment.
    */
-  public CompletableFuture<@Nullable Lease> acquireAsync(Executor executor) {
-    CompletableFuture<@Nullable Lease> result = new CompletableFuture<>();
-    executor.execute(
-        () -> {
-          if (result.isDone()) {
-            return; // cancelled before it started
-          }
-          try {
-            Lease lease = acquire();
-            if (!result.complete(lease) && lease != null) {
-              release(lease);
-            }
-          } catch (Throwable e) {
-            result.completeExceptionally(e);
-          }
-        });
-    return result;
-  }
+  CompletableFuture<@Nullable Lease> acquireAsync(Executor executor);
 
   /** Releases a lease taken by {@link #acquire()}, through the engine's {@link ReleaseDeferral}. */
-  public void release(Lease lease) {
-    calls.release((ActiveLease) lease);
-  }
+  void release(Lease lease);
 }

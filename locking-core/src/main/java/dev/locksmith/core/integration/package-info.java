@@ -1,0 +1,25 @@
+/**
+ * Hooks for integrations, the code that plugs Locksmith into a framework (Spring, Micronaut,
+ * AspectJ, a CLI): not for application code, which uses {@code @DistributedLock} and the API in
+ * {@link dev.locksmith.core}.
+ *
+ * <ul>
+ *   <li>{@link dev.locksmith.core.integration.LockedInvocation}: an intercepted call, handed to
+ *       {@link dev.locksmith.core.Locksmith#invoke};
+ *   <li>{@link dev.locksmith.core.integration.PreparedCall}: a call whose lock is taken later, for
+ *       reactive results ({@link dev.locksmith.core.Locksmith#prepare});
+ *   <li>{@link dev.locksmith.core.integration.ReleaseDeferral}: holds a release back, say until a
+ *       transaction completes ({@link dev.locksmith.core.Locksmith.Builder#releaseDeferral});
+ *   <li>{@link dev.locksmith.core.integration.KeyContextCustomizer}: adjusts the SpEL evaluation
+ *       context of keys, say with a bean resolver ({@link
+ *       dev.locksmith.core.Locksmith.Builder#evaluationContext});
+ *   <li>{@link dev.locksmith.core.integration.KeyRoot}: the root object of key expressions.
+ * </ul>
+ *
+ * <p>The rules (busy policy, keys, reentrancy, renewal, release) stay in the engine: an integration
+ * only translates a framework's call into these types and reports what it knows.
+ */
+@NullMarked
+package dev.locksmith.core.integration;
+
+import org.jspecify.annotations.NullMarked;
