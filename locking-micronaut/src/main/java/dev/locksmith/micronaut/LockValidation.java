@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
  * failing the first call:
  *
  * <ul>
- *   <li>the engine's checks: durations, key expressions with their parameter names, provider names,
- *       busy policy against the return type;
- *   <li>return types that cannot be held ({@code Future} that is not a {@code CompletionStage});
+ *   <li>the engine's checks ({@link Locksmith#validate(Method)}): durations, key expressions with
+ *       their parameter names, provider names, busy policy and return type (a plain {@code Future},
+ *       which cannot be held until it completes, is refused there);
  *   <li>annotated methods that Micronaut does not intercept, because the class was compiled without
  *       {@code locking-micronaut} on the annotation-processor path (or the method is private,
  *       static or final) and would silently run without a lock.

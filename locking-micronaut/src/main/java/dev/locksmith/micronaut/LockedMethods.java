@@ -10,16 +10,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the Micronaut side knows of each annotated method before the engine sees it: the parameter
- * names from compile-time metadata (so that keys may say {@code #paramName} without {@code
- * -parameters}) and whether its return type can be held under a lock.
+ * names from compile-time metadata, so that keys may say {@code #paramName} without {@code
+ * -parameters}. Everything else about the method, its return type included, the engine checks.
  */
 @Singleton
 final class LockedMethods {
   private final ConcurrentHashMap<Method, String[]> names = new ConcurrentHashMap<>();
 
   /**
-   * Records an executable method's parameter names; the engine checks everything else (a plain
-   * {@code Future} return type included) when the method is validated.
+   * Records an executable method's parameter names; the engine checks everything else when the
+   * method is validated.
    *
    * @return the reflective method the engine keys its configuration on
    */
