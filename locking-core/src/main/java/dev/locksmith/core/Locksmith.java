@@ -99,18 +99,6 @@ public final class Locksmith implements AutoCloseable {
   }
 
   /**
-   * The same as {@link #invoke(LockedInvocation)}, for code compiled against the former {@code
-   * dev.locksmith.core.LockedInvocation}.
-   *
-   * @deprecated pass a {@link LockedInvocation} of {@code dev.locksmith.core.integration}
-   */
-  @Deprecated(forRemoval = true)
-  @SuppressWarnings("removal")
-  public @Nullable Object invoke(dev.locksmith.core.LockedInvocation invocation) throws Throwable {
-    return lockedCalls.invoke(invocation);
-  }
-
-  /**
    * Resolves an intercepted call's lock without taking it, for results that run later such as
    * reactive publishers; see {@link PreparedCall}.
    */

@@ -51,12 +51,6 @@ class ArchitectureTest {
           "ProviderHealth",
           "Ticker");
 
-  /**
-   * The one known exception: the deprecated {@code LockedInvocation} left at its former place for
-   * code still compiled against it; it only extends the integration package's.
-   */
-  private static final Set<String> KNOWN_EXCEPTIONS = Set.of("LockedInvocation");
-
   private final JavaClasses classes =
       new ClassFileImporter()
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -108,7 +102,7 @@ class ArchitectureTest {
               @Override
               public void check(JavaClass type, ConditionEvents events) {
                 String name = type.getName().substring(USER_API.length() + 1);
-                if (!USER_API_TYPES.contains(name) && !KNOWN_EXCEPTIONS.contains(name)) {
+                if (!USER_API_TYPES.contains(name)) {
                   events.add(
                       SimpleConditionEvent.violated(
                           type,

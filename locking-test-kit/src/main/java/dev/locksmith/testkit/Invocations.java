@@ -1,6 +1,6 @@
 package dev.locksmith.testkit;
 
-import dev.locksmith.core.LockedInvocation;
+import dev.locksmith.core.integration.LockedInvocation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;

@@ -1,8 +1,8 @@
 package dev.locksmith.benchmarks.redis;
 
 import dev.locksmith.annotation.DistributedLock;
-import dev.locksmith.core.LockedInvocation;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.integration.LockedInvocation;
 import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.redis.RedisLockOptions;
 import dev.locksmith.redis.RedisLockProvider;
