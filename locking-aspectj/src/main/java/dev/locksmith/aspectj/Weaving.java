@@ -125,7 +125,7 @@ final class Weaving {
 
   /** The method inherits the annotation from the method it overrides or implements. */
   private static Problem inherited(Method method) {
-    Method from = annotatedOverridden(method.getDeclaringClass(), method, new HashSet<>());
+    Method from = Locksmith.annotationSource(method).filter(m -> !m.equals(method)).orElse(null);
     String where;
     String unlocked;
     if (from == null) {
@@ -155,33 +155,6 @@ final class Weaving {
             + (from == null ? "the overridden method" : name(from))
             + " may stay for Spring or Micronaut proxies",
         false);
-  }
-
-  /** Superclasses first, then interfaces, as the engine looks for an inherited annotation. */
-  private static @Nullable Method annotatedOverridden(
-      Class<?> type, Method method, Set<Class<?>> seen) {
-    List<Class<?>> parents = new ArrayList<>(Arrays.asList(type.getInterfaces()));
-    if (type.getSuperclass() != null && type.getSuperclass() != Object.class) {
-      parents.add(0, type.getSuperclass());
-    }
-    for (Class<?> parent : parents) {
-      if (!seen.add(parent)) {
-        continue;
-      }
-      try {
-        Method overridden = parent.getDeclaredMethod(method.getName(), method.getParameterTypes());
-        if (!Modifier.isPrivate(overridden.getModifiers()) && annotationDepth(overridden) > 0) {
-          return overridden;
-        }
-      } catch (NoSuchMethodException e) {
-        // Not declared there; look further up.
-      }
-      Method found = annotatedOverridden(parent, method, seen);
-      if (found != null) {
-        return found;
-      }
-    }
-    return null;
   }
 
   /**

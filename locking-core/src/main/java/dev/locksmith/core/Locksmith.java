@@ -142,6 +142,17 @@ public final class Locksmith implements AutoCloseable {
   }
 
   /**
+   * The method whose {@code @DistributedLock} governs {@code method}: the method itself when it
+   * carries the annotation (directly or through meta-annotations), else the nearest method it
+   * overrides or implements that does (superclasses first, then interfaces). Integrations use it to
+   * tell an inherited annotation, which an AspectJ execution pointcut does not see, from the
+   * method's own.
+   */
+  public static Optional<Method> annotationSource(Method method) {
+    return Optional.ofNullable(MethodSpecs.annotationSource(method));
+  }
+
+  /**
    * Takes a lock now if it is free, never waiting.
    *
    * @return the lease, or empty when another owner holds the lock

@@ -48,9 +48,18 @@ final class MethodSpecs {
    * on the method it overrides or implements (superclasses, then interfaces).
    */
   static @Nullable DistributedLock find(Method method) {
-    DistributedLock own = findOn(method);
-    if (own != null) {
-      return own;
+    Method source = annotationSource(method);
+    return source == null ? null : findOn(source);
+  }
+
+  /**
+   * The method whose {@code @DistributedLock} governs {@code method}: the method itself when it
+   * carries one (directly or through meta-annotations), else the nearest method it overrides or
+   * implements that does (superclasses first, then interfaces); {@code null} when none does.
+   */
+  static @Nullable Method annotationSource(Method method) {
+    if (findOn(method) != null) {
+      return method;
     }
     if (method.isSynthetic() || method.isBridge()) {
       return null;
@@ -58,8 +67,7 @@ final class MethodSpecs {
     return findInherited(method.getDeclaringClass(), method, new HashSet<>());
   }
 
-  private static @Nullable DistributedLock findInherited(
-      Class<?> type, Method method, Set<Class<?>> seen) {
+  private static @Nullable Method findInherited(Class<?> type, Method method, Set<Class<?>> seen) {
     List<Class<?>> parents = new ArrayList<>(List.of(type.getInterfaces()));
     if (type.getSuperclass() != null && type.getSuperclass() != Object.class) {
       parents.add(0, type.getSuperclass());
@@ -70,16 +78,13 @@ final class MethodSpecs {
       }
       try {
         Method overridden = parent.getDeclaredMethod(method.getName(), method.getParameterTypes());
-        if (!Modifier.isPrivate(overridden.getModifiers())) {
-          DistributedLock found = findOn(overridden);
-          if (found != null) {
-            return found;
-          }
+        if (!Modifier.isPrivate(overridden.getModifiers()) && findOn(overridden) != null) {
+          return overridden;
         }
       } catch (NoSuchMethodException e) {
         // Not declared there; look further up.
       }
-      DistributedLock found = findInherited(parent, method, seen);
+      Method found = findInherited(parent, method, seen);
       if (found != null) {
         return found;
       }
