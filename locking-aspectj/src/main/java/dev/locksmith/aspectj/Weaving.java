@@ -3,6 +3,7 @@ package dev.locksmith.aspectj;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.integration.Signatures;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -206,11 +207,6 @@ final class Weaving {
 
   /** {@code com.acme.Report.run(String, int)}. */
   static String name(Method method) {
-    return method.getDeclaringClass().getName()
-        + "."
-        + method.getName()
-        + Arrays.stream(method.getParameterTypes())
-            .map(Class::getSimpleName)
-            .collect(Collectors.joining(", ", "(", ")"));
+    return Signatures.of(method);
   }
 }

@@ -3,19 +3,18 @@ package dev.locksmith.core;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.integration.KeyContextCustomizer;
+import dev.locksmith.core.integration.Signatures;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /** Builds, validates and caches the {@link MethodSpec} of each annotated method. */
@@ -125,13 +124,7 @@ final class MethodSpecs {
   }
 
   static String describe(Method method) {
-    return "@DistributedLock on "
-        + method.getDeclaringClass().getName()
-        + "."
-        + method.getName()
-        + Arrays.stream(method.getParameterTypes())
-            .map(Class::getSimpleName)
-            .collect(Collectors.joining(", ", "(", ")"));
+    return "@DistributedLock on " + Signatures.of(method);
   }
 
   private MethodSpec build(Method method) {
