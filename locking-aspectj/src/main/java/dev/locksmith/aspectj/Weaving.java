@@ -60,13 +60,10 @@ final class Weaving {
    */
   static Set<Problem> problems(Class<?> type) {
     Set<Problem> problems = new LinkedHashSet<>();
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      Method[] declared = c.getDeclaredMethods();
-      for (Method method : declared) {
-        Problem problem = problem(method, declared);
-        if (problem != null) {
-          problems.add(problem);
-        }
+    for (Method method : Locksmith.annotatedMethods(type)) {
+      Problem problem = problem(method, method.getDeclaringClass().getDeclaredMethods());
+      if (problem != null) {
+        problems.add(problem);
       }
     }
     return problems;

@@ -114,16 +114,28 @@ public final class Locksmith implements AutoCloseable {
    * @throws LockConfigurationException naming the class, method and attribute of the first mistake
    */
   public int validate(Class<?> type) {
-    int count = 0;
+    List<Method> methods = annotatedMethods(type);
+    methods.forEach(specs::get);
+    return methods.size();
+  }
+
+  /**
+   * The methods declared in a class and its superclasses (up to, not including, {@code Object})
+   * that carry {@code @DistributedLock} or inherit it ({@link #isAnnotated}), synthetic and bridge
+   * methods left out: the one walk every integration makes to find what to validate or intercept.
+   *
+   * @throws LinkageError when a method of the class names a class that cannot be loaded
+   */
+  public static List<Method> annotatedMethods(Class<?> type) {
+    List<Method> methods = new ArrayList<>();
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
       for (Method method : c.getDeclaredMethods()) {
         if (!method.isSynthetic() && !method.isBridge() && isAnnotated(method)) {
-          specs.get(method);
-          count++;
+          methods.add(method);
         }
       }
     }
-    return count;
+    return methods;
   }
 
   /** Checks the {@code @DistributedLock} of one method now; see {@link #validate(Class)}. */

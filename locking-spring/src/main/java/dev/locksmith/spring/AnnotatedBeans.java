@@ -1,7 +1,6 @@
 package dev.locksmith.spring;
 
 import dev.locksmith.core.Locksmith;
-import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,18 +28,11 @@ final class AnnotatedBeans {
 
   /** How many methods of a class and its superclasses carry {@code @DistributedLock}. */
   static int annotatedMethods(Class<?> type) {
-    int count = 0;
     try {
-      for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-        for (Method method : c.getDeclaredMethods()) {
-          if (!method.isSynthetic() && Locksmith.isAnnotated(method)) {
-            count++;
-          }
-        }
-      }
+      return Locksmith.annotatedMethods(type).size();
     } catch (LinkageError e) {
       LOG.debug("Cannot inspect the methods of {}: {}", type.getName(), e.toString());
+      return 0;
     }
-    return count;
   }
 }

@@ -2,6 +2,7 @@ package dev.locksmith.spring;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.integration.Signatures;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.HashSet;
@@ -65,26 +66,17 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
 
   /** A proxy cannot intercept private, static or final methods: they would run unlocked. */
   private static void refuseUnproxyable(Class<?> type) {
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      for (Method method : c.getDeclaredMethods()) {
-        int modifiers = method.getModifiers();
-        if ((Modifier.isPrivate(modifiers)
-                || Modifier.isStatic(modifiers)
-                || Modifier.isFinal(modifiers))
-            && !method.isSynthetic()
-            && Locksmith.isAnnotated(method)) {
-          throw new LockConfigurationException(
-              "@DistributedLock on "
-                  + c.getName()
-                  + "."
-                  + method.getName()
-                  + java.util.Arrays.stream(method.getParameterTypes())
-                      .map(Class::getSimpleName)
-                      .collect(java.util.stream.Collectors.joining(", ", "(", ")"))
-                  + " would run without a lock: a Spring proxy cannot intercept a private, static"
-                  + " or final method; make it public (or protected) and not final, or use"
-                  + " locksmith.mode=aspectj with the woven aspect");
-        }
+    for (Method method : Locksmith.annotatedMethods(type)) {
+      int modifiers = method.getModifiers();
+      if (Modifier.isPrivate(modifiers)
+          || Modifier.isStatic(modifiers)
+          || Modifier.isFinal(modifiers)) {
+        throw new LockConfigurationException(
+            "@DistributedLock on "
+                + Signatures.of(method)
+                + " would run without a lock: a Spring proxy cannot intercept a private, static"
+                + " or final method; make it public (or protected) and not final, or use"
+                + " locksmith.mode=aspectj with the woven aspect");
       }
     }
   }
