@@ -98,8 +98,13 @@ class RedisIdempotentReleaseTest {
         };
     try (FaultProxy proxy = FaultProxy.start(SERVER.getHost(), SERVER.getPort());
         RedisLockProvider provider = throughProxy(proxy);
+        // Probed in build(), so no start-up probe in flight can take the reply the test loses.
         Locksmith locksmith =
-            Locksmith.builder().defaultProvider(provider).listener(listener).build()) {
+            Locksmith.builder()
+                .defaultProvider(provider)
+                .listener(listener)
+                .requireProvidersAtStartup(true)
+                .build()) {
       String name = lockId();
       // Five minutes: no renewal is sent while the test runs, so the cut reply is the release's.
       Lease lease = locksmith.acquire(LockOptions.named(name).withTtl(LONG));

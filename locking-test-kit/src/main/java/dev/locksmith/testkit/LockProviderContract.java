@@ -91,9 +91,17 @@ public abstract class LockProviderContract implements ContractFixture {
     return path;
   }
 
+  // Engines probe their provider at start-up: done in build() here, so that no probe still in
+  // flight takes a fault a test arms right after (a lost reply, a frozen path).
+
   @Override
   public final Locksmith engine(LockProvider provider, LockListener listener) {
-    Locksmith locksmith = Locksmith.builder().defaultProvider(provider).listener(listener).build();
+    Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .listener(listener)
+            .requireProvidersAtStartup(true)
+            .build();
     opened.add(0, locksmith);
     return locksmith;
   }
@@ -112,7 +120,8 @@ public abstract class LockProviderContract implements ContractFixture {
 
   @Override
   public final Locksmith engine(LockProvider provider) {
-    Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build();
+    Locksmith locksmith =
+        Locksmith.builder().defaultProvider(provider).requireProvidersAtStartup(true).build();
     opened.add(locksmith);
     return locksmith;
   }
