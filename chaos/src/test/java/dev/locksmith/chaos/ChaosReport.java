@@ -104,7 +104,7 @@ final class ChaosReport {
         md.append("| ").append(column).append(" |");
         for (Run run : runs) {
           Object value = run.figures().get(column);
-          md.append(' ').append(value == null ? "–" : value).append(" |");
+          md.append(' ').append(value == null || notFinite(value) ? "–" : value).append(" |");
         }
         md.append('\n');
       }
@@ -133,11 +133,7 @@ final class ChaosReport {
       int f = 0;
       for (Map.Entry<String, Object> figure : run.figures().entrySet()) {
         json.append(f++ == 0 ? "" : ", ").append(quote(figure.getKey())).append(": ");
-        Object value = figure.getValue();
-        json.append(
-            value instanceof Number || value instanceof Boolean
-                ? value.toString()
-                : quote(String.valueOf(value)));
+        json.append(jsonValue(figure.getValue()));
       }
       json.append("}, \"violations\": [");
       for (int v = 0; v < run.violations().size(); v++) {
@@ -149,7 +145,22 @@ final class ChaosReport {
     return json.toString();
   }
 
-  private static String quote(String text) {
+  /** A figure as JSON: numbers and booleans bare, a figure that is no number (NaN) as null. */
+  static String jsonValue(Object value) {
+    if (notFinite(value)) {
+      return "null";
+    }
+    return value instanceof Number || value instanceof Boolean
+        ? value.toString()
+        : quote(String.valueOf(value));
+  }
+
+  private static boolean notFinite(Object value) {
+    return (value instanceof Double d && !Double.isFinite(d))
+        || (value instanceof Float f && !Float.isFinite(f));
+  }
+
+  static String quote(String text) {
     StringBuilder quoted = new StringBuilder("\"");
     for (char c : text.toCharArray()) {
       switch (c) {
