@@ -3,7 +3,6 @@ package dev.locksmith.core;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -14,16 +13,14 @@ import java.util.function.Consumer;
  * A real in-memory provider that, like a session-based provider whose connection dropped, reports
  * every lease it granted lost on demand.
  */
-final class LossReportingProvider implements LockProvider {
-  private final LockProvider delegate;
+final class LossReportingProvider extends ForwardingProvider {
   private final List<Consumer<LeaseGrant>> callbacks = new CopyOnWriteArrayList<>();
   private final List<LeaseGrant> granted = new CopyOnWriteArrayList<>();
+  private volatile boolean lostOnGrant;
 
   LossReportingProvider(LockProvider delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
-
-  private volatile boolean lostOnGrant;
 
   /** From now on, reports each lease lost before returning its grant, as a racing drop would. */
   void reportLostOnGrant() {
@@ -39,38 +36,21 @@ final class LossReportingProvider implements LockProvider {
 
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
-    Optional<LeaseGrant> grant = delegate.tryAcquire(request);
-    grant.ifPresent(granted::add);
-    if (lostOnGrant) {
-      grant.ifPresent(g -> callbacks.forEach(c -> c.accept(g)));
-    }
-    return grant;
+    return granted(delegate.tryAcquire(request));
   }
 
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
-    Optional<LeaseGrant> grant = delegate.acquire(request, timeout);
+    return granted(delegate.acquire(request, timeout));
+  }
+
+  private Optional<LeaseGrant> granted(Optional<LeaseGrant> grant) {
     grant.ifPresent(granted::add);
     if (lostOnGrant) {
       grant.ifPresent(g -> callbacks.forEach(c -> c.accept(g)));
     }
     return grant;
-  }
-
-  @Override
-  public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
-    return delegate.renew(lease, ttl);
-  }
-
-  @Override
-  public boolean release(LeaseGrant lease) {
-    return delegate.release(lease);
-  }
-
-  @Override
-  public LockStatus status(String lockId) {
-    return delegate.status(lockId);
   }
 
   @Override
@@ -82,10 +62,5 @@ final class LossReportingProvider implements LockProvider {
   @Override
   public String description() {
     return "loss-reporting " + delegate.description();
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }
