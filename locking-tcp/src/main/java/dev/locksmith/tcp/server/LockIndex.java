@@ -74,6 +74,13 @@ final class LockIndex {
     }
   }
 
+  /** Removes the entry when its lock is neither held nor waited for. */
+  void removeIfIdle(LockEntry entry) {
+    if (!entry.held && !entry.hasWaiters()) {
+      remove(entry);
+    }
+  }
+
   private void resize(int capacity) {
     @Nullable LockEntry[] old = slots;
     @Nullable LockEntry[] grown = new LockEntry[capacity];

@@ -1,0 +1,190 @@
+package dev.locksmith.tcp.server;
+
+import java.io.UncheckedIOException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leases of the server's locks: granting with a fencing token, extending, detaching, ending
+ * (release, expiry, disconnect) and passing a freed lock to the next waiter of its {@link
+ * WaitQueues}. Core thread only; time is {@link System#nanoTime()}.
+ *
+ * <p>One timer, that of {@link LeaseExpiry}, serves every lease; a lease found past its end when
+ * its lock is looked up is ended then, before the timer gets to it.
+ */
+final class Leases {
+  private static final Logger LOG = LoggerFactory.getLogger(Leases.class);
+
+  private final LockIndex index;
+  private final WaitQueues waits;
+  private final LeaseExpiry expiry;
+  private final FencingSequence fencing;
+  private final ServerMetrics metrics;
+  private final int maxDetached;
+  private int detachedCount;
+
+  Leases(
+      LockIndex index,
+      WaitQueues waits,
+      FencingSequence fencing,
+      ScheduledExecutorService core,
+      ServerMetrics metrics,
+      int maxDetached) {
+    this.index = index;
+    this.waits = waits;
+    this.fencing = fencing;
+    this.metrics = metrics;
+    this.maxDetached = maxDetached;
+    this.expiry = new LeaseExpiry(core, this::expire);
+  }
+
+  /**
+   * The entry of a lock after ending its lease if that is due; null when the lock is neither held
+   * nor waited for.
+   */
+  @Nullable LockEntry current(String lockId, long now) {
+    LockEntry entry = index.get(lockId);
+    if (entry != null && entry.held && now - entry.expiresAt >= 0) {
+      expire(entry, now);
+      if (!entry.held && !entry.hasWaiters()) {
+        return null;
+      }
+    }
+    return entry;
+  }
+
+  /** The live lease of {@code lockId} if {@code session} holds it with {@code token}, else null. */
+  @Nullable LockEntry owned(Session session, String lockId, String token, long now) {
+    LockEntry entry = current(lockId, now);
+    if (entry == null || !entry.held || entry.holder != session || !entry.tokenIs(token)) {
+      return null;
+    }
+    return entry;
+  }
+
+  /** Grants a lock that is neither held nor waited for. */
+  void grantFree(String lockId, Session session, Request.Acquire a, String token, long now) {
+    LockEntry entry = new LockEntry(lockId);
+    index.add(entry);
+    grant(entry, session, a, token, now, false, 0);
+    index.removeIfIdle(entry);
+  }
+
+  /**
+   * Gives the lock to {@code session}; sends the grant, or an error when no fencing token can be
+   * had (the lock stays free then).
+   *
+   * @param handoff whether the lock passes from a holder to a waiter freed at {@code freedAt}
+   */
+  private void grant(
+      LockEntry entry,
+      Session session,
+      Request.Acquire a,
+      String token,
+      long now,
+      boolean handoff,
+      long freedAt) {
+    if (fencing.isClosed()) {
+      session.send(a.id() + " ERR SHUTTING_DOWN the server is stopping");
+      return;
+    }
+    long fencingToken;
+    try {
+      fencingToken = fencing.next();
+    } catch (UncheckedIOException e) {
+      LOG.error("Cannot grant {}: {}", entry.lockId, e.getMessage(), e.getCause());
+      session.send(a.id() + " ERR STORAGE cannot persist fencing tokens");
+      return;
+    }
+    entry.held = true;
+    entry.detached = false;
+    entry.holder = session;
+    entry.setToken(token, session);
+    entry.owner = a.owner();
+    entry.fencingToken = fencingToken;
+    entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(a.ttlMillis());
+    session.link(entry);
+    expiry.add(entry);
+    metrics.held.incrementAndGet();
+    metrics.grants.increment();
+    String line = a.id() + " OK " + token + " " + fencingToken + " " + a.ttlMillis();
+    if (handoff) {
+      session.send(line, flushed -> metrics.handoff.record(flushed - freedAt));
+    } else {
+      session.send(line);
+    }
+  }
+
+  /** Moves the lease's end to {@code ttlMillis} from now. */
+  void extend(LockEntry entry, long ttlMillis, long now) {
+    entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
+    expiry.changed(entry);
+  }
+
+  /**
+   * Detaches the lease from its connection, unless it already is; false when the server already
+   * keeps the maximum of detached leases (the lease is unchanged then).
+   */
+  boolean detach(LockEntry entry, Session session) {
+    if (entry.detached) {
+      return true;
+    }
+    if (detachedCount >= maxDetached) {
+      return false;
+    }
+    session.unlink(entry);
+    entry.detached = true;
+    session.link(entry);
+    detachedCount++;
+    metrics.detached.incrementAndGet();
+    return true;
+  }
+
+  /** The most detached leases the server keeps. */
+  int maxDetached() {
+    return maxDetached;
+  }
+
+  /** Ends the lease of a held lock (release, expiry, disconnect); does not hand it on. */
+  void dropHolder(LockEntry entry) {
+    Session holder = entry.holder;
+    if (holder != null) {
+      holder.unlink(entry);
+    }
+    if (entry.detached) {
+      detachedCount--;
+      metrics.detached.decrementAndGet();
+    }
+    entry.held = false;
+    entry.detached = false;
+    entry.holder = null;
+    entry.tokenHead = "";
+    entry.owner = "";
+    expiry.remove(entry);
+    metrics.held.decrementAndGet();
+  }
+
+  /**
+   * Grants a lock whose lease has just ended to the first waiter that can still take it, and
+   * forgets the lock if no one can.
+   *
+   * @param freedAt when the lock was freed, the start of the hand-off
+   */
+  void passOn(LockEntry entry, long now, long freedAt) {
+    Waiter next;
+    while (!entry.held && (next = waits.next(entry, now)) != null) {
+      grant(entry, next.session, next.request, next.ownerToken, now, true, freedAt);
+    }
+    index.removeIfIdle(entry);
+  }
+
+  private void expire(LockEntry entry, long now) {
+    long freedAt = entry.expiresAt;
+    dropHolder(entry);
+    metrics.expiries.increment();
+    passOn(entry, now, freedAt);
+  }
+}
