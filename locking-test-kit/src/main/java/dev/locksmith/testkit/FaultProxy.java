@@ -1,17 +1,13 @@
 package dev.locksmith.testkit;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,9 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,28 +61,24 @@ public final class FaultProxy implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FaultProxy.class);
   private static final String LISTEN_HOST = "127.0.0.1";
-  private static final int CHUNK_BYTES = 16 * 1024;
-  private static final long MAX_HELD_BYTES = 4L << 20;
   private static final long MAX_DELAY_NANOS = Long.MAX_VALUE / 4;
-  private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
   private static final long CLOSE_JOIN_NANOS = TimeUnit.SECONDS.toNanos(5);
-  private static final byte[] NO_BYTES = new byte[0];
 
-  private final InetSocketAddress target;
+  final InetSocketAddress target;
   private final ServerSocket listener;
   private final int port;
   private final String threadPrefix;
   private final AtomicInteger connectionIds = new AtomicInteger();
-  private final AtomicLong[] forwarded = {new AtomicLong(), new AtomicLong()};
+  final AtomicLong[] forwarded = {new AtomicLong(), new AtomicLong()};
   private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
 
   /** Guards the fields below and every connection's and pipe's state. */
-  private final ReentrantLock lock = new ReentrantLock();
+  final ReentrantLock lock = new ReentrantLock();
 
-  private final boolean[] frozen = new boolean[2];
-  private final long[] delayNanos = new long[2];
-  private final Set<Connection> open = new LinkedHashSet<>();
-  private int repliesToLose;
+  final boolean[] frozen = new boolean[2];
+  final long[] delayNanos = new long[2];
+  final Set<ProxyConnection> open = new LinkedHashSet<>();
+  int repliesToLose;
   private boolean closed;
 
   private FaultProxy(InetSocketAddress target, ServerSocket listener) {
@@ -264,8 +254,8 @@ public final class FaultProxy implements AutoCloseable {
    */
   public void halfClose(Direction direction) {
     long now = System.nanoTime();
-    for (Connection connection : openConnections()) {
-      connection.pipe(direction).offer(Kind.EOF, NO_BYTES, now);
+    for (ProxyConnection connection : openConnections()) {
+      connection.pipe(direction).halfClose(now);
     }
     LOG.info("{}: half-closed {}", this, direction);
   }
@@ -275,8 +265,8 @@ public final class FaultProxy implements AutoCloseable {
    * a connection reset), discarding whatever is held. New connections are accepted as usual.
    */
   public void resetAll() {
-    List<Connection> connections = openConnections();
-    for (Connection connection : connections) {
+    List<ProxyConnection> connections = openConnections();
+    for (ProxyConnection connection : connections) {
       connection.close(true, true);
     }
     LOG.info("{}: reset {} connection(s)", this, connections.size());
@@ -314,7 +304,7 @@ public final class FaultProxy implements AutoCloseable {
    */
   @Override
   public void close() {
-    List<Connection> connections;
+    List<ProxyConnection> connections;
     lock.lock();
     try {
       if (closed) {
@@ -326,7 +316,7 @@ public final class FaultProxy implements AutoCloseable {
       lock.unlock();
     }
     closeQuietly(listener);
-    for (Connection connection : connections) {
+    for (ProxyConnection connection : connections) {
       connection.close(false, false);
     }
     joinThreads();
@@ -368,7 +358,7 @@ public final class FaultProxy implements AutoCloseable {
         + "]";
   }
 
-  private List<Connection> openConnections() {
+  private List<ProxyConnection> openConnections() {
     lock.lock();
     try {
       return new ArrayList<>(open);
@@ -379,13 +369,13 @@ public final class FaultProxy implements AutoCloseable {
 
   /** Wakes every pipe of {@code direction}; call with {@link #lock} held. */
   private void signalAll(Direction direction) {
-    for (Connection connection : open) {
+    for (ProxyConnection connection : open) {
       connection.pipe(direction).changed.signalAll();
     }
   }
 
   /** Starts a daemon thread unless the proxy is closed; returns whether it started. */
-  private boolean spawn(String name, Runnable body) {
+  boolean spawn(String name, Runnable body) {
     lock.lock();
     try {
       if (closed) {
@@ -423,7 +413,8 @@ public final class FaultProxy implements AutoCloseable {
         }
         return;
       }
-      Connection connection = new Connection(connectionIds.incrementAndGet(), client);
+      ProxyConnection connection =
+          new ProxyConnection(this, connectionIds.incrementAndGet(), client);
       if (!register(connection)
           || !spawn(connection.name + "-to-server-read", connection::connectAndRun)) {
         connection.close(false, false);
@@ -431,7 +422,7 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
-  private boolean register(Connection connection) {
+  private boolean register(ProxyConnection connection) {
     lock.lock();
     try {
       if (closed) {
@@ -453,291 +444,11 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
-  private static void closeQuietly(AutoCloseable closeable) {
+  static void closeQuietly(AutoCloseable closeable) {
     try {
       closeable.close();
     } catch (Exception e) {
       LOG.trace("close failed", e);
-    }
-  }
-
-  private static void closeSocket(Socket socket, boolean reset) {
-    if (reset) {
-      try {
-        socket.setSoLinger(true, 0);
-      } catch (IOException e) {
-        LOG.trace("SO_LINGER failed", e);
-      }
-    }
-    closeQuietly(socket);
-  }
-
-  /** What a queued item is: bytes, or an end of stream or reset passed on in order. */
-  private enum Kind {
-    DATA,
-    EOF,
-    LOST_REPLY,
-    SOURCE_RESET
-  }
-
-  /** One chunk or marker, with the {@link System#nanoTime()} it was read at. */
-  private record Item(Kind kind, byte[] bytes, long readAtNanos) {}
-
-  /** One proxied connection: the client's socket, the proxy's socket to the server, two pipes. */
-  private final class Connection {
-    final String name;
-    final Socket client;
-    final Socket server = new Socket();
-    final Pipe toServer;
-    final Pipe toClient;
-
-    /** Guarded by {@link #lock}. */
-    boolean closed;
-
-    Connection(int id, Socket client) {
-      this.name = "c" + id;
-      this.client = client;
-      this.toServer = new Pipe(this, Direction.TO_SERVER, client, server);
-      this.toClient = new Pipe(this, Direction.TO_CLIENT, server, client);
-    }
-
-    Pipe pipe(Direction direction) {
-      return direction == Direction.TO_SERVER ? toServer : toClient;
-    }
-
-    /** Runs on the to-server reader thread: connects, starts the other three threads, reads. */
-    void connectAndRun() {
-      try {
-        client.setTcpNoDelay(true);
-        server.setTcpNoDelay(true);
-        server.connect(target, CONNECT_TIMEOUT_MILLIS);
-      } catch (IOException e) {
-        if (!isClosed()) {
-          LOG.info("{} {}: cannot connect to the target: {}", FaultProxy.this, name, e.toString());
-        }
-        close(true, false);
-        return;
-      }
-      LOG.debug("{} {}: connected {}", FaultProxy.this, name, client.getRemoteSocketAddress());
-      if (!spawn(name + "-to-server-write", toServer::writeLoop)
-          || !spawn(name + "-to-client-write", toClient::writeLoop)
-          || !spawn(name + "-to-client-read", toClient::readLoop)) {
-        close(false, false);
-        return;
-      }
-      toServer.readLoop();
-    }
-
-    boolean isClosed() {
-      lock.lock();
-      try {
-        return closed;
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    /** Closes both sockets, with a reset where asked; later calls do nothing. */
-    void close(boolean resetClient, boolean resetServer) {
-      lock.lock();
-      try {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        open.remove(this);
-        toServer.changed.signalAll();
-        toClient.changed.signalAll();
-      } finally {
-        lock.unlock();
-      }
-      closeSocket(client, resetClient);
-      closeSocket(server, resetServer);
-      LOG.debug(
-          "{} {}: closed (client {}, server {})",
-          FaultProxy.this,
-          name,
-          resetClient ? "reset" : "closed",
-          resetServer ? "reset" : "closed");
-    }
-  }
-
-  /** One direction of a connection: a reader that queues chunks and a writer that delivers them. */
-  private final class Pipe {
-    final Connection connection;
-    final Direction direction;
-    final Socket source;
-    final Socket destination;
-    final Condition changed = lock.newCondition();
-
-    /** Guarded by {@link #lock}. */
-    final ArrayDeque<Item> queue = new ArrayDeque<>();
-
-    long heldBytes;
-
-    /** An end of stream or reset is queued: later data is discarded. */
-    boolean ended;
-
-    /** The writer delivered an end of stream. */
-    boolean done;
-
-    Pipe(Connection connection, Direction direction, Socket source, Socket destination) {
-      this.connection = connection;
-      this.direction = direction;
-      this.source = source;
-      this.destination = destination;
-    }
-
-    void readLoop() {
-      byte[] buffer = new byte[CHUNK_BYTES];
-      try {
-        InputStream in = source.getInputStream();
-        while (true) {
-          int n = in.read(buffer);
-          long now = System.nanoTime();
-          if (n < 0) {
-            offer(Kind.EOF, NO_BYTES, now);
-            return;
-          }
-          if (!offer(Kind.DATA, Arrays.copyOf(buffer, n), now)) {
-            return;
-          }
-        }
-      } catch (IOException e) {
-        if (!connection.isClosed()) {
-          LOG.debug(
-              "{} {}: {} read failed: {}",
-              FaultProxy.this,
-              connection.name,
-              direction,
-              e.toString());
-          offer(Kind.SOURCE_RESET, NO_BYTES, System.nanoTime());
-        }
-      }
-    }
-
-    /**
-     * Queues an item, waiting for room if it is data; returns false once the connection is closed
-     * (or the reader is interrupted), when reading should stop.
-     */
-    boolean offer(Kind kind, byte[] bytes, long readAtNanos) {
-      lock.lock();
-      try {
-        while (kind == Kind.DATA && heldBytes >= MAX_HELD_BYTES && !ended && !connection.closed) {
-          changed.await();
-        }
-        if (connection.closed) {
-          return false;
-        }
-        if (ended) {
-          return true; // after an end of stream or reset: read and discard
-        }
-        Kind queued = kind;
-        byte[] payload = bytes;
-        if (kind == Kind.DATA && direction == Direction.TO_CLIENT && repliesToLose > 0) {
-          repliesToLose--;
-          queued = Kind.LOST_REPLY;
-          payload = NO_BYTES;
-          LOG.info(
-              "{} {}: lost a reply of {} byte(s)", FaultProxy.this, connection.name, bytes.length);
-        }
-        if (queued != Kind.DATA) {
-          ended = true;
-        }
-        queue.add(new Item(queued, payload, readAtNanos));
-        heldBytes += payload.length;
-        changed.signalAll();
-        return true;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    void writeLoop() {
-      try {
-        OutputStream out = destination.getOutputStream();
-        while (true) {
-          Item item = take();
-          if (item == null) {
-            return;
-          }
-          switch (item.kind()) {
-            case DATA:
-              out.write(item.bytes());
-              forwarded[direction.ordinal()].addAndGet(item.bytes().length);
-              break;
-            case EOF:
-              destination.shutdownOutput();
-              if (finished()) {
-                connection.close(false, false);
-              }
-              return;
-            case LOST_REPLY:
-              connection.close(true, false);
-              return;
-            case SOURCE_RESET:
-              connection.close(true, true);
-              return;
-          }
-        }
-      } catch (IOException e) {
-        if (!connection.isClosed()) {
-          LOG.debug(
-              "{} {}: {} write failed: {}",
-              FaultProxy.this,
-              connection.name,
-              direction,
-              e.toString());
-          connection.close(true, true);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        connection.close(true, true);
-      }
-    }
-
-    /** Waits until the head item is due (not frozen, delay passed); null once closed. */
-    @Nullable Item take() throws InterruptedException {
-      lock.lock();
-      try {
-        while (!connection.closed) {
-          Item head = queue.peek();
-          if (head == null || frozen[direction.ordinal()]) {
-            changed.await();
-            continue;
-          }
-          long waited = System.nanoTime() - head.readAtNanos();
-          long wait = delayNanos[direction.ordinal()] - waited;
-          if (wait > 0) {
-            changed.awaitNanos(wait);
-            continue;
-          }
-          queue.poll();
-          heldBytes -= head.bytes().length;
-          changed.signalAll();
-          return head;
-        }
-        return null;
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    /** Marks this direction ended; returns whether the other one has ended too. */
-    boolean finished() {
-      lock.lock();
-      try {
-        done = true;
-        Pipe other =
-            connection.pipe(
-                direction == Direction.TO_SERVER ? Direction.TO_CLIENT : Direction.TO_SERVER);
-        return other.done;
-      } finally {
-        lock.unlock();
-      }
     }
   }
 }
