@@ -18,9 +18,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A child JVM for tests that need a separate process: the java binary, class path, JVM options,
  * system properties, main class and arguments of the caller's choice, its output in a file
- * (standard error merged, or in a file of its own), its standard input either empty or a pipe the
- * test writes lines to. Faults: {@link #terminate()} (SIGTERM), {@link #kill()} (SIGKILL), {@link
- * #pause()} (SIGSTOP), {@link #resume()} (SIGCONT).
+ * (standard error merged, or in a file of its own) or a pipe the caller reads, its standard input
+ * either empty or a pipe the test writes lines to. Faults: {@link #terminate()} (SIGTERM), {@link
+ * #kill()} (SIGKILL), {@link #pause()} (SIGSTOP), {@link #resume()} (SIGCONT).
  *
  * <pre>{@code
  * try (ChildJvm child =
@@ -74,6 +74,8 @@ public final class ChildJvm implements AutoCloseable {
     private @Nullable Path output;
     private @Nullable Path errorOutput;
     private boolean pipeStdin;
+    private boolean pipeStdout;
+    private boolean append;
 
     private Builder(String mainClass) {
       this.mainClass = mainClass;
@@ -136,6 +138,26 @@ public final class ChildJvm implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Makes standard output a pipe the caller reads from {@link ChildJvm#process()}'s input stream,
+     * for a child that answers on it; the {@link #output(Path)} file then gets standard error only
+     * (unless {@link #errorOutput(Path)} names another file). Default: standard output goes to the
+     * output file.
+     */
+    public Builder pipeStdout() {
+      this.pipeStdout = true;
+      return this;
+    }
+
+    /**
+     * Appends to the output files instead of replacing them, for several children in turn writing
+     * one log.
+     */
+    public Builder appendOutput() {
+      this.append = true;
+      return this;
+    }
+
     /** The command line {@link #start()} runs. */
     public List<String> command() {
       List<String> command = new ArrayList<>();
@@ -163,13 +185,19 @@ public final class ChildJvm implements AutoCloseable {
       }
       try {
         createParent(log);
-        ProcessBuilder builder = new ProcessBuilder(command()).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command());
         Path errors = errorOutput;
-        if (errors == null) {
-          builder.redirectErrorStream(true);
-        } else {
+        if (errors != null) {
           createParent(errors);
-          builder.redirectError(errors.toFile());
+          builder.redirectError(to(errors));
+        }
+        if (pipeStdout) {
+          if (errors == null) {
+            builder.redirectError(to(log));
+          }
+        } else {
+          builder.redirectOutput(to(log));
+          builder.redirectErrorStream(errors == null);
         }
         if (!pipeStdin) {
           builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -181,6 +209,12 @@ public final class ChildJvm implements AutoCloseable {
         throw new UncheckedIOException(
             "cannot start a child JVM running " + mainClass + " with " + javaBinary, e);
       }
+    }
+
+    private ProcessBuilder.Redirect to(Path file) {
+      return append
+          ? ProcessBuilder.Redirect.appendTo(file.toFile())
+          : ProcessBuilder.Redirect.to(file.toFile());
     }
 
     private static void createParent(Path file) throws IOException {
@@ -261,28 +295,7 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   private void signal(String name) {
-    try {
-      Process kill =
-          new ProcessBuilder("kill", "-" + name, Long.toString(pid()))
-              .redirectErrorStream(true)
-              .start();
-      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        kill.destroyForcibly();
-        throw new IllegalStateException(
-            "kill -"
-                + name
-                + " of "
-                + description
-                + " failed: "
-                + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot run kill -" + name + " for " + description, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(
-          "interrupted while sending SIG" + name + " to " + description, e);
-    }
+    Signals.send(name, pid(), description);
   }
 
   /** Kills the child if it still runs (a paused one too) and waits up to 10 s for it to go. */

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,6 +57,39 @@ class ChildJvmTest {
       assertThat(log(child)).contains("property value of split").doesNotContain("error output");
       assertThat(Files.readAllLines(errors)).containsExactly("error output of value of split");
     }
+  }
+
+  @Test
+  void withPipedStdoutTheCallerReadsTheAnswersAndTheOutputFileGetsStandardError() throws Exception {
+    try (ChildJvm child = echo("piped").pipeStdin().pipeStdout().start()) {
+      BufferedReader answers =
+          new BufferedReader(
+              new InputStreamReader(child.process().getInputStream(), StandardCharsets.UTF_8));
+      assertThat(answers.readLine()).isEqualTo("property value of piped");
+      assertThat(answers.readLine()).isEqualTo("args ");
+      child.send("ping");
+      assertThat(answers.readLine()).isEqualTo("echo ping");
+      child.send("exit");
+      assertThat(child.awaitExit(EXIT)).as("exit code; log %s", child.log()).isZero();
+      assertThat(Files.readAllLines(child.log())).containsExactly("error output of value of piped");
+    }
+  }
+
+  @Test
+  void withAppendedOutputChildrenInTurnWriteOneLog() throws Exception {
+    Path log = dir.resolve("shared.log");
+    for (String name : new String[] {"first", "second"}) {
+      try (ChildJvm child =
+          ChildJvm.builder(EchoMain.class)
+              .jvmOptions("-Xmx64m", "-XX:TieredStopAtLevel=1")
+              .systemProperty("echo.name", name)
+              .output(log)
+              .appendOutput()
+              .start()) {
+        assertThat(child.awaitExit(EXIT)).as("exit code; log %s", log).isZero();
+      }
+    }
+    assertThat(Files.readString(log)).contains("property first").contains("property second");
   }
 
   @Test
