@@ -5,6 +5,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
+import dev.locksmith.testkit.ChildJvm;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -14,11 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
@@ -51,13 +50,14 @@ import org.slf4j.LoggerFactory;
  *       Files.createFile} + {@code Files.delete} in the same directory and the same run. {@code
  *       java -cp benchmarks.jar ...FileProviderBenchmark ratio} runs both and logs the ratio.
  *   <li>{@code main handoff [rounds] [holdMillis] [urlQuery]}: hand-off time between two processes
- *       under {@code WAIT}. A second JVM ({@code java -cp <this class path>}) acquires, holds for
- *       {@code holdMillis}, notes the time and releases, in a loop; this JVM waits in {@code
- *       acquire} meanwhile and notes when it is granted; the first tenth of the rounds is warm-up.
- *       The two JVMs take turns through the second one's standard input and output, so the first is
- *       always waiting when the second releases. Logs p50/p99 of release to grant. Both processes
- *       read {@link System#nanoTime()}, which on Linux is {@code CLOCK_MONOTONIC} and so comparable
- *       between processes of one host; a negative hand-off aborts the run.
+ *       under {@code WAIT}. A second JVM (a {@code ChildJvm} on this class path, its errors in a
+ *       temporary log) acquires, holds for {@code holdMillis}, notes the time and releases, in a
+ *       loop; this JVM waits in {@code acquire} meanwhile and notes when it is granted; the first
+ *       tenth of the rounds is warm-up. The two JVMs take turns through the second one's standard
+ *       input and output, so the first is always waiting when the second releases. Logs p50/p99 of
+ *       release to grant. Both processes read {@link System#nanoTime()}, which on Linux is {@code
+ *       CLOCK_MONOTONIC} and so comparable between processes of one host; a negative hand-off
+ *       aborts the run.
  * </ul>
  *
  * <p>Null-marked here rather than in a {@code package-info.java}, so the package stays one file.
@@ -172,26 +172,24 @@ public class FileProviderBenchmark {
     Path dir = Files.createTempDirectory("locksmith-file-handoff");
     String url = "file://" + dir + (query.isEmpty() ? "" : "?" + query);
     Path times = dir.resolve("release-times.txt");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(FileProviderBenchmark.class.getName());
-    command.addAll(
-        List.of(
-            "holder",
-            url,
-            Integer.toString(rounds),
-            Integer.toString(holdMillis),
-            times.toString()));
-    Process child =
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Path holderLog = Files.createTempFile("locksmith-file-holder", ".log");
     long[] granted = new long[rounds];
     long[] released;
-    try {
+    try (ChildJvm child =
+        ChildJvm.builder(FileProviderBenchmark.class)
+            .args(
+                "holder",
+                url,
+                Integer.toString(rounds),
+                Integer.toString(holdMillis),
+                times.toString())
+            .output(holderLog)
+            .pipeStdout()
+            .pipeStdin()
+            .start()) {
       try (LockProvider provider = LockProviders.create(url);
-          OutputStream toHolder = child.getOutputStream();
-          InputStream fromHolder = child.getInputStream()) {
+          OutputStream toHolder = child.process().getOutputStream();
+          InputStream fromHolder = child.process().getInputStream()) {
         for (int round = 0; round < rounds; round++) {
           signal(toHolder, GO);
           expect(fromHolder, HELD, round);
@@ -211,16 +209,14 @@ public class FileProviderBenchmark {
           }
         }
       }
-      if (!child.waitFor(60, TimeUnit.SECONDS) || child.exitValue() != 0) {
-        throw new IllegalStateException("the holder JVM failed; see its output above");
+      if (child.awaitExit(Duration.ofSeconds(60)) != 0) {
+        throw new IllegalStateException("the holder JVM failed; see its log " + holderLog);
       }
       released = Files.readAllLines(times).stream().mapToLong(Long::parseLong).toArray();
     } finally {
-      if (child.isAlive()) {
-        child.destroyForcibly();
-      }
       deleteTree(dir);
     }
+    Files.delete(holderLog);
     if (released.length != rounds) {
       throw new IllegalStateException(
           "holder reported " + released.length + " releases, expected " + rounds);

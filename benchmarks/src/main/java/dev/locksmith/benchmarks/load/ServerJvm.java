@@ -1,18 +1,19 @@
 package dev.locksmith.benchmarks.load;
 
+import dev.locksmith.testkit.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A {@link CapacityServerMain} child JVM: start, ask for its live heap, stop. */
 final class ServerJvm implements AutoCloseable {
+  private final ChildJvm child;
   private final Process process;
   private final BufferedReader out;
   private final Writer in;
@@ -28,8 +29,9 @@ final class ServerJvm implements AutoCloseable {
    */
   record Heap(long liveHeap, long maxHeap, long rss, int fds) {}
 
-  private ServerJvm(Process process) throws IOException {
-    this.process = process;
+  private ServerJvm(ChildJvm child) throws IOException {
+    this.child = child;
+    this.process = child.process();
     this.out =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
@@ -50,22 +52,24 @@ final class ServerJvm implements AutoCloseable {
 
   /** Starts the server JVM with the given heap, e.g. {@code 1g}; its log goes to {@code log}. */
   static ServerJvm start(String heap, Path log) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>();
-    command.add(java);
-    command.add("-Xms" + heap);
-    command.add("-Xmx" + heap);
-    command.add("-XX:+UseG1GC");
-    command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-    command.add("-Dcapacity.workerThreads=" + Integer.getInteger("capacity.workerThreads", 1));
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(CapacityServerMain.class.getName());
-    Process process =
-        new ProcessBuilder(command)
-            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
-    return new ServerJvm(process);
+    ChildJvm child;
+    try {
+      child =
+          ChildJvm.builder(CapacityServerMain.class)
+              .jvmOptions("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC")
+              .systemProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn")
+              .systemProperty(
+                  "capacity.workerThreads",
+                  Integer.toString(Integer.getInteger("capacity.workerThreads", 1)))
+              .output(log)
+              .appendOutput()
+              .pipeStdout()
+              .pipeStdin()
+              .start();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return new ServerJvm(child);
   }
 
   private static String exit(Process process) {
@@ -84,7 +88,7 @@ final class ServerJvm implements AutoCloseable {
   }
 
   long pid() {
-    return process.pid();
+    return child.pid();
   }
 
   /** Full collections in the server, then its live heap, RSS and descriptors. */
@@ -113,12 +117,10 @@ final class ServerJvm implements AutoCloseable {
       // already gone
     }
     try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
+      process.waitFor(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      process.destroyForcibly();
     }
+    child.close();
   }
 }
