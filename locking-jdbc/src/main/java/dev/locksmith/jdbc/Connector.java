@@ -1,0 +1,219 @@
+package dev.locksmith.jdbc;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviderException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs one lock operation on a connection of its own: borrowed for the call, in autocommit (never
+ * the caller's transaction), with a network timeout of what is left of the call's {@code timeout}.
+ * On first use it finds the dialect (from the URL, or the database's product name) and creates the
+ * table when missing. A connection failure (SQL state class 08, a terminated backend, a deadlock or
+ * a key race) is tried once more on another connection with the operation's retry, when one is
+ * given and time is left; every other failure becomes a {@link LockProviderException} naming the
+ * action, the lock, the database and the SQL state.
+ */
+final class Connector {
+  private static final Executor DIRECT = Runnable::run;
+
+  /** One operation's SQL on a borrowed connection. */
+  @FunctionalInterface
+  interface Work<T> {
+    T run(Connection connection, LockSql sql) throws SQLException;
+  }
+
+  private final DataSource dataSource;
+  private final @Nullable Dialect configured;
+  private final JdbcSettings settings;
+  private final String description;
+  private volatile @Nullable LockSql sql;
+  private volatile boolean tableReady;
+
+  Connector(
+      DataSource dataSource, @Nullable Dialect dialect, JdbcSettings settings, String description) {
+    this.dataSource = dataSource;
+    this.configured = dialect;
+    this.settings = settings;
+    this.description = description;
+  }
+
+  /** The dialect's statements, once known (after the first call when detected). */
+  @Nullable LockSql sqlIfKnown() {
+    return sql;
+  }
+
+  /** Runs {@code first}, and {@code retry} once after a connection failure when time is left. */
+  <T> T call(String action, String lockId, Work<T> first, @Nullable Work<T> retry) {
+    long deadline = System.nanoTime() + settings.timeout().toNanos();
+    Work<T> work = first;
+    boolean recreated = false;
+    boolean retried = false;
+    while (true) {
+      try {
+        return runOnce(work, deadline);
+      } catch (SQLException e) {
+        LockSql known = sql;
+        if (known != null
+            && known.dialect().missingTable(e.getSQLState(), e.getErrorCode())
+            && settings.createTable()
+            && !recreated) {
+          recreated = true;
+          tableReady = false; // dropped since it was created: create it again
+          continue;
+        }
+        if (retry != null && !retried && retriable(e) && deadline - System.nanoTime() > 0) {
+          retried = true;
+          work = retry;
+          continue;
+        }
+        throw failure(action, lockId, e);
+      }
+    }
+  }
+
+  private <T> T runOnce(Work<T> work, long deadline) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      int millis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+      int previousTimeout = networkTimeout(connection, millis);
+      boolean autoCommit = connection.getAutoCommit();
+      if (!autoCommit) {
+        connection.setAutoCommit(true);
+      }
+      try {
+        LockSql statements = statements(connection);
+        if (!tableReady) {
+          createTable(connection, statements);
+        }
+        return work.run(connection, statements);
+      } finally {
+        restore(connection, autoCommit, previousTimeout);
+      }
+    }
+  }
+
+  /**
+   * Gives the connection back as it was borrowed; a connection broken meanwhile is left to its
+   * pool, which discards it.
+   */
+  private static void restore(Connection connection, boolean autoCommit, int previousTimeout) {
+    try {
+      if (!autoCommit) {
+        connection.setAutoCommit(false);
+      }
+      if (previousTimeout >= 0) {
+        connection.setNetworkTimeout(DIRECT, previousTimeout);
+      }
+    } catch (SQLException e) {
+      // Broken: the original failure, if any, is what the caller reports.
+    }
+  }
+
+  /** Sets the network timeout and returns the previous one, or -1 when the driver has none. */
+  private static int networkTimeout(Connection connection, int millis) throws SQLException {
+    try {
+      int previous = connection.getNetworkTimeout();
+      connection.setNetworkTimeout(DIRECT, millis);
+      return previous;
+    } catch (SQLFeatureNotSupportedException | AbstractMethodError e) {
+      return -1;
+    }
+  }
+
+  private LockSql statements(Connection connection) throws SQLException {
+    LockSql known = sql;
+    if (known != null) {
+      return known;
+    }
+    Dialect dialect = configured;
+    if (dialect == null) {
+      String product = connection.getMetaData().getDatabaseProductName();
+      dialect =
+          Dialect.of(product)
+              .orElseThrow(
+                  () ->
+                      new LockConfigurationException(
+                          "JDBC "
+                              + description
+                              + ": database '"
+                              + product
+                              + "' is not supported; supported: "
+                              + Dialect.SUPPORTED));
+    }
+    known = LockSql.of(dialect, settings.table(), settings.channel());
+    sql = known;
+    return known;
+  }
+
+  private void createTable(Connection connection, LockSql statements) throws SQLException {
+    if (!settings.createTable()) {
+      tableReady = true;
+      return;
+    }
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(statements.createTable());
+    } catch (SQLException e) {
+      // Two clients creating it at once: PostgreSQL reports the loser's duplicate type or table.
+      if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+        throw e;
+      }
+    }
+    tableReady = true;
+  }
+
+  /** Failures after which the same operation on a fresh connection is safe and may succeed. */
+  static boolean retriable(SQLException e) {
+    String state = e.getSQLState();
+    if (e instanceof SQLTransientConnectionException) {
+      return false; // the pool gave no connection within the timeout: no time for another try
+    }
+    if (state == null) {
+      return false;
+    }
+    return state.startsWith("08")
+        || state.startsWith("57P0")
+        || state.equals("40001")
+        || state.equals("40P01")
+        || state.equals("23505")
+        || e.getErrorCode() == 1213;
+  }
+
+  LockProviderException failure(String action, String lockId, SQLException e) {
+    LockSql known = sql;
+    String what;
+    if (known != null && known.dialect().missingTable(e.getSQLState(), e.getErrorCode())) {
+      what =
+          "table "
+              + settings.table()
+              + " does not exist and createTable=false; create it with the DDL in the"
+              + " locking-jdbc README";
+    } else if (e instanceof SQLTransientConnectionException) {
+      what =
+          "no connection within the timeout of "
+              + settings.timeout().toMillis()
+              + " ms (pool exhausted or database unreachable): "
+              + reason(e);
+    } else {
+      what = reason(e);
+    }
+    return new LockProviderException(
+        "JDBC " + description + ": " + action + " of lock '" + lockId + "' failed: " + what, e);
+  }
+
+  /** The first line of an SQL exception's message with its SQL state. */
+  static String reason(SQLException e) {
+    String message = String.valueOf(e.getMessage()).strip();
+    int newline = message.indexOf('\n');
+    if (newline >= 0) {
+      message = message.substring(0, newline).strip();
+    }
+    return e.getSQLState() == null ? message : message + " (SQL state " + e.getSQLState() + ")";
+  }
+}

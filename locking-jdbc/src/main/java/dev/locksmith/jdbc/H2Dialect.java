@@ -1,0 +1,57 @@
+package dev.locksmith.jdbc;
+
+/** H2: a standard {@code MERGE ... USING}, then the row read back. */
+final class H2Dialect implements Dialect {
+
+  @Override
+  public String name() {
+    return "H2";
+  }
+
+  @Override
+  public String nowMicros() {
+    return "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)";
+  }
+
+  @Override
+  public String createTable(String table) {
+    return "CREATE TABLE IF NOT EXISTS "
+        + table
+        + " (lock_id VARCHAR(255) NOT NULL PRIMARY KEY,"
+        + " owner_token VARCHAR(64) NOT NULL,"
+        + " owner VARCHAR(255) NOT NULL,"
+        + " fencing_token BIGINT NOT NULL,"
+        + " expires_us BIGINT NOT NULL)";
+  }
+
+  @Override
+  public String acquire(String table) {
+    return "MERGE INTO "
+        + table
+        + " l USING (SELECT CAST(? AS VARCHAR(255)) lock_id, CAST(? AS VARCHAR(64)) owner_token,"
+        + " CAST(? AS VARCHAR(255)) owner, "
+        + nowMicros()
+        + " now_us, CAST(? AS BIGINT) ttl_us) r ON l.lock_id = r.lock_id"
+        + " WHEN MATCHED AND (l.expires_us <= r.now_us OR l.owner_token = r.owner_token)"
+        + " THEN UPDATE SET owner_token = r.owner_token, owner = r.owner,"
+        + " fencing_token = GREATEST(l.fencing_token + 1, r.now_us),"
+        + " expires_us = r.now_us + r.ttl_us"
+        + " WHEN NOT MATCHED THEN INSERT (lock_id, owner_token, owner, fencing_token, expires_us)"
+        + " VALUES (r.lock_id, r.owner_token, r.owner, r.now_us, r.now_us + r.ttl_us)";
+  }
+
+  @Override
+  public boolean acquireReturnsToken() {
+    return false;
+  }
+
+  @Override
+  public boolean notifies() {
+    return false;
+  }
+
+  @Override
+  public boolean missingTable(String sqlState, int vendorCode) {
+    return Dialect.super.missingTable(sqlState, vendorCode) || vendorCode == 42102;
+  }
+}

@@ -1,0 +1,284 @@
+package dev.locksmith.jdbc;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leases in a table of the application's database (PostgreSQL, MySQL/MariaDB or H2), one row per
+ * lock id, timed by the database's clock. Every operation runs on a connection of its own in
+ * autocommit, never in the caller's transaction ({@link Connector}); take, renew and release are
+ * single statements that check the owner token ({@link LockCommands}). Fencing tokens are {@code
+ * GREATEST(previous token + 1, database clock in microseconds)}: they increase on a row that is
+ * kept, and a row deleted by a sweep or an operator restarts above every earlier token as long as
+ * the database's clock does not go back.
+ *
+ * <p>Waiters are woken by this provider's releases, on PostgreSQL by {@code LISTEN/NOTIFY} from
+ * every client, and otherwise poll with a bounded back-off ({@link Waiting}).
+ *
+ * <p>Create one from a URL ({@link #create(String)}) or from a {@link DataSource} ({@link
+ * #builder(DataSource)}). Creating never contacts the database: calls fail with {@link
+ * LockProviderException} until it answers.
+ */
+public final class JdbcLockProvider implements LockProvider {
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcLockProvider.class);
+
+  private final JdbcSettings settings;
+  private final Connector connector;
+  private final LockCommands commands;
+  private final WakeUps wakeUps = new WakeUps();
+  private final PgListener.Opener listenerOpener;
+  private final @Nullable AutoCloseable ownedPool;
+  private final String description;
+  private final Waiting waiting;
+  private final ExecutorService background;
+  private final AtomicReference<@Nullable PgListener> listener = new AtomicReference<>();
+  private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
+  private volatile boolean closed;
+
+  JdbcLockProvider(
+      DataSource dataSource,
+      @Nullable Dialect dialect,
+      JdbcSettings settings,
+      PgListener.Opener listenerOpener,
+      @Nullable AutoCloseable ownedPool,
+      String description) {
+    this.settings = settings;
+    this.description = description;
+    this.connector = new Connector(dataSource, dialect, settings, description);
+    this.commands = new LockCommands(connector);
+    this.listenerOpener = listenerOpener;
+    this.ownedPool = ownedPool;
+    this.waiting =
+        new Waiting(
+            commands, wakeUps, this::listener, settings.maxPoll(), description, () -> closed);
+    this.background =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "locksmith-jdbc-cleanup");
+              thread.setDaemon(true);
+              return thread;
+            });
+  }
+
+  /**
+   * A provider for a URL such as {@code
+   * jdbc:postgresql://127.0.0.1/app?user=app&table=locksmith_locks}, with a small connection pool
+   * of its own; see the module's README for the parameters.
+   *
+   * @throws dev.locksmith.core.LockConfigurationException when a part of the URL is wrong, naming
+   *     it, or no driver on the class path accepts it
+   */
+  public static JdbcLockProvider create(String url) {
+    return new JdbcLockProviderFactory().create(ProviderUrl.parse(url));
+  }
+
+  /**
+   * A builder for a provider over the application's {@link DataSource}. Lock operations borrow a
+   * connection for each call and use it in autocommit; pass the plain pool, not a transaction-aware
+   * proxy. A separate small pool for locks is advised, so that busy business work cannot starve
+   * lock renewals: a call that gets no connection within {@code timeout} fails as the provider
+   * being down.
+   */
+  public static JdbcLockProviderBuilder builder(DataSource dataSource) {
+    return new JdbcLockProviderBuilder(dataSource);
+  }
+
+  @Override
+  public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+    checkOpen();
+    LockCommands.Attempt attempt = take(request);
+    return Optional.ofNullable(attempt.grant());
+  }
+
+  @Override
+  public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
+      throws InterruptedException {
+    checkOpen();
+    long deadline = System.nanoTime() + Waiting.waitNanos(timeout);
+    try {
+      LockCommands.Attempt attempt = take(request);
+      if (attempt.grant() != null) {
+        return Optional.of(attempt.grant());
+      }
+      return waiting.waitFor(request, deadline, attempt.holderLeftMicros());
+    } catch (LockProviderException e) {
+      abandonLater(request);
+      if (Thread.interrupted() || interruption(e)) {
+        InterruptedException interrupted =
+            new InterruptedException("interrupted while waiting for lock " + request.lockId());
+        interrupted.initCause(e);
+        throw interrupted;
+      }
+      throw e;
+    }
+  }
+
+  /** Whether a failure came from an interrupt (a pool or driver interrupted while waiting). */
+  private static boolean interruption(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof InterruptedException
+          || cause instanceof java.io.InterruptedIOException
+          || cause instanceof java.nio.channels.ClosedByInterruptException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** One attempt; when its outcome is unknown, a grant it may have made is ended in background. */
+  private LockCommands.Attempt take(LockRequest request) {
+    try {
+      return commands.acquire(request);
+    } catch (LockProviderException e) {
+      abandonLater(request);
+      throw e;
+    }
+  }
+
+  private void abandonLater(LockRequest request) {
+    if (closed) {
+      return;
+    }
+    try {
+      background.execute(
+          () -> {
+            try {
+              commands.abandon(request);
+            } catch (RuntimeException e) {
+              LOG.debug("JDBC {}: clean-up after a failed acquire failed: {}", description, e);
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closed meanwhile: the lease, if any, ends by its TTL.
+    }
+  }
+
+  @Override
+  public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+    checkOpen();
+    return commands.renew(lease, ttl);
+  }
+
+  @Override
+  public boolean release(LeaseGrant lease) {
+    checkOpen();
+    boolean released = commands.release(lease);
+    if (released) {
+      wakeUps.wake(LockIds.stored(lease.lockId()));
+      sweepNowAndThen();
+    }
+    return released;
+  }
+
+  /** At most once per ten minutes (or per retention when shorter), after a release. */
+  private void sweepNowAndThen() {
+    long every = Math.min(settings.retention().toNanos(), Duration.ofMinutes(10).toNanos());
+    long last = lastSweep.get();
+    long now = System.nanoTime();
+    if (now - last < every || !lastSweep.compareAndSet(last, now)) {
+      return;
+    }
+    try {
+      background.execute(
+          () -> {
+            try {
+              int deleted = commands.sweep(settings.retention());
+              LOG.debug("JDBC {}: swept {} rows of ended leases", description, deleted);
+            } catch (RuntimeException e) {
+              LOG.debug("JDBC {}: sweep failed: {}", description, e.toString());
+            }
+          });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closed meanwhile.
+    }
+  }
+
+  /** Sweeps now: deletes the rows whose lease ended more than {@code retention} ago. */
+  int sweep() {
+    return commands.sweep(settings.retention());
+  }
+
+  /** {@inheritDoc} The number of waiters is not known ({@code -1}). */
+  @Override
+  public LockStatus status(String lockId) {
+    checkOpen();
+    return commands.status(lockId);
+  }
+
+  @Override
+  public Optional<List<LockStatus>> listHeld() {
+    checkOpen();
+    return Optional.of(commands.listHeld());
+  }
+
+  @Override
+  public String description() {
+    return description;
+  }
+
+  /** The lock table's name. */
+  public String table() {
+    return settings.table();
+  }
+
+  /**
+   * Wakes every waiter, which then throws a {@link LockProviderException} ("provider closed"),
+   * stops the listening connection, and closes the pool when the provider created it (from a URL);
+   * an application's {@link DataSource} stays open. Leases still held end by their TTL.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    wakeUps.wakeAll();
+    PgListener current = listener.get();
+    if (current != null) {
+      current.close();
+    }
+    background.shutdown();
+    if (ownedPool != null) {
+      try {
+        ownedPool.close();
+      } catch (Exception e) {
+        LOG.debug("JDBC {}: closing the pool failed: {}", description, e.toString());
+      }
+    }
+  }
+
+  /** The PostgreSQL listener, created once the dialect is known to notify; else null. */
+  @Nullable PgListener listener() {
+    PgListener current = listener.get();
+    if (current != null || closed) {
+      return current;
+    }
+    LockSql sql = connector.sqlIfKnown();
+    if (sql == null || !sql.dialect().notifies()) {
+      return null;
+    }
+    PgListener created = new PgListener(listenerOpener, settings.channel(), wakeUps, description);
+    return listener.compareAndSet(null, created) ? created : listener.get();
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("Lock provider " + description + " is closed");
+    }
+  }
+}

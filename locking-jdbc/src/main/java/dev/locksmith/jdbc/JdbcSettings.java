@@ -1,0 +1,58 @@
+package dev.locksmith.jdbc;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/**
+ * What a provider is configured with, checked.
+ *
+ * @param table the lock table, optionally schema-qualified
+ * @param createTable whether the table is created on first use when missing
+ * @param timeout how long one call may take: borrowing a connection plus the statement
+ * @param maxPoll the longest pause between attempts of a waiter that polls
+ * @param retention how long a row whose lease ended is kept before a sweep may delete it
+ */
+record JdbcSettings(
+    String table, boolean createTable, Duration timeout, Duration maxPoll, Duration retention) {
+
+  static final String DEFAULT_TABLE = "locksmith_locks";
+  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+  static final Duration DEFAULT_MAX_POLL = Duration.ofMillis(100);
+  static final Duration DEFAULT_RETENTION = Duration.ofHours(1);
+
+  private static final Pattern TABLE =
+      Pattern.compile("([A-Za-z_][A-Za-z0-9_]{0,47}\\.)?[A-Za-z_][A-Za-z0-9_]{0,47}");
+
+  static JdbcSettings defaults() {
+    return new JdbcSettings(
+        DEFAULT_TABLE, true, DEFAULT_TIMEOUT, DEFAULT_MAX_POLL, DEFAULT_RETENTION);
+  }
+
+  /** Checks the values; a wrong one fails with an {@link IllegalArgumentException} naming it. */
+  JdbcSettings {
+    if (!TABLE.matcher(table).matches()) {
+      throw new IllegalArgumentException(
+          "table '"
+              + table
+              + "' is not a plain SQL name: letters, digits and '_', at most 48 characters,"
+              + " optionally after 'schema.'");
+    }
+    if (timeout.isNegative()
+        || timeout.toMillis() < 250
+        || timeout.compareTo(Duration.ofMinutes(5)) > 0) {
+      throw new IllegalArgumentException("timeout must be between 250ms and 5m, was " + timeout);
+    }
+    if (maxPoll.toMillis() < 1 || maxPoll.compareTo(Duration.ofSeconds(10)) > 0) {
+      throw new IllegalArgumentException("maxPoll must be between 1ms and 10s, was " + maxPoll);
+    }
+    if (retention.compareTo(Duration.ofMinutes(1)) < 0) {
+      throw new IllegalArgumentException("retention must be at least 1m, was " + retention);
+    }
+  }
+
+  /** The PostgreSQL notification channel of this table. */
+  String channel() {
+    String channel = "locksmith:" + table.toLowerCase(java.util.Locale.ROOT);
+    return channel.length() > 63 ? channel.substring(0, 63) : channel;
+  }
+}

@@ -1,0 +1,106 @@
+package dev.locksmith.jdbc;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A {@code jdbc:} provider URL split into the driver's URL and the provider's parameters: {@code
+ * table}, {@code createTable}, {@code poolSize}, {@code timeout}, {@code maxPoll} and {@code
+ * retention} are taken out; every other parameter goes to the driver unchanged.
+ *
+ * @param driverUrl the URL handed to the driver
+ * @param dialect the database's dialect, from the sub-protocol
+ * @param settings the provider's settings
+ * @param poolSize the size of the provider's own pool
+ */
+record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poolSize) {
+  static final Set<String> PROVIDER_PARAMETERS =
+      Set.of("table", "createTable", "poolSize", "timeout", "maxPoll", "retention");
+  static final int DEFAULT_POOL_SIZE = 4;
+
+  static JdbcUrl parse(ProviderUrl url) {
+    String part = url.opaquePart();
+    int colon = part.indexOf(':');
+    if (colon <= 0) {
+      throw url.error(
+          "names no database; expected jdbc:postgresql://HOST/DB, jdbc:mariadb://HOST/DB,"
+              + " jdbc:mysql://HOST/DB or jdbc:h2:...");
+    }
+    String database = part.substring(0, colon);
+    Dialect dialect =
+        Dialect.of(database)
+            .orElseThrow(
+                () ->
+                    url.error(
+                        "names database '"
+                            + database
+                            + "', which is not supported; supported: "
+                            + Dialect.SUPPORTED));
+    int poolSize = url.intParameter("poolSize", DEFAULT_POOL_SIZE);
+    if (poolSize < 1 || poolSize > 64) {
+      throw url.error("parameter 'poolSize' must be between 1 and 64, was " + poolSize);
+    }
+    JdbcSettings defaults = JdbcSettings.defaults();
+    String table = url.parameter("table");
+    Duration timeout = url.durationParameter("timeout", defaults.timeout());
+    Duration maxPoll = url.durationParameter("maxPoll", defaults.maxPoll());
+    Duration retention = url.durationParameter("retention", defaults.retention());
+    JdbcSettings settings;
+    try {
+      settings =
+          new JdbcSettings(
+              table == null ? defaults.table() : table.strip(),
+              url.booleanParameter("createTable", true),
+              timeout,
+              maxPoll,
+              retention);
+    } catch (IllegalArgumentException e) {
+      throw url.error("parameter '" + e.getMessage().split(" ", 2)[0] + "': " + e.getMessage());
+    }
+    String driverUrl = driverUrl(url.text());
+    try {
+      DriverManager.getDriver(driverUrl);
+    } catch (SQLException e) {
+      throw new LockConfigurationException(
+          "Provider URL '"
+              + url.redacted()
+              + "': no JDBC driver for "
+              + database
+              + " on the class path ("
+              + Connector.reason(e)
+              + ")",
+          e);
+    }
+    return new JdbcUrl(driverUrl, dialect, settings, poolSize);
+  }
+
+  /** The URL without the provider's parameters, the driver's kept as written. */
+  static String driverUrl(String text) {
+    int question = text.indexOf('?');
+    if (question < 0) {
+      return text;
+    }
+    List<String> kept = new ArrayList<>();
+    for (String pair : text.substring(question + 1).split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String name =
+          URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+      if (!PROVIDER_PARAMETERS.contains(name)) {
+        kept.add(pair);
+      }
+    }
+    String base = text.substring(0, question);
+    return kept.isEmpty() ? base : base + "?" + String.join("&", kept);
+  }
+}

@@ -1,0 +1,232 @@
+package dev.locksmith.jdbc;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lock operations as SQL, each one statement (two on databases whose take-or-refuse cannot
+ * return its result) on a connection of its own ({@link Connector}).
+ *
+ * <p>A grant's local deadline is the {@code nanoTime} just before its statement was sent plus the
+ * TTL: the database computes the lease's end from its own clock when the statement arrives, which
+ * is later, so the local deadline is conservative whatever the offset between the two clocks.
+ */
+final class LockCommands {
+
+  /**
+   * One try at a lock.
+   *
+   * @param grant the grant, or {@code null} when another owner holds the lock
+   * @param holderLeftMicros how long the holder's lease has left, or -1 when not known
+   */
+  record Attempt(@Nullable LeaseGrant grant, long holderLeftMicros) {}
+
+  private final Connector connector;
+
+  LockCommands(Connector connector) {
+    this.connector = connector;
+  }
+
+  /**
+   * Takes the lock if free. Retried once after a connection failure: the same owner token takes its
+   * own lease again (with a new fencing token), so a grant whose reply was lost is not lost.
+   */
+  Attempt acquire(LockRequest request) {
+    Connector.Work<Attempt> work = (connection, sql) -> acquire(connection, sql, request);
+    return connector.call("acquire", request.lockId(), work, work);
+  }
+
+  private static Attempt acquire(Connection connection, LockSql sql, LockRequest request)
+      throws SQLException {
+    String id = LockIds.stored(request.lockId());
+    try (PreparedStatement take = connection.prepareStatement(sql.acquire())) {
+      take.setString(1, id);
+      take.setString(2, request.ownerToken());
+      take.setString(3, LockIds.owner(request.owner()));
+      take.setLong(4, LockIds.micros(request.ttl()));
+      long sentAt = System.nanoTime();
+      if (sql.dialect().acquireReturnsToken()) {
+        try (ResultSet rows = take.executeQuery()) {
+          return rows.next()
+              ? new Attempt(grant(request, rows.getLong(1), sentAt), -1)
+              : new Attempt(null, -1);
+        }
+      }
+      take.executeUpdate();
+      try (PreparedStatement read = connection.prepareStatement(sql.readBack())) {
+        read.setString(1, id);
+        try (ResultSet rows = read.executeQuery()) {
+          if (!rows.next()) {
+            return new Attempt(null, -1);
+          }
+          if (request.ownerToken().equals(rows.getString(1))) {
+            return new Attempt(grant(request, rows.getLong(2), sentAt), -1);
+          }
+          return new Attempt(null, Math.max(0, rows.getLong(3)));
+        }
+      }
+    }
+  }
+
+  private static LeaseGrant grant(LockRequest request, long token, long sentAt) {
+    return new LeaseGrant(
+        request.lockId(),
+        request.ownerToken(),
+        token,
+        request.ttl(),
+        sentAt + request.ttl().toNanos());
+  }
+
+  /** How long the holder of {@code lockId} has left in microseconds; 0 when free. */
+  long holderLeftMicros(String lockId) {
+    return connector.call(
+        "status",
+        lockId,
+        (connection, sql) -> {
+          try (PreparedStatement read = connection.prepareStatement(sql.remaining())) {
+            read.setString(1, LockIds.stored(lockId));
+            try (ResultSet rows = read.executeQuery()) {
+              return rows.next() ? Math.max(0, rows.getLong(1)) : 0L;
+            }
+          }
+        },
+        null);
+  }
+
+  /** Extends a live lease; idempotent, so retried once after a connection failure. */
+  Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+    Connector.Work<Optional<LeaseGrant>> work =
+        (connection, sql) -> {
+          try (PreparedStatement renew = connection.prepareStatement(sql.renew())) {
+            renew.setLong(1, LockIds.micros(ttl));
+            renew.setString(2, LockIds.stored(lease.lockId()));
+            renew.setString(3, lease.ownerToken());
+            renew.setLong(4, lease.fencingToken());
+            long sentAt = System.nanoTime();
+            return renew.executeUpdate() == 1
+                ? Optional.of(lease.renewed(ttl, sentAt + ttl.toNanos()))
+                : Optional.empty();
+          }
+        };
+    return connector.call("renew", lease.lockId(), work, work);
+  }
+
+  /**
+   * Ends a live lease. After a connection failure the retry ends the lease if this owner's row is
+   * still there, so a release whose first run went through but whose reply was lost reports {@code
+   * true}, as that run would have.
+   */
+  boolean release(LeaseGrant lease) {
+    return connector.call(
+        "release",
+        lease.lockId(),
+        (connection, sql) -> release(connection, sql, sql.release(), lease),
+        (connection, sql) -> release(connection, sql, sql.releaseOwned(), lease));
+  }
+
+  private static boolean release(
+      Connection connection, LockSql sql, String statement, LeaseGrant lease) throws SQLException {
+    try (PreparedStatement release = connection.prepareStatement(statement)) {
+      release.setString(1, LockIds.stored(lease.lockId()));
+      release.setString(2, lease.ownerToken());
+      release.setLong(3, lease.fencingToken());
+      if (sql.releaseReturnsRows()) {
+        try (ResultSet rows = release.executeQuery()) {
+          return rows.next();
+        }
+      }
+      return release.executeUpdate() == 1;
+    }
+  }
+
+  /**
+   * After an acquire whose outcome is unknown: ends the lease if {@code request}'s owner token
+   * holds it. Whether a grant happened is not known, so it matches the owner token alone.
+   */
+  void abandon(LockRequest request) {
+    connector.call(
+        "clean-up after a failed acquire",
+        request.lockId(),
+        (connection, sql) -> {
+          try (PreparedStatement read = connection.prepareStatement(sql.readBack())) {
+            read.setString(1, LockIds.stored(request.lockId()));
+            try (ResultSet rows = read.executeQuery()) {
+              if (!rows.next() || !request.ownerToken().equals(rows.getString(1))) {
+                return false;
+              }
+              long token = rows.getLong(2);
+              LeaseGrant granted =
+                  new LeaseGrant(request.lockId(), request.ownerToken(), token, request.ttl(), 0);
+              return release(connection, sql, sql.releaseOwned(), granted);
+            }
+          }
+        },
+        null);
+  }
+
+  LockStatus status(String lockId) {
+    return connector.call(
+        "status",
+        lockId,
+        (connection, sql) -> {
+          try (PreparedStatement read = connection.prepareStatement(sql.status())) {
+            read.setString(1, LockIds.stored(lockId));
+            try (ResultSet rows = read.executeQuery()) {
+              if (!rows.next()) {
+                return new LockStatus(lockId, null, -1);
+              }
+              return new LockStatus(lockId, holder(rows, 1), -1);
+            }
+          }
+        },
+        null);
+  }
+
+  List<LockStatus> listHeld() {
+    return connector.call(
+        "list",
+        "*",
+        (connection, sql) -> {
+          List<LockStatus> held = new ArrayList<>();
+          try (PreparedStatement read = connection.prepareStatement(sql.listHeld());
+              ResultSet rows = read.executeQuery()) {
+            while (rows.next()) {
+              held.add(new LockStatus(rows.getString(1), holder(rows, 2), -1));
+            }
+          }
+          return held;
+        },
+        null);
+  }
+
+  private static LockStatus.Holder holder(ResultSet rows, int first) throws SQLException {
+    return new LockStatus.Holder(
+        rows.getString(first),
+        rows.getLong(first + 1),
+        Duration.ofNanos(Math.max(0, rows.getLong(first + 2)) * 1000));
+  }
+
+  /** Deletes rows whose lease ended more than {@code retention} ago; returns how many. */
+  int sweep(Duration retention) {
+    return connector.call(
+        "sweep",
+        "*",
+        (connection, sql) -> {
+          try (PreparedStatement delete = connection.prepareStatement(sql.sweep())) {
+            delete.setLong(1, LockIds.micros(retention));
+            return delete.executeUpdate();
+          }
+        },
+        null);
+  }
+}

@@ -1,0 +1,83 @@
+package dev.locksmith.jdbc;
+
+/**
+ * The statements of one table in one dialect. Renew and release are owner-checked: they match the
+ * row only while the presented owner token and fencing token hold a live lease. A release ends the
+ * lease by setting {@code expires_us} to now and keeps the row, so the fencing token stays on it.
+ */
+record LockSql(
+    Dialect dialect,
+    String table,
+    String createTable,
+    String acquire,
+    String readBack,
+    String remaining,
+    String renew,
+    String release,
+    String releaseOwned,
+    String status,
+    String listHeld,
+    String sweep) {
+
+  static LockSql of(Dialect dialect, String table, String channel) {
+    String now = dialect.nowMicros();
+    String release =
+        "UPDATE "
+            + table
+            + " SET expires_us = "
+            + now
+            + " WHERE lock_id = ? AND owner_token = ? AND fencing_token = ? AND expires_us > "
+            + now;
+    // After a connection failure: ends the lease if this owner's row is still there, released by
+    // the first run or not.
+    String releaseOwned =
+        "UPDATE "
+            + table
+            + " SET expires_us = LEAST(expires_us, "
+            + now
+            + ") WHERE lock_id = ? AND owner_token = ? AND fencing_token = ?";
+    if (dialect.notifies()) {
+      String notify = "SELECT pg_notify('" + channel + "', lock_id) FROM r";
+      release = "WITH r AS (" + release + " RETURNING lock_id) " + notify;
+      releaseOwned = "WITH r AS (" + releaseOwned + " RETURNING lock_id) " + notify;
+    }
+    return new LockSql(
+        dialect,
+        table,
+        dialect.createTable(table),
+        dialect.acquire(table),
+        "SELECT owner_token, fencing_token, expires_us - "
+            + now
+            + " FROM "
+            + table
+            + " WHERE lock_id = ?",
+        "SELECT expires_us - " + now + " FROM " + table + " WHERE lock_id = ?",
+        "UPDATE "
+            + table
+            + " SET expires_us = "
+            + now
+            + " + ? WHERE lock_id = ? AND owner_token = ? AND fencing_token = ? AND expires_us > "
+            + now,
+        release,
+        releaseOwned,
+        "SELECT owner, fencing_token, expires_us - "
+            + now
+            + " FROM "
+            + table
+            + " WHERE lock_id = ? AND expires_us > "
+            + now,
+        "SELECT lock_id, owner, fencing_token, expires_us - "
+            + now
+            + " FROM "
+            + table
+            + " WHERE expires_us > "
+            + now
+            + " ORDER BY lock_id",
+        "DELETE FROM " + table + " WHERE expires_us < " + now + " - ?");
+  }
+
+  /** Whether releases return a row per released lease (PostgreSQL) instead of an update count. */
+  boolean releaseReturnsRows() {
+    return dialect.notifies();
+  }
+}

@@ -1,0 +1,126 @@
+package dev.locksmith.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * PostgreSQL push wake-ups: one connection per provider that {@code LISTEN}s on the table's channel
+ * and wakes the waiters of each released lock id. Started by the first waiter. When the connection
+ * fails it wakes every waiter (they try again and poll until it is back), then reconnects after a
+ * back-off of 100 ms doubling up to 5 s; a successful reconnect wakes every waiter again, since
+ * notifications sent meanwhile are lost.
+ */
+final class PgListener {
+  private static final Logger LOG = LoggerFactory.getLogger(JdbcLockProvider.class);
+  private static final int READ_MILLIS = 500;
+  private static final long MAX_BACK_OFF_MILLIS = 5000;
+
+  /** Opens the listening connection. */
+  @FunctionalInterface
+  interface Opener {
+    Connection open() throws SQLException;
+  }
+
+  private final Opener opener;
+  private final String channel;
+  private final WakeUps wakeUps;
+  private final String description;
+  private final CountDownLatch closing = new CountDownLatch(1);
+  private volatile boolean listening;
+  private final AtomicBoolean started = new AtomicBoolean();
+  private volatile @Nullable Thread thread;
+
+  PgListener(Opener opener, String channel, WakeUps wakeUps, String description) {
+    this.opener = opener;
+    this.channel = channel;
+    this.wakeUps = wakeUps;
+    this.description = description;
+  }
+
+  /** Whether notifications arrive now; waiters poll while not. */
+  boolean listening() {
+    return listening;
+  }
+
+  /** Starts the listening thread once. */
+  void start() {
+    if (closing.getCount() == 0 || started.get() || !started.compareAndSet(false, true)) {
+      return;
+    }
+    Thread listener = new Thread(this::run, "locksmith-jdbc-listener");
+    listener.setDaemon(true);
+    thread = listener;
+    listener.start();
+  }
+
+  private void run() {
+    long backOff = 100;
+    while (closing.getCount() > 0) {
+      try (Connection connection = opener.open()) {
+        connection.setAutoCommit(true);
+        try (Statement listen = connection.createStatement()) {
+          listen.execute("LISTEN \"" + channel + "\"");
+        }
+        PGConnection pg = connection.unwrap(PGConnection.class);
+        listening = true;
+        wakeUps.wakeAll();
+        backOff = 100;
+        while (closing.getCount() > 0) {
+          PGNotification[] notifications = pg.getNotifications(READ_MILLIS);
+          if (notifications != null) {
+            for (PGNotification notification : notifications) {
+              wakeUps.wake(notification.getParameter());
+            }
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        boolean wasListening = listening;
+        listening = false;
+        wakeUps.wakeAll();
+        if (closing.getCount() == 0) {
+          return;
+        }
+        if (wasListening) {
+          LOG.info(
+              "JDBC {}: listening connection lost, waiters poll until it is back: {}",
+              description,
+              e.toString());
+        } else {
+          LOG.debug("JDBC {}: listening connection failed: {}", description, e.toString());
+        }
+        try {
+          if (closing.await(backOff, TimeUnit.MILLISECONDS)) {
+            return;
+          }
+        } catch (InterruptedException interrupted) {
+          return;
+        }
+        backOff = Math.min(backOff * 2, MAX_BACK_OFF_MILLIS);
+      } finally {
+        listening = false;
+      }
+    }
+  }
+
+  /** Stops listening and closes the connection within one read interval. */
+  void close() {
+    closing.countDown();
+    Thread listener = thread;
+    if (listener != null) {
+      try {
+        listener.join(TimeUnit.SECONDS.toMillis(2));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

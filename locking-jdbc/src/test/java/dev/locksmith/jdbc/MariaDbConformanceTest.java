@@ -1,0 +1,81 @@
+package dev.locksmith.jdbc;
+
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.testkit.FaultProxy;
+import dev.locksmith.testkit.FaultyPath;
+import dev.locksmith.testkit.FullContract;
+import dev.locksmith.testkit.LockProviderContract;
+import dev.locksmith.testkit.StoreLifecycle;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The test kit's conformance suite on the MariaDB (or MySQL) of {@code LOCKSMITH_TEST_MARIADB_URL},
+ * faults through a proxy. That server is shared and not the test's to restart: a restart kills
+ * every connection of the test's providers to it ({@code KILL}), and losing the state drops the
+ * table, the nearest an operator could do.
+ */
+class MariaDbConformanceTest extends LockProviderContract implements FullContract {
+  private static final String TABLE = TestDatabases.table("maria_conformance");
+  private static String url;
+
+  @BeforeAll
+  static void findServer() {
+    url = TestDatabases.mariaDbUrl("table=" + TABLE);
+  }
+
+  @Override
+  protected LockProvider newProvider() {
+    return LockProviders.create(url);
+  }
+
+  @Override
+  protected FaultyPath newFaultyClient() throws Exception {
+    FaultProxy proxy = FaultProxy.start(Urls.host(url), Urls.port(url, 3306));
+    return FaultyPath.through(proxy, LockProviders.create(Urls.through(url, proxy.port())));
+  }
+
+  @Override
+  public StoreLifecycle storeLifecycle() {
+    return new StoreLifecycle() {
+      @Override
+      public void restart() throws SQLException {
+        try (Connection admin = DriverManager.getConnection(JdbcUrl.driverUrl(url));
+            Statement statement = admin.createStatement()) {
+          var ids =
+              statement.executeQuery(
+                  "SELECT id FROM information_schema.processlist"
+                      + " WHERE db = DATABASE() AND id <> CONNECTION_ID()");
+          java.util.List<Long> all = new java.util.ArrayList<>();
+          while (ids.next()) {
+            all.add(ids.getLong(1));
+          }
+          for (long id : all) {
+            try {
+              statement.execute("KILL CONNECTION " + id);
+            } catch (SQLException gone) {
+              // ended meanwhile
+            }
+          }
+        }
+      }
+
+      @Override
+      public void restartLosingState() throws SQLException {
+        try (Connection admin = DriverManager.getConnection(JdbcUrl.driverUrl(url));
+            Statement statement = admin.createStatement()) {
+          statement.execute("DROP TABLE " + TABLE);
+        }
+      }
+
+      @Override
+      public void restartWithPersistenceAdded() throws SQLException {
+        restart(); // InnoDB always persists
+      }
+    };
+  }
+}

