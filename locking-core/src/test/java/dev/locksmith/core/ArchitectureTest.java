@@ -85,7 +85,10 @@ class ArchitectureTest {
             "dev.locksmith..",
             "org.springframework.expression..",
             "org.slf4j..",
-            "org.jspecify..")
+            "org.jspecify..",
+            // Optional: only for methods that return Mono or Flux (see ReactorConfinementTest).
+            "reactor.core..",
+            "org.reactivestreams..")
         .check(classes);
   }
 
@@ -161,7 +164,10 @@ class ArchitectureTest {
             USER_API,
             "dev.locksmith.core.integration..",
             "org.springframework.expression..",
-            "org.jspecify..")
+            "org.jspecify..",
+            // Optional: only for methods that return Mono or Flux (see ReactorConfinementTest).
+            "reactor.core..",
+            "org.reactivestreams..")
         .check(classes);
   }
 

@@ -1,0 +1,63 @@
+package dev.locksmith.core.integration;
+
+import dev.locksmith.core.Locksmith;
+import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One subscription to the reactive result of a locked method, as {@link ReactiveResults} runs it:
+ * the call's lock, resolved but not taken, and the method itself, run once the lease is held. An
+ * integration makes one per subscription (or hands the same one out each time), so that every
+ * subscription runs the method anew under its own lease. Names no Reactor type.
+ */
+public interface ReactiveCall {
+
+  /** The lock of this call, made by {@link Locksmith#prepare}. */
+  PreparedCall prepared();
+
+  /**
+   * Runs the intercepted method; called only while the lease is held (never when skipped).
+   *
+   * @return the method's {@code org.reactivestreams.Publisher}, or {@code null}, which counts as
+   *     empty
+   * @throws Throwable what the method throws, passed to the subscriber as an error signal
+   */
+  @Nullable Object proceed() throws Throwable;
+
+  /** Runs an intercepted method, as {@link #proceed()} says. */
+  @FunctionalInterface
+  interface Proceed {
+    /** See {@link ReactiveCall#proceed()}. */
+    @Nullable Object proceed() throws Throwable;
+  }
+
+  /** A call whose lock is already prepared. */
+  static ReactiveCall of(PreparedCall prepared, Proceed proceed) {
+    return new ReactiveCall() {
+      @Override
+      public PreparedCall prepared() {
+        return prepared;
+      }
+
+      @Override
+      public @Nullable Object proceed() throws Throwable {
+        return proceed.proceed();
+      }
+    };
+  }
+
+  /**
+   * Prepares the lock of a call now ({@link Locksmith#prepare}: spec, key from these arguments,
+   * provider), to be taken when {@link ReactiveResults} says.
+   *
+   * @throws dev.locksmith.core.LockException when the key or the configuration is bad
+   */
+  static ReactiveCall of(
+      Locksmith locksmith,
+      Method method,
+      Class<?> targetClass,
+      @Nullable Object[] arguments,
+      Proceed proceed) {
+    return of(locksmith.prepare(new KeyOnlyInvocation(method, targetClass, arguments)), proceed);
+  }
+}

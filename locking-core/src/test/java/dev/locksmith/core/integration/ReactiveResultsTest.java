@@ -1,0 +1,248 @@
+package dev.locksmith.core.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/** Holding a lock over Mono and Flux results, as every integration does through core. */
+class ReactiveResultsTest {
+  private static final Duration BOUND = Duration.ofSeconds(5);
+
+  private final MemoryLockProvider provider = MemoryLockProvider.isolated();
+  private final Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build();
+
+  @AfterEach
+  void close() {
+    locksmith.close();
+  }
+
+  static class Reports {
+    @DistributedLock(name = "report", key = "#id", onBusy = OnBusy.SKIP)
+    Mono<String> skip(String id) {
+      throw new AssertionError("run through the test's calls");
+    }
+
+    @DistributedLock(name = "report", key = "#id", onBusy = OnBusy.FAIL)
+    Flux<String> fail(String id) {
+      throw new AssertionError("run through the test's calls");
+    }
+
+    @DistributedLock(name = "report", key = "#id", waitTimeout = "10s")
+    Mono<String> await(String id) {
+      throw new AssertionError("run through the test's calls");
+    }
+  }
+
+  @Test
+  void monoTakesTheLockOnSubscribeHoldsItWhileTheResultRunsAndReleasesItOnCompletion() {
+    Sinks.One<String> work = Sinks.one();
+    AtomicInteger runs = new AtomicInteger();
+    Mono<Object> result =
+        ReactiveResults.mono(() -> call("skip", "r-1", () -> counted(runs, work.asMono())));
+    assertThat(held("report:r-1")).as("nothing taken before subscription").isFalse();
+    assertThat(runs).as("nothing run before subscription").hasValue(0);
+
+    List<Object> seen = new CopyOnWriteArrayList<>();
+    result.subscribe(seen::add);
+    Awaitility.await().atMost(BOUND).until(() -> runs.get() == 1);
+    assertThat(held("report:r-1")).as("held while the result runs").isTrue();
+
+    work.tryEmitValue("done");
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-1"));
+    assertThat(seen).containsExactly("done");
+  }
+
+  @Test
+  void aSkippedCallCompletesEmptyWithoutRunningTheMethod() {
+    var other = provider.tryAcquire(LockRequest.of("report:r-2", Duration.ofSeconds(30)));
+    assertThat(other).isPresent();
+    AtomicInteger runs = new AtomicInteger();
+
+    assertThat(
+            ReactiveResults.mono(() -> call("skip", "r-2", () -> counted(runs, Mono.just("x"))))
+                .blockOptional(BOUND))
+        .isEmpty();
+    assertThat(runs).hasValue(0);
+    assertThat(provider.status("report:r-2").currentHolder()).isPresent();
+  }
+
+  @Test
+  void aBusyLockUnderFailIsAnErrorSignal() {
+    assertThat(provider.tryAcquire(LockRequest.of("report:r-3", Duration.ofSeconds(30))))
+        .isPresent();
+    AtomicInteger runs = new AtomicInteger();
+
+    assertThatThrownBy(
+            () ->
+                ReactiveResults.flux(() -> call("fail", "r-3", () -> counted(runs, Flux.just("x"))))
+                    .blockLast(BOUND))
+        .isInstanceOf(LockBusyException.class);
+    assertThat(runs).hasValue(0);
+  }
+
+  @Test
+  void whatTheMethodThrowsIsAnErrorSignalAndTheLockIsReleased() {
+    IOException thrown = new IOException("disk full");
+    assertThatThrownBy(
+            () ->
+                ReactiveResults.mono(
+                        () ->
+                            call(
+                                "skip",
+                                "r-4",
+                                () -> {
+                                  throw thrown;
+                                }))
+                    .block(BOUND))
+        .hasCause(thrown);
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-4"));
+  }
+
+  @Test
+  void anErrorOfThePublisherReleasesTheLock() {
+    IllegalStateException failure = new IllegalStateException("broken");
+    assertThatThrownBy(
+            () ->
+                ReactiveResults.flux(() -> call("fail", "r-5", () -> Flux.error(failure)))
+                    .blockLast(BOUND))
+        .isSameAs(failure);
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-5"));
+  }
+
+  @Test
+  void cancellingTheSubscriptionReleasesTheLock() {
+    AtomicInteger runs = new AtomicInteger();
+    Disposable subscription =
+        ReactiveResults.flux(() -> call("fail", "r-6", () -> counted(runs, Flux.never())))
+            .subscribe();
+    Awaitility.await().atMost(BOUND).until(() -> runs.get() == 1);
+    assertThat(held("report:r-6")).isTrue();
+
+    subscription.dispose();
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-6"));
+  }
+
+  @Test
+  void aLeaseGrantedAfterTheSubscriberCancelledIsReleased() {
+    var other =
+        provider.tryAcquire(LockRequest.of("report:r-7", Duration.ofSeconds(30))).orElseThrow();
+    AtomicInteger runs = new AtomicInteger();
+    Disposable subscription =
+        ReactiveResults.mono(() -> call("await", "r-7", () -> counted(runs, Mono.just("x"))))
+            .subscribe();
+    Awaitility.await().atMost(BOUND).until(() -> provider.status("report:r-7").waiters() == 1);
+
+    subscription.dispose();
+    provider.release(other); // the waiter is granted after its subscriber went away
+    Awaitility.await()
+        .atMost(BOUND)
+        .until(
+            () ->
+                provider
+                    .tryAcquire(LockRequest.of("report:r-7", Duration.ofSeconds(1)))
+                    .isPresent());
+    assertThat(runs).as("the method never ran").hasValue(0);
+  }
+
+  @Test
+  void everySubscriptionRunsTheMethodAnewUnderItsOwnLease() {
+    AtomicInteger made = new AtomicInteger();
+    AtomicInteger runs = new AtomicInteger();
+    Flux<Object> result =
+        ReactiveResults.flux(
+            () -> {
+              made.incrementAndGet();
+              return call("fail", "r-8", () -> counted(runs, Flux.just(1, 2)));
+            });
+
+    assertThat(result.collectList().block(BOUND)).containsExactly(1, 2);
+    assertThat(result.collectList().block(BOUND)).containsExactly(1, 2);
+    assertThat(made).hasValue(2);
+    assertThat(runs).hasValue(2);
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-8"));
+  }
+
+  @Test
+  void aNullResultIsEmptyAndAMonoKeepsTheFirstElementOnly() {
+    assertThat(
+            ReactiveResults.flux(() -> call("fail", "r-9", () -> null)).collectList().block(BOUND))
+        .isEmpty();
+    assertThat(ReactiveResults.mono(() -> call("fail", "r-9", () -> Flux.just(1, 2))).block(BOUND))
+        .isEqualTo(1);
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-9"));
+  }
+
+  @Test
+  void holdAnswersInTheDeclaredShapeForMonoAndFluxOnly() {
+    assertThat(ReactiveReturns.hold(Mono.class, () -> call("skip", "r-10", Mono::empty)))
+        .isInstanceOf(Mono.class);
+    assertThat(ReactiveReturns.hold(Flux.class, () -> call("skip", "r-10", Flux::empty)))
+        .isInstanceOf(Flux.class);
+    assertThatThrownBy(
+            () -> ReactiveReturns.hold(Publisher.class, () -> call("skip", "r-10", Flux::empty)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("org.reactivestreams.Publisher is not a Reactor Mono or Flux");
+  }
+
+  @Test
+  void aResultThatIsNoPublisherIsAnErrorSignalAndTheLockIsReleased() {
+    assertThatThrownBy(
+            () -> ReactiveResults.mono(() -> call("fail", "r-11", () -> "text")).block(BOUND))
+        .isInstanceOf(ClassCastException.class);
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-11"));
+  }
+
+  @Test
+  void onlyMonoAndFluxAreHeldHere() {
+    assertThat(ReactiveReturns.isReactorPresent()).isTrue();
+    assertThat(ReactiveReturns.isMonoOrFlux(Mono.class)).isTrue();
+    assertThat(ReactiveReturns.isMonoOrFlux(Flux.class)).isTrue();
+    assertThat(ReactiveReturns.isMonoOrFlux(Publisher.class)).isFalse();
+    assertThat(ReactiveReturns.isMonoOrFlux(String.class)).isFalse();
+  }
+
+  private ReactiveCall call(String methodName, String id, ReactiveCall.Proceed body) {
+    return ReactiveCall.of(locksmith, method(methodName), Reports.class, new Object[] {id}, body);
+  }
+
+  private static <T> T counted(AtomicInteger runs, T result) {
+    runs.incrementAndGet();
+    return result;
+  }
+
+  private static Method method(String name) {
+    List<Method> found = new ArrayList<>();
+    for (Method m : Reports.class.getDeclaredMethods()) {
+      if (m.getName().equals(name)) {
+        found.add(m);
+      }
+    }
+    assertThat(found).hasSize(1);
+    return found.get(0);
+  }
+
+  private boolean held(String lockId) {
+    return provider.status(lockId).currentHolder().isPresent();
+  }
+}
