@@ -1,10 +1,11 @@
 package dev.locksmith.micronaut;
 
 import dev.locksmith.annotation.DistributedLock;
-import dev.locksmith.core.Lease;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.integration.LockedInvocation;
 import dev.locksmith.core.integration.PreparedCall;
+import dev.locksmith.core.integration.ReactiveCall;
+import dev.locksmith.core.integration.ReactiveResults;
 import io.micronaut.aop.InterceptPhase;
 import io.micronaut.aop.InterceptedMethod;
 import io.micronaut.aop.InterceptorBean;
@@ -18,15 +19,13 @@ import java.lang.reflect.Method;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * Around advice for {@link DistributedLock}: turns each intercepted call into one call of the core
  * engine. Plain and {@code CompletionStage} results go through {@link Locksmith#invoke}; {@code
- * Publisher} results take the lease when subscribed (off the subscribing thread, since waiting
- * blocks) and release it on the terminal signal or cancellation.
+ * Publisher} results go through core's {@link ReactiveResults}, which takes the lease when
+ * subscribed (off the subscribing thread, since waiting blocks) and releases it on the terminal
+ * signal or cancellation.
  *
  * <p>Its {@linkplain #ORDER order} puts it inside {@code @Async} (so the lock is held while the
  * method runs on the executor, not just while it is dispatched) and outside {@code @Transactional}
@@ -82,31 +81,18 @@ public final class DistributedLockInterceptor implements MethodInterceptor<Objec
   }
 
   private Publisher<?> publisher(
-      MethodInvocationContext<Object, Object> context, PreparedCall call) {
-    // A null lease means SKIP: the resource publisher is empty and so is the result.
-    // Cancel-safe: a lease granted after the subscriber cancelled is released, not leaked.
-    Mono<Lease> lease =
-        Mono.fromFuture(() -> call.acquireAsync(task -> Schedulers.boundedElastic().schedule(task)))
-            .doOnDiscard(Lease.class, call::release);
-    if (context.getReturnType().isSingleResult()) {
-      return Mono.usingWhen(
-          lease, held -> Mono.from(proceed(context)), held -> release(call, held));
-    }
-    return Flux.usingWhen(lease, held -> proceed(context), held -> release(call, held));
+      MethodInvocationContext<Object, Object> context, PreparedCall prepared) {
+    ReactiveCall call = ReactiveCall.of(prepared, () -> proceed(context));
+    return context.getReturnType().isSingleResult()
+        ? ReactiveResults.mono(() -> call)
+        : ReactiveResults.flux(() -> call);
   }
 
-  @SuppressWarnings("unchecked")
-  private Publisher<Object> proceed(MethodInvocationContext<Object, Object> context) {
+  private @Nullable Object proceed(MethodInvocationContext<Object, Object> context) {
     Object result = context.proceed(this);
-    if (result == null) {
-      return Flux.empty();
-    }
-    return Publishers.convertPublisher(conversionService, result, Publisher.class);
-  }
-
-  private static Mono<Void> release(PreparedCall call, Lease lease) {
-    return Mono.<Void>fromRunnable(() -> call.release(lease))
-        .subscribeOn(Schedulers.boundedElastic());
+    return result == null
+        ? null
+        : Publishers.convertPublisher(conversionService, result, Publisher.class);
   }
 
   private static Class<?> targetClass(MethodInvocationContext<Object, Object> context) {

@@ -3,13 +3,14 @@ package dev.locksmith.micronaut;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.integration.Proxies;
+import dev.locksmith.core.integration.Signatures;
 import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.inject.BeanDefinition;
 import io.micronaut.inject.ExecutableMethod;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.HashSet;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -54,46 +55,27 @@ final class LockValidation {
 
   /** Fails for an annotated method of the bean's class that has no interceptor around it. */
   private static void checkIntercepted(BeanDefinition<?> definition, Set<Method> intercepted) {
-    Class<?> type = definition.getBeanType();
-    if (type.getName().startsWith("io.micronaut.")) {
-      return; // the framework's own beans carry no @DistributedLock
-    }
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      if (c.getName().contains("$Intercepted")) {
-        continue; // Micronaut's generated subclass: its overrides are the interception itself
-      }
-      Method[] declared;
-      try {
-        declared = c.getDeclaredMethods();
-      } catch (LinkageError e) {
-        return; // a method mentions an optional class that is absent: not an application bean
-      }
-      for (Method method : declared) {
-        if (!method.isSynthetic()
-            && !method.isBridge()
-            && !intercepted.contains(method)
-            && Locksmith.isAnnotated(method)) {
-          throw notIntercepted(definition, method);
-        }
+    for (Method method : LockedMethods.annotatedMethods(definition.getBeanType())) {
+      if (!intercepted.contains(method)) {
+        throw notIntercepted(definition, method);
       }
     }
   }
 
   private static LockConfigurationException notIntercepted(
       BeanDefinition<?> definition, Method method) {
-    int modifiers = method.getModifiers();
     String reason =
-        Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)
-            ? "it is private, static or final, so Micronaut cannot intercept it; make it"
-                + " package-private, protected or public and not final"
-            : "Micronaut does not intercept it: the class was compiled without Locksmith's"
+        Proxies.canIntercept(method)
+            ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
                 + " annotation mapper. Add dev.locksmith:locking-micronaut to the annotation"
-                + " processor path next to io.micronaut:micronaut-inject-java";
+                + " processor path next to io.micronaut:micronaut-inject-java"
+            : "it is "
+                + Proxies.NOT_INTERCEPTABLE
+                + ", so Micronaut cannot intercept it; make it package-private, protected or"
+                + " public and not final";
     return new LockConfigurationException(
         "@DistributedLock on "
-            + method.getDeclaringClass().getName()
-            + "."
-            + method.getName()
+            + Signatures.of(method)
             + " (bean "
             + definition.getBeanType().getName()
             + ") would run without a lock: "

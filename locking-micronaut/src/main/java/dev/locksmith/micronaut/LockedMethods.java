@@ -1,10 +1,12 @@
 package dev.locksmith.micronaut;
 
+import dev.locksmith.core.Locksmith;
 import io.micronaut.core.type.Argument;
 import io.micronaut.inject.ExecutableMethod;
 import jakarta.inject.Singleton;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -30,6 +32,26 @@ final class LockedMethods {
         m ->
             Arrays.stream(executable.getArguments()).map(Argument::getName).toArray(String[]::new));
     return method;
+  }
+
+  /**
+   * The {@code @DistributedLock} methods of an application bean class and its superclasses, as core
+   * finds them ({@link Locksmith#annotatedMethods}), leaving out Micronaut's generated {@code
+   * $Intercepted} subclasses (their overrides are the interception itself). Empty for the
+   * framework's own beans, which carry no {@code @DistributedLock}, and for a class whose methods
+   * name an absent optional class, which is no application bean.
+   */
+  static List<Method> annotatedMethods(Class<?> beanType) {
+    if (beanType.getName().startsWith("io.micronaut.")) {
+      return List.of();
+    }
+    try {
+      return Locksmith.annotatedMethods(beanType).stream()
+          .filter(method -> !method.getDeclaringClass().getName().contains("$Intercepted"))
+          .toList();
+    } catch (LinkageError e) {
+      return List.of();
+    }
   }
 
   /** The recorded names, or {@code null} to let the engine fall back to reflection. */

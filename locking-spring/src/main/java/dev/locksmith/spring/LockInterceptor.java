@@ -2,6 +2,7 @@ package dev.locksmith.spring;
 
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.integration.ReactiveReturns;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -14,15 +15,14 @@ import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Turns an intercepted call into one engine call: {@link Locksmith#invoke} for plain and {@code
- * CompletionStage} results, {@link Locksmith#prepare} for Reactor publishers.
+ * CompletionStage} results, core's reactive handler for {@code Mono} and {@code Flux} ({@link
+ * ReactiveLocking}).
  */
 final class LockInterceptor implements MethodInterceptor {
   private static final boolean TX_PRESENT =
       ClassUtils.isPresent(
           "org.springframework.transaction.support.TransactionSynchronizationManager",
           LockInterceptor.class.getClassLoader());
-  private static final boolean REACTOR_PRESENT =
-      ClassUtils.isPresent("reactor.core.publisher.Mono", LockInterceptor.class.getClassLoader());
 
   private @Nullable SingletonSupplier<Locksmith> locksmith;
 
@@ -43,7 +43,7 @@ final class LockInterceptor implements MethodInterceptor {
             : invocation.getMethod().getDeclaringClass();
     Method specific = AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass);
     Method annotated = Locksmith.isAnnotated(specific) ? specific : invocation.getMethod();
-    if (REACTOR_PRESENT && ReactiveLocking.isReactive(annotated.getReturnType())) {
+    if (ReactiveReturns.isMonoOrFlux(annotated.getReturnType())) {
       return ReactiveLocking.invoke(
           engine, annotated, targetClass, (ProxyMethodInvocation) invocation);
     }

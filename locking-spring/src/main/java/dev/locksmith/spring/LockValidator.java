@@ -2,10 +2,11 @@ package dev.locksmith.spring;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.integration.Proxies;
 import dev.locksmith.core.integration.Signatures;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -66,18 +67,15 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
 
   /** A proxy cannot intercept private, static or final methods: they would run unlocked. */
   private static void refuseUnproxyable(Class<?> type) {
-    for (Method method : Locksmith.annotatedMethods(type)) {
-      int modifiers = method.getModifiers();
-      if (Modifier.isPrivate(modifiers)
-          || Modifier.isStatic(modifiers)
-          || Modifier.isFinal(modifiers)) {
-        throw new LockConfigurationException(
-            "@DistributedLock on "
-                + Signatures.of(method)
-                + " would run without a lock: a Spring proxy cannot intercept a private, static"
-                + " or final method; make it public (or protected) and not final, or use"
-                + " locksmith.mode=aspectj with the woven aspect");
-      }
+    List<Method> unproxyable = Proxies.notInterceptable(type);
+    if (!unproxyable.isEmpty()) {
+      throw new LockConfigurationException(
+          "@DistributedLock on "
+              + Signatures.of(unproxyable.get(0))
+              + " would run without a lock: a Spring proxy cannot intercept a "
+              + Proxies.NOT_INTERCEPTABLE
+              + " method; make it public (or protected) and not final, or use"
+              + " locksmith.mode=aspectj with the woven aspect");
     }
   }
 }
