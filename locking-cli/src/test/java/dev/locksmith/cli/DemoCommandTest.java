@@ -13,23 +13,25 @@ import org.junit.jupiter.api.io.TempDir;
 /** The demo end to end: real worker JVMs, woven by AspectJ, on an in-process lock server. */
 class DemoCommandTest {
 
-  @Test
-  void workersNeverOverlapAndTheVerdictPasses(@TempDir Path dir) throws Exception {
+  /** What a demo run printed and how it ended. */
+  private record Outcome(int exit, String text) {}
+
+  private static Outcome demo(
+      Path dir, int workers, int sections, Duration ttl, Duration work, boolean chaos)
+      throws Exception {
     StringWriter out = new StringWriter();
     int exit =
         new DemoRun(
-                null,
-                3,
-                5,
-                Duration.ofSeconds(2),
-                Duration.ofMillis(5),
-                false,
-                dir,
-                new PrintWriter(out, true),
-                false)
+                null, workers, sections, ttl, work, chaos, dir, new PrintWriter(out, true), false)
             .call();
-    assertThat(exit).as(out.toString()).isZero();
-    assertThat(out.toString())
+    return new Outcome(exit, out.toString());
+  }
+
+  @Test
+  void workersNeverOverlapAndTheVerdictPasses(@TempDir Path dir) throws Exception {
+    Outcome run = demo(dir, 3, 5, Duration.ofSeconds(2), Duration.ofMillis(5), false);
+    assertThat(run.exit()).as(run.text()).isZero();
+    assertThat(run.text())
         .contains("critical sections run      15")
         .contains("writes accepted            15")
         .contains("overlaps                   0")
@@ -40,22 +42,9 @@ class DemoCommandTest {
 
   @Test
   void chaosPausedHoldersLateWriteIsRefused(@TempDir Path dir) throws Exception {
-    StringWriter out = new StringWriter();
-    int exit =
-        new DemoRun(
-                null,
-                3,
-                6,
-                Duration.ofSeconds(1),
-                Duration.ofMillis(300),
-                true,
-                dir,
-                new PrintWriter(out, true),
-                false)
-            .call();
-    String text = out.toString();
-    assertThat(exit).as(text).isZero();
-    assertThat(text)
+    Outcome run = demo(dir, 3, 6, Duration.ofSeconds(1), Duration.ofMillis(300), true);
+    assertThat(run.exit()).as(run.text()).isZero();
+    assertThat(run.text())
         .contains(">> SIGSTOP worker")
         .contains(">> SIGCONT worker")
         .contains("overlaps                   0")

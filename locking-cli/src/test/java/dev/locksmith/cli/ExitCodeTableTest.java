@@ -225,7 +225,13 @@ class ExitCodeTableTest {
             "refused the connection",
             cli ->
                 cli.run(
-                    "run", "--url", "tcp://127.0.0.1:" + closedPort(), "--key", "k", "--", "true")),
+                    "run",
+                    "--url",
+                    "tcp://127.0.0.1:" + Ports.closed(),
+                    "--key",
+                    "k",
+                    "--",
+                    "true")),
         row(
             "server accepts and never answers",
             69,
@@ -282,7 +288,7 @@ class ExitCodeTableTest {
             "status of an unreachable provider",
             69,
             "refused the connection",
-            cli -> cli.run("status", "--url", "tcp://127.0.0.1:" + closedPort(), "--key", "k")),
+            cli -> cli.run("status", "--url", "tcp://127.0.0.1:" + Ports.closed(), "--key", "k")),
         row(
             "server port already in use",
             69,
@@ -394,12 +400,6 @@ class ExitCodeTableTest {
       own.close();
     }
     return exit.get(20, TimeUnit.SECONDS);
-  }
-
-  private static int closedPort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   /** Runs {@code call} and checks it returned within {@code bound}. */

@@ -10,13 +10,13 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +50,34 @@ class RunCommandTest {
     return line.execute(args);
   }
 
+  /** {@code locksmith run --url <the server> --key key rest...}. */
+  private int runKey(String key, String... rest) {
+    return run(
+        Stream.concat(Stream.of("run", "--url", url, "--key", key), Stream.of(rest))
+            .toArray(String[]::new));
+  }
+
+  /** {@link #runKey} on another thread. */
+  private CompletableFuture<Integer> runKeyInBackground(String key, String... rest) {
+    return CompletableFuture.supplyAsync(() -> runKey(key, rest));
+  }
+
+  /**
+   * Stops the lock server under a running {@code run} and returns the exit code it then ends with.
+   */
+  private int exitOnceTheServerIsGone(CompletableFuture<Integer> exit) throws Exception {
+    server.close(); // the server goes away: the session and its lease are gone
+    return exit.get(20, TimeUnit.SECONDS);
+  }
+
+  /** The process id a command wrote to {@code pidFile}, once it is there. */
+  private static long awaitPid(Path pidFile) throws Exception {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
+    return Long.parseLong(Files.readString(pidFile).strip());
+  }
+
   private LeaseGrant holdElsewhere(String key) {
     return other.tryAcquire(LockRequest.of(key, Duration.ofSeconds(30))).orElseThrow();
   }
@@ -58,11 +86,7 @@ class RunCommandTest {
   void runsTheCommandWithTheLeaseInItsEnvironment() throws Exception {
     Path out = dir.resolve("out");
     int exit =
-        run(
-            "run",
-            "--url",
-            url,
-            "--key",
+        runKey(
             "backup",
             "--",
             "sh",
@@ -78,15 +102,14 @@ class RunCommandTest {
 
   @Test
   void exitsWithTheCommandsOwnCode() {
-    assertThat(run("run", "--url", url, "--key", "k", "--", "sh", "-c", "exit 3")).isEqualTo(3);
+    assertThat(runKey("k", "--", "sh", "-c", "exit 3")).isEqualTo(3);
   }
 
   @Test
   void skipExitsZeroAndNamesTheHolder() throws Exception {
     Path out = dir.resolve("ran");
     LeaseGrant held = holdElsewhere("nightly");
-    int exit =
-        run("run", "--url", url, "--key", "nightly", "--skip", "--", "touch", out.toString());
+    int exit = runKey("nightly", "--skip", "--", "touch", out.toString());
     assertThat(exit).isZero();
     assertThat(out).doesNotExist();
     assertThat(err.toString())
@@ -97,13 +120,12 @@ class RunCommandTest {
   @Test
   void failAndExpiredWaitExit75() {
     holdElsewhere("nightly");
-    assertThat(run("run", "--url", url, "--key", "nightly", "--fail", "--", "true")).isEqualTo(75);
+    assertThat(runKey("nightly", "--fail", "--", "true")).isEqualTo(75);
     assertThat(err.toString())
         .startsWith("locksmith: lock 'nightly' is busy, held by ")
         .containsOnlyOnce("held by");
     err.reset();
-    assertThat(run("run", "--url", url, "--key", "nightly", "--wait", "200ms", "--", "true"))
-        .isEqualTo(75);
+    assertThat(runKey("nightly", "--wait", "200ms", "--", "true")).isEqualTo(75);
     assertThat(err.toString())
         .startsWith("locksmith: lock 'nightly' still busy after waiting ")
         .containsOnlyOnce("held by");
@@ -112,9 +134,7 @@ class RunCommandTest {
   @Test
   void waitRunsOnceTheHolderReleases() throws Exception {
     LeaseGrant held = holdElsewhere("queue");
-    CompletableFuture<Integer> exit =
-        CompletableFuture.supplyAsync(
-            () -> run("run", "--url", url, "--key", "queue", "--wait", "30s", "--", "true"));
+    CompletableFuture<Integer> exit = runKeyInBackground("queue", "--wait", "30s", "--", "true");
     await().until(() -> other.status("queue").waiters() == 1);
     other.release(held);
     assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
@@ -122,10 +142,7 @@ class RunCommandTest {
 
   @Test
   void unreachableProviderExits69() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    int port = Ports.closed();
     assertThat(run("run", "--url", "tcp://127.0.0.1:" + port, "--key", "k", "--", "true"))
         .isEqualTo(69);
     assertThat(err.toString())
@@ -135,79 +152,59 @@ class RunCommandTest {
 
   @Test
   void usageErrorsExit64() {
-    assertThat(run("run", "--url", url, "--key", "k", "--ttl", "10x", "--", "true")).isEqualTo(64);
+    assertThat(runKey("k", "--ttl", "10x", "--", "true")).isEqualTo(64);
     assertThat(err.toString()).contains("'10x' is not a duration");
     assertThat(run("run", "--key", "k", "--", "true")).isEqualTo(64);
     assertThat(run("run", "--url", "zk://h", "--key", "k", "--", "true")).isEqualTo(64);
     assertThat(err.toString()).contains("unknown scheme 'zk'");
-    assertThat(run("run", "--url", url, "--key", "k", "--skip", "--fail", "--", "true"))
-        .isEqualTo(64);
+    assertThat(runKey("k", "--skip", "--fail", "--", "true")).isEqualTo(64);
     err.reset();
-    assertThat(run("run", "--url", url, "--key", "k", "--ttl", "0s", "--", "true")).isEqualTo(64);
+    assertThat(runKey("k", "--ttl", "0s", "--", "true")).isEqualTo(64);
     assertThat(err.toString()).startsWith("locksmith: ").contains("ttl must be positive");
   }
 
   @Test
   void commandThatCannotStartExits126() {
-    assertThat(run("run", "--url", url, "--key", "k", "--", dir.resolve("missing").toString()))
-        .isEqualTo(126);
+    assertThat(runKey("k", "--", dir.resolve("missing").toString())).isEqualTo(126);
   }
 
   @Test
   void lostLeaseStopsTheCommandAndExits70() throws Exception {
     Path started = dir.resolve("started");
     CompletableFuture<Integer> exit =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "run",
-                    "--url",
-                    url,
-                    "--key",
-                    "long",
-                    "--ttl",
-                    "600ms",
-                    "--grace",
-                    "2s",
-                    "--",
-                    "sh",
-                    "-c",
-                    "touch " + started + "; exec sleep 60"));
+        runKeyInBackground(
+            "long",
+            "--ttl",
+            "600ms",
+            "--grace",
+            "2s",
+            "--",
+            "sh",
+            "-c",
+            "touch " + started + "; exec sleep 60");
     await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
-    server.close(); // the server goes away: the session and its lease are gone
-    assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
+    assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
     assertThat(err.toString()).contains("lease on 'long' lost");
   }
 
   @Test
   void lostLeaseAlsoKillsDescendantsThatIgnoreSigterm() throws Exception {
-    Path started = dir.resolve("started");
     Path pidFile = dir.resolve("child.pid");
     CompletableFuture<Integer> exit =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "run",
-                    "--url",
-                    url,
-                    "--key",
-                    "stubborn",
-                    "--ttl",
-                    "600ms",
-                    "--grace",
-                    "500ms",
-                    "--",
-                    "sh",
-                    "-c",
-                    "sh -c 'trap \"\" TERM; echo $$ > "
-                        + pidFile
-                        + "; touch "
-                        + started
-                        + "; while true; do sleep 1; done' & wait"));
-    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
-    long child = Long.parseLong(Files.readString(pidFile).strip());
-    server.close();
-    assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
+        runKeyInBackground(
+            "stubborn",
+            "--ttl",
+            "600ms",
+            "--grace",
+            "500ms",
+            "--",
+            "sh",
+            "-c",
+            "sh -c 'trap \"\" TERM; echo $$ > "
+                + pidFile
+                + "; while true; do sleep 1; done' & wait");
+    long child = awaitPid(pidFile);
+    assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true));
@@ -217,22 +214,16 @@ class RunCommandTest {
   void untilKeepsTheLockUntilTheTestSucceeds() throws Exception {
     Path done = dir.resolve("done");
     CompletableFuture<Integer> exit =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "run",
-                    "--url",
-                    url,
-                    "--key",
-                    "bg",
-                    "--until",
-                    "test -f " + done,
-                    "--until-interval",
-                    "50ms",
-                    "--",
-                    "sh",
-                    "-c",
-                    "exit 0"));
+        runKeyInBackground(
+            "bg",
+            "--until",
+            "test -f " + done,
+            "--until-interval",
+            "50ms",
+            "--",
+            "sh",
+            "-c",
+            "exit 0");
     await()
         .during(Duration.ofMillis(300))
         .atMost(Duration.ofSeconds(5))
@@ -247,16 +238,8 @@ class RunCommandTest {
   void commandLeadsAProcessGroupOfItsOwn() throws Exception {
     Path out = dir.resolve("group");
     int exit =
-        run(
-            "run",
-            "--url",
-            url,
-            "--key",
-            "group",
-            "--",
-            "sh",
-            "-c",
-            "echo $$ $(ps -o pgid= -p $$) $(ps -o sid= -p $$) > " + out);
+        runKey(
+            "group", "--", "sh", "-c", "echo $$ $(ps -o pgid= -p $$) $(ps -o sid= -p $$) > " + out);
     assertThat(exit).isZero();
     String[] ids = Files.readString(out).strip().split("\\s+");
     assertThat(ids[1]).as("pgid").isEqualTo(ids[0]);
@@ -266,17 +249,7 @@ class RunCommandTest {
   @Test
   void backgroundJobsOfTheCommandKeepTheLockUntilTheyExit() throws Exception {
     Path done = dir.resolve("done");
-    int exit =
-        run(
-            "run",
-            "--url",
-            url,
-            "--key",
-            "bg-job",
-            "--",
-            "sh",
-            "-c",
-            "(sleep 0.3; touch " + done + ") & exit 4");
+    int exit = runKey("bg-job", "--", "sh", "-c", "(sleep 0.3; touch " + done + ") & exit 4");
     assertThat(exit).isEqualTo(4);
     assertThat(done).as("the background job finished before run returned").exists();
     assertThat(other.tryAcquire(LockRequest.of("bg-job", Duration.ofSeconds(1)))).isPresent();
@@ -286,27 +259,11 @@ class RunCommandTest {
   void lostLeaseStopsBackgroundJobsAfterTheCommandExited() throws Exception {
     Path pidFile = dir.resolve("job.pid");
     CompletableFuture<Integer> exit =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "run",
-                    "--url",
-                    url,
-                    "--key",
-                    "bg-lost",
-                    "--grace",
-                    "2s",
-                    "--",
-                    "sh",
-                    "-c",
-                    "sleep 60 & echo $! > " + pidFile));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
-    long job = Long.parseLong(Files.readString(pidFile).strip());
+        runKeyInBackground(
+            "bg-lost", "--grace", "2s", "--", "sh", "-c", "sleep 60 & echo $! > " + pidFile);
+    long job = awaitPid(pidFile);
     assertThat(exit).isNotDone();
-    server.close();
-    assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
+    assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
     assertThat(GroupPs.alive(job)).as("the background job").isFalse();
   }
 
@@ -314,36 +271,31 @@ class RunCommandTest {
   void lostLeaseAlsoStopsAChildThatLeftTheGroupWhileCommandRuns() throws Exception {
     Path pidFile = dir.resolve("escapee.pid");
     CompletableFuture<Integer> exit =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "run",
-                    "--url",
-                    url,
-                    "--key",
-                    "escapee",
-                    "--grace",
-                    "2s",
-                    "--",
-                    "sh",
-                    "-c",
-                    "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 60' & wait"));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
-    long escapee = Long.parseLong(Files.readString(pidFile).strip());
-    server.close();
-    assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(70);
+        runKeyInBackground(
+            "escapee",
+            "--grace",
+            "2s",
+            "--",
+            "sh",
+            "-c",
+            "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 60' & wait");
+    long escapee = awaitPid(pidFile);
+    assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
     assertThat(GroupPs.alive(escapee)).as("the child in a session of its own").isFalse();
   }
 
   @Test
   void verboseAddsTheStackTraceAfterTheLine() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    assertThat(run("run", "-v", "--url", "tcp://127.0.0.1:" + port, "--key", "k", "--", "true"))
+    assertThat(
+            run(
+                "run",
+                "-v",
+                "--url",
+                "tcp://127.0.0.1:" + Ports.closed(),
+                "--key",
+                "k",
+                "--",
+                "true"))
         .isEqualTo(69);
     List<String> lines = err.toString().lines().toList();
     assertThat(lines.get(0)).startsWith("locksmith: the provider failed: lock server ");
