@@ -24,6 +24,7 @@ import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -48,11 +49,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--url",
-      required = true,
-      description = "Provider URL: file:///dir, tcp://host:7420, redis://host:6379, mem:")
-  String url;
+  @Mixin ProviderOptions providerOptions;
 
   @Option(names = "--key", required = true, description = "The lock's name.")
   String key;
@@ -103,15 +100,6 @@ final class RunCommand implements Callable<Integer> {
           "Time between SIGTERM and SIGKILL when COMMAND is stopped (default: ${DEFAULT-VALUE}).")
   Duration grace;
 
-  @Option(
-      names = "--connect-timeout",
-      defaultValue = "5s",
-      converter = DurationConverter.class,
-      description =
-          "How long reaching the provider may take before run exits 69 (default:"
-              + " ${DEFAULT-VALUE}).")
-  Duration connectTimeout;
-
   @Parameters(
       arity = "1..*",
       paramLabel = "COMMAND",
@@ -128,7 +116,7 @@ final class RunCommand implements Callable<Integer> {
           "locksmith: warning: neither util-linux setsid nor perl found, so COMMAND shares run's"
               + " process group and a step it starts while being stopped can escape");
     }
-    LockProvider provider = Connector.open(url, connectTimeout, p -> p.status(key)).provider();
+    LockProvider provider = providerOptions.open(p -> p.status(key)).provider();
     CompletableFuture<String> lost = new CompletableFuture<>();
     LockListener onLost =
         new LockListener() {
@@ -156,9 +144,7 @@ final class RunCommand implements Callable<Integer> {
     if (ttl.isZero()) {
       throw Failure.usage("--ttl must be positive, was 0s");
     }
-    if (connectTimeout.isZero()) {
-      throw Failure.usage("--connect-timeout must be positive, was 0s");
-    }
+    providerOptions.check();
     if (untilInterval.isZero()) {
       throw Failure.usage("--until-interval must be positive, was 0s");
     }

@@ -4,12 +4,12 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.tcp.TcpServerStats;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,31 +27,18 @@ import picocli.CommandLine.Spec;
 final class StatusCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--url", required = true, description = "Provider URL.")
-  String url;
+  @Mixin ProviderOptions providerOptions;
 
   @Option(
       names = "--key",
       description = "The lock; without it, every held lock the provider lists.")
   @Nullable String key;
 
-  @Option(
-      names = "--connect-timeout",
-      defaultValue = "5s",
-      converter = DurationConverter.class,
-      description =
-          "How long reaching the provider and reading the status may take before status exits 69"
-              + " (default: ${DEFAULT-VALUE}).")
-  Duration connectTimeout;
-
   @Override
   public Integer call() {
-    if (connectTimeout.isZero()) {
-      throw Failure.usage("--connect-timeout must be positive, was 0s");
-    }
     PrintWriter out = spec.commandLine().getOut();
     Connector.Connected<Optional<List<LockStatus>>> connected =
-        Connector.open(url, connectTimeout, this::statuses);
+        providerOptions.open(this::statuses);
     try (LockProvider provider = connected.provider()) {
       if (connected.first().isEmpty()) {
         // A lock server cannot list its locks but tells its counters.
