@@ -14,7 +14,6 @@ import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.aspectj.bridge.IMessage;
 import org.aspectj.bridge.MessageHandler;
 import org.junit.jupiter.api.AfterEach;
@@ -58,7 +57,7 @@ class BinaryWeavingTest {
   void classesWovenAfterJavacPassTheCheckAndRunUnderTheirLocks() throws Exception {
     Path classes = dir.resolve("classes");
     try (URLClassLoader plain = Javac.compile(classes, Map.of("fixture.Settlement", SETTLEMENT))) {
-      assertThatThrownBy(() -> withContextLoader(plain, AspectLocksmith::verifyWeaving))
+      assertThatThrownBy(() -> ContextLoader.with(plain, AspectLocksmith::verifyWeaving))
           .isInstanceOf(LockConfigurationException.class)
           .hasMessageContaining("fixture.Settlement was not woven");
     }
@@ -74,8 +73,8 @@ class BinaryWeavingTest {
             Locksmith.builder()
                 .settings(LocksmithSettings.from(Map.of("locksmith.url", "mem:")))
                 .build()) {
-      withContextLoader(woven, () -> use(engine));
-      assertThat(withContextLoader(woven, AspectLocksmith::verifyWeaving))
+      ContextLoader.use(woven, engine);
+      assertThat(ContextLoader.with(woven, AspectLocksmith::verifyWeaving))
           .isEqualTo(AspectLocksmith.verifyWeaving() + 2);
 
       Class<?> settlement = Class.forName("fixture.Settlement", true, woven);
@@ -114,21 +113,5 @@ class BinaryWeavingTest {
     assertThat(messages.getMessages(IMessage.ERROR, true))
         .as("ajc errors: %s", List.of(messages.getMessages(IMessage.WARNING, true)))
         .isEmpty();
-  }
-
-  private static Object use(Locksmith engine) {
-    AspectLocksmith.use(engine);
-    return engine;
-  }
-
-  private static <T> T withContextLoader(ClassLoader loader, Callable<T> action) throws Exception {
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(loader);
-    try {
-      return action.call();
-    } finally {
-      thread.setContextClassLoader(previous);
-    }
   }
 }

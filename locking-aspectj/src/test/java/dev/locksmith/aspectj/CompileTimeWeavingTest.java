@@ -10,31 +10,17 @@ import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import java.io.IOException;
 import java.lang.reflect.Method;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Classes woven at compile time by ajc run their annotated methods under locks of a real provider.
  */
 class CompileTimeWeavingTest {
-  @TempDir Path dir;
-  FileEngines engines;
+  @RegisterExtension final FileEngines engines = new FileEngines();
   final Jobs jobs = new Jobs();
-
-  @BeforeEach
-  void setUp() {
-    engines = new FileEngines(dir);
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    engines.close();
-  }
 
   @Test
   void surefireRunsTheClassesAjcWove() {

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LoadTimeWeavingTest {
   private static final String MAIN = "dev.locksmith.aspectj.ltw.LtwMain";
+  private static final String START = "dev.locksmith.aspectj.ltw.LtwStart";
 
   @TempDir Path dir;
 
@@ -49,17 +50,7 @@ class LoadTimeWeavingTest {
 
   @Test
   void withoutTheAgentTheChildFailsAtStartNamingEveryUnwovenClass() throws Exception {
-    Path out = dir.resolve("start.properties");
-    Path log = dir.resolve("start.log");
-    Properties results =
-        awaitResults(
-            ChildJvm.builder("dev.locksmith.aspectj.ltw.LtwStart")
-                .systemProperty("locksmith.url", "mem:")
-                .classPath(childClassPath())
-                .args(out.toString())
-                .output(log),
-            out,
-            log);
+    Properties results = runChild(START, false, "mem:");
 
     assertThat(results.getProperty("verify"))
         .startsWith("failed: ")
@@ -75,18 +66,7 @@ class LoadTimeWeavingTest {
 
   @Test
   void withTheAgentTheSameStartPasses() throws Exception {
-    Path out = dir.resolve("start.properties");
-    Path log = dir.resolve("start.log");
-    Properties results =
-        awaitResults(
-            ChildJvm.builder("dev.locksmith.aspectj.ltw.LtwStart")
-                .jvmOptions("-javaagent:" + weaverJar())
-                .systemProperty("locksmith.url", "mem:")
-                .classPath(childClassPath())
-                .args(out.toString())
-                .output(log),
-            out,
-            log);
+    Properties results = runChild(START, true, "mem:");
 
     assertThat(results)
         .containsExactlyInAnyOrderEntriesOf(
@@ -100,18 +80,7 @@ class LoadTimeWeavingTest {
   void loadTimeWovenMethodsRunUnderTheirLocks() throws Exception {
     try (LockServer server = LockServer.builder().port(0).build()) {
       int port = server.start();
-      Path out = dir.resolve("results.properties");
-      Path log = dir.resolve("child.log");
-      Properties results =
-          awaitResults(
-              ChildJvm.builder(MAIN)
-                  .jvmOptions("-javaagent:" + weaverJar())
-                  .systemProperty("locksmith.url", "tcp://127.0.0.1:" + port)
-                  .classPath(childClassPath())
-                  .args(out.toString())
-                  .output(log),
-              out,
-              log);
+      Properties results = runChild(MAIN, true, "tcp://127.0.0.1:" + port);
 
       assertThat(results)
           .containsExactlyInAnyOrderEntriesOf(
@@ -137,9 +106,22 @@ class LoadTimeWeavingTest {
     }
   }
 
-  /** Starts the child, waits up to 120 s for it to exit with 0 and reads the results it wrote. */
-  private static Properties awaitResults(ChildJvm.Builder jvm, Path out, Path log)
-      throws Exception {
+  /**
+   * Starts {@code main} in a child JVM whose engine comes from {@code url}, with the weaving agent
+   * or without, waits up to 120 s for it to exit with 0 and reads the results it wrote.
+   */
+  private Properties runChild(String main, boolean agent, String url) throws Exception {
+    Path out = dir.resolve("results.properties");
+    Path log = dir.resolve("child.log");
+    ChildJvm.Builder jvm =
+        ChildJvm.builder(main)
+            .systemProperty("locksmith.url", url)
+            .classPath(childClassPath())
+            .args(out.toString())
+            .output(log);
+    if (agent) {
+      jvm.jvmOptions("-javaagent:" + weaverJar());
+    }
     try (ChildJvm child = jvm.start()) {
       boolean exited = child.process().waitFor(120, TimeUnit.SECONDS);
       String childLog = Files.readString(log, StandardCharsets.UTF_8);

@@ -8,7 +8,6 @@ import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockTimeoutException;
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,25 +15,22 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Each busy policy, with the lock held by another owner of the same lock directory. */
 class OnBusyTest {
-  @TempDir Path dir;
-  FileEngines engines;
+  @RegisterExtension final FileEngines engines = new FileEngines();
   Lease held;
   final Jobs jobs = new Jobs();
 
   @BeforeEach
   void holdTheLockElsewhere() {
-    engines = new FileEngines(dir);
     held = engines.otherProcess().acquire(LockOptions.named("jobs.busy"));
   }
 
   @AfterEach
   void tearDown() throws Exception {
     held.close();
-    engines.close();
   }
 
   @Test

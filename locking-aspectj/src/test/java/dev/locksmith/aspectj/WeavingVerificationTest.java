@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -147,7 +146,7 @@ class WeavingVerificationTest {
     ClassLoader fixtures = compile(Map.of("fixture.Unwoven", UNWOVEN));
     Locksmith second = engine();
 
-    assertThatThrownBy(() -> withContextLoader(fixtures, () -> use(second)))
+    assertThatThrownBy(() -> ContextLoader.use(fixtures, second))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining(
             "@DistributedLock on fixture.Unwoven.run(String) has no effect: fixture.Unwoven was"
@@ -164,7 +163,7 @@ class WeavingVerificationTest {
     ClassLoader fixtures = compile(Map.of("fixture.Unwoven", UNWOVEN));
     Jobs jobs = new Jobs();
 
-    assertThatThrownBy(() -> withContextLoader(fixtures, jobs::plain))
+    assertThatThrownBy(() -> ContextLoader.with(fixtures, jobs::plain))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("fixture.Unwoven.run(String) has no effect");
     assertThat(jobs.runs).as("the locked method did not run").hasValue(0);
@@ -178,7 +177,7 @@ class WeavingVerificationTest {
   void anAnnotationOnAnInterfaceMethodIsReportedAsSuch() throws Exception {
     URLClassLoader fixtures = compile(Map.of("fixture.Api", API, "fixture.Payments", PAYMENTS));
 
-    assertThatThrownBy(() -> withContextLoader(fixtures, AspectLocksmith::verifyWeaving))
+    assertThatThrownBy(() -> ContextLoader.with(fixtures, AspectLocksmith::verifyWeaving))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining(
             "@DistributedLock on interface method fixture.Api.pay(long) does not reach"
@@ -206,7 +205,7 @@ class WeavingVerificationTest {
                 "fixture.Sub", SUB,
                 "fixture.Deep", DEEP));
 
-    assertThatThrownBy(() -> withContextLoader(fixtures, AspectLocksmith::verifyWeaving))
+    assertThatThrownBy(() -> ContextLoader.with(fixtures, AspectLocksmith::verifyWeaving))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("5 @DistributedLock methods would run unlocked")
         .hasMessageContaining("fixture.Unwoven.run(String) has no effect")
@@ -235,22 +234,6 @@ class WeavingVerificationTest {
             .build();
     open.add(engine);
     return engine;
-  }
-
-  private static Object use(Locksmith engine) {
-    AspectLocksmith.use(engine);
-    return engine;
-  }
-
-  private static <T> T withContextLoader(ClassLoader loader, Callable<T> action) throws Exception {
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(loader);
-    try {
-      return action.call();
-    } finally {
-      thread.setContextClassLoader(previous);
-    }
   }
 
   private static long listedIn(URL index) throws IOException {

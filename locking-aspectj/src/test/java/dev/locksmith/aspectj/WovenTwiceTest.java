@@ -3,28 +3,14 @@ package dev.locksmith.aspectj;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Method;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A method advised twice by the lock advice still evaluates its key and takes its lock once. */
 class WovenTwiceTest {
-  @TempDir Path dir;
-  FileEngines engines;
-
-  @BeforeEach
-  void setUp() {
-    engines = new FileEngines(dir);
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    engines.close();
-  }
+  @RegisterExtension final FileEngines engines = new FileEngines();
 
   @Test
   void theMethodCarriesTwoAroundAdvices() {
