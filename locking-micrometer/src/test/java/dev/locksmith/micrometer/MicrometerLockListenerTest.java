@@ -19,11 +19,7 @@ class MicrometerLockListenerTest {
 
   @Test
   void recordsAcquisitionsHoldsBusyAndActiveLeasesTaggedByNameNotKey() {
-    try (Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(MemoryLockProvider.isolated())
-            .listener(new MicrometerLockListener(registry))
-            .build()) {
+    try (Locksmith locksmith = engine(new MicrometerLockListener(registry))) {
       LockOptions options = LockOptions.named("invoice").withKey("customer-7");
       try (Lease lease = locksmith.acquire(options)) {
         assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isEqualTo(1);
@@ -39,13 +35,7 @@ class MicrometerLockListenerTest {
         throw new AssertionError(e);
       }
       assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isZero();
-      assertThat(
-              registry
-                  .get(MicrometerLockListener.ACQUIRE)
-                  .tags("name", "invoice", "provider", "default", "outcome", "acquired")
-                  .timer()
-                  .count())
-          .isEqualTo(1);
+      assertThat(acquisitions("invoice")).isEqualTo(1);
       assertThat(
               registry.get(MicrometerLockListener.ACQUIRE).tags("outcome", "busy").timer().count())
           .isEqualTo(1);
@@ -85,22 +75,12 @@ class MicrometerLockListenerTest {
         .allSatisfy(
             m -> assertThat(m.getId().getTag("name")).isIn(MicrometerLockListener.NO_NAME, null));
 
-    try (Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(MemoryLockProvider.isolated())
-            .listener(listener)
-            .build()) {
+    try (Locksmith locksmith = engine(listener)) {
       try (Lease lease = locksmith.acquire(LockOptions.named("invoice"))) {
         assertThat(lease.isValid()).isTrue();
       }
     }
-    assertThat(
-            registry
-                .get(MicrometerLockListener.ACQUIRE)
-                .tags("name", "invoice", "provider", "default", "outcome", "acquired")
-                .timer()
-                .count())
-        .isOne();
+    assertThat(acquisitions("invoice")).isOne();
     assertThat(
             registry
                 .get(MicrometerLockListener.ACQUIRE)
@@ -108,5 +88,22 @@ class MicrometerLockListenerTest {
                 .timers())
         .as("the zero series stay at zero")
         .allSatisfy(timer -> assertThat(timer.count()).isZero());
+  }
+
+  /** An engine on an in-memory provider of its own, reporting to {@code listener}. */
+  private static Locksmith engine(MicrometerLockListener listener) {
+    return Locksmith.builder()
+        .defaultProvider(MemoryLockProvider.isolated())
+        .listener(listener)
+        .build();
+  }
+
+  /** How many times the default provider granted the lock {@code name}. */
+  private long acquisitions(String name) {
+    return registry
+        .get(MicrometerLockListener.ACQUIRE)
+        .tags("name", name, "provider", "default", "outcome", "acquired")
+        .timer()
+        .count();
   }
 }
