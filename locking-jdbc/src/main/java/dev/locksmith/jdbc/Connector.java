@@ -17,12 +17,18 @@ import org.jspecify.annotations.Nullable;
  * the caller's transaction), with a network timeout of what is left of the call's {@code timeout}.
  * On first use it finds the dialect (from the URL, or the database's product name) and creates the
  * table when missing. A connection failure (SQL state class 08, a terminated backend, a deadlock or
- * a key race) is tried once more on another connection with the operation's retry, when one is
- * given and time is left; every other failure becomes a {@link LockProviderException} naming the
- * action, the lock, the database and the SQL state.
+ * a key race) is tried again, up to {@value #MAX_RETRIES} times, on another connection with the
+ * operation's retry, when one is given and time is left; every other failure becomes a {@link
+ * LockProviderException} naming the action, the lock, the database and the SQL state.
  */
 final class Connector {
   private static final Executor DIRECT = Runnable::run;
+
+  /**
+   * Tries after a connection failure: a pool may hand out several connections that died together (a
+   * restart, {@code pg_terminate_backend}) before it has noticed.
+   */
+  private static final int MAX_RETRIES = 4;
 
   /** One operation's SQL on a borrowed connection. */
   @FunctionalInterface
@@ -50,12 +56,12 @@ final class Connector {
     return sql;
   }
 
-  /** Runs {@code first}, and {@code retry} once after a connection failure when time is left. */
+  /** Runs {@code first}, and {@code retry} after a connection failure while time is left. */
   <T> T call(String action, String lockId, Work<T> first, @Nullable Work<T> retry) {
     long deadline = System.nanoTime() + settings.timeout().toNanos();
     Work<T> work = first;
     boolean recreated = false;
-    boolean retried = false;
+    int retries = 0;
     while (true) {
       try {
         return runOnce(work, deadline);
@@ -69,8 +75,11 @@ final class Connector {
           tableReady = false; // dropped since it was created: create it again
           continue;
         }
-        if (retry != null && !retried && retriable(e) && deadline - System.nanoTime() > 0) {
-          retried = true;
+        if (retry != null
+            && retries < MAX_RETRIES
+            && retriable(e)
+            && deadline - System.nanoTime() > 0) {
+          retries++;
           work = retry;
           continue;
         }

@@ -208,6 +208,11 @@ public final class JdbcLockProvider implements LockProvider {
     }
   }
 
+  /** How many of this provider's waiters wait for {@code lockId} now. */
+  int localWaiters(String lockId) {
+    return wakeUps.count(LockIds.stored(lockId));
+  }
+
   /** Sweeps now: deletes the rows whose lease ended more than {@code retention} ago. */
   int sweep() {
     return commands.sweep(settings.retention());

@@ -38,8 +38,8 @@ final class LockCommands {
   }
 
   /**
-   * Takes the lock if free. Retried once after a connection failure: the same owner token takes its
-   * own lease again (with a new fencing token), so a grant whose reply was lost is not lost.
+   * Takes the lock if free. Retried after a connection failure: the same owner token takes its own
+   * lease again (with a new fencing token), so a grant whose reply was lost is not lost.
    */
   Attempt acquire(LockRequest request) {
     Connector.Work<Attempt> work = (connection, sql) -> acquire(connection, sql, request);
@@ -103,7 +103,7 @@ final class LockCommands {
         null);
   }
 
-  /** Extends a live lease; idempotent, so retried once after a connection failure. */
+  /** Extends a live lease; idempotent, so retried after a connection failure. */
   Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
     Connector.Work<Optional<LeaseGrant>> work =
         (connection, sql) -> {

@@ -1,0 +1,74 @@
+package dev.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * LISTEN/NOTIFY: a waiter in another client is woken by the release's notification, far sooner than
+ * its poll interval (set to 10 s here, so that polling cannot explain the hand-off).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PostgresWakeUpTest {
+  private static final int ROUNDS = 20;
+  private final ExecutorService pool = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stopPool() {
+    pool.shutdownNow();
+  }
+
+  @Test
+  void aReleaseWakesAWaiterInAnotherClientWithinMilliseconds() throws Exception {
+    String table = TestDatabases.table("pg_wake");
+    String url = TestDatabases.postgresUrl("table=" + table);
+    List<Long> micros = new ArrayList<>();
+    try (JdbcLockProvider holder = JdbcLockProvider.create(url);
+        JdbcLockProvider waiter = JdbcLockProvider.create(url + "&maxPoll=10s")) {
+      for (int round = 0; round < ROUNDS; round++) {
+        String id = "wake-" + round;
+        LeaseGrant held = holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).get();
+        Future<Optional<LeaseGrant>> waiting =
+            pool.submit(
+                () ->
+                    waiter.acquire(
+                        LockRequest.of(id, Duration.ofSeconds(5)), Duration.ofSeconds(20)));
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(2))
+            .until(
+                () ->
+                    waiter.listener() != null
+                        && waiter.listener().listening()
+                        && waiter.localWaiters(id) == 1);
+        long releasedAt = System.nanoTime();
+        assertThat(holder.release(held)).isTrue();
+        LeaseGrant taken = waiting.get(15, TimeUnit.SECONDS).orElseThrow();
+        micros.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - releasedAt));
+        assertThat(waiter.release(taken)).isTrue();
+      }
+    }
+    Collections.sort(micros);
+    long p50 = micros.get(ROUNDS / 2);
+    long max = micros.get(ROUNDS - 1);
+    System.out.printf(
+        "PostgreSQL LISTEN/NOTIFY hand-off over %d rounds: p50 %.2f ms, max %.2f ms%n",
+        ROUNDS, p50 / 1000.0, max / 1000.0);
+    assertThat(p50).as("median hand-off, µs").isLessThan(100_000);
+    assertThat(max).as("slowest hand-off, µs, against a 10 s poll interval").isLessThan(2_000_000);
+  }
+}
