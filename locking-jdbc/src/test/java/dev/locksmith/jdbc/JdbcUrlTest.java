@@ -1,0 +1,90 @@
+package dev.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LockProvider;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** {@code jdbc:} URLs: what goes to the driver, what the provider takes, and clear errors. */
+class JdbcUrlTest {
+
+  @Test
+  void providerParametersAreTakenOutAndTheDriversKeptAsWritten() {
+    assertThat(
+            JdbcUrl.driverUrl(
+                "jdbc:postgresql://127.0.0.1/db?user=a&table=t&ApplicationName=x%20y"
+                    + "&poolSize=2&createTable=false&timeout=1s&maxPoll=50ms&retention=2h"))
+        .isEqualTo("jdbc:postgresql://127.0.0.1/db?user=a&ApplicationName=x%20y");
+    assertThat(JdbcUrl.driverUrl("jdbc:h2:mem:x;DB_CLOSE_DELAY=-1?table=t"))
+        .isEqualTo("jdbc:h2:mem:x;DB_CLOSE_DELAY=-1");
+  }
+
+  @Test
+  void theFactoryIsFoundByTheJdbcSchemeAndReadsItsParameters() {
+    try (LockProvider provider =
+        LockProviders.create(
+            "jdbc:h2:mem:url-test?table=app.my_locks&poolSize=2&timeout=1s&maxPoll=20ms")) {
+      assertThat(provider).isInstanceOf(JdbcLockProvider.class);
+      assertThat(((JdbcLockProvider) provider).table()).isEqualTo("app.my_locks");
+    }
+    JdbcUrl parsed =
+        JdbcUrl.parse(
+            dev.locksmith.core.spi.ProviderUrl.parse(
+                "jdbc:postgresql://127.0.0.1/db?user=a&poolSize=7&timeout=3s&createTable=false"));
+    assertThat(parsed.poolSize()).isEqualTo(7);
+    assertThat(parsed.settings().timeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(parsed.settings().createTable()).isFalse();
+    assertThat(parsed.settings().table()).isEqualTo("locksmith_locks");
+    assertThat(parsed.dialect()).isInstanceOf(PostgresDialect.class);
+  }
+
+  @Test
+  void theDescriptionHidesThePassword() {
+    try (LockProvider provider =
+        LockProviders.create("jdbc:postgresql://127.0.0.1:1/db?user=a&password=hush")) {
+      assertThat(provider.description()).doesNotContain("hush").contains("password=****");
+    }
+  }
+
+  @Test
+  void wrongPartsAreNamed() {
+    assertError("jdbc:oracle:thin:@127.0.0.1:1521/x", "'oracle'", "supported: postgresql");
+    assertError("jdbc:h2:mem:x?table=locks;drop", "parameter 'table'", "plain SQL name");
+    assertError("jdbc:h2:mem:x?poolSize=0", "parameter 'poolSize'", "between 1 and 64");
+    assertError("jdbc:h2:mem:x?poolSize=many", "parameter 'poolSize'", "'many'");
+    assertError("jdbc:h2:mem:x?timeout=soon", "parameter 'timeout'");
+    assertError("jdbc:h2:mem:x?timeout=1ms", "parameter 'timeout'", "250ms");
+    assertError("jdbc:h2:mem:x?maxPoll=1m", "parameter 'maxPoll'");
+    assertError("jdbc:h2:mem:x?retention=1s", "parameter 'retention'");
+    assertError("jdbc:h2:mem:x?createTable=perhaps", "parameter 'createTable'");
+    assertError("jdbc:h2:mem:x?table=a&table=b", "parameter 'table' twice");
+    assertError("jdbc:", "names no database");
+  }
+
+  @Test
+  void aMissingDriverIsNamedAtCreation() {
+    // The MariaDB driver is on the test class path; it does not take jdbc:mysql: by default.
+    assertError("jdbc:mysql://127.0.0.1/x", "no JDBC driver for mysql");
+  }
+
+  @Test
+  void theBuilderNamesWrongSettings() {
+    org.h2.jdbcx.JdbcDataSource dataSource = new org.h2.jdbcx.JdbcDataSource();
+    assertThatThrownBy(() -> JdbcLockProvider.builder(dataSource).table("1x").build())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("table '1x'");
+    assertThatThrownBy(() -> JdbcLockProvider.builder(dataSource).database("db2").build())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("database 'db2' is not supported");
+  }
+
+  private static void assertError(String url, String... parts) {
+    assertThatThrownBy(() -> LockProviders.create(url).close())
+        .isInstanceOf(LockConfigurationException.class)
+        .satisfies(e -> assertThat(e.getMessage()).contains(parts));
+  }
+}

@@ -1,0 +1,77 @@
+package dev.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.FaultProxy;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A {@link FaultProxy} between a client and PostgreSQL: a frozen path makes a call fail within the
+ * provider's timeout, and a grant whose reply never came back is ended by the provider's clean-up
+ * long before its TTL; a late reply is not taken for a fresh grant.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PostgresFaultTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+  @Test
+  void aFrozenPathFailsWithinTheTimeoutAndTheUnknownGrantIsEndedAfterwards() throws Exception {
+    String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_fault"));
+    try (FaultProxy proxy = FaultProxy.start(Urls.host(url), Urls.port(url, 5432));
+        JdbcLockProvider faulty =
+            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=1s");
+        JdbcLockProvider other = JdbcLockProvider.create(url)) {
+      // A cold JVM's first connection may take longer than this client's 1 s.
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .ignoreExceptionsInstanceOf(LockProviderException.class)
+          .until(() -> faulty.status("warm").holder() == null);
+
+      proxy.freeze(FaultProxy.Direction.TO_CLIENT);
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> faulty.tryAcquire(LockRequest.of("frozen", Duration.ofSeconds(60))))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("acquire of lock 'frozen' failed");
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      assertThat(took)
+          .as("bounded by the timeout and one connect")
+          .isLessThan(TIMEOUT.multipliedBy(4));
+      // The statement reached the server: the lock is held by the acquisition that failed.
+      assertThat(other.status("frozen").holder()).isNotNull();
+
+      proxy.thaw();
+      // The clean-up ends it, far sooner than its 60 s TTL.
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(
+              () -> other.tryAcquire(LockRequest.of("frozen", Duration.ofSeconds(5))).isPresent());
+    }
+  }
+
+  @Test
+  void aReplyHeldPastTheTtlComesBackWithADeadlineAlreadyPassed() throws Exception {
+    String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_late"));
+    try (FaultProxy proxy = FaultProxy.start(Urls.host(url), Urls.port(url, 5432));
+        JdbcLockProvider faulty =
+            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=5s")) {
+      LeaseGrant warm = faulty.tryAcquire(LockRequest.of("warm", Duration.ofSeconds(5))).get();
+      faulty.release(warm);
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ofMillis(300));
+      Optional<LeaseGrant> late = faulty.tryAcquire(LockRequest.of("late", Duration.ofMillis(200)));
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ZERO);
+      assertThat(late).isPresent();
+      assertThat(late.get().expired())
+          .as("the local deadline counts from the request, so a late grant arrives expired")
+          .isTrue();
+    }
+  }
+}

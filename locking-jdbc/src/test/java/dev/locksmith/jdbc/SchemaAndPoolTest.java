@@ -1,0 +1,160 @@
+package dev.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The table (created on first use, or not, and the README's DDL), a provider over an application's
+ * {@link javax.sql.DataSource} (its own connection, never the caller's transaction; an exhausted
+ * pool), and fencing tokens after rows are deleted; on PostgreSQL and H2.
+ */
+class SchemaAndPoolTest {
+
+  private static String driverUrl(String database) {
+    return database.equals("postgresql")
+        ? JdbcUrl.driverUrl(TestDatabases.postgresUrl(""))
+        : "jdbc:h2:mem:schema-test;DB_CLOSE_DELAY=-1";
+  }
+
+  private static Dialect dialect(String database) {
+    return Dialect.of(database).orElseThrow();
+  }
+
+  private static boolean tableExists(String database, String table) throws SQLException {
+    try (Connection connection = DriverManager.getConnection(driverUrl(database));
+        Statement statement = connection.createStatement()) {
+      try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM " + table)) {
+        return rows.next();
+      } catch (SQLException e) {
+        return false;
+      }
+    }
+  }
+
+  private static void execute(String database, String sql) throws SQLException {
+    try (Connection connection = DriverManager.getConnection(driverUrl(database));
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  private static JdbcLockProvider provider(String database, String parameters) {
+    return JdbcLockProvider.create(TestDatabases.join(driverUrl(database), parameters));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "h2"})
+  void theTableIsCreatedOnFirstUse(String database) throws Exception {
+    String table = TestDatabases.table("auto");
+    assertThat(tableExists(database, table)).isFalse();
+    try (JdbcLockProvider provider = provider(database, "table=" + table)) {
+      assertThat(tableExists(database, table)).as("not created before the first call").isFalse();
+      LeaseGrant grant = provider.tryAcquire(LockRequest.of("a", Duration.ofSeconds(5))).get();
+      assertThat(tableExists(database, table)).isTrue();
+      assertThat(provider.release(grant)).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "h2"})
+  void withCreateTableFalseAMissingTableIsNamedAndTheReadmeDdlWorks(String database)
+      throws Exception {
+    String table = TestDatabases.table("manual");
+    try (JdbcLockProvider provider = provider(database, "createTable=false&table=" + table)) {
+      assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("a", Duration.ofSeconds(5))))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("table " + table + " does not exist and createTable=false");
+      assertThat(tableExists(database, table)).isFalse();
+
+      execute(database, dialect(database).createTable(table));
+      LeaseGrant grant = provider.tryAcquire(LockRequest.of("a", Duration.ofSeconds(5))).get();
+      assertThat(provider.release(grant)).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "h2"})
+  void fencingTokensKeepRisingAfterRowsAreDeleted(String database) throws Exception {
+    String table = TestDatabases.table("deleted");
+    try (JdbcLockProvider provider = provider(database, "table=" + table)) {
+      LeaseGrant first = provider.tryAcquire(LockRequest.of("d", Duration.ofSeconds(5))).get();
+      provider.release(first);
+      LeaseGrant second = provider.tryAcquire(LockRequest.of("d", Duration.ofSeconds(5))).get();
+      provider.release(second);
+      assertThat(provider.sweep()).as("ended a moment ago: kept for the retention").isZero();
+      execute(database, "DELETE FROM " + table);
+      LeaseGrant third = provider.tryAcquire(LockRequest.of("d", Duration.ofSeconds(5))).get();
+      assertThat(List.of(first.fencingToken(), second.fencingToken(), third.fencingToken()))
+          .isSorted()
+          .doesNotHaveDuplicates();
+      provider.release(third);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "h2"})
+  void aDataSourceProviderNeverJoinsTheCallersTransaction(String database) throws Exception {
+    String table = TestDatabases.table("tx");
+    try (HikariDataSource pool = pool(database, 3, Duration.ofSeconds(1));
+        JdbcLockProvider provider = JdbcLockProvider.builder(pool).table(table).build();
+        Connection business = pool.getConnection()) {
+      business.setAutoCommit(false);
+      try (Statement statement = business.createStatement()) {
+        statement.execute("CREATE TABLE " + table + "_work (n INT)");
+        statement.execute("INSERT INTO " + table + "_work VALUES (1)");
+      }
+      LeaseGrant grant = provider.tryAcquire(LockRequest.of("tx", Duration.ofSeconds(30))).get();
+      business.rollback();
+      assertThat(provider.status("tx").holder())
+          .as("the caller's rollback did not undo the lock")
+          .isNotNull();
+      assertThat(provider.status("tx").holder().fencingToken()).isEqualTo(grant.fencingToken());
+      assertThat(provider.description()).contains("application DataSource");
+      assertThat(provider.release(grant)).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "h2"})
+  void anExhaustedPoolFailsWithinTheTimeoutAsTheProviderBeingDown(String database)
+      throws Exception {
+    String table = TestDatabases.table("exhausted");
+    try (HikariDataSource pool = pool(database, 1, Duration.ofMillis(500));
+        JdbcLockProvider provider =
+            JdbcLockProvider.builder(pool).table(table).timeout(Duration.ofMillis(500)).build()) {
+      try (Connection busy = pool.getConnection()) {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("x", Duration.ofSeconds(5))))
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageContaining("acquire of lock 'x' failed")
+            .hasMessageContaining("pool exhausted or database unreachable");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+      }
+      LeaseGrant grant = provider.tryAcquire(LockRequest.of("x", Duration.ofSeconds(5))).get();
+      assertThat(provider.release(grant)).isTrue();
+    }
+  }
+
+  private static HikariDataSource pool(String database, int size, Duration timeout) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(driverUrl(database));
+    config.setMaximumPoolSize(size);
+    config.setConnectionTimeout(timeout.toMillis());
+    return new HikariDataSource(config);
+  }
+}
