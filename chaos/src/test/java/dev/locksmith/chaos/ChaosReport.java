@@ -13,6 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import tools.jackson.core.util.DefaultPrettyPrinter;
+import tools.jackson.core.util.Separators;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Collects the figures of every scenario run in this JVM and rewrites {@code
@@ -31,6 +38,16 @@ final class ChaosReport {
   private static final ReentrantLock LOCK = new ReentrantLock();
   private static final List<Run> RUNS = new ArrayList<>();
   private static final Instant STARTED = Instant.now();
+  private static final JsonMapper MAPPER = JsonMapper.shared();
+
+  /** Indented, with {@code "name": value} as usual rather than Jackson's {@code "name" : value}. */
+  private static final ObjectWriter WRITER =
+      MAPPER
+          .writer()
+          .with(
+              new DefaultPrettyPrinter(
+                  Separators.createDefaultInstance()
+                      .withObjectNameValueSpacing(Separators.Spacing.AFTER)));
 
   private ChaosReport() {}
 
@@ -119,65 +136,39 @@ final class ChaosReport {
   }
 
   private static String json() {
-    StringBuilder json = new StringBuilder();
-    json.append("{\n  \"started\": ").append(quote(STARTED.toString()));
-    json.append(",\n  \"written\": ").append(quote(Instant.now().toString()));
-    json.append(",\n  \"runs\": [");
-    for (int i = 0; i < RUNS.size(); i++) {
-      Run run = RUNS.get(i);
-      json.append(i == 0 ? "\n" : ",\n");
-      json.append("    {\"scenario\": ").append(run.scenario());
-      json.append(", \"title\": ").append(quote(run.title()));
-      json.append(", \"provider\": ").append(quote(run.provider()));
-      json.append(", \"figures\": {");
-      int f = 0;
-      for (Map.Entry<String, Object> figure : run.figures().entrySet()) {
-        json.append(f++ == 0 ? "" : ", ").append(quote(figure.getKey())).append(": ");
-        json.append(jsonValue(figure.getValue()));
-      }
-      json.append("}, \"violations\": [");
-      for (int v = 0; v < run.violations().size(); v++) {
-        json.append(v == 0 ? "" : ", ").append(quote(run.violations().get(v)));
-      }
-      json.append("]}");
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("started", STARTED.toString());
+    root.put("written", Instant.now().toString());
+    ArrayNode runs = root.putArray("runs");
+    for (Run run : RUNS) {
+      ObjectNode node = runs.addObject();
+      node.put("scenario", run.scenario());
+      node.put("title", run.title());
+      node.put("provider", run.provider());
+      ObjectNode figures = node.putObject("figures");
+      run.figures().forEach((name, value) -> figures.set(name, figure(value)));
+      ArrayNode violations = node.putArray("violations");
+      run.violations().forEach(violations::add);
     }
-    json.append("\n  ]\n}\n");
-    return json.toString();
+    return WRITER.writeValueAsString(root) + "\n";
   }
 
   /** A figure as JSON: numbers and booleans bare, a figure that is no number (NaN) as null. */
   static String jsonValue(Object value) {
+    return MAPPER.writeValueAsString(figure(value));
+  }
+
+  private static JsonNode figure(Object value) {
     if (notFinite(value)) {
-      return "null";
+      return MAPPER.getNodeFactory().nullNode();
     }
     return value instanceof Number || value instanceof Boolean
-        ? value.toString()
-        : quote(String.valueOf(value));
+        ? MAPPER.valueToTree(value)
+        : MAPPER.getNodeFactory().stringNode(String.valueOf(value));
   }
 
   private static boolean notFinite(Object value) {
     return (value instanceof Double d && !Double.isFinite(d))
         || (value instanceof Float f && !Float.isFinite(f));
-  }
-
-  static String quote(String text) {
-    StringBuilder quoted = new StringBuilder("\"");
-    for (char c : text.toCharArray()) {
-      switch (c) {
-        case '"' -> quoted.append("\\\"");
-        case '\\' -> quoted.append("\\\\");
-        case '\n' -> quoted.append("\\n");
-        case '\r' -> quoted.append("\\r");
-        case '\t' -> quoted.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            quoted.append(String.format("\\u%04x", (int) c));
-          } else {
-            quoted.append(c);
-          }
-        }
-      }
-    }
-    return quoted.append('"').toString();
   }
 }
