@@ -9,6 +9,7 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.fencing.FencedFile;
 import dev.locksmith.core.fencing.StaleFencingTokenException;
+import dev.locksmith.testkit.ChildJvm;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Path;
@@ -30,10 +31,11 @@ import org.slf4j.LoggerFactory;
  * the lease's fencing token. Each thread appends a {@link Section} per accepted write to {@code
  * sections-PID-THREAD}; errors, lost leases and refused writes go to {@code errors-PID}.
  *
- * <p>Arguments: {@code URL LOCK_ID THREADS ITERATIONS LEDGER OUT_DIR TTL WAIT_TIMEOUT TOLERANT}.
- * {@code ITERATIONS} per thread, or {@code 0} to run until {@code stop} arrives on standard input.
- * A strict worker ({@code TOLERANT=false}) stops a thread at its first error and exits 1; a
- * tolerant one records errors, backs off 50 ms and goes on (servers restarting under it).
+ * <p>Arguments: {@code URL LOCK_ID THREADS ITERATIONS LEDGER OUT_DIR TTL WAIT_TIMEOUT TOLERANT}, as
+ * {@link Job#start} passes them. {@code ITERATIONS} per thread, or {@code 0} to run until {@code
+ * stop} arrives on standard input. A strict worker ({@code TOLERANT=false}) stops a thread at its
+ * first error and exits 1; a tolerant one records errors, backs off 50 ms and goes on (servers
+ * restarting under it).
  */
 final class LedgerWorker {
   private static final Logger LOG = LoggerFactory.getLogger(LedgerWorker.class);
@@ -48,6 +50,45 @@ final class LedgerWorker {
   private final AtomicInteger failures = new AtomicInteger();
   private final Writer errors;
   private final ReentrantLock errorsLock = new ReentrantLock();
+
+  /**
+   * What the worker JVMs of a scenario do, in the order of the arguments.
+   *
+   * @param iterations per thread, or 0 to run until {@code stop}
+   * @param tolerant whether errors are recorded and gone past rather than ending the thread
+   */
+  record Job(
+      String lockId,
+      int threads,
+      int iterations,
+      Path ledger,
+      Duration ttl,
+      Duration waitTimeout,
+      boolean tolerant) {
+
+    /**
+     * Starts {@code jvms} workers on {@code url}, their logs and records in {@code dir}. Each is
+     * added to {@code started} as it starts, so the caller closes those that did when a later one
+     * fails to.
+     */
+    void start(int jvms, String url, Path dir, List<ChildJvm> started) {
+      for (int i = 0; i < jvms; i++) {
+        started.add(
+            Workers.start(
+                LedgerWorker.class,
+                dir.resolve("worker-" + i + ".log"),
+                url,
+                lockId,
+                Integer.toString(threads),
+                Integer.toString(iterations),
+                ledger.toString(),
+                dir.toString(),
+                ttl.toString(),
+                waitTimeout.toString(),
+                Boolean.toString(tolerant)));
+      }
+    }
+  }
 
   private LedgerWorker(String[] args) throws IOException {
     this.options =

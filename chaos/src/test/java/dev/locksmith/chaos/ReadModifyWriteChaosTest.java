@@ -33,21 +33,15 @@ class ReadModifyWriteChaosTest {
       List<ChildJvm> workers = new ArrayList<>();
       List<Integer> exitCodes = new ArrayList<>();
       try {
-        for (int i = 0; i < JVMS; i++) {
-          workers.add(
-              Workers.start(
-                  LedgerWorker.class,
-                  dir.resolve("worker-" + i + ".log"),
-                  backend.url(),
-                  "ledger",
-                  Integer.toString(THREADS),
-                  Integer.toString(ITERATIONS),
-                  ledgerFile.toString(),
-                  dir.toString(),
-                  "PT2S",
-                  "PT2M",
-                  "false"));
-        }
+        new LedgerWorker.Job(
+                "ledger",
+                THREADS,
+                ITERATIONS,
+                ledgerFile,
+                Duration.ofSeconds(2),
+                Duration.ofMinutes(2),
+                false)
+            .start(JVMS, backend.url(), dir, workers);
         for (ChildJvm worker : workers) {
           exitCodes.add(worker.awaitExit(Duration.ofMinutes(3)));
         }

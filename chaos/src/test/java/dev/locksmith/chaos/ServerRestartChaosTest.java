@@ -40,21 +40,15 @@ class ServerRestartChaosTest {
     try (Backend backend = kind.start(dir, true)) {
       List<ChildJvm> workers = new ArrayList<>();
       try {
-        for (int i = 0; i < JVMS; i++) {
-          workers.add(
-              Workers.start(
-                  LedgerWorker.class,
-                  dir.resolve("worker-" + i + ".log"),
-                  backend.url(),
-                  "restarted",
-                  Integer.toString(THREADS),
-                  "0",
-                  ledgerFile.toString(),
-                  dir.toString(),
-                  "PT2S",
-                  "PT5S",
-                  "true"));
-        }
+        new LedgerWorker.Job(
+                "restarted",
+                THREADS,
+                0,
+                ledgerFile,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(5),
+                true)
+            .start(JVMS, backend.url(), dir, workers);
         await()
             .atMost(Duration.ofSeconds(90))
             .until(() -> confirmedAfter(dir, Long.MIN_VALUE) >= SECTIONS_BETWEEN);
