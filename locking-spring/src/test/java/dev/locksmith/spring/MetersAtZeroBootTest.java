@@ -14,7 +14,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.micrometer.metrics.actuate.endpoint.MetricsEndpoint;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * In a Boot application with Actuator, the metrics endpoint answers for every lock meter, at zero,
@@ -65,12 +65,8 @@ class MetersAtZeroBootTest {
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
-  static class App {
-    @Bean
-    Job job() {
-      return new Job();
-    }
-  }
+  @Import(Job.class)
+  static class App {}
 
   /** A locked method. */
   public static class Job {

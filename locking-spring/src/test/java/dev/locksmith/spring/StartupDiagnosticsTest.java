@@ -14,7 +14,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.support.GenericApplicationContext;
 
 /**
  * What a real {@code SpringApplication} run reports at start-up: Boot's "APPLICATION FAILED TO
@@ -25,7 +25,8 @@ class StartupDiagnosticsTest {
 
   @Test
   void badDurationIsAnalysed(CapturedOutput output) {
-    assertThatThrownBy(() -> run(BadDurationApp.class, "locksmith.url=mem:diag-duration"))
+    assertThatThrownBy(
+            () -> run("badDuration", BadDuration.class, "locksmith.url=mem:diag-duration"))
         .isNotNull();
     assertAnalysis(output)
         .contains("Invalid lock configuration: Bean 'badDuration'")
@@ -34,7 +35,7 @@ class StartupDiagnosticsTest {
 
   @Test
   void badKeyExpressionIsAnalysed(CapturedOutput output) {
-    assertThatThrownBy(() -> run(BadKeyApp.class, "locksmith.url=mem:diag-key")).isNotNull();
+    assertThatThrownBy(() -> run("badKey", BadKey.class, "locksmith.url=mem:diag-key")).isNotNull();
     assertAnalysis(output)
         .contains("Invalid lock configuration: Bean 'badKey'")
         .contains("attribute key");
@@ -42,7 +43,7 @@ class StartupDiagnosticsTest {
 
   @Test
   void badUrlIsAnalysed(CapturedOutput output) {
-    assertThatThrownBy(() -> run(GoodApp.class, "locksmith.url=tcp://127.0.0.1:7420/path"))
+    assertThatThrownBy(() -> run("locked", Locked.class, "locksmith.url=tcp://127.0.0.1:7420/path"))
         .isNotNull();
     assertAnalysis(output)
         .contains("Invalid lock configuration:")
@@ -55,7 +56,8 @@ class StartupDiagnosticsTest {
     assertThatThrownBy(
             () ->
                 run(
-                    GoodApp.class,
+                    "locked",
+                    Locked.class,
                     "locksmith.url=mem:diag-probe",
                     "locksmith.provider-probe-interval=0s"))
         .isNotNull();
@@ -67,7 +69,7 @@ class StartupDiagnosticsTest {
   @Test
   void disabledLockingWarnsWithTheNumberOfUnlockedMethods(CapturedOutput output) {
     try (ConfigurableApplicationContext context =
-        run(GoodApp.class, "locksmith.enabled=false", "locksmith.url=mem:diag-disabled")) {
+        run("locked", Locked.class, "locksmith.enabled=false", "locksmith.url=mem:diag-disabled")) {
       assertThat(context.getBeanProvider(Locksmith.class).getIfAvailable()).isNull();
       assertThat(context.getBean(Locked.class).work()).isEqualTo("ran");
     }
@@ -81,7 +83,7 @@ class StartupDiagnosticsTest {
   @Test
   void enabledLockingDoesNotWarn(CapturedOutput output) {
     try (ConfigurableApplicationContext context =
-        run(GoodApp.class, "locksmith.url=mem:diag-enabled")) {
+        run("locked", Locked.class, "locksmith.url=mem:diag-enabled")) {
       assertThat(context.getBean(Locked.class).work()).isEqualTo("ran");
     }
     assertThat(output).doesNotContain("Locking is disabled");
@@ -98,40 +100,21 @@ class StartupDiagnosticsTest {
     return assertThat(text.substring(text.indexOf("APPLICATION FAILED TO START")));
   }
 
-  private static ConfigurableApplicationContext run(Class<?> app, String... properties) {
-    return new SpringApplicationBuilder(app)
+  /** Runs {@link App} with one bean of {@code beanType} named {@code beanName}. */
+  private static ConfigurableApplicationContext run(
+      String beanName, Class<?> beanType, String... properties) {
+    return new SpringApplicationBuilder(App.class)
         .web(WebApplicationType.NONE)
         .properties("spring.main.banner-mode=off")
         .properties(properties)
+        .initializers(
+            context -> ((GenericApplicationContext) context).registerBean(beanName, beanType))
         .run();
   }
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
-  static class GoodApp {
-    @Bean
-    Locked locked() {
-      return new Locked();
-    }
-  }
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class BadDurationApp {
-    @Bean
-    BadDuration badDuration() {
-      return new BadDuration();
-    }
-  }
-
-  @SpringBootConfiguration
-  @EnableAutoConfiguration
-  static class BadKeyApp {
-    @Bean
-    BadKey badKey() {
-      return new BadKey();
-    }
-  }
+  static class App {}
 
   /** Two locked methods. */
   public static class Locked {

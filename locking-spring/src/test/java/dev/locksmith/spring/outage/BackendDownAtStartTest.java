@@ -17,7 +17,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * The TCP and file providers, like Redis ({@link RedisOutageBootTest}), let a Boot application
@@ -68,12 +68,8 @@ class BackendDownAtStartTest {
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
-  static class App {
-    @Bean
-    Job job() {
-      return new Job();
-    }
-  }
+  @Import(Job.class)
+  static class App {}
 
   /** A locked method. */
   public static class Job {

@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
@@ -52,17 +53,13 @@ class EvictingRedisBootTest {
 
   @SpringBootConfiguration
   @EnableAutoConfiguration
+  @Import(Job.class)
   static class App {
     @Bean(destroyMethod = "shutdown")
     RedissonClient redissonClient(Environment environment) {
       Config config = new Config();
       config.useSingleServer().setAddress(environment.getRequiredProperty("evicting.redis"));
       return Redisson.create(config);
-    }
-
-    @Bean
-    Job job() {
-      return new Job();
     }
   }
 
