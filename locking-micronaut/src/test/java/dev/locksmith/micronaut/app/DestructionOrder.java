@@ -16,54 +16,47 @@ import org.redisson.api.RedissonClient;
 class DestructionOrder {
   final List<String> destroyed = new CopyOnWriteArrayList<>();
 
-  /** Records the engine. */
-  @Singleton
-  @Requires(env = "destruction-order")
-  static final class OfEngine implements BeanPreDestroyEventListener<Locksmith> {
+  /** Records, under one name, each bean of type {@code T} the context destroys. */
+  abstract static class Recorder<T> implements BeanPreDestroyEventListener<T> {
     private final DestructionOrder order;
+    private final String name;
 
-    OfEngine(DestructionOrder order) {
+    Recorder(DestructionOrder order, String name) {
       this.order = order;
+      this.name = name;
     }
 
     @Override
-    public Locksmith onPreDestroy(BeanPreDestroyEvent<Locksmith> event) {
-      order.destroyed.add("Locksmith");
+    public T onPreDestroy(BeanPreDestroyEvent<T> event) {
+      order.destroyed.add(name);
       return event.getBean();
+    }
+  }
+
+  /** Records the engine. */
+  @Singleton
+  @Requires(env = "destruction-order")
+  static final class OfEngine extends Recorder<Locksmith> {
+    OfEngine(DestructionOrder order) {
+      super(order, "Locksmith");
     }
   }
 
   /** Records provider beans. */
   @Singleton
   @Requires(env = "destruction-order")
-  static final class OfProviders implements BeanPreDestroyEventListener<LockProvider> {
-    private final DestructionOrder order;
-
+  static final class OfProviders extends Recorder<LockProvider> {
     OfProviders(DestructionOrder order) {
-      this.order = order;
-    }
-
-    @Override
-    public LockProvider onPreDestroy(BeanPreDestroyEvent<LockProvider> event) {
-      order.destroyed.add("LockProvider");
-      return event.getBean();
+      super(order, "LockProvider");
     }
   }
 
-  /** Records the application's client, noting whether the engine was already closed. */
+  /** Records the application's client. */
   @Singleton
   @Requires(env = "destruction-order")
-  static final class OfClient implements BeanPreDestroyEventListener<RedissonClient> {
-    private final DestructionOrder order;
-
+  static final class OfClient extends Recorder<RedissonClient> {
     OfClient(DestructionOrder order) {
-      this.order = order;
-    }
-
-    @Override
-    public RedissonClient onPreDestroy(BeanPreDestroyEvent<RedissonClient> event) {
-      order.destroyed.add("RedissonClient");
-      return event.getBean();
+      super(order, "RedissonClient");
     }
   }
 }

@@ -3,11 +3,8 @@ package dev.locksmith.micronaut.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.testkit.ChildJvm;
 import io.micronaut.context.ApplicationContext;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,10 +36,8 @@ class DisabledLockingTest {
   @Test
   void theStartWarnsThatLockingIsDisabledAndNamesTheMethods(@TempDir Path dir) throws Exception {
     String output =
-        run(
-            ChildJvm.builder(ChildApp.class)
-                .args("disabled", "locksmith.enabled=false", "child.exit-after-start=true"),
-            dir.resolve("app.log"));
+        ChildAppRuns.output(
+            ChildAppRuns.exitingAfterStart("disabled", "locksmith.enabled=false"), dir);
     assertThat(output).contains("context started");
     assertThat(output.lines().filter(line -> line.contains("WARN")))
         .anySatisfy(
@@ -57,21 +52,8 @@ class DisabledLockingTest {
   @Test
   void noWarningWhenLockingIsEnabled(@TempDir Path dir) throws Exception {
     String output =
-        run(
-            ChildJvm.builder(ChildApp.class)
-                .args("disabled", "locksmith.url=mem:enabled", "child.exit-after-start=true"),
-            dir.resolve("app.log"));
+        ChildAppRuns.output(
+            ChildAppRuns.exitingAfterStart("disabled", "locksmith.url=mem:enabled"), dir);
     assertThat(output).contains("context started").doesNotContain("Locking is disabled");
-  }
-
-  /** Runs {@link ChildApp} in a child JVM until it exits, and returns its output. */
-  private static String run(ChildJvm.Builder jvm, Path log) throws Exception {
-    try (ChildJvm app = jvm.jvmOptions("-Xmx128m", "-XX:TieredStopAtLevel=1").output(log).start()) {
-      app.awaitExit(Duration.ofMinutes(2));
-    } catch (IllegalStateException e) {
-      throw new AssertionError(
-          "the child JVM did not exit within 2 minutes: " + Files.readString(log), e);
-    }
-    return Files.readString(log);
   }
 }

@@ -2,14 +2,12 @@ package dev.locksmith.micronaut.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.locksmith.testkit.ChildJvm;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.util.Version;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,10 +39,7 @@ class LibraryVersionsTest {
   @Test
   void noWarningWhenTheClassPathHasTheBuiltWithVersions(@TempDir Path dir) throws Exception {
     String output =
-        run(
-            ChildJvm.builder(ChildApp.class)
-                .args("none", "locksmith.url=mem:v", "child.exit-after-start=true"),
-            dir.resolve("app.log"));
+        ChildAppRuns.output(ChildAppRuns.exitingAfterStart("none", "locksmith.url=mem:v"), dir);
     assertThat(output).contains("context started").doesNotContain("built with newer versions");
   }
 
@@ -60,11 +55,10 @@ class LibraryVersionsTest {
         StandardCharsets.UTF_8);
 
     String output =
-        run(
-            ChildJvm.builder(ChildApp.class)
-                .classPath(first + File.pathSeparator + System.getProperty("java.class.path"))
-                .args("none", "locksmith.url=mem:v", "child.exit-after-start=true"),
-            dir.resolve("app.log"));
+        ChildAppRuns.output(
+            ChildAppRuns.exitingAfterStart("none", "locksmith.url=mem:v")
+                .classPath(first + File.pathSeparator + System.getProperty("java.class.path")),
+            dir);
 
     assertThat(output).contains("context started");
     String spring = ExpressionParser.class.getPackage().getImplementationVersion();
@@ -82,16 +76,5 @@ class LibraryVersionsTest {
                     .contains("io.micrometer:micrometer-bom:1.99.0")
                     .contains("before the Micronaut BOM")
                     .contains("also set the properties micrometer.version=1.99.0"));
-  }
-
-  /** Runs {@link ChildApp} in a child JVM until it exits, and returns its output. */
-  private static String run(ChildJvm.Builder jvm, Path log) throws Exception {
-    try (ChildJvm app = jvm.jvmOptions("-Xmx128m", "-XX:TieredStopAtLevel=1").output(log).start()) {
-      app.awaitExit(Duration.ofMinutes(2));
-    } catch (IllegalStateException e) {
-      throw new AssertionError(
-          "the child JVM did not exit within 2 minutes: " + Files.readString(log), e);
-    }
-    return Files.readString(log);
   }
 }

@@ -45,24 +45,20 @@ class ShutdownHandOverTest {
   /** Micronaut's graceful shutdown, which the README recommends for scheduled locked jobs. */
   private static final String GRACEFUL_SHUTDOWN = "micronaut.lifecycle.graceful-shutdown.enabled";
 
+  private static final Map<String, String> GRACEFUL = Map.of(GRACEFUL_SHUTDOWN, "true");
+
   @ParameterizedTest
   @EnumSource(Backend.Kind.class)
   void closingTheContextLetsTheRunningJobEndAndHandsTheLockOver(Backend.Kind kind)
       throws Exception {
     try (Backend backend = Backend.start(kind);
         Locksmith other = otherClient(backend)) {
-      Map<String, String> properties = backend.properties();
-      properties.put(GRACEFUL_SHUTDOWN, "true");
-      ApplicationContext context =
-          ApplicationContext.builder()
-              .environments(backend.environments("handover"))
-              .properties(Map.copyOf(properties))
-              .start();
+      ApplicationContext context = start(backend.environments("handover"), backend, GRACEFUL);
       RedissonClient appClient =
           kind == Backend.Kind.REDISSON ? context.getBean(RedissonClient.class) : null;
       HandOverJob job = context.getBean(HandOverJob.class);
       assertThat(job.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-      CompletableFuture<Long> granted = waitForTheLock(other);
+      CompletableFuture<Long> granted = waitForTheLock(other, HandOverJob.LOCK);
 
       context.close();
 
@@ -88,23 +84,10 @@ class ShutdownHandOverTest {
   void aMinimumHoldOutlivesTheShutdownAndEndsOnTime(Backend.Kind kind) throws Exception {
     try (Backend backend = Backend.start(kind);
         Locksmith other = otherClient(backend)) {
-      Map<String, String> properties = backend.properties();
-      properties.put(GRACEFUL_SHUTDOWN, "true");
-      ApplicationContext context =
-          ApplicationContext.builder()
-              .environments("handover-minhold")
-              .properties(Map.copyOf(properties))
-              .start();
+      ApplicationContext context = start(new String[] {"handover-minhold"}, backend, GRACEFUL);
       MinHoldJob job = context.getBean(MinHoldJob.class);
       assertThat(job.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-      CompletableFuture<Long> granted =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try (Lease lease =
-                    other.acquire(LockOptions.named(MinHoldJob.LOCK).withWaitTimeout(TIMEOUT))) {
-                  return System.nanoTime();
-                }
-              });
+      CompletableFuture<Long> granted = waitForTheLock(other, MinHoldJob.LOCK);
 
       context.close();
 
@@ -128,11 +111,7 @@ class ShutdownHandOverTest {
   void withoutGracefulShutdownClosingTheEngineStillWaitsForTheRunningJob(Backend.Kind kind)
       throws Exception {
     try (Backend backend = Backend.start(kind)) {
-      ApplicationContext context =
-          ApplicationContext.builder()
-              .environments(backend.environments("handover"))
-              .properties(Map.copyOf(backend.properties()))
-              .start();
+      ApplicationContext context = start(backend.environments("handover"), backend, Map.of());
       HandOverJob job = context.getBean(HandOverJob.class);
       assertThat(job.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
@@ -173,7 +152,7 @@ class ShutdownHandOverTest {
               .start()) {
         await().atMost(TIMEOUT).until(() -> Files.exists(events) || !app.isAlive());
         assertThat(app.isAlive()).as("the application exited: %s", read(log)).isTrue();
-        CompletableFuture<Long> granted = waitForTheLock(other);
+        CompletableFuture<Long> granted = waitForTheLock(other, HandOverJob.LOCK);
 
         app.terminate();
 
@@ -201,13 +180,8 @@ class ShutdownHandOverTest {
   @Test
   void theShutdownTimeoutBoundsHowLongClosingWaitsForARunningJob() throws Exception {
     try (Backend backend = Backend.start(Backend.Kind.FILE)) {
-      Map<String, String> properties = backend.properties();
-      properties.put("locksmith.shutdown-timeout", "200ms");
       ApplicationContext context =
-          ApplicationContext.builder()
-              .environments("handover")
-              .properties(Map.copyOf(properties))
-              .start();
+          start(new String[] {"handover"}, backend, Map.of("locksmith.shutdown-timeout", "200ms"));
       HandOverJob job = context.getBean(HandOverJob.class);
       assertThat(job.entered.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
@@ -225,12 +199,22 @@ class ShutdownHandOverTest {
     return Locksmith.builder().settings(new LocksmithSettings(backend.url(), Map.of())).build();
   }
 
+  /** The application on {@code backend}, with {@code extra} added to the backend's properties. */
+  private static ApplicationContext start(
+      String[] environments, Backend backend, Map<String, String> extra) {
+    Map<String, String> properties = backend.properties();
+    properties.putAll(extra);
+    return ApplicationContext.builder()
+        .environments(environments)
+        .properties(Map.copyOf(properties))
+        .start();
+  }
+
   /** Another client waiting for the job's lock; completes with the time it was granted. */
-  private static CompletableFuture<Long> waitForTheLock(Locksmith other) {
+  private static CompletableFuture<Long> waitForTheLock(Locksmith other, String lock) {
     return CompletableFuture.supplyAsync(
         () -> {
-          try (Lease lease =
-              other.acquire(LockOptions.named(HandOverJob.LOCK).withWaitTimeout(TIMEOUT))) {
+          try (Lease lease = other.acquire(LockOptions.named(lock).withWaitTimeout(TIMEOUT))) {
             return System.nanoTime();
           }
         });
