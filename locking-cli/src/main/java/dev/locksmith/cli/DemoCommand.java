@@ -44,14 +44,12 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--ttl",
       defaultValue = "2s",
-      converter = DurationConverter.class,
       description = "Lease length (default: ${DEFAULT-VALUE}).")
   Duration ttl;
 
   @Option(
       names = "--work",
       defaultValue = "20ms",
-      converter = DurationConverter.class,
       description =
           "Time spent between reading and writing the ledger (default: ${DEFAULT-VALUE}).")
   Duration work;

@@ -4,7 +4,10 @@ import dev.locksmith.core.Durations;
 import java.time.Duration;
 import picocli.CommandLine;
 
-/** Reads {@code 500ms}, {@code 10s}, {@code 5m} or ISO-8601 durations for picocli. */
+/**
+ * Reads {@code 500ms}, {@code 10s}, {@code 5m} or ISO-8601 durations for picocli; {@link
+ * Main#commandLine()} registers it for every {@code Duration} option of every command.
+ */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
   @Override
   public Duration convert(String value) {

@@ -1,5 +1,6 @@
 package dev.locksmith.cli;
 
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -57,10 +58,12 @@ public final class Main implements Callable<Integer> {
 
   /**
    * The command line, with every failure reported as one {@code locksmith:} line and a documented
-   * exit code instead of usage text or a stack trace.
+   * exit code instead of usage text or a stack trace, and every duration option read by {@link
+   * DurationConverter}.
    */
   static CommandLine commandLine() {
-    return Errors.install(new CommandLine(new Main()));
+    return Errors.install(
+        new CommandLine(new Main()).registerConverter(Duration.class, new DurationConverter()));
   }
 
   @Override

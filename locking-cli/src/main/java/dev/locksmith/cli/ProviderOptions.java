@@ -18,10 +18,9 @@ final class ProviderOptions {
   @Option(
       names = "--connect-timeout",
       defaultValue = "5s",
-      converter = DurationConverter.class,
       description =
-          "How long reaching the provider (for status, and reading what it holds) may take before"
-              + " the command exits 69 (default: ${DEFAULT-VALUE}).")
+          "How long reaching the provider (and, for status, reading what it holds) may take"
+              + " before the command exits 69 (default: ${DEFAULT-VALUE}).")
   Duration connectTimeout;
 
   /** Fails with a usage error when {@code --connect-timeout} is zero. */

@@ -35,7 +35,6 @@ final class PruneCommand implements Callable<Integer> {
   @Option(
       names = "--older-than",
       defaultValue = "1h",
-      converter = DurationConverter.class,
       description =
           "How long a lock must have been idle; more than any two hosts' clocks differ"
               + " (default: ${DEFAULT-VALUE}, at least 1m).")

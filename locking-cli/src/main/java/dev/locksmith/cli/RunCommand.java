@@ -57,7 +57,6 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--ttl",
       defaultValue = "30s",
-      converter = DurationConverter.class,
       description = "Lease length, renewed every third of it (default: ${DEFAULT-VALUE}).")
   Duration ttl;
 
@@ -67,7 +66,6 @@ final class RunCommand implements Callable<Integer> {
   static final class BusyPolicy {
     @Option(
         names = "--wait",
-        converter = DurationConverter.class,
         description = "When busy, wait up to this long (default: 30s), then exit 75.")
     @Nullable Duration wait;
 
@@ -88,14 +86,12 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--until-interval",
       defaultValue = "5s",
-      converter = DurationConverter.class,
       description = "How often --until is checked (default: ${DEFAULT-VALUE}).")
   Duration untilInterval;
 
   @Option(
       names = "--grace",
       defaultValue = "10s",
-      converter = DurationConverter.class,
       description =
           "Time between SIGTERM and SIGKILL when COMMAND is stopped (default: ${DEFAULT-VALUE}).")
   Duration grace;

@@ -63,10 +63,7 @@ final class ServerCommand implements Callable<Integer> {
   @Option(names = "--max-line-length", description = "Longest request line in bytes.")
   @Nullable Integer maxLineLength;
 
-  @Option(
-      names = "--idle-timeout",
-      converter = DurationConverter.class,
-      description = "Close connections idle this long.")
+  @Option(names = "--idle-timeout", description = "Close connections idle this long.")
   @Nullable Duration idleTimeout;
 
   @Option(
@@ -94,13 +91,11 @@ final class ServerCommand implements Callable<Integer> {
 
   @Option(
       names = "--auth-timeout",
-      converter = DurationConverter.class,
       description = "Close connections that have not authenticated within this time.")
   @Nullable Duration authTimeout;
 
   @Option(
       names = "--line-timeout",
-      converter = DurationConverter.class,
       description = "Close connections that take longer than this to send one request line.")
   @Nullable Duration lineTimeout;
 
