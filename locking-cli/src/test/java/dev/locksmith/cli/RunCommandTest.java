@@ -62,6 +62,22 @@ class RunCommandTest {
     return CompletableFuture.supplyAsync(() -> runKey(key, rest));
   }
 
+  /** {@code locksmith run --url <the server> --key key options -- sh -c script}. */
+  private int runScript(String key, List<String> options, String script) {
+    return runKey(key, withScript(options, script));
+  }
+
+  /** {@link #runScript} on another thread. */
+  private CompletableFuture<Integer> runScriptInBackground(
+      String key, List<String> options, String script) {
+    return runKeyInBackground(key, withScript(options, script));
+  }
+
+  private static String[] withScript(List<String> options, String script) {
+    return Stream.concat(options.stream(), Stream.of("--", "sh", "-c", script))
+        .toArray(String[]::new);
+  }
+
   /**
    * Stops the lock server under a running {@code run} and returns the exit code it then ends with.
    */
@@ -86,11 +102,9 @@ class RunCommandTest {
   void runsTheCommandWithTheLeaseInItsEnvironment() throws Exception {
     Path out = dir.resolve("out");
     int exit =
-        runKey(
+        runScript(
             "backup",
-            "--",
-            "sh",
-            "-c",
+            List.of(),
             "echo \"$LOCKSMITH_LOCK $LOCKSMITH_FENCING_TOKEN $LOCKSMITH_OWNER\" > " + out);
     assertThat(exit).isZero();
     String[] fields = Files.readString(out).strip().split(" ");
@@ -102,7 +116,7 @@ class RunCommandTest {
 
   @Test
   void exitsWithTheCommandsOwnCode() {
-    assertThat(runKey("k", "--", "sh", "-c", "exit 3")).isEqualTo(3);
+    assertThat(runScript("k", List.of(), "exit 3")).isEqualTo(3);
   }
 
   @Test
@@ -172,15 +186,9 @@ class RunCommandTest {
   void lostLeaseStopsTheCommandAndExits70() throws Exception {
     Path started = dir.resolve("started");
     CompletableFuture<Integer> exit =
-        runKeyInBackground(
+        runScriptInBackground(
             "long",
-            "--ttl",
-            "600ms",
-            "--grace",
-            "2s",
-            "--",
-            "sh",
-            "-c",
+            List.of("--ttl", "600ms", "--grace", "2s"),
             "touch " + started + "; exec sleep 60");
     await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
     assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
@@ -191,15 +199,9 @@ class RunCommandTest {
   void lostLeaseAlsoKillsDescendantsThatIgnoreSigterm() throws Exception {
     Path pidFile = dir.resolve("child.pid");
     CompletableFuture<Integer> exit =
-        runKeyInBackground(
+        runScriptInBackground(
             "stubborn",
-            "--ttl",
-            "600ms",
-            "--grace",
-            "500ms",
-            "--",
-            "sh",
-            "-c",
+            List.of("--ttl", "600ms", "--grace", "500ms"),
             "sh -c 'trap \"\" TERM; echo $$ > "
                 + pidFile
                 + "; while true; do sleep 1; done' & wait");
@@ -214,16 +216,8 @@ class RunCommandTest {
   void untilKeepsTheLockUntilTheTestSucceeds() throws Exception {
     Path done = dir.resolve("done");
     CompletableFuture<Integer> exit =
-        runKeyInBackground(
-            "bg",
-            "--until",
-            "test -f " + done,
-            "--until-interval",
-            "50ms",
-            "--",
-            "sh",
-            "-c",
-            "exit 0");
+        runScriptInBackground(
+            "bg", List.of("--until", "test -f " + done, "--until-interval", "50ms"), "exit 0");
     await()
         .during(Duration.ofMillis(300))
         .atMost(Duration.ofSeconds(5))
@@ -238,8 +232,7 @@ class RunCommandTest {
   void commandLeadsAProcessGroupOfItsOwn() throws Exception {
     Path out = dir.resolve("group");
     int exit =
-        runKey(
-            "group", "--", "sh", "-c", "echo $$ $(ps -o pgid= -p $$) $(ps -o sid= -p $$) > " + out);
+        runScript("group", List.of(), "echo $$ $(ps -o pgid= -p $$) $(ps -o sid= -p $$) > " + out);
     assertThat(exit).isZero();
     String[] ids = Files.readString(out).strip().split("\\s+");
     assertThat(ids[1]).as("pgid").isEqualTo(ids[0]);
@@ -249,7 +242,7 @@ class RunCommandTest {
   @Test
   void backgroundJobsOfTheCommandKeepTheLockUntilTheyExit() throws Exception {
     Path done = dir.resolve("done");
-    int exit = runKey("bg-job", "--", "sh", "-c", "(sleep 0.3; touch " + done + ") & exit 4");
+    int exit = runScript("bg-job", List.of(), "(sleep 0.3; touch " + done + ") & exit 4");
     assertThat(exit).isEqualTo(4);
     assertThat(done).as("the background job finished before run returned").exists();
     assertThat(other.tryAcquire(LockRequest.of("bg-job", Duration.ofSeconds(1)))).isPresent();
@@ -259,8 +252,8 @@ class RunCommandTest {
   void lostLeaseStopsBackgroundJobsAfterTheCommandExited() throws Exception {
     Path pidFile = dir.resolve("job.pid");
     CompletableFuture<Integer> exit =
-        runKeyInBackground(
-            "bg-lost", "--grace", "2s", "--", "sh", "-c", "sleep 60 & echo $! > " + pidFile);
+        runScriptInBackground(
+            "bg-lost", List.of("--grace", "2s"), "sleep 60 & echo $! > " + pidFile);
     long job = awaitPid(pidFile);
     assertThat(exit).isNotDone();
     assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
@@ -271,13 +264,9 @@ class RunCommandTest {
   void lostLeaseAlsoStopsAChildThatLeftTheGroupWhileCommandRuns() throws Exception {
     Path pidFile = dir.resolve("escapee.pid");
     CompletableFuture<Integer> exit =
-        runKeyInBackground(
+        runScriptInBackground(
             "escapee",
-            "--grace",
-            "2s",
-            "--",
-            "sh",
-            "-c",
+            List.of("--grace", "2s"),
             "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 60' & wait");
     long escapee = awaitPid(pidFile);
     assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
