@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import static dev.locksmith.file.TestProviders.request;
+import static dev.locksmith.testkit.ProviderFailures.failsWithin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,7 +58,8 @@ class DirectoryOutageTest {
     Path locks = dir.resolve("not-yet");
     LockProvider provider = provider(locks, "");
 
-    LockProviderException missing = failsFast(() -> provider.tryAcquire(request("early", TTL)));
+    LockProviderException missing =
+        failsWithin(FAIL_BOUND, () -> provider.tryAcquire(request("early", TTL)));
     assertThat(missing)
         .hasMessage(
             "lock directory "
@@ -66,16 +67,10 @@ class DirectoryOutageTest {
                 + " does not exist (not created yet, deleted, or its share not mounted); create"
                 + " it or add create-dirs=true to the URL")
         .hasCauseInstanceOf(NoSuchFileException.class);
-    failsFast(() -> provider.status("early"));
+    failsWithin(FAIL_BOUND, () -> provider.status("early"));
 
     Files.createDirectory(locks);
-    LeaseGrant lease =
-        await()
-            .atMost(FAIL_BOUND)
-            .ignoreException(LockProviderException.class)
-            .until(() -> provider.tryAcquire(request("early", TTL)), Optional::isPresent)
-            .orElseThrow();
-    assertThat(provider.release(lease)).isTrue();
+    grantedOnceBack(provider, "early");
   }
 
   @Test
@@ -86,12 +81,12 @@ class DirectoryOutageTest {
     LeaseGrant lease = provider.tryAcquire(request("held", TTL)).orElseThrow();
 
     Files.move(locks, away, StandardCopyOption.ATOMIC_MOVE);
-    assertThat(failsFast(() -> provider.renew(lease, TTL)))
+    assertThat(failsWithin(FAIL_BOUND, () -> provider.renew(lease, TTL)))
         .as("not reported as ended: the lock file is out of sight, not gone")
         .hasMessageContaining("lock directory " + locks + " does not exist");
-    failsFast(() -> provider.release(lease));
-    failsFast(() -> provider.status("held"));
-    failsFast(() -> provider.tryAcquire(request("other", TTL)));
+    failsWithin(FAIL_BOUND, () -> provider.release(lease));
+    failsWithin(FAIL_BOUND, () -> provider.status("held"));
+    failsWithin(FAIL_BOUND, () -> provider.tryAcquire(request("other", TTL)));
 
     Files.move(away, locks, StandardCopyOption.ATOMIC_MOVE);
     LeaseGrant renewed =
@@ -119,18 +114,12 @@ class DirectoryOutageTest {
     Files.delete(locks);
     Files.writeString(locks, "not a directory");
 
-    assertThat(failsFast(() -> provider.tryAcquire(request("r", TTL))))
+    assertThat(failsWithin(FAIL_BOUND, () -> provider.tryAcquire(request("r", TTL))))
         .hasMessage("lock directory " + locks + " is not a directory");
 
     Files.delete(locks);
     Files.createDirectory(locks);
-    LeaseGrant next =
-        await()
-            .atMost(FAIL_BOUND)
-            .ignoreException(LockProviderException.class)
-            .until(() -> provider.tryAcquire(request("r", TTL)), Optional::isPresent)
-            .orElseThrow();
-    assertThat(provider.release(next)).isTrue();
+    grantedOnceBack(provider, "r");
   }
 
   @Test
@@ -147,7 +136,7 @@ class DirectoryOutageTest {
       }
     }
     Files.delete(locks);
-    assertThat(failsFast(() -> provider.tryAcquire(request("c", TTL))))
+    assertThat(failsWithin(FAIL_BOUND, () -> provider.tryAcquire(request("c", TTL))))
         .as("the call that finds it missing creates it again")
         .hasMessageContaining("lock directory " + locks + " was missing");
     assertThat(locks).isDirectory();
@@ -162,22 +151,14 @@ class DirectoryOutageTest {
         .hasMessageContaining("'" + file + "' is not a directory");
   }
 
-  /** Runs {@code call}, which must fail with a one-line LockProviderException within the bound. */
-  private static LockProviderException failsFast(Callable<?> call) {
-    long start = System.nanoTime();
-    LockProviderException failure;
-    try {
-      Object result = call.call();
-      throw new AssertionError("expected a LockProviderException, got " + result);
-    } catch (LockProviderException e) {
-      failure = e;
-    } catch (Exception e) {
-      throw new AssertionError("expected a LockProviderException", e);
-    }
-    assertThat(Duration.ofNanos(System.nanoTime() - start))
-        .as("time to fail")
-        .isLessThan(FAIL_BOUND);
-    assertThat(failure.getMessage()).as("one line").doesNotContain("\n");
-    return failure;
+  /** Waits until the directory serves {@code id} again, then releases it. */
+  private static void grantedOnceBack(LockProvider provider, String id) {
+    LeaseGrant lease =
+        await()
+            .atMost(FAIL_BOUND)
+            .ignoreException(LockProviderException.class)
+            .until(() -> provider.tryAcquire(request(id, TTL)), Optional::isPresent)
+            .orElseThrow();
+    assertThat(provider.release(lease)).isTrue();
   }
 }

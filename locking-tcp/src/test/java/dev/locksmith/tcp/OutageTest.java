@@ -1,5 +1,6 @@
 package dev.locksmith.tcp;
 
+import static dev.locksmith.testkit.ProviderFailures.failsWithin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -19,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -90,15 +90,7 @@ class OutageTest {
     assertThat(backingOff).hasCauseInstanceOf(LockProviderException.class);
 
     startServer(port);
-    long up = System.nanoTime();
-    LeaseGrant lease =
-        await()
-            .atMost(RECOVERY)
-            .ignoreException(LockProviderException.class)
-            .until(() -> provider.tryAcquire(LockRequest.of("start", TTL)), Optional::isPresent)
-            .orElseThrow();
-    System.out.printf(
-        "first grant %d ms after the server started%n", (System.nanoTime() - up) / 1_000_000);
+    LeaseGrant lease = firstGrant(provider, "start", "the server started");
     assertThat(provider.release(lease)).isTrue();
   }
 
@@ -128,15 +120,7 @@ class OutageTest {
         slowest / 1e6, (System.nanoTime() - down) / 1e6);
 
     startServer(port);
-    long up = System.nanoTime();
-    LeaseGrant after =
-        await()
-            .atMost(RECOVERY)
-            .ignoreException(LockProviderException.class)
-            .until(() -> provider.tryAcquire(LockRequest.of("restart", TTL)), Optional::isPresent)
-            .orElseThrow();
-    System.out.printf(
-        "first grant %d ms after the restart%n", (System.nanoTime() - up) / 1_000_000);
+    LeaseGrant after = firstGrant(provider, "restart", "the restart");
     assertThat(after.fencingToken()).isGreaterThan(before.fencingToken());
     assertThat(provider.release(after)).isTrue();
   }
@@ -287,21 +271,20 @@ class OutageTest {
     assertThat(accepted).as("one connection attempt for the four calls").hasSize(1);
   }
 
-  /** Runs {@code call}, which must fail with a LockProviderException within {@code bound}. */
-  private static LockProviderException failsWithin(Duration bound, Callable<?> call) {
-    long start = System.nanoTime();
-    LockProviderException failure;
-    try {
-      Object result = call.call();
-      throw new AssertionError("expected a LockProviderException, got " + result);
-    } catch (LockProviderException e) {
-      failure = e;
-    } catch (Exception e) {
-      throw new AssertionError("expected a LockProviderException", e);
-    }
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to fail").isLessThan(bound);
-    assertThat(failure.getMessage()).as("one line").doesNotContain("\n");
-    return failure;
+  /**
+   * Waits for the first grant of {@code lockId} once the server is listening (again) and prints how
+   * long it took after {@code what}.
+   */
+  private static LeaseGrant firstGrant(LockProvider provider, String lockId, String what) {
+    long up = System.nanoTime();
+    LeaseGrant lease =
+        await()
+            .atMost(RECOVERY)
+            .ignoreException(LockProviderException.class)
+            .until(() -> provider.tryAcquire(LockRequest.of(lockId, TTL)), Optional::isPresent)
+            .orElseThrow();
+    System.out.printf("first grant %d ms after %s%n", (System.nanoTime() - up) / 1_000_000, what);
+    return lease;
   }
 
   private static int freePort() throws IOException {
