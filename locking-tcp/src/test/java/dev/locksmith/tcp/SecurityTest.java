@@ -40,10 +40,7 @@ class SecurityTest {
     try (LockServer server = LockServer.builder().port(0).secret("s3cret").build()) {
       int port = server.start();
       try (Socket socket = new Socket("127.0.0.1", port)) {
-        socket.setSoTimeout(5000);
-        var in =
-            new BufferedReader(
-                new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader in = lines(socket);
         var out = socket.getOutputStream();
         out.write(
             "1 PING\n2 STATUS x\n3 AUTH s3cret\n4 PING\n5 AUTH nope\n"
@@ -56,10 +53,7 @@ class SecurityTest {
         assertThat(in.readLine()).isNull();
       }
       try (Socket socket = new Socket("127.0.0.1", port)) {
-        socket.setSoTimeout(5000);
-        var in =
-            new BufferedReader(
-                new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader in = lines(socket);
         socket.getOutputStream().write("1 AUTH wrong\n2 PING\n".getBytes(StandardCharsets.UTF_8));
         assertThat(in.readLine()).startsWith("1 ERR AUTH wrong secret");
         assertThat(in.readLine()).isNull();
@@ -276,10 +270,7 @@ class SecurityTest {
     try (LockServer server = LockServer.builder().port(0).tls(certs.cert(), certs.key()).build()) {
       int port = server.start();
       try (Socket socket = new Socket("127.0.0.1", port)) {
-        socket.setSoTimeout(5000);
-        var in =
-            new BufferedReader(
-                new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader in = lines(socket);
         socket.getOutputStream().write("1 PING\n".getBytes(StandardCharsets.UTF_8));
         assertThat(in.readLine()).startsWith("* ERR TLS_REQUIRED this server speaks TLS only");
         assertThat(in.readLine()).isEqualTo("* BYE tls-required");
@@ -291,5 +282,12 @@ class SecurityTest {
             .hasMessageContaining("the server speaks TLS only; add tls=true");
       }
     }
+  }
+
+  /** The lines the server sends on a raw socket; a read waits at most 5 s. */
+  private static BufferedReader lines(Socket socket) throws IOException {
+    socket.setSoTimeout(5000);
+    return new BufferedReader(
+        new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
   }
 }

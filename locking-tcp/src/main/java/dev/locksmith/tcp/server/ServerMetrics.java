@@ -98,33 +98,38 @@ final class ServerMetrics {
     gauge(out, "locksmith_server_connections", "Open connections by authentication state.");
     sample(out, "locksmith_server_connections{state=\"authenticated\"}", authenticated.get());
     sample(out, "locksmith_server_connections{state=\"unauthenticated\"}", unauthenticated.get());
-    gauge(out, "locksmith_server_locks_held", "Locks held now, detached leases included.");
-    sample(out, "locksmith_server_locks_held", held.get());
+    gauge(
+        out,
+        "locksmith_server_locks_held",
+        "Locks held now, detached leases included.",
+        held.get());
     gauge(
         out,
         "locksmith_server_leases_detached",
-        "Leases shortened to a minimum hold, held until their end whatever their client does.");
-    sample(out, "locksmith_server_leases_detached", detached.get());
-    gauge(out, "locksmith_server_waiters", "ACQUIREs waiting for a lock.");
-    sample(out, "locksmith_server_waiters", waiters.get());
-    counter(out, "locksmith_server_connections_accepted_total", "Connections accepted.");
-    sample(out, "locksmith_server_connections_accepted_total", accepted.sum());
+        "Leases shortened to a minimum hold, held until their end whatever their client does.",
+        detached.get());
+    gauge(out, "locksmith_server_waiters", "ACQUIREs waiting for a lock.", waiters.get());
+    counter(
+        out,
+        "locksmith_server_connections_accepted_total",
+        "Connections accepted.",
+        accepted.sum());
     counter(
         out,
         "locksmith_server_connections_refused_total",
-        "Connections refused by a connection limit.");
-    sample(out, "locksmith_server_connections_refused_total", refusedConnections.sum());
-    counter(out, "locksmith_server_requests_total", "Request lines handled.");
-    sample(out, "locksmith_server_requests_total", requests.sum());
-    counter(out, "locksmith_server_grants_total", "Leases granted.");
-    sample(out, "locksmith_server_grants_total", grants.sum());
+        "Connections refused by a connection limit.",
+        refusedConnections.sum());
+    counter(out, "locksmith_server_requests_total", "Request lines handled.", requests.sum());
+    counter(out, "locksmith_server_grants_total", "Leases granted.", grants.sum());
     counter(out, "locksmith_server_releases_total", "Leases released, by cause.");
     sample(out, "locksmith_server_releases_total{cause=\"request\"}", releases.sum());
     sample(out, "locksmith_server_releases_total{cause=\"disconnect\"}", disconnectReleases.sum());
-    counter(out, "locksmith_server_expiries_total", "Leases that ran out.");
-    sample(out, "locksmith_server_expiries_total", expiries.sum());
-    counter(out, "locksmith_server_auth_refused_total", "AUTH requests with a wrong secret.");
-    sample(out, "locksmith_server_auth_refused_total", refusedAuths.sum());
+    counter(out, "locksmith_server_expiries_total", "Leases that ran out.", expiries.sum());
+    counter(
+        out,
+        "locksmith_server_auth_refused_total",
+        "AUTH requests with a wrong secret.",
+        refusedAuths.sum());
     counter(
         out,
         "locksmith_server_timeouts_total",
@@ -166,6 +171,18 @@ final class ServerMetrics {
   private static void counter(StringBuilder out, String name, String help) {
     out.append("# HELP ").append(name).append(' ').append(help).append('\n');
     out.append("# TYPE ").append(name).append(" counter\n");
+  }
+
+  /** A gauge of one sample. */
+  private static void gauge(StringBuilder out, String name, String help, long value) {
+    gauge(out, name, help);
+    sample(out, name, value);
+  }
+
+  /** A counter of one sample. */
+  private static void counter(StringBuilder out, String name, String help, long value) {
+    counter(out, name, help);
+    sample(out, name, value);
   }
 
   private static void sample(StringBuilder out, String name, long value) {
