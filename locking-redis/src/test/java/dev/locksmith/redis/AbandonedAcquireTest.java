@@ -50,15 +50,7 @@ class AbandonedAcquireTest {
     URI server = URI.create(TestRedis.sharedUrl());
     try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
       String prefix = "lost" + lockId().substring(5);
-      String url =
-          "redis://"
-              + proxy.host()
-              + ":"
-              + proxy.port()
-              + "?prefix="
-              + prefix
-              + "&"
-              + RedisTests.FAST;
+      String url = RedisTests.proxiedUrl(proxy, prefix);
       try (RedisLockProvider provider = RedisLockProvider.create(url)) {
         // Load the scripts while replies still arrive.
         LeaseGrant warmUp = provider.tryAcquire(request(lockId(), LONG)).orElseThrow();

@@ -84,14 +84,7 @@ class RedisClusterTest {
       LeaseGrant held = first.tryAcquire(request(id, Duration.ofMinutes(5))).orElseThrow();
       assertThat(node.call("EXISTS", LockKeys.of("c", id).lock())).isEqualTo(1L);
       CompletableFuture<Optional<LeaseGrant>> waiter =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return first.acquire(request(id, Duration.ofSeconds(30)), Duration.ofMinutes(1));
-                } catch (InterruptedException e) {
-                  throw new IllegalStateException(e);
-                }
-              });
+          RedisTests.acquireAsync(first, id, Duration.ofMinutes(1));
       await().atMost(Duration.ofSeconds(10)).until(() -> first.subscribedChannels() == 1);
       assertThat(first.renew(held, Duration.ofMinutes(5))).isPresent();
       assertThat(first.release(held)).isTrue();

@@ -288,16 +288,7 @@ class RedisIdempotentReleaseTest {
 
   private static RedisLockProvider throughProxy(FaultProxy proxy) {
     String prefix = "resend" + lockId().substring(5);
-    RedisLockProvider provider =
-        RedisLockProvider.create(
-            "redis://"
-                + proxy.host()
-                + ":"
-                + proxy.port()
-                + "?prefix="
-                + prefix
-                + "&"
-                + RedisTests.FAST);
+    RedisLockProvider provider = RedisLockProvider.create(RedisTests.proxiedUrl(proxy, prefix));
     // Load the scripts while every reply arrives.
     LeaseGrant warmUp = provider.tryAcquire(request(lockId(), LONG)).orElseThrow();
     assertThat(provider.release(warmUp)).isTrue();

@@ -79,14 +79,7 @@ class RedisRestartTest {
     String id = lockId();
     provider.tryAcquire(request(id, Duration.ofMinutes(10))).orElseThrow();
     CompletableFuture<Optional<LeaseGrant>> waiter =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return provider.acquire(request(id, Duration.ofSeconds(30)), Duration.ofMinutes(2));
-              } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-              }
-            });
+        RedisTests.acquireAsync(provider, id, Duration.ofMinutes(2));
     await().atMost(Duration.ofSeconds(10)).until(() -> provider.subscribedChannels() == 1);
 
     redis.restart();
