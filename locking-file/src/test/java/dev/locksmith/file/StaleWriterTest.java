@@ -134,6 +134,31 @@ class StaleWriterTest {
     }
   }
 
+  /**
+   * While {@code paused} is stopped its lease is taken over and {@code others} are granted the
+   * lock; then it resumes through {@code resumedBy}, others go on, and every token stays in grant
+   * order.
+   */
+  private static void takenOverThenResumed(
+      FileLockProvider others,
+      Stopped paused,
+      FileLockProvider resumedBy,
+      List<Long> issued,
+      String who)
+      throws Exception {
+    LeaseGrant stolen = takeOver(others);
+    issued.add(stolen.fencingToken());
+    assertThat(others.release(stolen)).isTrue();
+    grantAndRelease(others, issued);
+    Optional<LeaseGrant> resumed = paused.resume();
+
+    recordResumed(resumedBy, resumed, issued, who);
+    for (int i = 0; i < 3; i++) {
+      grantAndRelease(others, issued);
+    }
+    assertThat(issued).as("tokens in grant order").isSorted().doesNotHaveDuplicates();
+  }
+
   /** Writes a counter file in the earlier one-record format holding {@code token}. */
   private void writeFormatOneCounter(long token) throws Exception {
     StringBuilder text =
@@ -163,17 +188,7 @@ class StaleWriterTest {
         acquireStoppedAt(holder, Duration.ofMillis(200), StaleWriterTest::beforeCounterStore);
 
     // Its lease runs out while it is stopped: a stealer takes over, then another holder follows.
-    LeaseGrant stolen = takeOver(others);
-    issued.add(stolen.fencingToken());
-    assertThat(others.release(stolen)).isTrue();
-    grantAndRelease(others, issued);
-    Optional<LeaseGrant> resumed = paused.resume();
-
-    recordResumed(holder, resumed, issued, "the resumed holder");
-    for (int i = 0; i < 3; i++) {
-      grantAndRelease(others, issued);
-    }
-    assertThat(issued).as("tokens in grant order").isSorted().doesNotHaveDuplicates();
+    takenOverThenResumed(others, paused, holder, issued, "the resumed holder");
   }
 
   @Test
@@ -195,17 +210,7 @@ class StaleWriterTest {
     Stopped paused = acquireStoppedAt(stealer, LONG, StaleWriterTest::beforeStealRaise);
 
     // The paused stealer's claim ages past the garbled grace; the next one takes over instead.
-    LeaseGrant stolen = takeOver(others);
-    issued.add(stolen.fencingToken());
-    assertThat(others.release(stolen)).isTrue();
-    grantAndRelease(others, issued);
-    Optional<LeaseGrant> resumed = paused.resume();
-
-    recordResumed(stealer, resumed, issued, "the resumed stealer");
-    for (int i = 0; i < 3; i++) {
-      grantAndRelease(others, issued);
-    }
-    assertThat(issued).as("tokens in grant order").isSorted().doesNotHaveDuplicates();
+    takenOverThenResumed(others, paused, stealer, issued, "the resumed stealer");
     assertThat(issued.get(3)).as("above the dead holder's token").isGreaterThan(last + 1);
   }
 
