@@ -1,93 +1,109 @@
 package dev.locksmith.core;
 
-import dev.locksmith.core.integration.KeyContextCustomizer;
+import dev.locksmith.core.integration.KeyLanguage;
+import dev.locksmith.core.integration.KeyLanguage.CompiledKey;
 import dev.locksmith.core.integration.KeyRoot;
-import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.springframework.expression.Expression;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.SpelCompilerMode;
-import org.springframework.expression.spel.SpelNode;
-import org.springframework.expression.spel.SpelParserConfiguration;
-import org.springframework.expression.spel.ast.VariableReference;
-import org.springframework.expression.spel.standard.SpelExpression;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 /**
- * A key's SpEL expression, parsed and checked once per method. Parameters are variables: {@code
- * #name} (when the class keeps parameter names), {@code #p0} and {@code #a0}.
+ * A key attribute, checked once per method: a literal in single quotes ({@code 'nightly'}, no
+ * language needed) or an expression compiled by the {@link KeyLanguage}. The engine binds the
+ * expression's variables to parameters: {@code #name} (when the class keeps parameter names),
+ * {@code #p0} and {@code #a0}.
  */
 final class KeyExpression {
+  private static final Pattern LITERAL = Pattern.compile("'((?:[^']|'')*)'");
+
   private final String text;
   private final String where;
-  private final Expression expression;
+  private final @Nullable String literal;
+  private final @Nullable CompiledKey compiled;
   private final String[] boundNames;
   private final int[] boundArguments;
-  // For the commonest key, one parameter such as "#accountId": its index, read without SpEL.
+  // For the commonest key, one parameter such as "#accountId": its index, read without evaluating.
   private final int directArgument;
-  private final KeyContextCustomizer customizer;
 
   private KeyExpression(
       String text,
       String where,
-      Expression expression,
-      Map<String, Integer> bindings,
-      KeyContextCustomizer customizer) {
+      @Nullable String literal,
+      @Nullable CompiledKey compiled,
+      Map<String, Integer> bindings) {
     this.text = text;
     this.where = where;
-    this.expression = expression;
+    this.literal = literal;
+    this.compiled = compiled;
     this.boundNames = bindings.keySet().toArray(String[]::new);
     this.boundArguments = bindings.values().stream().mapToInt(Integer::intValue).toArray();
-    this.customizer = customizer;
     this.directArgument =
-        ((SpelExpression) expression).getAST() instanceof VariableReference
-                && boundArguments.length == 1
+        compiled != null && compiled.isSingleVariable() && boundArguments.length == 1
             ? boundArguments[0]
             : -1;
   }
 
   /**
-   * Parses and checks an expression.
+   * Parses and checks a key.
    *
    * @param names parameter names from the integration, or {@code null} to read them by reflection
-   * @throws LockConfigurationException when it does not parse or names an unknown variable
+   * @param language the key language, or {@code null} when none is on the class path
+   * @throws LockConfigurationException when it does not parse, names an unknown variable, is an
+   *     empty literal, or is an expression with no key language
    */
   static KeyExpression parse(
       String text,
       Method method,
       String where,
       String @Nullable [] names,
-      KeyContextCustomizer customizer) {
-    SpelExpressionParser parser =
-        new SpelExpressionParser(
-            new SpelParserConfiguration(
-                SpelCompilerMode.MIXED, method.getDeclaringClass().getClassLoader()));
-    Expression expression;
-    try {
-      expression = parser.parseExpression(text);
-    } catch (ParseException e) {
+      @Nullable KeyLanguage language) {
+    Matcher literal = LITERAL.matcher(text.strip());
+    if (literal.matches()) {
+      String value = literal.group(1).replace("''", "'");
+      if (value.isEmpty()) {
+        throw new LockConfigurationException(
+            where
+                + ", attribute key: '"
+                + text
+                + "' is an empty literal; a call without a key does not share one lock with all"
+                + " others: leave the key out for one lock per method");
+      }
+      return new KeyExpression(text, where, value, null, Map.of());
+    }
+    if (language == null) {
       throw new LockConfigurationException(
           where
               + ", attribute key: '"
               + text
-              + "' is not a valid SpEL expression: "
+              + "' is an expression, but no key language is on the class path: add the"
+              + " dependency dev.locksmith:locking-spel (SpEL keys such as #accountId), or write a"
+              + " literal key in single quotes");
+    }
+    CompiledKey compiled;
+    try {
+      compiled = language.compile(text, method);
+    } catch (IllegalArgumentException e) {
+      throw new LockConfigurationException(
+          where
+              + ", attribute key: '"
+              + text
+              + "' is not a valid "
+              + language.name()
+              + " expression: "
               + e.getMessage(),
           e);
     }
     @Nullable String[] parameterNames = names != null ? names : reflectedNames(method);
-    Map<String, Integer> bindings =
-        bindVariables(text, method, where, (SpelExpression) expression, parameterNames);
-    return new KeyExpression(text, where, expression, bindings, customizer);
+    Map<String, Integer> bindings = bindVariables(text, method, where, compiled, parameterNames);
+    return new KeyExpression(text, where, null, compiled, bindings);
   }
 
   private static @Nullable String[] reflectedNames(Method method) {
@@ -104,7 +120,7 @@ final class KeyExpression {
       String text,
       Method method,
       String where,
-      SpelExpression expression,
+      CompiledKey compiled,
       @Nullable String[] parameterNames) {
     Map<String, Integer> bindings = new LinkedHashMap<>();
     Set<String> known = new LinkedHashSet<>();
@@ -116,12 +132,7 @@ final class KeyExpression {
         known.add(parameterNames[i]);
       }
     }
-    List<String> referenced = new ArrayList<>();
-    collectVariables(expression.getAST(), referenced);
-    for (String name : referenced) {
-      if (name.equals("root") || name.equals("this")) {
-        continue;
-      }
+    for (String name : compiled.variables()) {
       if (isIndexed(name, parameterNames.length)) {
         bindings.put(name, Integer.parseInt(name.substring(1)));
         continue;
@@ -167,89 +178,37 @@ final class KeyExpression {
     return Integer.parseInt(digits) < count;
   }
 
-  private static void collectVariables(SpelNode node, List<String> into) {
-    if (node instanceof VariableReference) {
-      into.add(node.toStringAST().substring(1));
-    }
-    for (int i = 0; i < node.getChildCount(); i++) {
-      collectVariables(node.getChild(i), into);
-    }
-  }
-
   /**
    * Evaluates the key for one call.
    *
    * @throws LockKeyException when evaluation fails or gives null or an empty string
    */
   String evaluate(Method method, @Nullable Object[] args, Class<?> targetClass) {
+    if (literal != null) {
+      return literal;
+    }
     if (directArgument >= 0) {
-      return checked(args[directArgument]);
+      return KeyText.of(args[directArgument], text, where);
     }
-    StandardEvaluationContext context =
-        new StandardEvaluationContext(new KeyRoot(method, args, targetClass));
+    Map<String, @Nullable Object> variables = new HashMap<>();
     for (int i = 0; i < boundNames.length; i++) {
-      context.setVariable(boundNames[i], args[boundArguments[i]]);
+      variables.put(boundNames[i], args[boundArguments[i]]);
     }
-    customizer.customize(context);
     Object value;
     try {
-      value = expression.getValue(context);
+      value = compiled().evaluate(new KeyRoot(method, args, targetClass), variables);
     } catch (RuntimeException e) {
       throw new LockKeyException(
           where + ": key expression '" + text + "' failed: " + e.getMessage(), e);
     }
-    return checked(value);
+    return KeyText.of(value, text, where);
   }
 
-  private String checked(@Nullable Object value) {
-    String key = value == null ? null : keyText(value);
-    if (key == null || key.isEmpty()) {
-      throw new LockKeyException(
-          where
-              + ": key expression '"
-              + text
-              + "' evaluated to "
-              + (key == null ? "null" : "an empty string")
-              + "; a call without a key does not share one lock with all others, it fails");
+  private CompiledKey compiled() {
+    if (compiled == null) {
+      throw new IllegalStateException("a literal key has no expression");
     }
-    return key;
-  }
-
-  private static final ClassValue<Boolean> HAS_OWN_TO_STRING =
-      new ClassValue<>() {
-        @Override
-        protected Boolean computeValue(Class<?> type) {
-          try {
-            return type.getMethod("toString").getDeclaringClass() != Object.class;
-          } catch (NoSuchMethodException e) {
-            return false;
-          }
-        }
-      };
-
-  /** The key text; refuses values whose text would differ for equal values on every call. */
-  private String keyText(Object value) {
-    if (value instanceof Object[] array) {
-      return Arrays.deepToString(array);
-    }
-    if (value.getClass().isArray()) {
-      Object[] boxed = new Object[Array.getLength(value)];
-      for (int i = 0; i < boxed.length; i++) {
-        boxed[i] = Array.get(value, i);
-      }
-      return Arrays.toString(boxed);
-    }
-    if (!HAS_OWN_TO_STRING.get(value.getClass())) {
-      throw new LockKeyException(
-          where
-              + ": key expression '"
-              + text
-              + "' evaluated to a "
-              + value.getClass().getName()
-              + ", which has no toString() of its own, so equal values would get different"
-              + " locks; select a field (e.g. #order.id) or give the type a toString()");
-    }
-    return value.toString();
+    return compiled;
   }
 
   String text() {

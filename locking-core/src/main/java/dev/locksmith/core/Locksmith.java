@@ -2,7 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.integration.KeyContextCustomizer;
+import dev.locksmith.core.integration.KeyLanguage;
 import dev.locksmith.core.integration.LockedInvocation;
 import dev.locksmith.core.integration.PreparedCall;
 import dev.locksmith.core.integration.ReleaseDeferral;
@@ -67,7 +67,7 @@ public final class Locksmith implements AutoCloseable {
             providers,
             builder.attributeResolver,
             builder.parameterNames,
-            builder.contextCustomizer);
+            builder.keyLanguage != null ? builder.keyLanguage : KeyLanguages.discover());
     this.lockedCalls = new LockedCalls(specs, acquirer, listeners, builder.releaseDeferral);
   }
 
@@ -324,7 +324,7 @@ public final class Locksmith implements AutoCloseable {
     private final List<LockListener> listeners = new ArrayList<>();
     private UnaryOperator<String> attributeResolver = UnaryOperator.identity();
     private Function<Method, String @Nullable []> parameterNames = method -> null;
-    private KeyContextCustomizer contextCustomizer = context -> {};
+    private @Nullable KeyLanguage keyLanguage;
     private ReleaseDeferral releaseDeferral = ReleaseDeferral.NONE;
     private Ticker ticker = Ticker.system();
     private @Nullable Executor renewalExecutor;
@@ -409,9 +409,15 @@ public final class Locksmith implements AutoCloseable {
       return this;
     }
 
-    /** Adjusts each key's evaluation context, for example to add a bean resolver. */
-    public Builder evaluationContext(KeyContextCustomizer customizer) {
-      this.contextCustomizer = Objects.requireNonNull(customizer);
+    /**
+     * The language of annotation keys such as {@code #accountId}, in place of the one found on the
+     * class path ({@code META-INF/services/dev.locksmith.core.integration.KeyLanguage}, which
+     * {@code locking-spel} registers); for example SpEL with a bean resolver. Without either, only
+     * literal keys in single quotes can be used, and an expression key fails validation naming the
+     * method.
+     */
+    public Builder keyLanguage(KeyLanguage language) {
+      this.keyLanguage = Objects.requireNonNull(language);
       return this;
     }
 

@@ -2,7 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.integration.KeyContextCustomizer;
+import dev.locksmith.core.integration.KeyLanguage;
 import dev.locksmith.core.integration.Signatures;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -24,17 +24,17 @@ final class MethodSpecs {
   private final ConfiguredProviders providers;
   private final UnaryOperator<String> attributeResolver;
   private final Function<Method, String @Nullable []> parameterNames;
-  private final KeyContextCustomizer contextCustomizer;
+  private final @Nullable KeyLanguage keyLanguage;
 
   MethodSpecs(
       ConfiguredProviders providers,
       UnaryOperator<String> attributeResolver,
       Function<Method, String @Nullable []> parameterNames,
-      KeyContextCustomizer contextCustomizer) {
+      @Nullable KeyLanguage keyLanguage) {
     this.providers = providers;
     this.attributeResolver = attributeResolver;
     this.parameterNames = parameterNames;
-    this.contextCustomizer = contextCustomizer;
+    this.keyLanguage = keyLanguage;
   }
 
   MethodSpec get(Method method) {
@@ -185,7 +185,7 @@ final class MethodSpecs {
         keyText.isBlank()
             ? null
             : KeyExpression.parse(
-                keyText, method, where, parameterNames.apply(method), contextCustomizer);
+                keyText, method, where, parameterNames.apply(method), keyLanguage);
     LockOptions options =
         new LockOptions(
             name, null, ttl, annotation.renew(), onBusy, waitTimeout, minHold, providerName);

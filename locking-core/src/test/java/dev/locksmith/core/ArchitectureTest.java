@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -74,7 +75,7 @@ class ArchitectureTest {
   }
 
   @Test
-  void coreDependsOnNoFrameworkBeyondSpringExpression() {
+  void coreDependsOnNoFramework() {
     classes()
         .that()
         .resideInAPackage("dev.locksmith.core..")
@@ -83,12 +84,23 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "java..",
             "dev.locksmith..",
-            "org.springframework.expression..",
             "org.slf4j..",
             "org.jspecify..",
             // Optional: only for methods that return Mono or Flux (see ReactorConfinementTest).
             "reactor.core..",
             "org.reactivestreams..")
+        .check(classes);
+  }
+
+  @Test
+  void nothingInCoreDependsOnSpring() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.locksmith.core..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.springframework..")
+        .because("key expressions (SpEL) live in locking-spel, behind KeyLanguage")
         .check(classes);
   }
 
@@ -153,7 +165,7 @@ class ArchitectureTest {
   }
 
   @Test
-  void integrationHooksDependOnTheUserApiAndNoFrameworkBeyondSpringExpression() {
+  void integrationHooksDependOnTheUserApiAndNoFramework() {
     classes()
         .that()
         .resideInAPackage("dev.locksmith.core.integration..")
@@ -163,7 +175,6 @@ class ArchitectureTest {
             "java..",
             USER_API,
             "dev.locksmith.core.integration..",
-            "org.springframework.expression..",
             "org.jspecify..",
             // Optional: only for methods that return Mono or Flux (see ReactorConfinementTest).
             "reactor.core..",

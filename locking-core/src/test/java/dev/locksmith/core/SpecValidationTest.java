@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 class SpecValidationTest {
   private final Locksmith locksmith =
       Locksmith.builder()
+          .keyLanguage(ConcatKeys.LANGUAGE)
           .defaultProvider(MemoryLockProvider.isolated())
           .provider("backup", MemoryLockProvider.isolated())
           .build();
@@ -163,7 +164,8 @@ class SpecValidationTest {
     assertThatThrownBy(() -> locksmith.validate(UnparsableKey.class))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("UnparsableKey.run(String), attribute key: '#id +'")
-        .hasMessageContaining("is not a valid SpEL expression");
+        .hasMessageContaining(
+            "is not a valid concat expression: '' is neither #variable nor 'text'");
   }
 
   @Test
@@ -197,7 +199,7 @@ class SpecValidationTest {
 
   @Test
   void missingDefaultProviderSaysHowToConfigureIt() {
-    try (Locksmith none = Locksmith.builder().build()) {
+    try (Locksmith none = Locksmith.builder().keyLanguage(ConcatKeys.LANGUAGE).build()) {
       assertThatThrownBy(() -> none.validate(DefaultOnly.class))
           .isInstanceOf(LockConfigurationException.class)
           .hasMessageContaining("DefaultOnly.sweep(): no default provider is configured")
@@ -221,6 +223,7 @@ class SpecValidationTest {
   void attributeResolverRunsBeforeParsing() {
     try (Locksmith resolving =
         Locksmith.builder()
+            .keyLanguage(ConcatKeys.LANGUAGE)
             .defaultProvider(MemoryLockProvider.isolated())
             .attributeResolver(
                 value -> {

@@ -4,6 +4,7 @@ import dev.locksmith.core.LockListener;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.spel.SpelKeyLanguage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -63,8 +64,9 @@ public final class SpringLocksmith {
     Locksmith.Builder builder =
         Locksmith.builder()
             .attributeResolver(value -> resolve(environment, value))
-            .evaluationContext(
-                context -> context.setBeanResolver(new BeanFactoryResolver(beanFactory)));
+            .keyLanguage(
+                SpelKeyLanguage.withContext(
+                    context -> context.setBeanResolver(new BeanFactoryResolver(beanFactory))));
     if (TX_PRESENT) {
       builder.releaseDeferral(new TransactionalReleaseDeferral());
     }

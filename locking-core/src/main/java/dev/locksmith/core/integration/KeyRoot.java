@@ -5,9 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The root object of a key expression: {@code #root.method}, {@code #root.args}, {@code
- * #root.targetClass} and {@code #root.methodName}. Public so that SpEL, compiled or not, can read
- * it; the engine makes one for each evaluation, and a {@link KeyContextCustomizer} sees it as the
- * context's root object.
+ * #root.targetClass} and {@code #root.methodName}. Public so that a {@link KeyLanguage} (SpEL,
+ * compiled or not) can read it; the engine makes one for each evaluation.
  */
 public final class KeyRoot {
   private final Method method;

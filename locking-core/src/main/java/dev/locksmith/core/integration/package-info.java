@@ -10,9 +10,9 @@
  *       reactive results ({@link dev.locksmith.core.Locksmith#prepare});
  *   <li>{@link dev.locksmith.core.integration.ReleaseDeferral}: holds a release back, say until a
  *       transaction completes ({@link dev.locksmith.core.Locksmith.Builder#releaseDeferral});
- *   <li>{@link dev.locksmith.core.integration.KeyContextCustomizer}: adjusts the SpEL evaluation
- *       context of keys, say with a bean resolver ({@link
- *       dev.locksmith.core.Locksmith.Builder#evaluationContext});
+ *   <li>{@link dev.locksmith.core.integration.KeyLanguage}: the language of key expressions, SpEL
+ *       from {@code locking-spel}, found on the class path or given to {@link
+ *       dev.locksmith.core.Locksmith.Builder#keyLanguage};
  *   <li>{@link dev.locksmith.core.integration.KeyRoot}: the root object of key expressions.
  * </ul>
  *

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.ConcatKeys;
 import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.memory.MemoryLockProvider;
@@ -30,7 +31,8 @@ class ReactiveResultsTest {
   private static final Duration BOUND = Duration.ofSeconds(5);
 
   private final MemoryLockProvider provider = MemoryLockProvider.isolated();
-  private final Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build();
+  private final Locksmith locksmith =
+      Locksmith.builder().keyLanguage(ConcatKeys.LANGUAGE).defaultProvider(provider).build();
 
   @AfterEach
   void close() {

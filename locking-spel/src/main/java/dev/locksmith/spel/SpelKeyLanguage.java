@@ -1,0 +1,121 @@
+package dev.locksmith.spel;
+
+import dev.locksmith.core.integration.KeyLanguage;
+import dev.locksmith.core.integration.KeyRoot;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
+
+/**
+ * Lock keys in the Spring Expression Language: {@code #accountId}, {@code #p0 + '/' + #a1}, {@code
+ * #order.customer().toUpperCase()}, {@code #root.methodName}. Registered under {@code
+ * META-INF/services}, so an engine built with this module on the class path uses it with no wiring;
+ * give one made by {@link #withContext} to {@link dev.locksmith.core.Locksmith.Builder#keyLanguage}
+ * to adjust the evaluation context, say with a bean resolver for {@code @bean.method()}.
+ *
+ * <p>Expressions are compiled in SpEL's mixed mode with the annotated class's class loader.
+ */
+public final class SpelKeyLanguage implements KeyLanguage {
+  private final Consumer<StandardEvaluationContext> contextCustomizer;
+
+  /** SpEL with a plain evaluation context; the one {@code ServiceLoader} finds. */
+  public SpelKeyLanguage() {
+    this(context -> {});
+  }
+
+  private SpelKeyLanguage(Consumer<StandardEvaluationContext> contextCustomizer) {
+    this.contextCustomizer = contextCustomizer;
+  }
+
+  /**
+   * SpEL whose evaluation context is adjusted before each evaluation, for example {@code context ->
+   * context.setBeanResolver(new BeanFactoryResolver(beanFactory))}. The context's root object is
+   * the call's {@link KeyRoot} and the parameters are set as variables.
+   */
+  public static SpelKeyLanguage withContext(Consumer<StandardEvaluationContext> customizer) {
+    return new SpelKeyLanguage(Objects.requireNonNull(customizer));
+  }
+
+  /** {@code SpEL}. */
+  @Override
+  public String name() {
+    return "SpEL";
+  }
+
+  /**
+   * Parses an expression in mixed compiler mode.
+   *
+   * @throws IllegalArgumentException with SpEL's parse error when it does not parse
+   */
+  @Override
+  public CompiledKey compile(String expression, Method method) {
+    SpelExpressionParser parser =
+        new SpelExpressionParser(
+            new SpelParserConfiguration(
+                SpelCompilerMode.MIXED, method.getDeclaringClass().getClassLoader()));
+    SpelExpression parsed;
+    try {
+      parsed = (SpelExpression) parser.parseExpression(expression);
+    } catch (ParseException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    return new SpelKey(parsed, contextCustomizer);
+  }
+
+  /** One parsed expression and the variables it reads. */
+  private static final class SpelKey implements CompiledKey {
+    private final SpelExpression expression;
+    private final Consumer<StandardEvaluationContext> contextCustomizer;
+    private final List<String> variables;
+
+    SpelKey(SpelExpression expression, Consumer<StandardEvaluationContext> contextCustomizer) {
+      this.expression = expression;
+      this.contextCustomizer = contextCustomizer;
+      List<String> found = new ArrayList<>();
+      collectVariables(expression.getAST(), found);
+      this.variables = List.copyOf(found);
+    }
+
+    private static void collectVariables(SpelNode node, List<String> into) {
+      if (node instanceof VariableReference) {
+        String name = node.toStringAST().substring(1);
+        if (!name.equals("root") && !name.equals("this") && !into.contains(name)) {
+          into.add(name);
+        }
+      }
+      for (int i = 0; i < node.getChildCount(); i++) {
+        collectVariables(node.getChild(i), into);
+      }
+    }
+
+    @Override
+    public List<String> variables() {
+      return variables;
+    }
+
+    @Override
+    public boolean isSingleVariable() {
+      return expression.getAST() instanceof VariableReference && variables.size() == 1;
+    }
+
+    @Override
+    public @Nullable Object evaluate(KeyRoot root, Map<String, @Nullable Object> values) {
+      StandardEvaluationContext context = new StandardEvaluationContext(root);
+      values.forEach(context::setVariable);
+      contextCustomizer.accept(context);
+      return expression.getValue(context);
+    }
+  }
+}

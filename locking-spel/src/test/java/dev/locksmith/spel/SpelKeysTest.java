@@ -1,0 +1,205 @@
+package dev.locksmith.spel;
+
+import static dev.locksmith.spel.Calls.call;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockKeyException;
+import dev.locksmith.core.Locks;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.memory.MemoryLockProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** SpEL keys through the engine, the language found on the class path with no wiring. */
+class SpelKeysTest {
+  private final Locksmith locksmith =
+      Locksmith.builder().defaultProvider(MemoryLockProvider.isolated()).build();
+
+  @AfterEach
+  void close() {
+    locksmith.close();
+  }
+
+  static class Accounts {
+    @DistributedLock(key = "#accountId")
+    String byName(String accountId, long cents) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(name = "acct", key = "#p0 + '/' + #a1")
+    String byIndex(String accountId, long cents) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(
+        name = "root",
+        key = "#root.methodName + '-' + #root.args.length + '-' + #root.targetClass.simpleName")
+    String byRoot(String a, String b) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(key = "#id")
+    String nullable(String id) {
+      return "ran";
+    }
+
+    @DistributedLock(key = "#order.customer().toUpperCase()")
+    String nested(Order order) {
+      return Locks.current().key();
+    }
+
+    @DistributedLock(name = "sum", key = "#a + #b")
+    String sum(int a, int b) {
+      return Locks.current().lockId();
+    }
+  }
+
+  record Order(String customer) {}
+
+  static final class Opaque {}
+
+  static class Batches {
+    @DistributedLock(key = "#ids")
+    String byIds(long[] ids) {
+      return Locks.current().key();
+    }
+
+    @DistributedLock(key = "#names")
+    String byNames(String[] names) {
+      return Locks.current().key();
+    }
+
+    @DistributedLock(key = "#thing")
+    String byOpaque(Opaque thing) {
+      return Locks.current().key();
+    }
+  }
+
+  static class UnparsableKey {
+    @DistributedLock(key = "#id +")
+    void run(String id) {}
+  }
+
+  static class UnknownParameter {
+    @DistributedLock(key = "#acountId")
+    void transfer(String accountId, long cents) {}
+  }
+
+  static class Beans {
+    @DistributedLock(name = "tenant", key = "@tenants.current() + ':' + #id")
+    String byBean(String id) {
+      return Locks.current().lockId();
+    }
+  }
+
+  /** A bean that a key reaches through the context's bean resolver. */
+  public static final class Tenants {
+    /** The current tenant. */
+    public String current() {
+      return "acme";
+    }
+  }
+
+  @Test
+  void theLanguageIsFoundOnTheClassPath() throws Exception {
+    assertThat(call(locksmith, new Accounts(), "byName", "acct-7", 10L))
+        .isEqualTo("Accounts.byName:acct-7");
+  }
+
+  @Test
+  void arraysGiveStableKeysAndObjectsWithoutToStringAreRefused() throws Exception {
+    assertThat(call(locksmith, new Batches(), "byIds", (Object) new long[] {3, 1}))
+        .isEqualTo("[3, 1]");
+    assertThat(call(locksmith, new Batches(), "byNames", (Object) new String[] {"a", "b"}))
+        .isEqualTo("[a, b]");
+    assertThatThrownBy(() -> call(locksmith, new Batches(), "byOpaque", new Opaque()))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("has no toString() of its own");
+  }
+
+  @Test
+  void indexedParametersAndExplicitName() throws Exception {
+    assertThat(call(locksmith, new Accounts(), "byIndex", "acct-7", 10L))
+        .isEqualTo("acct:acct-7/10");
+  }
+
+  @Test
+  void expressionsAreSpelNotConcatenation() throws Exception {
+    assertThat(call(locksmith, new Accounts(), "sum", 2, 3)).isEqualTo("sum:5");
+  }
+
+  @Test
+  void rootObjectGivesMethodArgsAndTargetClass() throws Exception {
+    assertThat(call(locksmith, new Accounts(), "byRoot", "x", "y"))
+        .isEqualTo("root:byRoot-2-Accounts");
+  }
+
+  @Test
+  void expressionCanNavigateArguments() throws Exception {
+    assertThat(call(locksmith, new Accounts(), "nested", new Order("acme"))).isEqualTo("ACME");
+  }
+
+  @Test
+  void nullOrEmptyKeyIsAnErrorNotASharedLock() {
+    assertThatThrownBy(() -> call(locksmith, new Accounts(), "nullable", (Object) null))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("Accounts.nullable(String): key expression '#id' evaluated to null");
+    assertThatThrownBy(() -> call(locksmith, new Accounts(), "nullable", ""))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("evaluated to an empty string");
+  }
+
+  @Test
+  void failingExpressionIsReportedWithTheMethod() {
+    assertThatThrownBy(() -> call(locksmith, new Accounts(), "nested", (Object) null))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining(
+            "Accounts.nested(Order): key expression '#order.customer().toUpperCase()' failed");
+  }
+
+  @Test
+  void unparsableKeyNamesTheExpression() {
+    assertThatThrownBy(() -> locksmith.validate(UnparsableKey.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("UnparsableKey.run(String), attribute key: '#id +'")
+        .hasMessageContaining("is not a valid SpEL expression");
+  }
+
+  @Test
+  void unknownParameterListsTheRealOnes() {
+    assertThatThrownBy(() -> locksmith.validate(UnknownParameter.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessage(
+            "@DistributedLock on dev.locksmith.spel.SpelKeysTest$UnknownParameter"
+                + ".transfer(String, long), attribute key: '#acountId' refers to #acountId, which"
+                + " is not a parameter; parameters are [accountId, cents] (or #p0..#p1 /"
+                + " #a0..#a1)");
+  }
+
+  @Test
+  void customisedContextResolvesBeans() throws Exception {
+    Tenants tenants = new Tenants();
+    try (Locksmith withBeans =
+        Locksmith.builder()
+            .defaultProvider(MemoryLockProvider.isolated())
+            .keyLanguage(
+                SpelKeyLanguage.withContext(
+                    context ->
+                        context.setBeanResolver(
+                            (ctx, name) -> {
+                              if (!name.equals("tenants")) {
+                                throw new IllegalArgumentException("no bean " + name);
+                              }
+                              return tenants;
+                            })))
+            .build()) {
+      assertThat(call(withBeans, new Beans(), "byBean", "7")).isEqualTo("tenant:acme:7");
+    }
+    assertThatThrownBy(() -> call(locksmith, new Beans(), "byBean", "7"))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("Beans.byBean(String): key expression '@tenants.current()");
+  }
+}
