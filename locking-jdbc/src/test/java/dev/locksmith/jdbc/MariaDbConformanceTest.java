@@ -11,7 +11,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
 
 /**
  * The test kit's conformance suite on the MariaDB (or MySQL) of {@code LOCKSMITH_TEST_MARIADB_URL},
@@ -23,9 +24,17 @@ class MariaDbConformanceTest extends LockProviderContract implements FullContrac
   private static final String TABLE = TestDatabases.table("maria_conformance");
   private static String url;
 
-  @BeforeAll
-  static void findServer() {
+  @BeforeEach
+  void findServer() {
+    // Per test, so that without a server each test is reported skipped, not the class silently.
     url = TestDatabases.mariaDbUrl("table=" + TABLE);
+  }
+
+  @AfterAll
+  static void dropTable() throws SQLException {
+    if (url != null) {
+      TestDatabases.dropTable(url, TABLE);
+    }
   }
 
   @Override

@@ -12,8 +12,14 @@ class MariaDbMultiProcessTest {
 
   @Test
   void separateJvmsOnMariaDbNeverOverlap(@TempDir Path dir) throws Exception {
-    String url = TestDatabases.mariaDbUrl("table=" + TestDatabases.table("maria_processes"));
-    MultiProcessHarness.Result result = MultiProcessHarness.run(url, 3, 20, dir);
+    String table = TestDatabases.table("maria_processes");
+    String url = TestDatabases.mariaDbUrl("table=" + table);
+    MultiProcessHarness.Result result;
+    try {
+      result = MultiProcessHarness.run(url, 3, 20, dir);
+    } finally {
+      TestDatabases.dropTable(url, table);
+    }
     assertThat(result.violations()).isEmpty();
     assertThat(result.counter()).isEqualTo(60);
   }

@@ -62,6 +62,15 @@ final class TestDatabases {
     return join(url.strip(), parameters);
   }
 
+  /** Drops {@code table} if it exists, through the driver URL of {@code providerUrl}. */
+  static void dropTable(String providerUrl, String table) throws java.sql.SQLException {
+    try (java.sql.Connection connection =
+            java.sql.DriverManager.getConnection(JdbcUrl.driverUrl(providerUrl));
+        java.sql.Statement statement = connection.createStatement()) {
+      statement.execute("DROP TABLE IF EXISTS " + table);
+    }
+  }
+
   static String join(String url, String parameters) {
     if (parameters.isEmpty()) {
       return url;

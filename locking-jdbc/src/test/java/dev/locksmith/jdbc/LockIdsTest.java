@@ -1,0 +1,75 @@
+package dev.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.core.spi.OwnerTokens;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Lock ids and owners on each database: ids that differ only in case or trailing spaces are
+ * different locks (MySQL/MariaDB's default collations would merge them), ids longer than the column
+ * are stored by digest, long owner descriptions are cut, and held locks are listed.
+ */
+class LockIdsTest {
+
+  private static String url(String database, String table) {
+    return switch (database) {
+      case "postgresql" -> TestDatabases.postgresUrl("table=" + table);
+      case "mariadb" -> TestDatabases.mariaDbUrl("table=" + table);
+      default -> "jdbc:h2:mem:ids;DB_CLOSE_DELAY=-1?table=" + table;
+    };
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "mariadb", "h2"})
+  void idsDifferingInCaseOrTrailingSpacesAreDifferentLocks(String database) throws Exception {
+    String table = TestDatabases.table("ids_case");
+    try (JdbcLockProvider provider = JdbcLockProvider.create(url(database, table))) {
+      for (String id : List.of("Job", "job", "job ", "jöb")) {
+        assertThat(provider.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))))
+            .as("lock '%s'", id)
+            .isPresent();
+      }
+      assertThat(provider.listHeld().orElseThrow())
+          .extracting(LockStatus::lockId)
+          .containsExactlyInAnyOrder("Job", "job", "job ", "jöb");
+    } finally {
+      TestDatabases.dropTable(url(database, table), table);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "mariadb", "h2"})
+  void longIdsAndOwnersFitTheColumns(String database) throws Exception {
+    String table = TestDatabases.table("ids_long");
+    String longId = "report:" + "ü".repeat(200); // 407 bytes in UTF-8
+    String longOwner = "host/1/" + "t".repeat(400);
+    try (JdbcLockProvider provider = JdbcLockProvider.create(url(database, table));
+        JdbcLockProvider other = JdbcLockProvider.create(url(database, table))) {
+      LeaseGrant grant =
+          provider
+              .tryAcquire(
+                  new LockRequest(
+                      longId, OwnerTokens.newToken(), Duration.ofSeconds(30), longOwner))
+              .orElseThrow();
+      assertThat(other.tryAcquire(LockRequest.of(longId, Duration.ofSeconds(30)))).isEmpty();
+      assertThat(other.tryAcquire(LockRequest.of(longId + "x", Duration.ofSeconds(30))))
+          .as("another long id is another lock")
+          .isPresent();
+      LockStatus.Holder holder = other.status(longId).holder();
+      assertThat(holder.owner()).hasSize(255).startsWith("host/1/ttt");
+      assertThat(holder.fencingToken()).isEqualTo(grant.fencingToken());
+      assertThat(holder.timeLeft()).isBetween(Duration.ofSeconds(20), Duration.ofSeconds(30));
+      assertThat(provider.release(grant)).isTrue();
+      assertThat(other.status(longId).holder()).isNull();
+    } finally {
+      TestDatabases.dropTable(url(database, table), table);
+    }
+  }
+}
