@@ -12,8 +12,13 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Classes woven at compile time by ajc run their annotated methods under locks of a real provider.
@@ -54,28 +59,28 @@ class CompileTimeWeavingTest {
     assertThat(second).isGreaterThan(first);
   }
 
-  @Test
-  void defaultNameIsTheSimpleClassNameAndMethodName() {
-    assertThat(jobs.unnamed().lockId()).isEqualTo("Jobs.unnamed");
+  /**
+   * Calls that a proxy-based integration would not lock, or would name otherwise: each takes its
+   * lock, named as expected, and releases it.
+   */
+  static Stream<Arguments> lockedCalls() {
+    return Stream.of(
+        row("default name: simple class name and method name", Jobs::unnamed, "Jobs.unnamed"),
+        row("self-invocation", Jobs::callsOwnPublic, "jobs.plain"),
+        row("private method", Jobs::callsPrivate, "jobs.private"),
+        row("static method", jobs -> Jobs.staticLocked(), "jobs.static"));
   }
 
-  @Test
-  void locksOnSelfInvocation() {
-    assertThat(jobs.callsOwnPublic().lockId()).isEqualTo("jobs.plain");
+  private static Arguments row(String what, Function<Jobs, Lease> call, String lockId) {
+    return Arguments.of(what, call, lockId);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("lockedCalls")
+  void locksTheCallUnderItsName(String what, Function<Jobs, Lease> call, String lockId) {
+    assertThat(call.apply(jobs).lockId()).isEqualTo(lockId);
     assertThat(engines.listener.events())
-        .containsExactly("acquired jobs.plain", "released jobs.plain");
-  }
-
-  @Test
-  void locksPrivateMethods() {
-    assertThat(jobs.callsPrivate().lockId()).isEqualTo("jobs.private");
-  }
-
-  @Test
-  void locksStaticMethods() {
-    assertThat(Jobs.staticLocked().lockId()).isEqualTo("jobs.static");
-    assertThat(engines.listener.events())
-        .containsExactly("acquired jobs.static", "released jobs.static");
+        .containsExactly("acquired " + lockId, "released " + lockId);
   }
 
   @Test
