@@ -44,30 +44,48 @@ final class Calls {
   private static @Nullable Object invoke(
       Locksmith locksmith, Object target, Method method, Object[] args) throws Throwable {
     return locksmith.invoke(
-        new LockedInvocation() {
-          @Override
-          public Method method() {
-            return method;
-          }
+        invocation(
+            method,
+            target.getClass(),
+            args,
+            () -> {
+              try {
+                return method.invoke(target, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            }));
+  }
 
-          @Override
-          public Class<?> targetClass() {
-            return target.getClass();
-          }
+  /** The body of an intercepted call. */
+  @FunctionalInterface
+  interface Proceed {
+    @Nullable Object run() throws Throwable;
+  }
 
-          @Override
-          public @Nullable Object[] arguments() {
-            return args;
-          }
+  /** An intercepted call of {@code method} on a {@code targetClass}, running {@code proceed}. */
+  static LockedInvocation invocation(
+      Method method, Class<?> targetClass, @Nullable Object[] args, Proceed proceed) {
+    return new LockedInvocation() {
+      @Override
+      public Method method() {
+        return method;
+      }
 
-          @Override
-          public @Nullable Object proceed() throws Throwable {
-            try {
-              return method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-              throw e.getCause();
-            }
-          }
-        });
+      @Override
+      public Class<?> targetClass() {
+        return targetClass;
+      }
+
+      @Override
+      public @Nullable Object[] arguments() {
+        return args;
+      }
+
+      @Override
+      public @Nullable Object proceed() throws Throwable {
+        return proceed.run();
+      }
+    };
   }
 }

@@ -8,6 +8,7 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.integration.LockedInvocation;
 import dev.locksmith.core.integration.PreparedCall;
+import dev.locksmith.core.integration.ReleaseDeferral;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.lang.reflect.Method;
@@ -23,6 +24,15 @@ import org.junit.jupiter.api.Test;
 class IntegrationHooksTest {
   private final MemoryLockProvider provider = MemoryLockProvider.isolated();
 
+  /** An engine on the test's provider, with keys in the test key language. */
+  private Locksmith engine(ReleaseDeferral deferral) {
+    return Locksmith.builder()
+        .keyLanguage(ConcatKeys.LANGUAGE)
+        .defaultProvider(provider)
+        .releaseDeferral(deferral)
+        .build();
+  }
+
   static class Ledger {
     @DistributedLock(name = "ledger", key = "#account", onBusy = OnBusy.SKIP)
     String post(String account) {
@@ -34,14 +44,11 @@ class IntegrationHooksTest {
   void deferredReleaseKeepsTheLockUntilTheDeferralRunsIt() throws Exception {
     AtomicReference<Runnable> pending = new AtomicReference<>();
     try (Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .releaseDeferral(
-                (lease, release) -> {
-                  pending.set(release);
-                  return true;
-                })
-            .build()) {
+        engine(
+            (lease, release) -> {
+              pending.set(release);
+              return true;
+            })) {
       assertThat(call(locksmith, new Ledger(), "post", "a-1")).isEqualTo("posted a-1");
       assertThat(provider.status("ledger:a-1").currentHolder()).as("held until commit").isPresent();
       assertThat(
@@ -65,14 +72,11 @@ class IntegrationHooksTest {
   void aCallInTheSameTransactionReentersALeaseWhoseReleaseWaits() throws Exception {
     List<Runnable> pending = new ArrayList<>();
     try (Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .releaseDeferral(
-                (lease, release) -> {
-                  pending.add(release);
-                  return true;
-                })
-            .build()) {
+        engine(
+            (lease, release) -> {
+              pending.add(release);
+              return true;
+            })) {
       // Two posts to one account in one transaction: the second must not wait for the first,
       // whose release waits for the commit.
       Ledger ledger = new Ledger();
@@ -91,13 +95,10 @@ class IntegrationHooksTest {
   @Test
   void failingDeferralReleasesAtOnce() throws Exception {
     try (Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .releaseDeferral(
-                (lease, release) -> {
-                  throw new IllegalStateException("no transaction manager");
-                })
-            .build()) {
+        engine(
+            (lease, release) -> {
+              throw new IllegalStateException("no transaction manager");
+            })) {
       call(locksmith, new Ledger(), "post", "a-2");
       assertThat(provider.status("ledger:a-2").currentHolder()).isEmpty();
     }
@@ -105,7 +106,7 @@ class IntegrationHooksTest {
 
   @Test
   void preparedCallResolvesTheKeyAndTakesTheLockLater() throws Exception {
-    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+    try (Locksmith locksmith = engine(ReleaseDeferral.NONE)) {
       Method post = Calls.method(Ledger.class, "post");
       PreparedCall prepared = locksmith.prepare(invocation(post, "a-3"));
       assertThat(prepared.options().lockId()).isEqualTo("ledger:a-3");
@@ -123,7 +124,7 @@ class IntegrationHooksTest {
 
   @Test
   void cancelledAsyncAcquireReleasesALeaseGrantedAfterwards() throws Exception {
-    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+    try (Locksmith locksmith = engine(ReleaseDeferral.NONE)) {
       Method post = Calls.method(WaitingLedger.class, "post");
       var other =
           provider.tryAcquire(LockRequest.of("waiting:a-5", Duration.ofSeconds(30))).orElseThrow();
@@ -158,7 +159,7 @@ class IntegrationHooksTest {
 
   @Test
   void preparedCallReportsABadKeyWhenPrepared() {
-    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+    try (Locksmith locksmith = engine(ReleaseDeferral.NONE)) {
       Method post = Calls.method(Ledger.class, "post");
       assertThatThrownBy(() -> locksmith.prepare(invocation(post, new Object[] {null})))
           .isInstanceOf(LockKeyException.class);
@@ -166,26 +167,12 @@ class IntegrationHooksTest {
   }
 
   private static LockedInvocation invocation(Method method, @Nullable Object... args) {
-    return new LockedInvocation() {
-      @Override
-      public Method method() {
-        return method;
-      }
-
-      @Override
-      public Class<?> targetClass() {
-        return method.getDeclaringClass();
-      }
-
-      @Override
-      public @Nullable Object[] arguments() {
-        return args;
-      }
-
-      @Override
-      public @Nullable Object proceed() {
-        throw new AssertionError("not called");
-      }
-    };
+    return Calls.invocation(
+        method,
+        method.getDeclaringClass(),
+        args,
+        () -> {
+          throw new AssertionError("not called");
+        });
   }
 }
