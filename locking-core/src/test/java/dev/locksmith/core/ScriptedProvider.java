@@ -1,16 +1,13 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
-import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
@@ -18,10 +15,7 @@ import java.util.function.UnaryOperator;
  * A provider on virtual time whose answers a test scripts: grants with deadlines on the test's
  * ticker, renewals that hang until released, grants that arrive late. Records every call.
  */
-final class ScriptedProvider implements LockProvider {
-  private final VirtualTicker ticker;
-  private final AtomicLong fencing = new AtomicLong();
-  final List<String> calls = new CopyOnWriteArrayList<>();
+final class ScriptedProvider extends VirtualTimeProvider {
   // Each acquisition may be shaped: its deadline moved, time advanced before it returns.
   final ConcurrentLinkedQueue<UnaryOperator<LeaseGrant>> grantShapes =
       new ConcurrentLinkedQueue<>();
@@ -31,7 +25,7 @@ final class ScriptedProvider implements LockProvider {
   final CountDownLatch renewStarted = new CountDownLatch(1);
 
   ScriptedProvider(VirtualTicker ticker) {
-    this.ticker = ticker;
+    super(ticker, "scripted");
   }
 
   /** Renewals block from now on until {@link #answerRenewals()}. */
@@ -44,13 +38,7 @@ final class ScriptedProvider implements LockProvider {
   }
 
   private LeaseGrant grant(LockRequest request) {
-    LeaseGrant grant =
-        new LeaseGrant(
-            request.lockId(),
-            request.ownerToken(),
-            fencing.incrementAndGet(),
-            request.ttl(),
-            ticker.read() + request.ttl().toNanos());
+    LeaseGrant grant = grant(request, ticker.read() + request.ttl().toNanos());
     UnaryOperator<LeaseGrant> shape = grantShapes.poll();
     return shape == null ? grant : shape.apply(grant);
   }
@@ -85,23 +73,4 @@ final class ScriptedProvider implements LockProvider {
     }
     return Optional.of(lease.renewed(ttl, sent + ttl.toNanos()));
   }
-
-  @Override
-  public boolean release(LeaseGrant lease) {
-    calls.add("release " + lease.fencingToken());
-    return true;
-  }
-
-  @Override
-  public LockStatus status(String lockId) {
-    return new LockStatus(lockId, null, 0);
-  }
-
-  @Override
-  public String description() {
-    return "scripted";
-  }
-
-  @Override
-  public void close() {}
 }

@@ -6,14 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
-import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -103,18 +98,15 @@ class WaitBoundTest {
    * A provider on virtual time whose calls take as long as the test says: each moves the ticker on
    * by its duration before it answers. Without a grant, acquire answers that the lock stayed busy.
    */
-  static final class SlowProvider implements LockProvider {
-    private final VirtualTicker ticker;
+  static final class SlowProvider extends VirtualTimeProvider {
     private final long start;
-    private final AtomicLong fencing = new AtomicLong();
-    final List<String> calls = new CopyOnWriteArrayList<>();
     volatile java.util.function.UnaryOperator<Duration> acquireTakes = timeout -> timeout;
     volatile boolean grants;
     volatile Duration releaseTakes = Duration.ZERO;
     volatile @org.jspecify.annotations.Nullable RuntimeException failure;
 
     SlowProvider(VirtualTicker ticker) {
-      this.ticker = ticker;
+      super(ticker, "slow");
       this.start = ticker.read();
     }
 
@@ -143,13 +135,7 @@ class WaitBoundTest {
       // Granted as the request arrived, so the deadline runs from the send time: a grant that
       // took long comes back late, with less than half its ttl left.
       long deadline = Math.min(sent + request.ttl().toNanos(), ticker.read() + 1_000_000);
-      return Optional.of(
-          new LeaseGrant(
-              request.lockId(),
-              request.ownerToken(),
-              fencing.incrementAndGet(),
-              request.ttl(),
-              deadline));
+      return Optional.of(grant(request, deadline));
     }
 
     @Override
@@ -159,23 +145,8 @@ class WaitBoundTest {
     }
 
     @Override
-    public boolean release(LeaseGrant lease) {
-      calls.add("release " + lease.fencingToken());
+    void releasing() {
       ticker.advance(releaseTakes);
-      return true;
     }
-
-    @Override
-    public LockStatus status(String lockId) {
-      return new LockStatus(lockId, null, 0);
-    }
-
-    @Override
-    public String description() {
-      return "slow";
-    }
-
-    @Override
-    public void close() {}
   }
 }
