@@ -4,14 +4,10 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A lease the engine holds: watched and renewed by the {@link LeaseKeeper}, released once its
@@ -23,31 +19,24 @@ import org.slf4j.LoggerFactory;
  * in flight; and a renewal confirmed after that does not revive it.
  */
 final class ActiveLease implements Lease {
-  private static final Logger LOG = LoggerFactory.getLogger(ActiveLease.class);
-
   private final LockOptions options;
   private final String providerName;
   private final LockProvider provider;
   private final ProviderCircuit circuit;
   private final Listeners listeners;
   private final Ticker ticker;
+  private final LeaseCalls calls;
   private final long acquiredAt;
   private final boolean call;
   private final AtomicReference<@Nullable String> lostReason = new AtomicReference<>();
-  // The holder's own close (once) and every CompletionStage returned by a reentered call each hold
-  // the lease; the provider's release happens when the last hold is dropped.
-  private final AtomicInteger holds = new AtomicInteger(1);
-  private final AtomicBoolean holderClosed = new AtomicBoolean();
+  private final LeaseHolds holds = new LeaseHolds();
   private final AtomicBoolean released = new AtomicBoolean();
-  private final AtomicBoolean renewing = new AtomicBoolean();
-  private volatile long renewalStartedAt;
   // Serialises the provider calls of renewal and release, so a late renewal cannot undo a release
   // or a minimum-hold shortening.
   private final ReentrantLock providerCalls = new ReentrantLock();
   private volatile LeaseGrant grant;
   private volatile @Nullable LeaseKeeper keeper;
-  private volatile long nextRenewal;
-  private volatile long deadlineCheck;
+  private final RenewalSchedule renewal;
 
   ActiveLease(
       LockOptions options,
@@ -64,15 +53,11 @@ final class ActiveLease implements Lease {
     this.circuit = circuit;
     this.listeners = listeners;
     this.ticker = ticker;
+    this.calls = new LeaseCalls(options, circuit, listeners, ticker);
     this.grant = grant;
     this.acquiredAt = acquiredAt;
     this.call = call;
-    this.nextRenewal = renewalDue(grant);
-  }
-
-  /** Renewal is due when two thirds of the TTL are left: a third of the TTL after a fresh grant. */
-  private static long renewalDue(LeaseGrant grant) {
-    return grant.deadlineNanos() - grant.ttl().toNanos() / 3 * 2;
+    this.renewal = new RenewalSchedule(grant);
   }
 
   void keepWith(LeaseKeeper leaseKeeper) {
@@ -95,15 +80,10 @@ final class ActiveLease implements Lease {
       markLost(deadlineReason(now));
       return false;
     }
-    if (current.deadlineNanos() - now < LeaseKeeper.TICK_NANOS
-        && deadlineCheck != current.deadlineNanos()) {
-      // The deadline falls before the next sweep: check at the deadline itself, not up to a tick
-      // after it.
-      deadlineCheck = current.deadlineNanos();
+    if (renewal.checkAtDeadline(current.deadlineNanos(), now)) {
       leaseKeeper.checkAt(this, current.deadlineNanos());
     }
-    if (options.renew() && now - nextRenewal >= 0 && renewing.compareAndSet(false, true)) {
-      renewalStartedAt = now;
+    if (options.renew() && renewal.start(now)) {
       leaseKeeper.renewLater(this::renewOnce);
     }
     return true;
@@ -113,8 +93,8 @@ final class ActiveLease implements Lease {
     if (!options.renew()) {
       return "its ttl of " + Durations.format(options.ttl()) + " ran out while still held";
     }
-    if (renewing.get()) {
-      long inFlight = TimeUnit.NANOSECONDS.toMillis(now - renewalStartedAt);
+    long inFlight = renewal.inFlightMillis(now);
+    if (inFlight >= 0) {
       return "its deadline passed while a renewal had been waiting "
           + inFlight
           + " ms for "
@@ -127,7 +107,7 @@ final class ActiveLease implements Lease {
     try {
       renewNow();
     } finally {
-      renewing.set(false);
+      renewal.finished();
     }
   }
 
@@ -153,7 +133,7 @@ final class ActiveLease implements Lease {
 
   /** Whether its holder closed it (the provider's release may still wait for retained results). */
   boolean isClosed() {
-    return holderClosed.get();
+    return holds.isHolderClosed();
   }
 
   LockEvent event() {
@@ -228,33 +208,9 @@ final class ActiveLease implements Lease {
       markLost(deadlineReason(ticker.read()));
       return;
     }
-    Optional<LeaseGrant> renewed;
-    try {
-      // While the provider is down this fails fast, and the deadline rule reports the loss.
-      renewed =
-          circuit.callNow(
-              () -> provider.renew(current, options.ttl()), lockId(), ProviderCircuit.RENEWED);
-    } catch (RuntimeException e) {
-      long now = ticker.read();
-      // Try again soon rather than a third of the TTL later; the deadline is watched meanwhile.
-      nextRenewal = now + Math.max(LeaseKeeper.TICK_NANOS, options.ttl().toNanos() / 10);
-      long left = current.timeLeftAt(now).toMillis();
-      if (e instanceof ProviderDownException) {
-        LOG.debug("{}; retrying while {} ms remain", e.getMessage(), left);
-        return;
-      }
-      listeners.error(event(), e);
-      if (ProviderCircuit.isProviderFailure(e)) {
-        // The provider's circuit logs the outage once; each failed call goes to DEBUG.
-        LOG.debug("Renewing lock '{}' failed, retrying while {} ms remain", lockId(), left, e);
-      } else {
-        LOG.warn(
-            "Renewing lock '{}' failed, retrying while {} ms remain: {}",
-            lockId(),
-            left,
-            Causes.oneLine(e));
-        LOG.debug("Renewing lock '{}' failed", lockId(), e);
-      }
+    Optional<LeaseGrant> renewed = calls.renew(current, event());
+    if (renewed == null) {
+      renewal.retrySoon(ticker.read(), options.ttl());
       return;
     }
     if (renewed.isEmpty()) {
@@ -264,22 +220,11 @@ final class ActiveLease implements Lease {
     if (lostReason.get() != null) {
       // Confirmed after the deadline was declared passed: the loss stands, and the store's
       // renewed lease is of no use to anyone, so free it for the next owner.
-      releaseQuietly(renewed.get());
+      calls.releaseUnused(renewed.get());
       return;
     }
     grant = renewed.get();
-    nextRenewal = renewalDue(renewed.get());
-  }
-
-  private void releaseQuietly(LeaseGrant unused) {
-    if (!circuit.isUp()) {
-      return; // it ends by its ttl
-    }
-    try {
-      circuit.callNow(() -> provider.release(unused), lockId(), ProviderCircuit.RELEASED);
-    } catch (RuntimeException e) {
-      LOG.debug("Releasing lock '{}' after its loss failed: {}", lockId(), e.toString());
-    }
+    renewal.renewed(renewed.get());
   }
 
   void markLost(String reason) {
@@ -304,13 +249,7 @@ final class ActiveLease implements Lease {
    * @return the action that drops this hold; running it more than once does nothing
    */
   Runnable retain() {
-    holds.incrementAndGet();
-    AtomicBoolean dropped = new AtomicBoolean();
-    return () -> {
-      if (dropped.compareAndSet(false, true)) {
-        dropHold();
-      }
-    };
+    return holds.retain(this::dropHold);
   }
 
   /**
@@ -320,14 +259,14 @@ final class ActiveLease implements Lease {
    */
   @Override
   public void close() {
-    if (holderClosed.compareAndSet(false, true)) {
+    if (holds.closeHolder()) {
       HeldLeases.remove(this);
       dropHold();
     }
   }
 
   private void dropHold() {
-    if (holds.decrementAndGet() == 0 && released.compareAndSet(false, true)) {
+    if (holds.drop() && released.compareAndSet(false, true)) {
       releaseNow();
     }
   }
@@ -347,48 +286,15 @@ final class ActiveLease implements Lease {
   private void release() {
     long heldNanos = ticker.read() - acquiredAt;
     Duration held = Duration.ofNanos(Math.max(0, heldNanos));
-    if (!circuit.isUp()) {
-      // Not run on the holder's thread against a provider known to be down, where it would wait
-      // for the client's timeout to fail: the lease ends by its ttl on the store, a minimum hold
-      // still owed included (the store cannot be told to shorten or extend it now).
-      LOG.debug(
-          "Lock '{}' not released: provider {} is down; the lease ends by its ttl",
-          lockId(),
-          circuit.name());
+    if (calls.skipRelease()) {
       listeners.released(event(), held);
       return;
     }
     providerCalls.lock();
     try {
-      long holdLeft = options.minHold().toNanos() - heldNanos;
-      boolean stillHeld;
-      if (holdLeft >= 1_000_000 && lostReason.get() == null) {
-        stillHeld =
-            circuit
-                .callNow(
-                    () -> provider.renew(grant, Duration.ofNanos(holdLeft)),
-                    lockId(),
-                    ProviderCircuit.RELEASED)
-                .isPresent();
-      } else {
-        stillHeld =
-            circuit.callNow(() -> provider.release(grant), lockId(), ProviderCircuit.RELEASED);
-      }
-      if (!stillHeld) {
+      long holdLeft = lostReason.get() == null ? options.minHold().toNanos() - heldNanos : 0;
+      if (!calls.end(grant, holdLeft, event())) {
         markLost("it had already expired or been taken over when it was released");
-      }
-    } catch (ProviderDownException e) {
-      LOG.debug("{}; the lease ends by its ttl", e.getMessage());
-    } catch (RuntimeException e) {
-      listeners.error(event(), e);
-      if (ProviderCircuit.isProviderFailure(e)) {
-        LOG.debug("Releasing lock '{}' failed; it will expire by its ttl", lockId(), e);
-      } else {
-        LOG.warn(
-            "Releasing lock '{}' failed; it will expire by its ttl: {}",
-            lockId(),
-            Causes.oneLine(e));
-        LOG.debug("Releasing lock '{}' failed", lockId(), e);
       }
     } finally {
       providerCalls.unlock();

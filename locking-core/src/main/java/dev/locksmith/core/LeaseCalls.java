@@ -1,0 +1,135 @@
+package dev.locksmith.core;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import java.time.Duration;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The provider calls of one held lease, renewal and release, each through the provider's circuit,
+ * with what a failure tells the listeners and the log. The {@link ActiveLease} decides when they
+ * run and what their outcome means for the lease.
+ */
+final class LeaseCalls {
+  // The lease's own logger: its renewal and release lines have always been logged under it.
+  private static final Logger LOG = LoggerFactory.getLogger(ActiveLease.class);
+
+  private final LockOptions options;
+  private final ProviderCircuit circuit;
+  private final LockProvider provider;
+  private final Listeners listeners;
+  private final Ticker ticker;
+
+  LeaseCalls(LockOptions options, ProviderCircuit circuit, Listeners listeners, Ticker ticker) {
+    this.options = options;
+    this.circuit = circuit;
+    this.provider = circuit.provider();
+    this.listeners = listeners;
+    this.ticker = ticker;
+  }
+
+  /**
+   * Renews a grant for the lease's TTL.
+   *
+   * @return the renewed grant, empty when the provider no longer holds the lease, {@code null} when
+   *     the call failed (listeners told and logged, or the provider is down) and should be retried
+   */
+  // Three outcomes, told apart by the caller: renewed, no longer held, failed.
+  @Nullable Optional<LeaseGrant> renew(LeaseGrant current, LockEvent event) {
+    try {
+      // While the provider is down this fails fast, and the deadline rule reports the loss.
+      return circuit.callNow(
+          () -> provider.renew(current, options.ttl()), options.lockId(), ProviderCircuit.RENEWED);
+    } catch (RuntimeException e) {
+      long leftMillis = current.timeLeftAt(ticker.read()).toMillis();
+      if (e instanceof ProviderDownException) {
+        LOG.debug("{}; retrying while {} ms remain", e.getMessage(), leftMillis);
+        return null;
+      }
+      listeners.error(event, e);
+      if (ProviderCircuit.isProviderFailure(e)) {
+        // The provider's circuit logs the outage once; each failed call goes to DEBUG.
+        LOG.debug(
+            "Renewing lock '{}' failed, retrying while {} ms remain",
+            options.lockId(),
+            leftMillis,
+            e);
+      } else {
+        LOG.warn(
+            "Renewing lock '{}' failed, retrying while {} ms remain: {}",
+            options.lockId(),
+            leftMillis,
+            Causes.oneLine(e));
+        LOG.debug("Renewing lock '{}' failed", options.lockId(), e);
+      }
+      return null;
+    }
+  }
+
+  /** Frees a grant renewed after the lease was declared lost, so the next owner need not wait. */
+  void releaseUnused(LeaseGrant unused) {
+    if (!circuit.isUp()) {
+      return; // it ends by its ttl
+    }
+    try {
+      circuit.callNow(() -> provider.release(unused), options.lockId(), ProviderCircuit.RELEASED);
+    } catch (RuntimeException e) {
+      LOG.debug("Releasing lock '{}' after its loss failed: {}", options.lockId(), e.toString());
+    }
+  }
+
+  /**
+   * Ends a held lease on the provider: releases it, or with {@code holdLeftNanos} of a minimum hold
+   * still owed (at least a millisecond) shortens it to end then. A failure is told to listeners and
+   * logged, never thrown; the lease then ends by its TTL.
+   *
+   * @return {@code false} when the provider no longer held the lease (expired or taken over)
+   */
+  boolean end(LeaseGrant grant, long holdLeftNanos, LockEvent event) {
+    try {
+      if (holdLeftNanos >= 1_000_000) {
+        return circuit
+            .callNow(
+                () -> provider.renew(grant, Duration.ofNanos(holdLeftNanos)),
+                options.lockId(),
+                ProviderCircuit.RELEASED)
+            .isPresent();
+      }
+      return circuit.callNow(
+          () -> provider.release(grant), options.lockId(), ProviderCircuit.RELEASED);
+    } catch (ProviderDownException e) {
+      LOG.debug("{}; the lease ends by its ttl", e.getMessage());
+    } catch (RuntimeException e) {
+      listeners.error(event, e);
+      if (ProviderCircuit.isProviderFailure(e)) {
+        LOG.debug("Releasing lock '{}' failed; it will expire by its ttl", options.lockId(), e);
+      } else {
+        LOG.warn(
+            "Releasing lock '{}' failed; it will expire by its ttl: {}",
+            options.lockId(),
+            Causes.oneLine(e));
+        LOG.debug("Releasing lock '{}' failed", options.lockId(), e);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the provider is known to be down: then a release is not run on the holder's thread,
+   * where it would wait for the client's timeout to fail; the lease ends by its ttl on the store, a
+   * minimum hold still owed included (the store cannot be told to shorten or extend it now).
+   */
+  boolean skipRelease() {
+    if (circuit.isUp()) {
+      return false;
+    }
+    LOG.debug(
+        "Lock '{}' not released: provider {} is down; the lease ends by its ttl",
+        options.lockId(),
+        circuit.name());
+    return true;
+  }
+}
