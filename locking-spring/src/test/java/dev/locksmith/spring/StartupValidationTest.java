@@ -6,7 +6,11 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -17,7 +21,42 @@ class StartupValidationTest {
           .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
           .withPropertyValues("locksmith.url=mem:validation");
 
-  private void assertFails(Class<?> beanType, String beanName, String... fragments) {
+  /** One mistake: the bean that makes it and what the failure must say. */
+  static Stream<Arguments> mistakes() {
+    return Stream.of(
+        mistake("bad key expression", BadKey.class, "badKey", "attribute key"),
+        mistake("bad duration", BadTtl.class, "badTtl", "attribute ttl", "ten seconds"),
+        mistake(
+            "unknown provider",
+            UnknownProvider.class,
+            "unknownProvider",
+            "attribute provider",
+            "'nope'"),
+        mistake(
+            "unresolvable placeholder",
+            MissingPlaceholder.class,
+            "missingPlaceholder",
+            "attribute name",
+            "no.such.name"),
+        mistake(
+            "SKIP on a primitive", SkipOnPrimitive.class, "skipOnPrimitive", "attribute onBusy"),
+        mistake(
+            "final method that a proxy cannot intercept",
+            FinalMethod.class,
+            "finalMethod",
+            "would run without a lock",
+            "final"));
+  }
+
+  private static Arguments mistake(
+      String what, Class<?> beanType, String beanName, String... fragments) {
+    return Arguments.of(what, beanType, beanName, fragments);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("mistakes")
+  void eachMistakeStopsTheContextNamingBeanMethodAndAttribute(
+      String what, Class<?> beanType, String beanName, String[] fragments) {
     runner
         .withBean(beanName, beanType)
         .run(
@@ -29,36 +68,6 @@ class StartupValidationTest {
                   .contains("Bean '" + beanName + "'", beanType.getName() + ".run(")
                   .contains(fragments);
             });
-  }
-
-  @Test
-  void badKeyExpression() {
-    assertFails(BadKey.class, "badKey", "attribute key");
-  }
-
-  @Test
-  void badDuration() {
-    assertFails(BadTtl.class, "badTtl", "attribute ttl", "ten seconds");
-  }
-
-  @Test
-  void unknownProvider() {
-    assertFails(UnknownProvider.class, "unknownProvider", "attribute provider", "'nope'");
-  }
-
-  @Test
-  void unresolvablePlaceholder() {
-    assertFails(MissingPlaceholder.class, "missingPlaceholder", "attribute name", "no.such.name");
-  }
-
-  @Test
-  void skipOnPrimitive() {
-    assertFails(SkipOnPrimitive.class, "skipOnPrimitive", "attribute onBusy");
-  }
-
-  @Test
-  void finalMethodThatAProxyCannotInterceptIsRefused() {
-    assertFails(FinalMethod.class, "finalMethod", "would run without a lock", "final");
   }
 
   @Test
