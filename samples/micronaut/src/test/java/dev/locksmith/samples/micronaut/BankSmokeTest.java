@@ -127,22 +127,8 @@ class BankSmokeTest implements TestPropertyProvider {
     BlockingHttpClient client = http.toBlocking();
     Map<String, Long> before = balances(client);
 
-    assertThatThrownBy(
-            () ->
-                client.exchange(
-                    HttpRequest.POST("/transfers", new TransferRequest("alice", "bob", 10_000_000)),
-                    Receipt.class))
-        .isInstanceOfSatisfying(
-            HttpClientResponseException.class,
-            e -> assertThat(e.getStatus().getCode()).isEqualTo(HttpStatus.CONFLICT.getCode()));
-    assertThatThrownBy(
-            () ->
-                client.exchange(
-                    HttpRequest.POST("/transfers", new TransferRequest("alice", "mallory", 1)),
-                    Receipt.class))
-        .isInstanceOfSatisfying(
-            HttpClientResponseException.class,
-            e -> assertThat(e.getStatus().getCode()).isEqualTo(HttpStatus.BAD_REQUEST.getCode()));
+    assertRefused(client, new TransferRequest("alice", "bob", 10_000_000), HttpStatus.CONFLICT);
+    assertRefused(client, new TransferRequest("alice", "mallory", 1), HttpStatus.BAD_REQUEST);
 
     assertThat(balances(client)).isEqualTo(before);
   }
@@ -163,6 +149,15 @@ class BankSmokeTest implements TestPropertyProvider {
     }
 
     await().atMost(Duration.ofSeconds(20)).until(() -> statements.runs() > runsWhileHeld);
+  }
+
+  private static void assertRefused(
+      BlockingHttpClient client, TransferRequest transfer, HttpStatus status) {
+    assertThatThrownBy(
+            () -> client.exchange(HttpRequest.POST("/transfers", transfer), Receipt.class))
+        .isInstanceOfSatisfying(
+            HttpClientResponseException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(status.getCode()));
   }
 
   private static Map<String, Long> balances(BlockingHttpClient client) {

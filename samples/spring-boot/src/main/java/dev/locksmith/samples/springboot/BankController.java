@@ -62,15 +62,12 @@ final class BankController {
     return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
   }
 
-  /** The account stayed locked longer than {@code bank.transfer.wait-timeout}: try again. */
-  @ExceptionHandler
-  ProblemDetail lockTimeout(LockTimeoutException e) {
-    return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
-  }
-
-  /** Our lease ran out and a later holder wrote; nothing was changed: try again. */
-  @ExceptionHandler
-  ProblemDetail fencedOff(FencedOffException e) {
+  /**
+   * Try again: the account stayed locked longer than {@code bank.transfer.wait-timeout}, or our
+   * lease ran out and a later holder wrote, so nothing was changed.
+   */
+  @ExceptionHandler({LockTimeoutException.class, FencedOffException.class})
+  ProblemDetail tryAgain(RuntimeException e) {
     return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
   }
 }
