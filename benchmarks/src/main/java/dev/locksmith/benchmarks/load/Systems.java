@@ -43,18 +43,12 @@ public final class Systems {
         connections -> {
           RedissonClient client = RedisClients.create(url, connections);
           RawRedisLock lock = new RawRedisLock(client);
-          return new LockClient() {
-            @Override
-            public @Nullable Held acquire(String key, Duration wait) throws InterruptedException {
-              String token = lock.lock(key, TTL, wait);
-              return token == null ? null : () -> lock.unlock(key, token);
-            }
-
-            @Override
-            public void close() {
-              client.shutdown();
-            }
-          };
+          return shuttingDown(
+              client,
+              (key, wait) -> {
+                String token = lock.lock(key, TTL, wait);
+                return token == null ? null : () -> lock.unlock(key, token);
+              });
         });
   }
 
@@ -77,18 +71,12 @@ public final class Systems {
         "Redisson RLock.tryLock(wait) / unlock(), watchdog renewal",
         connections -> {
           RedissonClient client = RedisClients.create(url, connections);
-          return new LockClient() {
-            @Override
-            public @Nullable Held acquire(String key, Duration wait) throws InterruptedException {
-              RLock lock = client.getLock("rlock:" + key);
-              return lock.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS) ? lock::unlock : null;
-            }
-
-            @Override
-            public void close() {
-              client.shutdown();
-            }
-          };
+          return shuttingDown(
+              client,
+              (key, wait) -> {
+                RLock lock = client.getLock("rlock:" + key);
+                return lock.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS) ? lock::unlock : null;
+              });
         });
   }
 
@@ -148,5 +136,27 @@ public final class Systems {
         redisson.shutdown();
       }
     }
+  }
+
+  /**
+   * How a client over Redisson takes a lock: the lock to release, or null when the wait ran out.
+   */
+  private interface Acquire {
+    LockClient.@Nullable Held acquire(String key, Duration wait) throws InterruptedException;
+  }
+
+  /** A client that takes locks with {@code acquire} and shuts its Redisson client down on close. */
+  private static LockClient shuttingDown(RedissonClient client, Acquire acquire) {
+    return new LockClient() {
+      @Override
+      public @Nullable Held acquire(String key, Duration wait) throws InterruptedException {
+        return acquire.acquire(key, wait);
+      }
+
+      @Override
+      public void close() {
+        client.shutdown();
+      }
+    };
   }
 }
