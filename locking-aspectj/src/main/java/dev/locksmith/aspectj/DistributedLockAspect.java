@@ -1,5 +1,8 @@
 package dev.locksmith.aspectj;
 
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.integration.ReactiveCall;
+import dev.locksmith.core.integration.ReactiveReturns;
 import java.lang.reflect.Method;
 import org.aspectj.lang.ProceedingJoinPoint;
 import org.aspectj.lang.annotation.Around;
@@ -17,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Compiled by ajc: name this module in {@code aspectLibraries} of the aspectj-maven-plugin, or
  * run with {@code -javaagent:aspectjweaver.jar}, which finds the aspect through this module's
  * {@code META-INF/aop.xml}. It holds no locking logic: keys, busy policy, renewal, reentrancy and
- * release all live in the core engine.
+ * release all live in the core engine, and a method returning a Reactor {@code Mono} or {@code
+ * Flux} (with {@code reactor-core} on the class path) is held over each subscription by core's
+ * {@code ReactiveResults}, as in the Spring and Micronaut integrations.
  */
 @Aspect
 public class DistributedLockAspect {
@@ -39,7 +44,8 @@ public class DistributedLockAspect {
    * Runs one locked call through the engine.
    *
    * @param call the method execution
-   * @return what the engine returns: the method's result, or the skipped value under SKIP
+   * @return what the engine returns: the method's result, or the skipped value under SKIP; for a
+   *     {@code Mono} or {@code Flux}, one that holds the lock over each subscription
    * @throws Throwable what the method throws, or the engine's lock exceptions
    */
   @Around("lockedMethod()")
@@ -53,7 +59,19 @@ public class DistributedLockAspect {
       return call.proceed();
     }
     Class<?> targetClass = target != null ? target.getClass() : signature.getDeclaringType();
-    return AspectLocksmith.engine()
-        .invoke(new JoinPointInvocation(call, method, target, targetClass, args));
+    Locksmith engine = AspectLocksmith.engine();
+    if (ReactiveReturns.isMonoOrFlux(method.getReturnType())) {
+      // Held from subscription to the end of the publisher; each subscription proceeds anew.
+      return ReactiveReturns.hold(
+          method.getReturnType(),
+          () ->
+              ReactiveCall.of(
+                  engine,
+                  method,
+                  targetClass,
+                  args,
+                  () -> ReentryGuard.proceed(call, method, target, args)));
+    }
+    return engine.invoke(new JoinPointInvocation(call, method, target, targetClass, args));
   }
 }
