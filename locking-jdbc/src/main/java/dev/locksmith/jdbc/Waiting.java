@@ -56,6 +56,9 @@ final class Waiting {
       long poll = FIRST_POLL_NANOS;
       long holderLeft = holderLeftMicros;
       while (true) {
+        if (deadline - System.nanoTime() <= 0) {
+          return Optional.empty();
+        }
         if (holderLeft < 0) {
           holderLeft = commands.holderLeftMicros(request.lockId());
         }

@@ -27,6 +27,7 @@ public final class JdbcFigures {
 
   private JdbcFigures() {}
 
+  /** Measures each URL in turn and prints its figures. */
   public static void main(String[] args) throws Exception {
     ExecutorService pool = Executors.newCachedThreadPool();
     PgServer server = null;

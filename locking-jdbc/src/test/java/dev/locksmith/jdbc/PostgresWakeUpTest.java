@@ -71,4 +71,45 @@ class PostgresWakeUpTest {
     assertThat(p50).as("median hand-off, µs").isLessThan(100_000);
     assertThat(max).as("slowest hand-off, µs, against a 10 s poll interval").isLessThan(2_000_000);
   }
+
+  @Test
+  void aProviderOverADataSourceListensThroughAConnectionOfThatDataSource() throws Exception {
+    String table = TestDatabases.table("pg_wake_ds");
+    String url = TestDatabases.postgresUrl("table=" + table);
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setJdbcUrl(JdbcUrl.driverUrl(url));
+    config.setMaximumPoolSize(3);
+    try (com.zaxxer.hikari.HikariDataSource dataSource =
+            new com.zaxxer.hikari.HikariDataSource(config);
+        JdbcLockProvider holder = JdbcLockProvider.create(url);
+        JdbcLockProvider waiter =
+            JdbcLockProvider.builder(dataSource)
+                .table(table)
+                .maxPoll(Duration.ofSeconds(10))
+                .build()) {
+      LeaseGrant held = holder.tryAcquire(LockRequest.of("ds", Duration.ofSeconds(30))).get();
+      Future<Optional<LeaseGrant>> waiting =
+          pool.submit(
+              () ->
+                  waiter.acquire(
+                      LockRequest.of("ds", Duration.ofSeconds(5)), Duration.ofSeconds(20)));
+      // While the waiter waits, the one connection it holds from the pool is the listening one.
+      await()
+          .alias("the waiter listens through one connection of the data source")
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  waiter.listener() != null
+                      && waiter.listener().listening()
+                      && waiter.localWaiters("ds") == 1
+                      && dataSource.getHikariPoolMXBean().getActiveConnections() == 1);
+      long releasedAt = System.nanoTime();
+      assertThat(holder.release(held)).isTrue();
+      LeaseGrant taken = waiting.get(15, TimeUnit.SECONDS).orElseThrow();
+      assertThat(Duration.ofNanos(System.nanoTime() - releasedAt))
+          .as("woken by the notification, not a 10 s poll")
+          .isLessThan(Duration.ofSeconds(2));
+      assertThat(waiter.release(taken)).isTrue();
+    }
+  }
 }
