@@ -18,61 +18,65 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Real child JVMs contending for and crashing while holding a lock in one directory. */
 class MultiProcessTest {
+  private static final int JVMS = 4;
+  private static final int CYCLES = 25;
+
   @TempDir Path dir;
   @TempDir Path work;
 
-  @Test
-  void fourJvmsNeverHoldTheLockAtOnceAndSeeIncreasingTokens() throws Exception {
-    int jvms = 4;
-    int cycles = 25;
+  /** Starts {@link #JVMS} children that each take the shared lock {@link #CYCLES} times. */
+  private List<ChildJvm> startContenders(Path log) {
     String url = TestProviders.url(dir, "poll-max=20ms");
-    Path log = work.resolve("tokens.log");
     List<ChildJvm> processes = new ArrayList<>();
-    for (int i = 0; i < jvms; i++) {
+    for (int i = 0; i < JVMS; i++) {
       processes.add(
           worker(
               work.resolve("child-" + i + ".out"),
               "contend",
               url,
               "shared",
-              Integer.toString(cycles),
+              Integer.toString(CYCLES),
               log.toString()));
     }
-    for (int i = 0; i < jvms; i++) {
+    return processes;
+  }
+
+  /**
+   * Waits up to {@code seconds} for each child to exit 0, then checks that the tokens in {@code
+   * log}, one line per critical section, increase in critical-section order; returns the lines.
+   */
+  private List<String> tokensInOrder(List<ChildJvm> processes, int seconds, Path log)
+      throws Exception {
+    for (int i = 0; i < processes.size(); i++) {
       Process process = processes.get(i).process();
-      assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("child %d finished", i).isTrue();
+      assertThat(process.waitFor(seconds, TimeUnit.SECONDS)).as("child %d finished", i).isTrue();
       assertThat(process.exitValue())
           .as("child %d exit; output: %s", i, Files.readString(work.resolve("child-" + i + ".out")))
           .isZero();
     }
     List<String> lines = Files.readAllLines(log);
-    assertThat(lines).hasSize(jvms * cycles);
+    assertThat(lines).hasSize(JVMS * CYCLES);
     long previous = 0;
     for (String line : lines) {
       long token = Long.parseLong(line.split(" ")[0]);
       assertThat(token).as("tokens in critical-section order").isGreaterThan(previous);
       previous = token;
     }
-    assertThat(lines.stream().map(l -> l.split(" ")[1]).distinct()).hasSize(jvms);
+    return lines;
+  }
+
+  @Test
+  void fourJvmsNeverHoldTheLockAtOnceAndSeeIncreasingTokens() throws Exception {
+    Path log = work.resolve("tokens.log");
+    List<ChildJvm> processes = startContenders(log);
+    List<String> lines = tokensInOrder(processes, 120, log);
+    assertThat(lines.stream().map(l -> l.split(" ")[1]).distinct()).hasSize(JVMS);
   }
 
   @Test
   void pruningWhileFourJvmsContendNeverRepeatsATokenOrLetsOneGoBack() throws Exception {
-    int jvms = 4;
-    int cycles = 25;
-    String url = TestProviders.url(dir, "poll-max=20ms");
     Path log = work.resolve("tokens.log");
-    List<ChildJvm> processes = new ArrayList<>();
-    for (int i = 0; i < jvms; i++) {
-      processes.add(
-          worker(
-              work.resolve("child-" + i + ".out"),
-              "contend",
-              url,
-              "shared",
-              Integer.toString(cycles),
-              log.toString()));
-    }
+    List<ChildJvm> processes = startContenders(log);
     // Prune as often as possible, as if every counter were two hours idle: each time the lock is
     // between holders its counter goes, and the next holder takes its token from the clock.
     Clock later = Clock.offset(Clock.systemUTC(), Duration.ofHours(2));
@@ -88,21 +92,7 @@ class MultiProcessTest {
         passes++;
       }
     }
-    for (int i = 0; i < jvms; i++) {
-      Process process = processes.get(i).process();
-      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("child %d finished", i).isTrue();
-      assertThat(process.exitValue())
-          .as("child %d exit; output: %s", i, Files.readString(work.resolve("child-" + i + ".out")))
-          .isZero();
-    }
-    List<String> lines = Files.readAllLines(log);
-    assertThat(lines).hasSize(jvms * cycles);
-    long previous = 0;
-    for (String line : lines) {
-      long token = Long.parseLong(line.split(" ")[0]);
-      assertThat(token).as("tokens in critical-section order").isGreaterThan(previous);
-      previous = token;
-    }
+    tokensInOrder(processes, 30, log);
     assertThat(deleted).as("counters deleted in %d prune passes", passes).isPositive();
   }
 
