@@ -169,12 +169,22 @@ final class Connector {
     try (Statement statement = connection.createStatement()) {
       statement.execute(statements.createTable());
     } catch (SQLException e) {
-      // Two clients creating it at once: PostgreSQL reports the loser's duplicate type or table.
-      if (!"23505".equals(e.getSQLState()) && !"42P07".equals(e.getSQLState())) {
+      // Two clients creating it at once (PostgreSQL reports the loser's duplicate type or table),
+      // or a user without CREATE rights on a schema where the table exists: fine if it is there.
+      if (!tableUsable(connection, statements)) {
         throw e;
       }
     }
     tableReady = true;
+  }
+
+  private static boolean tableUsable(Connection connection, LockSql statements) {
+    try (Statement statement = connection.createStatement()) {
+      statement.executeQuery("SELECT lock_id FROM " + statements.table() + " WHERE 1 = 0").close();
+      return true;
+    } catch (SQLException e) {
+      return false;
+    }
   }
 
   /** Failures after which the same operation on a fresh connection is safe and may succeed. */

@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -83,6 +84,28 @@ class SchemaAndPoolTest {
 
       execute(database, dialect(database).createTable(table));
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("a", Duration.ofSeconds(5))).get();
+      assertThat(provider.release(grant)).isTrue();
+    }
+  }
+
+  @Test
+  void aUserWithoutCreateRightsUsesATableAMigrationCreated() throws Exception {
+    PgServer server = TestDatabases.ownPostgres();
+    String table = TestDatabases.table("migrated");
+    String role = "app_" + table;
+    server.execute("CREATE ROLE " + role + " LOGIN");
+    server.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+    server.execute(new PostgresDialect().createTable(table));
+    server.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON " + table + " TO " + role);
+    String url =
+        "jdbc:postgresql://127.0.0.1:"
+            + server.port()
+            + "/postgres?user="
+            + role
+            + "&table="
+            + table;
+    try (JdbcLockProvider provider = JdbcLockProvider.create(url)) {
+      LeaseGrant grant = provider.tryAcquire(LockRequest.of("m", Duration.ofSeconds(5))).get();
       assertThat(provider.release(grant)).isTrue();
     }
   }
