@@ -19,8 +19,7 @@ import picocli.CommandLine.Spec;
       "a verdict. Without --url it starts a TCP lock server in this process.",
       "Exits non-zero if any overlap, lost update or fencing-token violation is seen."
     },
-    mixinStandardHelpOptions = true,
-    exitCodeOnInvalidInput = ExitCodes.USAGE)
+    mixinStandardHelpOptions = true)
 final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -44,7 +44,10 @@ final class Errors {
     return line;
   }
 
-  /** Bad options or arguments: one line pointing at the command's help, exit 64. */
+  /**
+   * Bad options or arguments, on any command: one line pointing at the command's help, exit 64
+   * (this handler decides the code, so the commands do not set {@code exitCodeOnInvalidInput}).
+   */
   static int onBadParameters(ParameterException error, String[] args) {
     CommandLine command = error.getCommandLine();
     PrintWriter err = command.getErr();

@@ -20,7 +20,6 @@ import picocli.CommandLine.ScopeType;
       PruneCommand.class,
       DemoCommand.class
     },
-    exitCodeOnInvalidInput = ExitCodes.USAGE,
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success (or, for run, the command's own exit code; 0 after --skip found the lock busy)",

@@ -21,8 +21,7 @@ import picocli.CommandLine.Spec;
       "Safe while hosts use the directory; tokens keep rising as long as no two hosts' clocks"
           + " differ by more than --older-than."
     },
-    mixinStandardHelpOptions = true,
-    exitCodeOnInvalidInput = ExitCodes.USAGE)
+    mixinStandardHelpOptions = true)
 final class PruneCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -41,8 +41,7 @@ import picocli.CommandLine.Spec;
       "the group is frozen (SIGSTOP), then gets SIGTERM, and SIGKILL after --grace;",
       "a lost lease exits 70 once no process of the group is alive."
     },
-    mixinStandardHelpOptions = true,
-    exitCodeOnInvalidInput = ExitCodes.USAGE)
+    mixinStandardHelpOptions = true)
 final class RunCommand implements Callable<Integer> {
   /** How often, at most, the group is checked after COMMAND itself has exited. */
   private static final Duration GROUP_POLL = Duration.ofMillis(100);

@@ -20,8 +20,7 @@ import picocli.CommandLine.Spec;
     name = "server",
     description =
         "Runs the TCP lock server until stopped (Ctrl-C or SIGTERM shuts it down gracefully).",
-    mixinStandardHelpOptions = true,
-    exitCodeOnInvalidInput = ExitCodes.USAGE)
+    mixinStandardHelpOptions = true)
 final class ServerCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

@@ -22,8 +22,7 @@ import picocli.CommandLine.Spec;
       "Without --key, a tcp:// lock server shows its counters instead (connections, locks,"
           + " waiters, grants, hand-off latency)."
     },
-    mixinStandardHelpOptions = true,
-    exitCodeOnInvalidInput = ExitCodes.USAGE)
+    mixinStandardHelpOptions = true)
 final class StatusCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
