@@ -17,7 +17,7 @@ public interface BasicLeaseContract extends ContractFixture {
     LockProvider a = client();
     LockProvider b = client();
     String id = lockId("exclusive");
-    LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant held = hold(a, id);
     assertThat(held.lockId()).isEqualTo(id);
     assertThat(b.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)))).isEmpty();
     assertThat(a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))))
@@ -33,10 +33,10 @@ public interface BasicLeaseContract extends ContractFixture {
     LockProvider b = client();
     String id = lockId("release");
     for (int round = 0; round < 10; round++) {
-      LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+      LeaseGrant held = hold(a, id);
       assertThat(a.release(held)).isTrue();
       assertThat(a.release(held)).as("second release").isFalse();
-      LeaseGrant next = b.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+      LeaseGrant next = hold(b, id);
       assertThat(b.release(next)).isTrue();
     }
   }

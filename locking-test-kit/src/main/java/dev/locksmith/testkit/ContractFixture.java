@@ -80,6 +80,11 @@ public interface ContractFixture {
             });
   }
 
+  /** Takes {@code id} through {@code provider} for 30 s; it must be free. */
+  default LeaseGrant hold(LockProvider provider, String id) {
+    return provider.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+  }
+
   /** Waits until a waiter is queued on {@code id}, where the provider can tell. */
   default void awaitWaiting(LockProvider provider, String id) {
     if (provider.status(id).waiters() >= 0) {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.core.spi.LockRequest;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +18,7 @@ public interface FencingContract extends ContractFixture {
     long last = Long.MIN_VALUE;
     for (int round = 0; round < 30; round++) {
       LockProvider client = clients.get(round % clients.size());
-      LeaseGrant grant =
-          client.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+      LeaseGrant grant = hold(client, id);
       assertThat(grant.fencingToken()).as("round %d", round).isGreaterThan(last);
       last = grant.fencingToken();
       assertThat(client.release(grant)).isTrue();

@@ -40,7 +40,7 @@ public interface WaitingContract extends ContractFixture {
     String id = lockId("handoff");
     List<Long> handOffs = new ArrayList<>();
     for (int round = 0; round < 5; round++) {
-      LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+      LeaseGrant held = hold(a, id);
       CountDownLatch waiting = new CountDownLatch(1);
       Future<Long> waiter =
           pool()
@@ -79,7 +79,7 @@ public interface WaitingContract extends ContractFixture {
     LockProvider a = client();
     LockProvider b = client();
     String id = lockId("timeout");
-    LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant held = hold(a, id);
     long start = System.nanoTime();
     assertThat(b.acquire(LockRequest.of(id, Duration.ofSeconds(30)), Duration.ofMillis(300)))
         .isEmpty();
@@ -100,7 +100,7 @@ public interface WaitingContract extends ContractFixture {
     LockProvider a = client();
     LockProvider b = client();
     String id = lockId("interrupt");
-    LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant held = hold(a, id);
     CountDownLatch waiting = new CountDownLatch(1);
     Thread[] thread = new Thread[1];
     Future<Throwable> waiter =
@@ -171,7 +171,7 @@ public interface WaitingContract extends ContractFixture {
   default void engineBusyPoliciesAgainstTheProvider() throws Exception {
     LockProvider a = client();
     String id = lockId("policies");
-    LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant held = hold(a, id);
     Locksmith other = engine(client());
     LockOptions options = LockOptions.named(id);
     assertThat(other.run(options.withOnBusy(OnBusy.SKIP), () -> {})).isFalse();
@@ -190,8 +190,7 @@ public interface WaitingContract extends ContractFixture {
     LockProvider other = client();
     Locksmith locksmith = engine(client());
     String id = lockId("min-hold-after-wait");
-    LeaseGrant holder =
-        holderClient.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant holder = hold(holderClient, id);
     Duration minHold = Duration.ofSeconds(2);
     AtomicLong releasedAt = new AtomicLong();
     Lease lease;
