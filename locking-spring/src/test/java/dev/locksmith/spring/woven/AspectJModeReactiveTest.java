@@ -10,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -21,13 +20,7 @@ import reactor.core.publisher.Sinks;
  * Mono} or {@code Flux} method from subscription to the end of the publisher, through core's
  * reactive handler, as the proxy mode does. Same context as {@link AspectJModeTest}.
  */
-@SpringBootTest(
-    classes = AspectJModeTest.App.class,
-    properties = {
-      "locksmith.url=mem:aspectj-mode",
-      "locksmith.mode=aspectj",
-      "ledger.lock-name=ledger"
-    })
+@AspectJModeBootTest
 class AspectJModeReactiveTest {
   private static final Duration BOUND = Duration.ofSeconds(5);
 

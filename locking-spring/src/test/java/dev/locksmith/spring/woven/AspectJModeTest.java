@@ -15,20 +15,13 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 
 /**
  * {@code locksmith.mode=aspectj}: the woven aspect locks the method with the Spring-built engine
  * (placeholders, bean references, listeners) and no proxy is added, so each call locks once.
  */
-@SpringBootTest(
-    classes = AspectJModeTest.App.class,
-    properties = {
-      "locksmith.url=mem:aspectj-mode",
-      "locksmith.mode=aspectj",
-      "ledger.lock-name=ledger"
-    })
+@AspectJModeBootTest
 class AspectJModeTest {
   static final List<String> ACQUIRED = new CopyOnWriteArrayList<>();
 
