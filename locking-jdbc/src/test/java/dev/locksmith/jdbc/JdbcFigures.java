@@ -2,6 +2,7 @@ package dev.locksmith.jdbc;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.jdbc.TestPostgres;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * At most 2000 lock+unlock pairs and 50 hand-offs per URL, and at most 30 s each.
  *
  * <p>Arguments: one or more provider URLs; {@code own-postgres} stands for a PostgreSQL server
- * started for the run ({@link PgServer}).
+ * started for the run ({@link TestPostgres}).
  */
 public final class JdbcFigures {
   private static final int PAIRS = 2000;
@@ -30,12 +31,12 @@ public final class JdbcFigures {
   /** Measures each URL in turn and prints its figures. */
   public static void main(String[] args) throws Exception {
     ExecutorService pool = Executors.newCachedThreadPool();
-    PgServer server = null;
+    TestPostgres server = null;
     try {
       for (String url : args) {
         if (url.equals("own-postgres")) {
-          server = PgServer.start();
-          url = server.url("table=figures");
+          server = TestPostgres.start();
+          url = server.serverUrl("table=figures");
         }
         measure(url, pool);
       }

