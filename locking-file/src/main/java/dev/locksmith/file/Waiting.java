@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import java.nio.channels.ClosedByInterruptException;
@@ -35,7 +36,7 @@ final class Waiting {
   /** Repeats {@code attempt} until it grants or {@code timeout} has passed. */
   Optional<LeaseGrant> acquire(LockRequest request, Duration timeout, Attempt attempt)
       throws InterruptedException {
-    long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+    long deadline = Deadlines.nanosAfter(timeout);
     long backoff = Math.min(FIRST_POLL_NANOS, pollMaxNanos);
     while (true) {
       if (Thread.interrupted()) {

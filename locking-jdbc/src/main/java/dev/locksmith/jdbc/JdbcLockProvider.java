@@ -1,6 +1,7 @@
 package dev.locksmith.jdbc;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
@@ -109,7 +110,7 @@ public final class JdbcLockProvider implements LockProvider {
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     checkOpen();
-    long deadline = System.nanoTime() + Waiting.waitNanos(timeout);
+    long deadline = Deadlines.nanosAfter(timeout);
     try {
       LockCommands.Attempt attempt = take(request);
       if (attempt.grant() != null) {

@@ -17,7 +17,6 @@ import org.jspecify.annotations.Nullable;
  * race for a released lock; the order is not FIFO.
  */
 final class Waiting {
-  private static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
   private static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
   private final LockCommands commands;
@@ -85,17 +84,6 @@ final class Waiting {
     } finally {
       wakeUps.unregister(waiter);
     }
-  }
-
-  /** A wait's length in nanoseconds, 0 when negative and at most about 73 years. */
-  static long waitNanos(Duration timeout) {
-    if (timeout.isNegative()) {
-      return 0;
-    }
-    if (timeout.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) {
-      return MAX_WAIT_NANOS;
-    }
-    return timeout.toNanos();
   }
 
   private void ensureOpen() {

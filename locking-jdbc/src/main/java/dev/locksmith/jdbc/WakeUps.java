@@ -1,9 +1,8 @@
 package dev.locksmith.jdbc;
 
+import dev.locksmith.core.spi.WakeSignal;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The waiters of one provider by stored lock id. A release by this provider, a notification from
@@ -16,7 +15,7 @@ final class WakeUps {
   /** One waiter's wake-up signal. */
   static final class Waiter {
     private final String lockId;
-    private final Semaphore signal = new Semaphore(0);
+    private final WakeSignal signal = new WakeSignal();
 
     private Waiter(String lockId) {
       this.lockId = lockId;
@@ -24,15 +23,11 @@ final class WakeUps {
 
     /** Waits until woken or {@code nanos} pass; a wake-up since the last wait counts at once. */
     void await(long nanos) throws InterruptedException {
-      if (signal.tryAcquire(Math.max(nanos, 1), TimeUnit.NANOSECONDS)) {
-        signal.drainPermits();
-      }
+      signal.await(nanos);
     }
 
     void wake() {
-      if (signal.availablePermits() == 0) {
-        signal.release();
-      }
+      signal.wake();
     }
   }
 

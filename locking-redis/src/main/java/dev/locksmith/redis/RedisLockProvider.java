@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import dev.locksmith.core.Durations;
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
@@ -162,7 +163,7 @@ public final class RedisLockProvider implements LockProvider {
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     checkTtl(request.ttl());
-    long deadline = System.nanoTime() + Waiting.waitNanos(timeout);
+    long deadline = Deadlines.nanosAfter(timeout);
     LockKeys keys = keys(request.lockId());
     evictionGate.ensureChecked(request.lockId());
     long sentAt = System.nanoTime();

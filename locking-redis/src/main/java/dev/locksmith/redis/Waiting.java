@@ -3,7 +3,6 @@ package dev.locksmith.redis;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -20,9 +19,6 @@ import org.slf4j.LoggerFactory;
 final class Waiting {
   // Logged under the provider's name, as operators configure it.
   private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
-
-  /** Waits longer than this (about 73 years) are waits without end; it keeps deadlines finite. */
-  private static final long MAX_WAIT_NANOS = Long.MAX_VALUE / 4;
 
   private final LockCommands commands;
   private final WakeUps wakeUps;
@@ -74,17 +70,6 @@ final class Waiting {
     } finally {
       wakeUps.unregister(waiter);
     }
-  }
-
-  /** A wait's length in nanoseconds, 0 when negative and at most {@link #MAX_WAIT_NANOS}. */
-  static long waitNanos(Duration timeout) {
-    if (timeout.isNegative()) {
-      return 0;
-    }
-    if (timeout.compareTo(Duration.ofNanos(MAX_WAIT_NANOS)) >= 0) {
-      return MAX_WAIT_NANOS;
-    }
-    return timeout.toNanos();
   }
 
   /** For a waiter: the provider was closed while it waited. */

@@ -1,9 +1,9 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.core.spi.WakeSignal;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -46,7 +46,7 @@ final class WakeUps {
   /** One waiter's wake-up signal. */
   static final class Waiter {
     private final @Nullable Channel channel;
-    private final Semaphore signal = new Semaphore(0);
+    private final WakeSignal signal = new WakeSignal();
 
     private Waiter(@Nullable Channel channel) {
       this.channel = channel;
@@ -65,16 +65,11 @@ final class WakeUps {
      * counts at once.
      */
     void await(long nanos) throws InterruptedException {
-      long wait = channel == null ? Math.min(nanos, POLL_NANOS) : nanos;
-      if (signal.tryAcquire(Math.max(wait, 1), TimeUnit.NANOSECONDS)) {
-        signal.drainPermits();
-      }
+      signal.await(channel == null ? Math.min(nanos, POLL_NANOS) : nanos);
     }
 
     void wake() {
-      if (signal.availablePermits() == 0) {
-        signal.release();
-      }
+      signal.wake();
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.locksmith.core.memory;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
@@ -66,7 +67,7 @@ public final class MemoryLockProvider implements LockProvider {
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     checkOpen();
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline = Deadlines.nanosAfter(timeout);
     MemoryLockStore.Waiter waiter = store.grantOrEnqueue(request);
     waiters.add(waiter);
     if (closed) {
