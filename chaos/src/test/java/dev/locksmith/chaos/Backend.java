@@ -1,17 +1,21 @@
 package dev.locksmith.chaos;
 
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.jdbc.TestPostgres;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 
 /**
  * A real lock store for one scenario run: a lock directory, an in-process TCP lock server with a
- * data directory, or a dedicated {@code redis-server} child process. Never the machine's Redis.
+ * data directory, a dedicated {@code redis-server} child process, or a dedicated PostgreSQL server
+ * for the JDBC provider. Never the machine's Redis or PostgreSQL.
  */
 abstract class Backend implements AutoCloseable {
 
@@ -19,7 +23,8 @@ abstract class Backend implements AutoCloseable {
   enum Kind {
     FILE,
     TCP,
-    REDIS;
+    REDIS,
+    JDBC;
 
     /** The scheme as users write it, for reports. */
     String scheme() {
@@ -27,6 +32,7 @@ abstract class Backend implements AutoCloseable {
         case FILE -> "file:";
         case TCP -> "tcp://";
         case REDIS -> "redis://";
+        case JDBC -> "jdbc:postgresql:";
       };
     }
 
@@ -45,12 +51,16 @@ abstract class Backend implements AutoCloseable {
           case FILE -> new FileBackend(dir.resolve("locks"));
           case TCP -> new TcpBackend(dir.resolve("tcp-data"));
           case REDIS -> new RedisBackend(durable);
+          case JDBC -> new JdbcBackend();
         };
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
   }
+
+  /** The lock table of the JDBC provider's scenarios. */
+  static final String JDBC_TABLE = "chaos_locks";
 
   /** The file provider's clock-skew allowance the suite configures. */
   static final Duration FILE_SKEW = Duration.ofMillis(200);
@@ -61,6 +71,11 @@ abstract class Backend implements AutoCloseable {
   /** The provider URL for a client that reaches the server on another loopback port. */
   String urlThrough(int port) {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " has no server");
+  }
+
+  /** A connection to the database as its superuser; the caller closes it. */
+  Connection admin() throws SQLException {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " has no database");
   }
 
   /** How long past a lease's TTL the provider may keep it held (the file provider's skew). */
@@ -181,6 +196,43 @@ abstract class Backend implements AutoCloseable {
     @Override
     public void close() {
       redis.close();
+    }
+  }
+
+  private static final class JdbcBackend extends Backend {
+    // Short call bound so that calls fail fast while the server is down.
+    private static final String PARAMETERS = "table=" + JDBC_TABLE + "&timeout=2s&poolSize=4";
+    private final TestPostgres postgres = TestPostgres.start();
+
+    @Override
+    String url() {
+      return postgres.serverUrl(PARAMETERS);
+    }
+
+    @Override
+    String urlThrough(int proxyPort) {
+      return "jdbc:postgresql://127.0.0.1:" + proxyPort + "/postgres?user=postgres&" + PARAMETERS;
+    }
+
+    @Override
+    Connection admin() throws SQLException {
+      return postgres.admin();
+    }
+
+    @Override
+    void restart(Duration downtime) {
+      postgres.stop();
+      stayDown(downtime);
+      try {
+        postgres.startServer();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot restart PostgreSQL on port " + postgres.port(), e);
+      }
+    }
+
+    @Override
+    public void close() {
+      postgres.close();
     }
   }
 }

@@ -10,7 +10,8 @@ import java.util.concurrent.BlockingQueue;
 
 /**
  * A worker JVM for scenario 3, a holder that will be killed: takes the lock (renewed), writes its
- * fencing token to the marker file and holds the lock until SIGKILL (or {@code stop}).
+ * fencing token to the marker file and holds the lock until SIGKILL, or until {@code stop}, when it
+ * releases the lock and exits (scenario 8).
  *
  * <p>Arguments: {@code URL LOCK_ID TTL MARKER}.
  */

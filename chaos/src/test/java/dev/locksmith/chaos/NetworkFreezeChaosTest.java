@@ -33,7 +33,7 @@ class NetworkFreezeChaosTest {
   @ParameterizedTest(name = "{0}")
   @EnumSource(
       value = Backend.Kind.class,
-      names = {"TCP", "REDIS"})
+      names = {"TCP", "REDIS", "JDBC"})
   void aFrozenHolderStopsAtItsDeadlineBeforeAnyoneElseHolds(Backend.Kind kind) throws Exception {
     Path dir = WorkDirs.fresh("7-freeze-" + kind.name().toLowerCase());
     Path results = dir.resolve("holder-results");
@@ -121,7 +121,8 @@ class NetworkFreezeChaosTest {
   }
 
   private static FaultProxy proxyTo(String url) throws Exception {
-    URI uri = URI.create(url);
+    // jdbc:postgresql://HOST:PORT/... names its server after the "jdbc:" prefix.
+    URI uri = URI.create(url.startsWith("jdbc:") ? url.substring("jdbc:".length()) : url);
     return FaultProxy.start(uri.getHost(), uri.getPort());
   }
 

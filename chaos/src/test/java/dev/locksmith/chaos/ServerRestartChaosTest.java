@@ -13,10 +13,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Scenario 4: the TCP lock server (closed and started again on the same port and data directory)
- * and Redis (SIGKILLed and started again, with {@code appendfsync always}) are restarted twice
- * while 3 JVMs × 2 threads keep doing read-modify-write. Clients must see errors, then recover; no
- * two valid leases may overlap, no update may be lost, and fencing tokens must never go back.
+ * Scenario 4: the TCP lock server (closed and started again on the same port and data directory),
+ * Redis (SIGKILLed and started again, with {@code appendfsync always}) and PostgreSQL (a fast
+ * shutdown, then started again on the same port and data directory) are restarted twice while 3
+ * JVMs × 2 threads keep doing read-modify-write. Clients must see errors, then recover; no two
+ * valid leases may overlap, no update may be lost, and fencing tokens must never go back.
  */
 class ServerRestartChaosTest {
   static final String TITLE = "Server restarted mid-run (twice)";
@@ -30,7 +31,7 @@ class ServerRestartChaosTest {
   private record Restart(long stoppedAt, long upAt) {}
 
   @ParameterizedTest(name = "{0}")
-  @EnumSource(names = {"TCP", "REDIS"})
+  @EnumSource(names = {"TCP", "REDIS", "JDBC"})
   void clientsSeeErrorsThenRecoverWithoutOverlapOrLostUpdate(Backend.Kind kind) throws Exception {
     Path dir = WorkDirs.fresh("4-restart-" + kind.name().toLowerCase());
     Path ledgerFile = dir.resolve("ledger");
