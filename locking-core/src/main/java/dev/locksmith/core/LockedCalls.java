@@ -40,10 +40,10 @@ final class LockedCalls {
           MethodSpecs.describe(spec.method())
               + ": returns a reactive "
               + spec.method().getReturnType().getSimpleName()
-              + ", which runs after the method returns, so this integration would release the"
-              + " lock before the work; use the Spring proxy mode or the Micronaut integration"
-              + " (they hold the lock until the publisher terminates), or return a"
-              + " CompletionStage");
+              + ", which runs after the method returns, so a plain invoke would release the"
+              + " lock before the work; every integration holds Mono and Flux results until they"
+              + " terminate (through ReactiveResults) when reactor-core is on the class path,"
+              + " other publishers are not held: return a Mono, a Flux or a CompletionStage");
     }
     LockOptions options = optionsFor(spec, invocation);
     LockProvider provider = spec.provider().provider();

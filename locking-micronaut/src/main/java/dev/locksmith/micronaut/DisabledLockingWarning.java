@@ -1,12 +1,11 @@
 package dev.locksmith.micronaut;
 
-import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.integration.Signatures;
 import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.inject.BeanDefinition;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -40,7 +39,7 @@ final class DisabledLockingWarning {
     }
   }
 
-  /** The annotated methods found, as {@code Class.method}, sorted. */
+  /** The annotated methods found, named as {@link Signatures#of} names them, sorted. */
   List<String> methods() {
     return methods;
   }
@@ -48,32 +47,8 @@ final class DisabledLockingWarning {
   private static List<String> annotatedMethods(BeanContext beanContext) {
     Set<Method> found = new HashSet<>();
     for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
-      Class<?> type = definition.getBeanType();
-      if (type.getName().startsWith("io.micronaut.")) {
-        continue;
-      }
-      for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-        if (c.getName().contains("$Intercepted")) {
-          continue;
-        }
-        Method[] declared;
-        try {
-          declared = c.getDeclaredMethods();
-        } catch (LinkageError e) {
-          break; // mentions an optional class that is absent: not an application bean
-        }
-        for (Method method : declared) {
-          if (!method.isSynthetic() && !method.isBridge() && Locksmith.isAnnotated(method)) {
-            found.add(method);
-          }
-        }
-      }
+      found.addAll(LockedMethods.annotatedMethods(definition.getBeanType()));
     }
-    List<String> names = new ArrayList<>();
-    for (Method method : found) {
-      names.add(method.getDeclaringClass().getName() + "." + method.getName());
-    }
-    names.sort(null);
-    return List.copyOf(names);
+    return found.stream().map(Signatures::of).sorted().toList();
   }
 }

@@ -13,7 +13,13 @@
  *   <li>{@link dev.locksmith.core.integration.KeyLanguage}: the language of key expressions, SpEL
  *       from {@code locking-spel}, found on the class path or given to {@link
  *       dev.locksmith.core.Locksmith.Builder#keyLanguage};
- *   <li>{@link dev.locksmith.core.integration.KeyRoot}: the root object of key expressions.
+ *   <li>{@link dev.locksmith.core.integration.KeyRoot}: the root object of key expressions;
+ *   <li>{@link dev.locksmith.core.integration.ReactiveReturns} and {@link
+ *       dev.locksmith.core.integration.ReactiveResults}: a lock held over a {@code Mono} or {@code
+ *       Flux} result, one subscription at a time ({@link
+ *       dev.locksmith.core.integration.ReactiveCall} is one subscription's call);
+ *   <li>{@link dev.locksmith.core.integration.Proxies}: which methods a proxy can intercept;
+ *   <li>{@link dev.locksmith.core.integration.Signatures}: how messages name a method.
  * </ul>
  *
  * <p>The rules (busy policy, keys, reentrancy, renewal, release) stay in the engine: an integration
