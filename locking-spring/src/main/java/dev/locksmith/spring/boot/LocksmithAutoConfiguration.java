@@ -2,10 +2,12 @@ package dev.locksmith.spring.boot;
 
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.jdbc.JdbcLockProvider;
 import dev.locksmith.redis.RedisLockOptions;
 import dev.locksmith.redis.RedisLockProvider;
 import dev.locksmith.spring.EnableDistributedLocking;
 import dev.locksmith.spring.SpringLocksmith;
+import javax.sql.DataSource;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -14,6 +16,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -24,16 +28,18 @@ import org.springframework.core.env.Environment;
 
 /**
  * Makes {@code @DistributedLock} work on every bean of a Spring Boot application: the engine built
- * from {@code locksmith.*}, {@code LockProvider} beans or a {@code RedissonClient} bean, the lock
- * advisor (or the AspectJ binding) and start-up validation. It backs off for a {@link Locksmith}
- * bean the application defines, and registers no interception twice when the application also uses
- * {@link EnableDistributedLocking}.
+ * from {@code locksmith.*}, {@code LockProvider} beans, a {@code RedissonClient} bean or (with
+ * {@code locksmith.url=jdbc}) the application's {@code DataSource} bean, the lock advisor (or the
+ * AspectJ binding) and start-up validation. It backs off for a {@link Locksmith} bean the
+ * application defines, and registers no interception twice when the application also uses {@link
+ * EnableDistributedLocking}.
  */
 @AutoConfiguration(
     afterName = {
       "org.redisson.spring.starter.RedissonAutoConfigurationV4",
       "org.redisson.spring.starter.RedissonAutoConfigurationV2",
-      "org.redisson.spring.starter.RedissonAutoConfiguration"
+      "org.redisson.spring.starter.RedissonAutoConfiguration",
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"
     })
 @ConditionalOnClass(Locksmith.class)
 @ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
@@ -55,6 +61,7 @@ public final class LocksmithAutoConfiguration {
       ConfigurableListableBeanFactory beanFactory,
       Environment environment,
       LocksmithProperties properties) {
+    ApplicationDataSource.check(beanFactory, properties);
     return SpringLocksmith.create(
         beanFactory, environment, properties.toSettings(), properties::configure);
   }
@@ -77,6 +84,29 @@ public final class LocksmithAutoConfiguration {
           RedisLockOptions.defaults()
               .withPrefix(redisson.getPrefix())
               .withAllowEviction(redisson.isAllowEviction()));
+    }
+  }
+
+  /**
+   * With {@code locksmith.url=jdbc}, the default provider over the application's {@code DataSource}
+   * bean (the target behind a {@code TransactionAwareDataSourceProxy}, so that lock operations
+   * never join the caller's transaction), with the table of {@code locksmith.jdbc.*}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(JdbcLockProvider.class)
+  @ConditionalOnProperty(name = "locksmith.url", havingValue = ApplicationDataSource.URL)
+  @ConditionalOnSingleCandidate(DataSource.class)
+  @ConditionalOnMissingBean({LockProvider.class, Locksmith.class})
+  static final class JdbcProviderConfiguration {
+
+    @Bean
+    static JdbcLockProvider locksmithJdbcProvider(
+        DataSource dataSource, LocksmithProperties properties) {
+      LocksmithProperties.Jdbc jdbc = properties.getJdbc();
+      return JdbcLockProvider.builder(TransactionAwareTargets.forLocks(dataSource))
+          .table(jdbc.getTable())
+          .createTable(jdbc.isCreateTable())
+          .build();
     }
   }
 }

@@ -21,8 +21,10 @@ public class LocksmithProperties {
   private boolean enabled = true;
 
   /**
-   * URL of the default provider, such as tcp://lockhost:7420, redis://redis:6379, file:///mnt/locks
-   * or mem:. Not needed when the application defines a LockProvider or RedissonClient bean.
+   * URL of the default provider, such as tcp://lockhost:7420, redis://redis:6379,
+   * file:///mnt/locks, jdbc:postgresql://db/app or mem:; or jdbc for the application's DataSource
+   * bean (with locking-jdbc on the class path). Not needed when the application defines a
+   * LockProvider or RedissonClient bean.
    */
   private @Nullable String url;
 
@@ -61,6 +63,8 @@ public class LocksmithProperties {
   private Duration providerProbeInterval = Duration.ofSeconds(1);
 
   private final Redisson redisson = new Redisson();
+
+  private final Jdbc jdbc = new Jdbc();
 
   /** Whether the auto-configuration is on. */
   public boolean isEnabled() {
@@ -167,16 +171,35 @@ public class LocksmithProperties {
     return redisson;
   }
 
-  /** The provider URLs as the engine reads them. */
+  /** Settings for a provider over the application's DataSource ({@code locksmith.url=jdbc}). */
+  public Jdbc getJdbc() {
+    return jdbc;
+  }
+
+  /**
+   * The provider URLs as the engine reads them; {@code locksmith.url=jdbc}, the application's
+   * DataSource, is a bean of the auto-configuration instead.
+   *
+   * @throws LockConfigurationException when a named provider's URL is the bare {@code jdbc}
+   */
   public LocksmithSettings toSettings() {
     Map<String, String> flat = new TreeMap<>();
-    if (url != null) {
+    if (url != null && !ApplicationDataSource.URL.equals(url)) {
       flat.put("locksmith.url", url);
     }
     providers.forEach(
         (name, provider) -> {
-          if (provider.getUrl() != null) {
-            flat.put("locksmith.providers." + name + ".url", provider.getUrl());
+          String named = provider.getUrl();
+          if (ApplicationDataSource.URL.equals(named)) {
+            throw new LockConfigurationException(
+                "locksmith.providers."
+                    + name
+                    + ".url=jdbc: the application's DataSource serves only the default provider"
+                    + " (locksmith.url=jdbc); give this provider a full URL such as"
+                    + " jdbc:postgresql://host/db?user=app");
+          }
+          if (named != null) {
+            flat.put("locksmith.providers." + name + ".url", named);
           }
         });
     return LocksmithSettings.from(flat);
@@ -244,6 +267,38 @@ public class LocksmithProperties {
     /** Sets whether an evicting maxmemory-policy is accepted. */
     public void setAllowEviction(boolean allowEviction) {
       this.allowEviction = allowEviction;
+    }
+  }
+
+  /** The provider over the application's DataSource, with {@code locksmith.url=jdbc}. */
+  public static class Jdbc {
+    /** The lock table, name or schema.name. */
+    private String table = "locksmith_locks";
+
+    /**
+     * Whether the table is created on first use when missing; false for a schema managed by Flyway
+     * or Liquibase (the DDL is in the locking-jdbc README).
+     */
+    private boolean createTable = true;
+
+    /** The lock table. */
+    public String getTable() {
+      return table;
+    }
+
+    /** Sets the lock table. */
+    public void setTable(String table) {
+      this.table = table;
+    }
+
+    /** Whether the table is created when missing. */
+    public boolean isCreateTable() {
+      return createTable;
+    }
+
+    /** Sets whether the table is created when missing. */
+    public void setCreateTable(boolean createTable) {
+      this.createTable = createTable;
     }
   }
 }
