@@ -70,7 +70,9 @@ final class MemoryLockStore {
       }
     }
 
-    boolean owns(LeaseGrant lease) {
+    /** Whether {@code lease} still holds the lock at {@code now}, once a due expiry is done. */
+    boolean heldAt(LeaseGrant lease, long now) {
+      expireIfDue(now);
       return holder != null
           && holder.fencingToken == lease.fencingToken()
           && holder.request.ownerToken().equals(lease.ownerToken());
@@ -166,8 +168,7 @@ final class MemoryLockStore {
         lease.lockId(),
         s -> {
           long now = System.nanoTime();
-          s.expireIfDue(now);
-          if (!s.owns(lease)) {
+          if (!s.heldAt(lease, now)) {
             return null;
           }
           Holding current = s.holder;
@@ -182,8 +183,7 @@ final class MemoryLockStore {
         lease.lockId(),
         s -> {
           long now = System.nanoTime();
-          s.expireIfDue(now);
-          if (!s.owns(lease)) {
+          if (!s.heldAt(lease, now)) {
             return false;
           }
           s.holder = null;
