@@ -13,7 +13,12 @@ import dev.locksmith.core.memory.MemoryLockProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** SpEL keys through the engine, the language found on the class path with no wiring. */
+/**
+ * SpEL keys through the engine, the language found on the class path with no wiring. The engine's
+ * own key rules (array keys, null and empty values) are tested once, in core's {@code
+ * KeyEvaluationTest}: a single-variable key such as {@code #ids} is read straight from the argument
+ * there and here alike, so SpEL adds nothing to them.
+ */
 class SpelKeysTest {
   private final Locksmith locksmith =
       Locksmith.builder().defaultProvider(MemoryLockProvider.isolated()).build();
@@ -41,11 +46,6 @@ class SpelKeysTest {
       return Locks.current().lockId();
     }
 
-    @DistributedLock(key = "#id")
-    String nullable(String id) {
-      return "ran";
-    }
-
     @DistributedLock(key = "#order.customer().toUpperCase()")
     String nested(Order order) {
       return Locks.current().key();
@@ -58,25 +58,6 @@ class SpelKeysTest {
   }
 
   record Order(String customer) {}
-
-  static final class Opaque {}
-
-  static class Batches {
-    @DistributedLock(key = "#ids")
-    String byIds(long[] ids) {
-      return Locks.current().key();
-    }
-
-    @DistributedLock(key = "#names")
-    String byNames(String[] names) {
-      return Locks.current().key();
-    }
-
-    @DistributedLock(key = "#thing")
-    String byOpaque(Opaque thing) {
-      return Locks.current().key();
-    }
-  }
 
   static class UnparsableKey {
     @DistributedLock(key = "#id +")
@@ -110,17 +91,6 @@ class SpelKeysTest {
   }
 
   @Test
-  void arraysGiveStableKeysAndObjectsWithoutToStringAreRefused() throws Exception {
-    assertThat(call(locksmith, new Batches(), "byIds", (Object) new long[] {3, 1}))
-        .isEqualTo("[3, 1]");
-    assertThat(call(locksmith, new Batches(), "byNames", (Object) new String[] {"a", "b"}))
-        .isEqualTo("[a, b]");
-    assertThatThrownBy(() -> call(locksmith, new Batches(), "byOpaque", new Opaque()))
-        .isInstanceOf(LockKeyException.class)
-        .hasMessageContaining("has no toString() of its own");
-  }
-
-  @Test
   void indexedParametersAndExplicitName() throws Exception {
     assertThat(call(locksmith, new Accounts(), "byIndex", "acct-7", 10L))
         .isEqualTo("acct:acct-7/10");
@@ -140,16 +110,6 @@ class SpelKeysTest {
   @Test
   void expressionCanNavigateArguments() throws Exception {
     assertThat(call(locksmith, new Accounts(), "nested", new Order("acme"))).isEqualTo("ACME");
-  }
-
-  @Test
-  void nullOrEmptyKeyIsAnErrorNotASharedLock() {
-    assertThatThrownBy(() -> call(locksmith, new Accounts(), "nullable", (Object) null))
-        .isInstanceOf(LockKeyException.class)
-        .hasMessageContaining("Accounts.nullable(String): key expression '#id' evaluated to null");
-    assertThatThrownBy(() -> call(locksmith, new Accounts(), "nullable", ""))
-        .isInstanceOf(LockKeyException.class)
-        .hasMessageContaining("evaluated to an empty string");
   }
 
   @Test
