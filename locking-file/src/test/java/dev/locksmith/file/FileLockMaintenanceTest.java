@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,19 +36,16 @@ class FileLockMaintenanceTest {
   private static final Duration HOUR = Duration.ofHours(1);
 
   @TempDir Path dir;
-  private final List<FileLockProvider> providers = new ArrayList<>();
+  @RegisterExtension final OpenedProviders providers = new OpenedProviders();
   private final ExecutorService pool = Executors.newCachedThreadPool();
 
   private FileLockProvider provider() {
-    FileLockProvider provider = TestProviders.open(dir, "");
-    providers.add(provider);
-    return provider;
+    return providers.open(dir, "");
   }
 
   @AfterEach
-  void tearDown() {
+  void stopPool() {
     pool.shutdownNow();
-    providers.forEach(FileLockProvider::close);
   }
 
   private FileLockMaintenance.PruneReport pruneLater() throws Exception {

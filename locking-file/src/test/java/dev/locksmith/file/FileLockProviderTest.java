@@ -19,7 +19,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,25 +29,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 class FileLockProviderTest {
   private static final Duration LONG = Duration.ofSeconds(30);
 
   @TempDir Path dir;
-  private final List<FileLockProvider> providers = new ArrayList<>();
+  @RegisterExtension final OpenedProviders providers = new OpenedProviders();
 
   private FileLockProvider provider(String query) {
-    FileLockProvider provider = open(dir, query);
-    providers.add(provider);
-    return provider;
-  }
-
-  @AfterEach
-  void closeProviders() {
-    providers.forEach(FileLockProvider::close);
+    return providers.open(dir, query);
   }
 
   @Test
@@ -308,8 +300,7 @@ class FileLockProviderTest {
   @Test
   void awkwardLockIdsStayInsideTheDirectory() throws Exception {
     Path locks = dir.resolve("locks");
-    FileLockProvider a = open(locks, "create-dirs=true");
-    providers.add(a);
+    FileLockProvider a = providers.open(locks, "create-dirs=true");
     for (String id :
         List.of("../../escape", "/abs", "a/b", "x".repeat(5_000), "Ключ:1", "Lock", "lock")) {
       LeaseGrant lease = a.tryAcquire(request(id, LONG)).orElseThrow();

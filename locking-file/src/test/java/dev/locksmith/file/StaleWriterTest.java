@@ -21,6 +21,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,19 +34,16 @@ class StaleWriterTest {
   private static final Duration LONG = Duration.ofSeconds(30);
 
   @TempDir Path dir;
-  private final List<FileLockProvider> providers = new ArrayList<>();
+  @RegisterExtension final OpenedProviders providers = new OpenedProviders();
   private final ExecutorService pool = Executors.newCachedThreadPool();
 
   private FileLockProvider provider(String query) {
-    FileLockProvider provider = TestProviders.open(dir, query);
-    providers.add(provider);
-    return provider;
+    return providers.open(dir, query);
   }
 
   @AfterEach
-  void tearDown() {
+  void stopPool() {
     pool.shutdownNow();
-    providers.forEach(FileLockProvider::close);
   }
 
   private static long grantAndRelease(FileLockProvider provider, List<Long> issued) {
