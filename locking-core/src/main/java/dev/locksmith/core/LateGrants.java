@@ -44,19 +44,14 @@ final class LateGrants {
     }
     Duration left = grant.timeLeftAt(ticker.read());
     if (!mayRenew) {
-      refusal.append(
-          "it was granted with "
-              + left.toMillis()
-              + " ms of its "
-              + Durations.format(grant.ttl())
-              + " ttl left after the wait had run out");
+      refusal.append(grantedWith(left, grant)).append(" after the wait had run out");
       LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), refusal);
       return Optional.empty();
     }
     LockProvider provider = circuit.provider();
     try {
       Optional<LeaseGrant> renewed =
-          circuit.callNow(
+          circuit.call(
               () -> provider.renew(grant, grant.ttl()), grant.lockId(), ProviderCircuit.RENEWED);
       if (renewed.isPresent() && hasTime(renewed.get(), ticker.read())) {
         return renewed;
@@ -68,15 +63,17 @@ final class LateGrants {
     } catch (RuntimeException e) {
       refusal.append("renewing it failed: ").append(Causes.oneLine(e));
     }
-    refusal.insert(
-        0,
-        "it was granted with "
-            + left.toMillis()
-            + " ms of its "
-            + Durations.format(grant.ttl())
-            + " ttl left, and ");
+    refusal.insert(0, grantedWith(left, grant) + ", and ");
     LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), refusal);
     return Optional.empty();
+  }
+
+  private static String grantedWith(Duration left, LeaseGrant grant) {
+    return "it was granted with "
+        + left.toMillis()
+        + " ms of its "
+        + Durations.format(grant.ttl())
+        + " ttl left";
   }
 
   private static boolean hasTime(LeaseGrant grant, long now) {
@@ -92,7 +89,7 @@ final class LateGrants {
       return;
     }
     try {
-      circuit.callNow(
+      circuit.call(
           () -> circuit.provider().release(grant), grant.lockId(), ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
       LOG.debug("Releasing the late grant of '{}' failed: {}", grant.lockId(), e.toString());

@@ -41,7 +41,7 @@ final class LeaseCalls {
   @Nullable Optional<LeaseGrant> renew(LeaseGrant current, LockEvent event) {
     try {
       // While the provider is down this fails fast, and the deadline rule reports the loss.
-      return circuit.callNow(
+      return circuit.call(
           () -> provider.renew(current, options.ttl()), options.lockId(), ProviderCircuit.RENEWED);
     } catch (RuntimeException e) {
       long leftMillis = current.timeLeftAt(ticker.read()).toMillis();
@@ -75,7 +75,7 @@ final class LeaseCalls {
       return; // it ends by its ttl
     }
     try {
-      circuit.callNow(() -> provider.release(unused), options.lockId(), ProviderCircuit.RELEASED);
+      circuit.call(() -> provider.release(unused), options.lockId(), ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
       LOG.debug("Releasing lock '{}' after its loss failed: {}", options.lockId(), e.toString());
     }
@@ -92,13 +92,13 @@ final class LeaseCalls {
     try {
       if (holdLeftNanos >= 1_000_000) {
         return circuit
-            .callNow(
+            .call(
                 () -> provider.renew(grant, Duration.ofNanos(holdLeftNanos)),
                 options.lockId(),
                 ProviderCircuit.RELEASED)
             .isPresent();
       }
-      return circuit.callNow(
+      return circuit.call(
           () -> provider.release(grant), options.lockId(), ProviderCircuit.RELEASED);
     } catch (ProviderDownException e) {
       LOG.debug("{}; the lease ends by its ttl", e.getMessage());

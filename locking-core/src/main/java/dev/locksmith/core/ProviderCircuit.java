@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,10 +44,13 @@ final class ProviderCircuit {
     void runAfter(Duration delay, Runnable task);
   }
 
-  /** A provider call that may be interrupted. */
+  /**
+   * A provider call: {@code E} is {@link InterruptedException} for one that may wait, and is
+   * inferred as {@link RuntimeException} for a lambda that throws no checked exception.
+   */
   @FunctionalInterface
-  interface Call<T> {
-    T run() throws InterruptedException;
+  interface Call<T, E extends Exception> {
+    T run() throws E;
   }
 
   /**
@@ -112,15 +114,16 @@ final class ProviderCircuit {
   }
 
   /**
-   * Runs a call that may wait (an acquisition): fails fast while the circuit is open, and lets the
-   * outcome update the circuit.
+   * Runs a provider call: fails fast while the circuit is open, and lets the outcome update the
+   * circuit.
    *
    * @param lockId the lock the call is for, for the fast failure's message
    * @param action what the call does, for the fast failure's message: {@link #ACQUIRED}, {@link
    *     #RENEWED} or {@link #RELEASED}
    * @throws ProviderDownException while the circuit is open, without calling the provider
+   * @throws E what the call throws, such as {@link InterruptedException} from a wait
    */
-  <T> T call(Call<T> call, String lockId, String action) throws InterruptedException {
+  <T, E extends Exception> T call(Call<T, E> call, String lockId, String action) throws E {
     State at = state.get();
     if (!at.up()) {
       throw down(at, lockId, action);
@@ -128,23 +131,6 @@ final class ProviderCircuit {
     T result;
     try {
       result = call.run();
-    } catch (RuntimeException e) {
-      failed(at, e);
-      throw e;
-    }
-    answered();
-    return result;
-  }
-
-  /** As {@link #call(Call, String, String)}, for a call that cannot be interrupted. */
-  <T> T callNow(Supplier<T> call, String lockId, String action) {
-    State at = state.get();
-    if (!at.up()) {
-      throw down(at, lockId, action);
-    }
-    T result;
-    try {
-      result = call.get();
     } catch (RuntimeException e) {
       failed(at, e);
       throw e;
