@@ -1,0 +1,122 @@
+package dev.locksmith.zookeeper;
+
+import dev.locksmith.core.LockProviderException;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.apache.zookeeper.KeeperException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every ZooKeeper call of a provider, bounded by the provider's {@code timeout}: Curator's blocking
+ * calls wait for a connection and retry on their own for longer than a lock call may take, so each
+ * runs on a daemon thread while the caller waits at most {@code timeout}. Answers that mean
+ * something for a lease ({@link KeeperException.NoNodeException}, {@link
+ * KeeperException.BadVersionException}, {@link KeeperException.NodeExistsException}) reach the
+ * caller as they are; any other failure becomes a {@link LockProviderException} naming the action,
+ * the lock and the ensemble.
+ */
+final class ZkCalls {
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  /** A ZooKeeper call. */
+  interface Call<T> {
+    T run() throws Exception;
+  }
+
+  private final ExecutorService threads =
+      Executors.newCachedThreadPool(
+          task -> {
+            Thread thread = new Thread(task, "locksmith-zk-call-" + THREADS.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+          });
+  private final long timeoutNanos;
+  private final String description;
+
+  ZkCalls(Duration timeout, String description) {
+    this.timeoutNanos = timeout.toNanos();
+    this.description = description;
+  }
+
+  /**
+   * Runs {@code call}, waiting at most the timeout.
+   *
+   * @param late called with the result when the call completes after the caller gave up (so a node
+   *     it created can be removed), or {@code null}
+   */
+  <T> T call(String action, String lockId, Call<T> call, @Nullable Consumer<T> late)
+      throws KeeperException, InterruptedException {
+    Future<T> future;
+    try {
+      future = threads.submit(call::run);
+    } catch (RejectedExecutionException e) {
+      throw new LockProviderException("ZooKeeper " + description + ": provider closed", e);
+    }
+    try {
+      return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      giveUp(future, late);
+      throw failure(action, lockId, "no answer within " + timeoutNanos / 1_000_000 + " ms", e);
+    } catch (InterruptedException e) {
+      giveUp(future, late);
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof KeeperException.NoNodeException
+          || cause instanceof KeeperException.BadVersionException
+          || cause instanceof KeeperException.NodeExistsException) {
+        throw (KeeperException) cause;
+      }
+      if (cause instanceof InterruptedException) {
+        throw failure(action, lockId, "interrupted", cause);
+      }
+      throw failure(action, lockId, String.valueOf(cause), cause);
+    }
+  }
+
+  /** Like {@link #call} where an interrupt counts as a failure of the call. */
+  <T> T callUninterrupted(String action, String lockId, Call<T> call) throws KeeperException {
+    try {
+      return call(action, lockId, call, null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw failure(action, lockId, "interrupted", e);
+    }
+  }
+
+  private <T> void giveUp(Future<T> future, @Nullable Consumer<T> late) {
+    if (late == null) {
+      return;
+    }
+    try {
+      threads.execute(
+          () -> {
+            try {
+              late.accept(future.get());
+            } catch (Exception e) {
+              // The call failed after all: nothing to undo.
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      // Closed: the session's end removes what the call created.
+    }
+  }
+
+  LockProviderException failure(String action, String lockId, String why, Throwable cause) {
+    return new LockProviderException(
+        "ZooKeeper " + description + ": " + action + " of lock '" + lockId + "' failed: " + why,
+        cause);
+  }
+
+  void close() {
+    threads.shutdown();
+  }
+}

@@ -1,0 +1,317 @@
+package dev.locksmith.zookeeper;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.Deadlines;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.core.spi.ProviderUrl;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leases held by a ZooKeeper session through Apache Curator. A lease is an ephemeral sequential
+ * node under {@code <base>/locks/<lock id>/}: the lowest sequence holds, waiters watch only their
+ * predecessor, so grants are FIFO and pushed ({@link LeaseQueue}). The fencing token is the node's
+ * creation zxid, which the ensemble orders globally and which grows across leader changes.
+ *
+ * <p>A lease ends at the first of: its release; its TTL on the ensemble's clock (the holder's
+ * client deletes its node at its local deadline, and a taker deletes a node whose last renewal plus
+ * TTL has passed); the end of the holder's session. When the connection is suspended, or the
+ * session lost, every lease is reported lost at once ({@link #onLeaseLost}) and never renewed
+ * again. Create one from a URL ({@link #create(String)}) or over an application's started {@link
+ * CuratorFramework} ({@link #builder(CuratorFramework)}).
+ */
+public final class ZkLockProvider implements LockProvider {
+  private static final Logger LOG = LoggerFactory.getLogger(ZkLockProvider.class);
+
+  private final CuratorFramework client;
+  private final boolean ownsClient;
+  private final String description;
+  private final ZkCalls calls;
+  private final LeaseQueue queue;
+  private final Statuses statuses;
+  private final Map<String, Held> leases = new ConcurrentHashMap<>();
+  private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
+  private final ScheduledExecutorService ends;
+  private final ConnectionStateListener connection = (c, state) -> connectionChanged(state);
+  private volatile boolean closed;
+
+  ZkLockProvider(
+      CuratorFramework client,
+      boolean ownsClient,
+      String basePath,
+      Duration timeout,
+      String description) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.description = description;
+    this.calls = new ZkCalls(timeout, description);
+    LockPaths paths = new LockPaths(basePath);
+    this.queue = new LeaseQueue(client, calls, paths, () -> closed);
+    this.statuses = new Statuses(client, calls, paths, leases::get);
+    this.ends =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "locksmith-zk-lease-ends");
+              thread.setDaemon(true);
+              return thread;
+            });
+    client.getConnectionStateListenable().addListener(connection);
+  }
+
+  /**
+   * A provider for a URL such as {@code zk://127.0.0.1:2181,127.0.0.2:2181/locksmith?
+   * sessionTimeout=10s}, with a Curator client of its own; see the module's README.
+   *
+   * @throws dev.locksmith.core.LockConfigurationException when a part of the URL is wrong, naming
+   *     it
+   */
+  public static ZkLockProvider create(String url) {
+    return new ZkLockProviderFactory().create(ProviderUrl.parse(url));
+  }
+
+  /**
+   * A builder for a provider over an application's {@link CuratorFramework}, started or to be
+   * started by the application, which also closes it; the provider never does.
+   */
+  public static ZkLockProviderBuilder builder(CuratorFramework client) {
+    return new ZkLockProviderBuilder(client);
+  }
+
+  @Override
+  public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+    checkOpen();
+    try {
+      return Optional.ofNullable(keep(queue.take(request, false, System.nanoTime())));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LockProviderException(
+          "ZooKeeper " + description + ": acquire of lock '" + request.lockId() + "' interrupted",
+          e);
+    }
+  }
+
+  @Override
+  public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
+      throws InterruptedException {
+    checkOpen();
+    return Optional.ofNullable(keep(queue.take(request, true, Deadlines.nanosAfter(timeout))));
+  }
+
+  private @Nullable LeaseGrant keep(@Nullable Held held) {
+    if (held == null) {
+      return null;
+    }
+    leases.put(held.data.ownerToken(), held);
+    scheduleEnd(held);
+    return held.grant();
+  }
+
+  /** At the lease's local deadline its own client deletes its node, unless renewed meanwhile. */
+  private void scheduleEnd(Held held) {
+    long delay = held.grant().deadlineNanos() - System.nanoTime();
+    try {
+      held.endAt(ends.schedule(() -> end(held), Math.max(0, delay), TimeUnit.NANOSECONDS));
+    } catch (RejectedExecutionException e) {
+      // Shut down: the session's end removes the node.
+    }
+  }
+
+  private void end(Held held) {
+    if (!held.grant().expired()) {
+      return; // renewed meanwhile, rescheduled
+    }
+    try {
+      int version = held.version();
+      calls.callUninterrupted(
+          "end",
+          held.grant().lockId(),
+          () -> client.delete().withVersion(version).forPath(held.path));
+      leases.remove(held.data.ownerToken(), held);
+    } catch (KeeperException.NoNodeException e) {
+      leases.remove(held.data.ownerToken(), held);
+    } catch (KeeperException | RuntimeException e) {
+      LOG.debug(
+          "ZooKeeper {}: ending a lease at its deadline failed: {}", description, e.toString());
+    }
+  }
+
+  @Override
+  public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+    checkOpen();
+    Held held = leases.get(lease.ownerToken());
+    if (held == null || held.lost() || !held.grant().lockId().equals(lease.lockId())) {
+      return Optional.empty();
+    }
+    long ttlMillis = Math.max(1, ttl.toMillis());
+    long sent = System.nanoTime();
+    try {
+      int version = held.version();
+      Stat stat =
+          calls.callUninterrupted(
+              "renew",
+              lease.lockId(),
+              () ->
+                  client
+                      .setData()
+                      .withVersion(version)
+                      .forPath(held.path, held.data.holdingFor(ttlMillis).encode()));
+      LeaseGrant renewed =
+          held.grant().renewed(ttl, sent + TimeUnit.MILLISECONDS.toNanos(ttlMillis));
+      held.renewed(stat.getVersion(), renewed);
+      scheduleEnd(held);
+      return Optional.of(renewed);
+    } catch (KeeperException e) {
+      leases.remove(lease.ownerToken(), held);
+      held.endAt(null);
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public boolean release(LeaseGrant lease) {
+    checkOpen();
+    Held held = leases.remove(lease.ownerToken());
+    if (held == null) {
+      return false;
+    }
+    held.endAt(null);
+    if (held.lost()) {
+      queue.deleteQuietly(held.path);
+      return false;
+    }
+    try {
+      int version = held.version();
+      calls.callUninterrupted(
+          "release", lease.lockId(), () -> client.delete().withVersion(version).forPath(held.path));
+      return true;
+    } catch (KeeperException.NoNodeException e) {
+      // Gone before its deadline and not lost: a first delete whose reply was lost took it.
+      return !held.grant().expired();
+    } catch (KeeperException e) {
+      return false;
+    } catch (RuntimeException e) {
+      leases.putIfAbsent(lease.ownerToken(), held);
+      scheduleEnd(held);
+      throw e;
+    }
+  }
+
+  /** {@inheritDoc} Waiters are the other nodes of the lock's queue. */
+  @Override
+  public LockStatus status(String lockId) {
+    checkOpen();
+    return statuses.status(lockId);
+  }
+
+  @Override
+  public Optional<List<LockStatus>> listHeld() {
+    checkOpen();
+    return Optional.of(statuses.listHeld());
+  }
+
+  @Override
+  public AutoCloseable onLeaseLost(Consumer<LeaseGrant> callback) {
+    lossCallbacks.add(callback);
+    return () -> lossCallbacks.remove(callback);
+  }
+
+  private void connectionChanged(ConnectionState state) {
+    if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+      LOG.info("ZooKeeper {}: connection {}; every lease is reported lost", description, state);
+      for (Held held : leases.values()) {
+        if (held.markLost()) {
+          for (Consumer<LeaseGrant> callback : lossCallbacks) {
+            callback.accept(held.grant());
+          }
+        }
+      }
+    } else if (state == ConnectionState.RECONNECTED) {
+      // Leases reported lost are given up: their nodes go, so that the queue moves on.
+      for (Held held : leases.values()) {
+        if (held.lost() && leases.remove(held.data.ownerToken(), held)) {
+          held.endAt(null);
+          queue.deleteQuietly(held.path);
+        }
+      }
+    }
+    queue.wakeAll();
+  }
+
+  @Override
+  public String description() {
+    return description;
+  }
+
+  /** The Curator client this provider works through. */
+  public CuratorFramework client() {
+    return client;
+  }
+
+  /**
+   * Wakes every waiter (which throws {@link LockProviderException}), deletes the nodes of the
+   * leases it still holds, and closes its Curator client when it created it. A lease shortened to a
+   * minimum hold keeps its node until its end: the client stays open in background until the last
+   * such lease has ended, then closes.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    queue.wakeAll();
+    client.getConnectionStateListenable().removeListener(connection);
+    long last = System.nanoTime();
+    boolean keep = false;
+    for (Held held : leases.values()) {
+      if (held.detached() && !held.lost() && !held.grant().expired()) {
+        keep = true;
+        last = Math.max(last, held.grant().deadlineNanos());
+      } else if (leases.remove(held.data.ownerToken(), held)) {
+        held.endAt(null);
+        queue.deleteQuietly(held.path);
+      }
+    }
+    if (!keep) {
+      shutDown();
+      return;
+    }
+    long delay = last - System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+    LOG.info("ZooKeeper {}: closing once its minimum holds have ended", description);
+    ends.schedule(this::shutDown, delay, TimeUnit.NANOSECONDS);
+  }
+
+  private void shutDown() {
+    ends.shutdown();
+    calls.close();
+    if (ownsClient) {
+      client.close();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("Lock provider " + description + " is closed");
+    }
+  }
+}
