@@ -31,6 +31,12 @@ class ChildJvmTest {
     return Files.exists(child.log()) ? Files.readString(child.log()) : "";
   }
 
+  /** Sends {@code line} to the child and waits until its echo is in the log. */
+  private static void sendAndAwaitEcho(ChildJvm child, String line) {
+    child.send(line);
+    await().atMost(EXIT).until(() -> log(child).contains("echo " + line));
+  }
+
   /** The process state letter from {@code /proc}: {@code T} while stopped. */
   private static char state(ChildJvm child) throws IOException {
     String stat = Files.readString(Path.of("/proc", Long.toString(child.pid()), "stat"));
@@ -109,8 +115,7 @@ class ChildJvmTest {
   @Test
   void sentLinesReachAPipedStdinAndAPausedChildAnswersOnlyAfterItIsResumed() throws Exception {
     try (ChildJvm child = echo("pipe").pipeStdin().start()) {
-      child.send("first");
-      await().atMost(EXIT).until(() -> log(child).contains("echo first"));
+      sendAndAwaitEcho(child, "first");
 
       child.pause();
       await().atMost(Duration.ofSeconds(10)).until(() -> state(child) == 'T');
@@ -128,8 +133,7 @@ class ChildJvmTest {
   @Test
   void terminateSendsSigtermSoShutdownHooksRun() throws Exception {
     try (ChildJvm child = echo("term").pipeStdin().start()) {
-      child.send("ready");
-      await().atMost(EXIT).until(() -> log(child).contains("echo ready"));
+      sendAndAwaitEcho(child, "ready");
       child.terminate();
       assertThat(child.awaitExit(EXIT)).as("128 + SIGTERM").isEqualTo(143);
       assertThat(log(child)).contains("shutdown hook ran");
@@ -139,8 +143,7 @@ class ChildJvmTest {
   @Test
   void killSendsSigkillSoNothingRunsAfterwards() throws Exception {
     try (ChildJvm child = echo("kill").pipeStdin().start()) {
-      child.send("ready");
-      await().atMost(EXIT).until(() -> log(child).contains("echo ready"));
+      sendAndAwaitEcho(child, "ready");
       child.kill();
       assertThat(child.awaitExit(EXIT)).as("128 + SIGKILL").isEqualTo(137);
       assertThat(child.isAlive()).isFalse();

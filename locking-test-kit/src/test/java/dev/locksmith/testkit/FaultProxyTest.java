@@ -81,8 +81,7 @@ class FaultProxyTest {
     send(peer, "two\n");
     send(peer, "three\n");
     assertNothingArrives(client);
-    send(client, "ping");
-    assertThat(read(peer, 4)).isEqualTo("ping");
+    assertForwarded(client, peer, "ping");
     assertThat(proxy.forwarded(Direction.TO_CLIENT)).isZero();
     assertThat(proxy.connections()).isEqualTo(1);
 
@@ -101,8 +100,7 @@ class FaultProxyTest {
     send(client, "req-2");
     client.shutdownOutput();
     assertNothingArrives(peer);
-    send(peer, "push");
-    assertThat(read(client, 4)).isEqualTo("push");
+    assertForwarded(peer, client, "push");
 
     proxy.thaw();
     assertThat(read(peer, 11)).isEqualTo("req-1 req-2");
@@ -123,13 +121,11 @@ class FaultProxyTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(DELAY);
     assertThat(read(client, 2)).isEqualTo("bc");
 
-    send(client, "undelayed"); // the other direction is not delayed
-    assertThat(read(peer, 9)).isEqualTo("undelayed");
+    assertForwarded(client, peer, "undelayed"); // the other direction is not delayed
 
     proxy.delay(Direction.TO_CLIENT, Duration.ZERO);
     start = System.nanoTime();
-    send(peer, "d");
-    assertThat(read(client, 1)).isEqualTo("d");
+    assertForwarded(peer, client, "d");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(DELAY);
   }
 
@@ -139,8 +135,7 @@ class FaultProxyTest {
     Socket peer = server.accept();
     proxy.loseNextReply();
 
-    send(client, "LOCK x\n");
-    assertThat(read(peer, 7)).isEqualTo("LOCK x\n"); // the server acts on the request
+    assertForwarded(client, peer, "LOCK x\n"); // the server acts on the request
     send(peer, "OK 42\n");
     assertThat(outcome(client)).isEqualTo("reset");
     assertThat(outcome(peer)).isEqualTo("eof");
@@ -149,10 +144,8 @@ class FaultProxyTest {
 
     Socket client2 = connect(proxy); // only one reply is lost
     Socket peer2 = server.accept();
-    send(client2, "LOCK y\n");
-    assertThat(read(peer2, 7)).isEqualTo("LOCK y\n");
-    send(peer2, "OK 43\n");
-    assertThat(read(client2, 6)).isEqualTo("OK 43\n");
+    assertForwarded(client2, peer2, "LOCK y\n");
+    assertForwarded(peer2, client2, "OK 43\n");
   }
 
   @Test
@@ -162,8 +155,7 @@ class FaultProxyTest {
 
     proxy.halfClose(Direction.TO_SERVER);
     assertThat(outcome(peer)).isEqualTo("eof");
-    send(peer, "still here");
-    assertThat(read(client, 10)).isEqualTo("still here");
+    assertForwarded(peer, client, "still here");
     send(client, "discarded");
     assertThat(proxy.connections()).isEqualTo(1);
 
@@ -180,8 +172,7 @@ class FaultProxyTest {
 
     client.shutdownOutput();
     assertThat(outcome(peer)).isEqualTo("eof");
-    send(peer, "bye");
-    assertThat(read(client, 3)).isEqualTo("bye");
+    assertForwarded(peer, client, "bye");
     assertThat(proxy.connections()).isEqualTo(1);
 
     peer.close();
@@ -204,8 +195,7 @@ class FaultProxyTest {
 
     Socket client3 = connect(proxy);
     Socket peer3 = server.accept();
-    send(client3, "again");
-    assertThat(read(peer3, 5)).isEqualTo("again");
+    assertForwarded(client3, peer3, "again");
   }
 
   @Test
@@ -220,10 +210,8 @@ class FaultProxyTest {
     assertThat(outcome(peer1)).isIn("reset", "eof");
     await().until(() -> proxy.connections() == 1);
 
-    send(client2, "ping");
-    assertThat(read(peer2, 4)).isEqualTo("ping");
-    send(peer2, "pong");
-    assertThat(read(client2, 4)).isEqualTo("pong");
+    assertForwarded(client2, peer2, "ping");
+    assertForwarded(peer2, client2, "pong");
   }
 
   @Test
@@ -297,6 +285,12 @@ class FaultProxyTest {
 
   private static void send(Socket socket, String text) throws IOException {
     socket.getOutputStream().write(text.getBytes(US_ASCII));
+  }
+
+  /** Sends {@code text} on {@code from} and asserts that {@code to} receives it unchanged. */
+  private static void assertForwarded(Socket from, Socket to, String text) throws IOException {
+    send(from, text);
+    assertThat(read(to, text.length())).isEqualTo(text);
   }
 
   private static String read(Socket socket, int length) throws IOException {
