@@ -24,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  * version, so a renewal that got there first keeps it.
  */
 final class LeaseQueue {
+  private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
   private final CuratorFramework client;
   private final ZkCalls calls;
   private final LockPaths paths;
@@ -89,6 +91,23 @@ final class LeaseQueue {
     }
   }
 
+  /** Where a queued request stands. */
+  private static final class Position {
+    int version;
+    long serverNow;
+    boolean holding = true;
+    boolean touch;
+    boolean again;
+    long grantSent;
+  }
+
+  /** The queue node is gone: its session ended, or it expired. */
+  private static final class NodeGone extends LockProviderException {
+    NodeGone(String lockId) {
+      super("ZooKeeper: the queue node of lock '" + lockId + "' is gone (its session ended)");
+    }
+  }
+
   private @Nullable Held queue(
       LockRequest request,
       String path,
@@ -98,73 +117,111 @@ final class LeaseQueue {
       boolean wait,
       long waitDeadline)
       throws InterruptedException {
-    String id = request.lockId();
-    String name = LockPaths.name(path);
-    long czxid = created.getCzxid();
-    int version = created.getVersion();
-    long serverNow = created.getCtime();
-    boolean holding = true;
-    long grantSent = sent;
+    Position at = new Position();
+    at.version = created.getVersion();
+    at.serverNow = created.getCtime();
+    at.grantSent = sent;
     WakeSignal signal = new WakeSignal();
     waiters.add(signal);
     try {
       while (true) {
-        List<String> queue = children(id);
-        int index = queue.indexOf(name);
-        if (index < 0) {
-          throw new LockProviderException(
-              "ZooKeeper: the queue node of lock '" + id + "' is gone (its session ended)");
-        }
-        if (index == 0) {
-          if (!holding) {
-            grantSent = System.nanoTime();
-            version = setData(id, path, data, version).getVersion();
+        try {
+          Held held = step(request, path, data, created.getCzxid(), at, wait, waitDeadline, signal);
+          if (held != null) {
+            return held;
           }
-          LeaseGrant grant = new LeaseGrant(id, request.ownerToken(), czxid, request.ttl(), 0);
-          return new Held(
-              path, data, version, grant.renewed(request.ttl(), grantSent + ttlNanos(data)));
+          if (at.again) {
+            at.again = false;
+          } else if (at.holding || waitDeadline - System.nanoTime() <= 0) {
+            return null;
+          }
+        } catch (NodeGone e) {
+          throw e;
+        } catch (LockProviderException e) {
+          // A queued waiter keeps its place through a lost connection (a leader election, a
+          // server gone): its node lives as long as its session. It tries again once reconnected.
+          if (at.holding || closed.getAsBoolean() || waitDeadline - System.nanoTime() <= 0) {
+            throw e;
+          }
+          signal.await(Math.min(waitDeadline - System.nanoTime(), RETRY_NANOS));
+          at.touch = true;
         }
-        long holderLeft = expireIfOver(id, queue.get(0), serverNow);
-        if (holderLeft <= 0) {
-          continue;
-        }
-        if (!wait || waitDeadline - System.nanoTime() <= 0) {
-          return null;
-        }
-        if (holding) {
-          Stat waiting = setData(id, path, data.waiting(), version);
-          version = waiting.getVersion();
-          serverNow = waiting.getMtime();
-          holding = false;
-          continue;
-        }
-        String predecessor = paths.lease(id, queue.get(index - 1));
-        Stat watched =
-            call(
-                "wait",
-                id,
-                () -> client.checkExists().usingWatcher(new Wake(signal)).forPath(predecessor));
-        if (watched == null) {
-          continue;
-        }
-        long waitNanos = waitDeadline - System.nanoTime();
-        if (index == 1 && holderLeft != Long.MAX_VALUE) {
-          waitNanos = Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(holderLeft + 10));
-        }
-        signal.await(waitNanos);
-        if (closed.getAsBoolean()) {
-          throw new LockProviderException("ZooKeeper: provider closed while waiting for " + id);
-        }
-        if (waitDeadline - System.nanoTime() <= 0) {
-          return null;
-        }
-        Stat touched = setData(id, path, data.waiting(), version);
-        version = touched.getVersion();
-        serverNow = touched.getMtime();
       }
     } finally {
       waiters.remove(signal);
     }
+  }
+
+  /**
+   * One look at the queue: the grant when first, null when not granted now (given up, or woken to
+   * look again while waiting).
+   */
+  private @Nullable Held step(
+      LockRequest request,
+      String path,
+      LeaseData data,
+      long czxid,
+      Position at,
+      boolean wait,
+      long waitDeadline,
+      WakeSignal signal)
+      throws InterruptedException {
+    String id = request.lockId();
+    if (at.touch) {
+      Stat touched = setData(id, path, data.waiting(), at.version);
+      at.version = touched.getVersion();
+      at.serverNow = touched.getMtime();
+      at.touch = false;
+    }
+    List<String> queue = children(id);
+    int index = queue.indexOf(LockPaths.name(path));
+    if (index < 0) {
+      throw new NodeGone(id);
+    }
+    if (index == 0) {
+      if (!at.holding) {
+        at.grantSent = System.nanoTime();
+        at.version = setData(id, path, data, at.version).getVersion();
+      }
+      LeaseGrant grant = new LeaseGrant(id, request.ownerToken(), czxid, request.ttl(), 0);
+      return new Held(
+          path, data, at.version, grant.renewed(request.ttl(), at.grantSent + ttlNanos(data)));
+    }
+    long holderLeft = expireIfOver(id, queue.get(0), at.serverNow);
+    if (holderLeft <= 0) {
+      at.touch = !at.holding;
+      at.again = true;
+      return null;
+    }
+    if (!wait || waitDeadline - System.nanoTime() <= 0) {
+      return null;
+    }
+    if (at.holding) {
+      Stat waiting = setData(id, path, data.waiting(), at.version);
+      at.version = waiting.getVersion();
+      at.serverNow = waiting.getMtime();
+      at.holding = false;
+      return null;
+    }
+    String predecessor = paths.lease(id, queue.get(index - 1));
+    Stat watched =
+        call(
+            "wait",
+            id,
+            () -> client.checkExists().usingWatcher(new Wake(signal)).forPath(predecessor));
+    if (watched == null) {
+      return null;
+    }
+    long waitNanos = waitDeadline - System.nanoTime();
+    if (index == 1 && holderLeft != Long.MAX_VALUE) {
+      waitNanos = Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(holderLeft + 10));
+    }
+    signal.await(waitNanos);
+    if (closed.getAsBoolean()) {
+      throw new LockProviderException("ZooKeeper: provider closed while waiting for " + id);
+    }
+    at.touch = index == 1;
+    return null;
   }
 
   /**
