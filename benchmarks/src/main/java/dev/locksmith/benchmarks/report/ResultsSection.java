@@ -6,15 +6,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A section of {@code RESULTS.md} that another command writes (the capacity benchmark), kept
- * between marker comments: {@code run.sh} carries it over when it rewrites the file, and the
- * command that owns it replaces it in place.
+ * A section of {@code RESULTS.md} that another command writes (the capacity benchmark, the JDBC
+ * comparison), kept between marker comments: {@code run.sh} carries it over when it rewrites the
+ * file, and the command that owns it replaces it in place.
  *
  * @param name the section's name in its markers
  */
 public record ResultsSection(String name) {
   /** The capacity benchmark's section. */
   public static final ResultsSection CAPACITY = new ResultsSection("capacity");
+
+  /** The JDBC comparison's section ({@code jdbc.JdbcComparison}). */
+  public static final ResultsSection JDBC = new ResultsSection("jdbc");
 
   String begin() {
     return "<!-- " + name + ":begin (written by the " + name + " benchmark; run.sh keeps it) -->";

@@ -95,16 +95,17 @@ public final class RunAll {
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    // The capacity benchmark's section is written by its own command; keep it.
-    Files.writeString(
-        out, ResultsSection.CAPACITY.carryOver(out, markdown), StandardCharsets.UTF_8);
+    // The capacity and JDBC benchmarks' sections are written by their own commands; keep them.
+    String kept = ResultsSection.CAPACITY.carryOver(out, markdown);
+    Files.writeString(out, ResultsSection.JDBC.carryOver(out, kept), StandardCharsets.UTF_8);
   }
 
   /** The command line. */
   private static final class Arguments {
     Path out = Path.of("RESULTS.md");
     Path json = Path.of("target", "jmh-results.json");
-    String include = "dev\\.locksmith\\.benchmarks\\..*";
+    // The JDBC benchmark is run by its own command (jdbc.JdbcComparison), which needs PostgreSQL.
+    String include = "dev\\.locksmith\\.benchmarks\\.(?!jdbc\\.).*";
     boolean quick;
     boolean skipJmh;
     boolean skipLoad;

@@ -1,0 +1,57 @@
+package dev.locksmith.benchmarks.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.benchmarks.load.Percentiles;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+/** The JDBC comparison's loops on a real H2 database, and its JMH table's ratios. */
+class LatenciesTest {
+  private static final String H2 = "jdbc:h2:mem:latencies-test;DB_CLOSE_DELAY=-1";
+
+  @Test
+  void handOffsBetweenTwoProvidersNeverOverlapAndAreAllCounted() throws Exception {
+    ExecutorService pool = Executors.newCachedThreadPool();
+    try (Systems.Lock a = Systems.locksmith(H2);
+        Systems.Lock b = Systems.locksmith(H2)) {
+      Latencies.Run run = Latencies.handOff(a, b, pool, 2, 10, Duration.ofSeconds(20));
+      assertThat(run.overlaps()).isZero();
+      assertThat(run.percentiles().count()).isEqualTo(10);
+      assertThat(run.percentiles().p50()).isPositive();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void interleavedRoundsGiveEveryLockItsPairs() {
+    try (Systems.Lock a = Systems.locksmith(H2);
+        Systems.Lock b = Systems.locksmith(H2)) {
+      Map<String, Systems.Lock> locks = new LinkedHashMap<>();
+      locks.put("first", a);
+      locks.put("second", b);
+      Map<String, Percentiles> figures = Latencies.interleaved(locks, 3, 5, Duration.ofSeconds(20));
+      assertThat(figures).containsOnlyKeys("first", "second");
+      assertThat(figures.values()).allSatisfy(p -> assertThat(p.count()).isEqualTo(15));
+    }
+  }
+
+  @Test
+  void theJmhTableGivesRatiosToTheRawBaseline() {
+    String table =
+        JmhTable.render(
+            List.of(
+                new JmhTable.Row("raw", 400, 300, 900, 10),
+                new JmhTable.Row("locksmith", 600, 450, 1800, 10)));
+    assertThat(table).contains("| `locksmith` | 10 | 600 | 450 | 1800 | 1.50 | 1.50 |");
+    assertThatThrownBy(() -> JmhTable.render(List.of(new JmhTable.Row("locksmith", 1, 1, 1, 1))))
+        .hasMessageContaining("no raw baseline");
+  }
+}
