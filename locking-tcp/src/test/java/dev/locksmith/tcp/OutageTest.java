@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -140,13 +141,12 @@ class OutageTest {
                 + requestTimeout.toMillis()
                 + "ms");
 
-    long start = System.nanoTime();
     LockProviderException e =
-        failsWithin(
-            requestTimeout.plusSeconds(1), () -> provider.tryAcquire(LockRequest.of("s", TTL)));
-    long took = System.nanoTime() - start;
-    System.out.printf("silent server: ACQUIRE failed after %d ms%n", took / 1_000_000);
-    assertThat(Duration.ofNanos(took)).isGreaterThanOrEqualTo(requestTimeout);
+        failsNoSooner(
+            "silent server: ACQUIRE",
+            requestTimeout,
+            requestTimeout.plusSeconds(1),
+            () -> provider.tryAcquire(LockRequest.of("s", TTL)));
     assertThat(e)
         .hasMessage(
             "lock server 127.0.0.1:"
@@ -172,12 +172,12 @@ class OutageTest {
         provider(
             "tcp://127.0.0.1:" + port + "?secret=s3cret&connect-timeout=1s&request-timeout=5s");
 
-    long start = System.nanoTime();
     LockProviderException e =
-        failsWithin(Duration.ofSeconds(2), () -> provider.tryAcquire(LockRequest.of("s", TTL)));
-    long took = System.nanoTime() - start;
-    System.out.printf("silent server with a secret: AUTH failed after %d ms%n", took / 1_000_000);
-    assertThat(Duration.ofNanos(took)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        failsNoSooner(
+            "silent server with a secret: AUTH",
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            () -> provider.tryAcquire(LockRequest.of("s", TTL)));
     assertThat(e)
         .hasMessage(
             "lock server 127.0.0.1:" + port + " did not answer AUTH within 1s (connect-timeout)")
@@ -205,12 +205,12 @@ class OutageTest {
     LockProvider provider =
         provider("tcp://127.0.0.1:" + port + "?connect-timeout=1s&request-timeout=5s");
 
-    long start = System.nanoTime();
     LockProviderException e =
-        failsWithin(Duration.ofSeconds(2), () -> provider.tryAcquire(LockRequest.of("t", TTL)));
-    long took = System.nanoTime() - start;
-    System.out.printf("unanswered connect: failed after %d ms%n", took / 1_000_000);
-    assertThat(Duration.ofNanos(took)).isGreaterThanOrEqualTo(Duration.ofMillis(990));
+        failsNoSooner(
+            "unanswered connect",
+            Duration.ofMillis(990),
+            Duration.ofSeconds(2),
+            () -> provider.tryAcquire(LockRequest.of("t", TTL)));
     assertThat(e)
         .hasMessage(
             "lock server 127.0.0.1:"
@@ -275,6 +275,20 @@ class OutageTest {
    * Waits for the first grant of {@code lockId} once the server is listening (again) and prints how
    * long it took after {@code what}.
    */
+  /**
+   * Runs {@code call}, which must fail within {@code bound} but no sooner than {@code atLeast}, and
+   * prints how long {@code what} took.
+   */
+  private static LockProviderException failsNoSooner(
+      String what, Duration atLeast, Duration bound, Callable<?> call) {
+    long start = System.nanoTime();
+    LockProviderException failure = failsWithin(bound, call);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    System.out.printf("%s failed after %d ms%n", what, took.toMillis());
+    assertThat(took).as(what).isGreaterThanOrEqualTo(atLeast);
+    return failure;
+  }
+
   private static LeaseGrant firstGrant(LockProvider provider, String lockId, String what) {
     long up = System.nanoTime();
     LeaseGrant lease =

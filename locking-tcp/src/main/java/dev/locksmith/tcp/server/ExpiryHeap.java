@@ -25,8 +25,7 @@ final class ExpiryHeap {
     if (size == heap.length) {
       heap = Arrays.copyOf(heap, heap.length + (heap.length >> 1));
     }
-    entry.heapIndex = size;
-    heap[size++] = entry;
+    place(entry, size++);
     up(entry.heapIndex);
   }
 
@@ -39,8 +38,7 @@ final class ExpiryHeap {
     LockEntry last = heap[--size];
     heap[size] = null;
     if (index < size) {
-      heap[index] = last;
-      last.heapIndex = index;
+      place(last, index);
       down(index);
       up(last.heapIndex);
     }
@@ -57,6 +55,12 @@ final class ExpiryHeap {
     }
   }
 
+  /** Puts {@code entry} at {@code index}, and tells it its position. */
+  private void place(LockEntry entry, int index) {
+    heap[index] = entry;
+    entry.heapIndex = index;
+  }
+
   private void up(int index) {
     LockEntry entry = heap[index];
     while (index > 0) {
@@ -65,12 +69,10 @@ final class ExpiryHeap {
       if (entry.expiresAt - above.expiresAt >= 0) {
         break;
       }
-      heap[index] = above;
-      above.heapIndex = index;
+      place(above, index);
       index = parent;
     }
-    heap[index] = entry;
-    entry.heapIndex = index;
+    place(entry, index);
   }
 
   private void down(int index) {
@@ -87,11 +89,9 @@ final class ExpiryHeap {
       if (smaller.expiresAt - entry.expiresAt >= 0) {
         break;
       }
-      heap[index] = smaller;
-      smaller.heapIndex = index;
+      place(smaller, index);
       index = child;
     }
-    heap[index] = entry;
-    entry.heapIndex = index;
+    place(entry, index);
   }
 }

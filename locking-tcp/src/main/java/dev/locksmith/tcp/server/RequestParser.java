@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntPredicate;
 
 /** Parses request lines; every rejection names the field and what was wrong with it. */
 final class RequestParser {
@@ -231,49 +232,37 @@ final class RequestParser {
 
   /** {@code [A-Za-z0-9_.:-]{1,32}}. */
   static boolean isId(String id) {
-    int n = id.length();
-    if (n < 1 || n > 32) {
-      return false;
-    }
-    for (int i = 0; i < n; i++) {
-      char c = id.charAt(i);
-      if (!(c >= 'a' && c <= 'z'
-          || c >= 'A' && c <= 'Z'
-          || c >= '0' && c <= '9'
-          || c == '_'
-          || c == '.'
-          || c == ':'
-          || c == '-')) {
-        return false;
-      }
-    }
-    return true;
+    return isRun(
+        id,
+        32,
+        c ->
+            c >= 'a' && c <= 'z'
+                || c >= 'A' && c <= 'Z'
+                || c >= '0' && c <= '9'
+                || c == '_'
+                || c == '.'
+                || c == ':'
+                || c == '-');
   }
 
   /** 1 to 128 printable ASCII characters other than space. */
   static boolean isToken(String token) {
-    int n = token.length();
-    if (n < 1 || n > 128) {
-      return false;
-    }
-    for (int i = 0; i < n; i++) {
-      char c = token.charAt(i);
-      if (c < 0x21 || c > 0x7E) {
-        return false;
-      }
-    }
-    return true;
+    return isRun(token, 128, c -> c >= 0x21 && c <= 0x7E);
   }
 
   /** 1 to 13 decimal digits. */
   static boolean isDigits(String value) {
-    int n = value.length();
-    if (n < 1 || n > 13) {
+    return isRun(value, 13, c -> c >= '0' && c <= '9');
+  }
+
+  /** Whether {@code text} is 1 to {@code maxLength} characters, each one {@code allowed}. */
+  private static boolean isRun(String text, int maxLength, IntPredicate allowed) {
+    int n = text.length();
+    if (n < 1 || n > maxLength) {
       return false;
     }
     for (int i = 0; i < n; i++) {
-      char c = value.charAt(i);
-      if (c < '0' || c > '9') {
+      if (!allowed.test(text.charAt(i))) {
         return false;
       }
     }
