@@ -1,0 +1,156 @@
+package dev.locksmith.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The queue on a real server: FIFO grants, status and listings read from the nodes, lock nodes
+ * removed by the server once empty, a provider over an application's {@link CuratorFramework}. The
+ * server checks container nodes every 100 ms here (60 s by default).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ZkQueueTest {
+  private static final Duration TTL = Duration.ofSeconds(30);
+  private static TestingServer server;
+  private static CuratorFramework curator;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    System.setProperty("znode.container.checkIntervalMs", "100");
+    server = ZkTestServers.server(Files.createTempDirectory("locksmith-zk-queue").toFile());
+    curator = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
+    curator.start();
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    curator.close();
+    server.close();
+    System.clearProperty("znode.container.checkIntervalMs");
+  }
+
+  private static ZkLockProvider provider() {
+    return ZkLockProvider.create(ZkTestServers.url(server.getConnectString(), "queue", ""));
+  }
+
+  @Test
+  void waitersAreGrantedInTheOrderTheyQueuedWithRisingTokens() throws Exception {
+    ExecutorService pool = Executors.newCachedThreadPool();
+    List<ZkLockProvider> clients = new ArrayList<>();
+    try (ZkLockProvider holder = provider()) {
+      String id = "fifo";
+      LeaseGrant held = holder.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+      List<String> order = new CopyOnWriteArrayList<>();
+      List<Future<LeaseGrant>> grants = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        ZkLockProvider client = provider();
+        clients.add(client);
+        String name = "w" + i;
+        grants.add(
+            pool.submit(
+                () -> {
+                  LeaseGrant grant =
+                      client.acquire(LockRequest.of(id, TTL), Duration.ofSeconds(60)).orElseThrow();
+                  order.add(name);
+                  client.release(grant);
+                  return grant;
+                }));
+        int queued = i + 1;
+        await().atMost(Duration.ofSeconds(10)).until(() -> holder.status(id).waiters() == queued);
+      }
+      assertThat(holder.release(held)).isTrue();
+      long previous = held.fencingToken();
+      for (Future<LeaseGrant> grant : grants) {
+        long token = grant.get(30, TimeUnit.SECONDS).fencingToken();
+        assertThat(token).isGreaterThan(previous);
+        previous = token;
+      }
+      assertThat(order).containsExactly("w0", "w1", "w2", "w3", "w4", "w5");
+    } finally {
+      pool.shutdownNow();
+      clients.forEach(ZkLockProvider::close);
+    }
+  }
+
+  @Test
+  void statusAndListingReadTheHolderTokenAndWaitersFromTheNodes() throws Exception {
+    try (ZkLockProvider a = provider();
+        ZkLockProvider b = provider()) {
+      String odd = "list:../odd id/ü";
+      String longId = "list:" + "x".repeat(300);
+      LockRequest request = LockRequest.of(odd, TTL);
+      LeaseGrant first = a.tryAcquire(request).orElseThrow();
+      LeaseGrant second = a.tryAcquire(LockRequest.of(longId, TTL)).orElseThrow();
+
+      LockStatus status = b.status(odd);
+      assertThat(status.lockId()).isEqualTo(odd);
+      assertThat(status.holder().owner()).isEqualTo(request.owner());
+      assertThat(status.holder().fencingToken()).isEqualTo(first.fencingToken());
+      assertThat(status.holder().timeLeft()).isPositive().isLessThanOrEqualTo(TTL);
+      assertThat(status.waiters()).isZero();
+
+      List<String> held = b.listHeld().orElseThrow().stream().map(LockStatus::lockId).toList();
+      assertThat(held).contains(odd, longId);
+      assertThat(a.release(first)).isTrue();
+      assertThat(a.release(second)).isTrue();
+      assertThat(b.status(odd).holder()).isNull();
+      assertThat(b.listHeld().orElseThrow().stream().map(LockStatus::lockId).toList())
+          .doesNotContain(odd, longId);
+    }
+  }
+
+  @Test
+  void aLocksNodeIsRemovedByTheServerOnceItsLastLeaseHasGone() throws Exception {
+    try (ZkLockProvider a = provider()) {
+      String id = "cleanup";
+      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      LeaseGrant held = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+      assertThat(curator.checkExists().forPath(lockNode)).isNotNull();
+      assertThat(a.release(held)).isTrue();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> curator.checkExists().forPath(lockNode) == null);
+      // Taken again after its node went: created again.
+      LeaseGrant again = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+      assertThat(again.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(a.release(again)).isTrue();
+    }
+  }
+
+  @Test
+  void aProviderOverAnApplicationsClientUsesItsBasePathAndLeavesTheClientOpen() throws Exception {
+    ZkLockProvider provider = ZkLockProvider.builder(curator).basePath("/app/locking").build();
+    LeaseGrant held = provider.tryAcquire(LockRequest.of("app-lock", TTL)).orElseThrow();
+    Stat node = curator.checkExists().forPath("/app/locking/locks/app-lock");
+    assertThat(node).isNotNull();
+    assertThat(node.getNumChildren()).isEqualTo(1);
+    assertThat(provider.description()).startsWith("zk://").endsWith("/app/locking");
+    assertThat(provider.release(held)).isTrue();
+    provider.close();
+    assertThat(curator.getState()).isEqualTo(CuratorFrameworkState.STARTED);
+    assertThat(curator.checkExists().forPath("/app")).isNotNull();
+  }
+}
