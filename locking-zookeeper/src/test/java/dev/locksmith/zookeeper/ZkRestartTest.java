@@ -1,0 +1,87 @@
+package dev.locksmith.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import java.io.File;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A server restarted with its data: fencing tokens keep rising, and a lease held across the restart
+ * is reported lost when the connection drops and given up once the client reconnects, so the lock
+ * is free again long before its TTL.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ZkRestartTest {
+  private static final Duration TTL = Duration.ofSeconds(60);
+
+  @Test
+  void tokensRiseAcrossRestartsAndALeaseHeldThroughOneIsReportedLost() throws Exception {
+    File data = Files.createTempDirectory("locksmith-zk-restart").toFile();
+    try (TestingServer server = ZkTestServers.server(data)) {
+      String url = ZkTestServers.url(server.getConnectString(), "restart", "sessionTimeout=20s");
+      String id = "restart";
+      List<Long> tokens = new ArrayList<>();
+      try (ZkLockProvider holder = ZkLockProvider.create(url);
+          ZkLockProvider other = ZkLockProvider.create(url)) {
+        tokens.add(grantAndRelease(other, id));
+        AtomicLong lostAt = new AtomicLong();
+        holder.onLeaseLost(grant -> lostAt.set(System.nanoTime()));
+        LeaseGrant held = holder.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+        tokens.add(held.fencingToken());
+
+        long restartedAt = System.nanoTime();
+        server.restart();
+        await().atMost(Duration.ofSeconds(10)).until(() -> lostAt.get() != 0);
+        LeaseGrant next = takeWithin(other, id, Duration.ofSeconds(20));
+        assertThat(Duration.ofNanos(System.nanoTime() - restartedAt)).isLessThan(TTL.dividedBy(2));
+        tokens.add(next.fencingToken());
+        assertThat(holder.renew(held, TTL)).isEmpty();
+        assertThat(other.release(next)).isTrue();
+
+        server.restart();
+        tokens.add(takeAndReleaseWithin(other, id));
+      }
+      assertThat(tokens).isSortedAccordingTo(Long::compare).doesNotHaveDuplicates();
+    }
+  }
+
+  private static long grantAndRelease(ZkLockProvider provider, String id) {
+    LeaseGrant grant = provider.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+    assertThat(provider.release(grant)).isTrue();
+    return grant.fencingToken();
+  }
+
+  private static long takeAndReleaseWithin(ZkLockProvider provider, String id) {
+    LeaseGrant grant = takeWithin(provider, id, Duration.ofSeconds(20));
+    assertThat(provider.release(grant)).isTrue();
+    return grant.fencingToken();
+  }
+
+  /** Takes the lock once the client has reconnected (calls fail until then). */
+  private static LeaseGrant takeWithin(ZkLockProvider provider, String id, Duration within) {
+    LeaseGrant[] taken = new LeaseGrant[1];
+    await()
+        .atMost(within)
+        .ignoreExceptionsInstanceOf(LockProviderException.class)
+        .until(
+            () -> {
+              Optional<LeaseGrant> grant = provider.tryAcquire(LockRequest.of(id, TTL));
+              grant.ifPresent(g -> taken[0] = g);
+              return grant.isPresent();
+            });
+    return taken[0];
+  }
+}
