@@ -3,10 +3,14 @@ package dev.locksmith.jdbc;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.locksmith.testkit.jdbc.TestPostgres;
+import java.time.Duration;
 import java.util.UUID;
 
 /** Where the tests find their databases. */
 final class TestDatabases {
+  /** The shortest TTL the README advises, which the conformance suites use. */
+  static final Duration SHORT_TTL = Duration.ofSeconds(2);
+
   private TestDatabases() {}
 
   /** A table name unique to a test class run. */
