@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates the engine from the providers of the configuration ({@code locksmith.url}, {@code
- * locksmith.providers.<name>.url}) and the {@link LockProvider} beans of the context, with every
- * {@link LockListener} bean. It is created at start-up, so a bad URL fails the start; an
+ * locksmith.providers.<name>.url}; {@code locksmith.url: jdbc} for the application's {@code
+ * DataSource}, see {@link JdbcProviderFactory}) and the {@link LockProvider} beans of the context,
+ * with every {@link LockListener} bean. It is created at start-up, so a bad URL fails the start; an
  * unreachable provider does not, unless {@code locksmith.require-providers-at-startup=true}.
  */
 @Factory
@@ -82,7 +83,16 @@ final class LocksmithFactory {
             builder.provider(name, provider);
           }
         });
-    if (settings.defaultUrl() != null) {
+    if (JdbcProviderFactory.URL.equals(settings.defaultUrl())) {
+      if (beans.containsKey("")) {
+        throw conflict(ProviderSettings.URL, "the default provider");
+      }
+      LockProvider overDataSource = beans.get(JdbcProviderFactory.NAME);
+      if (overDataSource == null) {
+        throw JdbcProviderFactory.missing(beanContext);
+      }
+      builder.defaultProvider(overDataSource);
+    } else if (settings.defaultUrl() != null) {
       if (beans.containsKey("")) {
         throw conflict(ProviderSettings.URL, "the default provider");
       }
@@ -94,6 +104,9 @@ final class LocksmithFactory {
         .forEach(
             (name, url) -> {
               String key = ProviderSettings.PROVIDERS + "." + name + ".url";
+              if (JdbcProviderFactory.URL.equals(url)) {
+                throw JdbcProviderFactory.namedNotSupported(key);
+              }
               if (beans.containsKey(name)) {
                 throw conflict(key, "provider '" + name + "'");
               }

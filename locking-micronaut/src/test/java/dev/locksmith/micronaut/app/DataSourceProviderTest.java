@@ -1,0 +1,198 @@
+package dev.locksmith.micronaut.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.jdbc.JdbcLockProvider;
+import dev.locksmith.testkit.jdbc.TestPostgres;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
+import io.micronaut.health.HealthStatus;
+import io.micronaut.management.health.indicator.HealthIndicator;
+import io.micronaut.management.health.indicator.HealthResult;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code locksmith.url: jdbc} in a real Micronaut context: the default provider is {@code
+ * locking-jdbc} over the application's {@link DataSource} bean, on H2 and on a real PostgreSQL; its
+ * lock operations commit at once on connections of their own, whatever the caller's transaction
+ * does; without a DataSource bean the start fails saying so.
+ */
+class DataSourceProviderTest {
+
+  private static String databaseUrl(String database) {
+    return database.equals("h2")
+        ? "jdbc:h2:mem:micronaut-ds;DB_CLOSE_DELAY=-1"
+        : TestPostgres.url("");
+  }
+
+  private static ApplicationContext start(String database, String table) {
+    return ApplicationContext.run(
+        Map.of(
+            "locksmith.url",
+            "jdbc",
+            "locksmith.jdbc.table",
+            table,
+            "test.database-url",
+            databaseUrl(database)),
+        "datasource");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql"})
+  void lockedMethodRunsOnTheApplicationDataSourceWithMetersAndHealth(String database)
+      throws Exception {
+    String table = "mn_locks_" + database;
+    try (ApplicationContext context = start(database, table)) {
+      Locksmith locksmith = context.getBean(Locksmith.class);
+      LockProvider provider = locksmith.providers().get("");
+      assertThat(provider)
+          .isInstanceOf(JdbcLockProvider.class)
+          .isSameAs(locksmith.providers().get("jdbc"));
+      assertThat(((JdbcLockProvider) provider).table()).isEqualTo(table);
+
+      DataSourceBeans.DataSourceJob job = context.getBean(DataSourceBeans.DataSourceJob.class);
+      Gate gate = new Gate();
+      CompletableFuture<Long> holder = CompletableFuture.supplyAsync(() -> job.run("mon", gate));
+      gate.awaitEntered();
+      try (Connection outside = DriverManager.getConnection(databaseUrl(database))) {
+        assertThat(committedOwner(outside, table, "ds-job:mon")).isNotEqualTo("no row");
+      }
+      assertThatThrownBy(() -> job.run("mon", Gate.opened())).isInstanceOf(LockBusyException.class);
+      gate.open();
+      long token = holder.get(20, TimeUnit.SECONDS);
+      assertThat(job.run("mon", Gate.opened())).isGreaterThan(token);
+
+      SimpleMeterRegistry meters = context.getBean(SimpleMeterRegistry.class);
+      assertThat(
+              meters
+                  .get("locksmith.acquire")
+                  .tags("name", "ds-job", "provider", "default", "outcome", "acquired")
+                  .timer()
+                  .count())
+          .isEqualTo(2);
+      HealthResult health =
+          context.getBeansOfType(HealthIndicator.class).stream()
+              .map(indicator -> Mono.from(indicator.getResult()).block())
+              .filter(result -> result != null && result.getName().equals("locksmith"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(health.getStatus()).isEqualTo(HealthStatus.UP);
+      assertThat(String.valueOf(health.getDetails())).contains("application DataSource");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql"})
+  void lockTakenDuringATransactionCommitsAtOnceAndOutlivesItsRollback(String database)
+      throws Exception {
+    String table = "mn_tx_locks_" + database;
+    String url = databaseUrl(database);
+    try (ApplicationContext context = start(database, table);
+        Connection outside = DriverManager.getConnection(url);
+        Statement outsideStatement = outside.createStatement()) {
+      // Micronaut Data wraps the bean in a proxy whose connections are those of the current
+      // connection scope; the provider uses the pool behind it.
+      assertThat(context.getBean(DataSource.class)).isInstanceOf(DelegatingDataSource.class);
+      outsideStatement.execute("CREATE TABLE IF NOT EXISTS mn_work (id VARCHAR(64) PRIMARY KEY)");
+      Locksmith locksmith = context.getBean(Locksmith.class);
+
+      Lease lease;
+      try (Connection business = DriverManager.getConnection(url);
+          Statement statement = business.createStatement()) {
+        business.setAutoCommit(false);
+        statement.execute("INSERT INTO mn_work (id) VALUES ('w1')");
+        lease = locksmith.acquire(LockOptions.named("tx-job"));
+        // Committed at once: seen on another connection while the business work is open.
+        assertThat(committedOwner(outside, table, lease.lockId())).isEqualTo(lease.ownerToken());
+        assertThat(count(outsideStatement)).isZero();
+        business.rollback();
+      }
+      try {
+        assertThat(count(outsideStatement)).isZero();
+        assertThat(locksmith.providers().get("").status(lease.lockId()).currentHolder())
+            .hasValueSatisfying(
+                holder -> assertThat(holder.fencingToken()).isEqualTo(lease.fencingToken()));
+      } finally {
+        lease.close();
+      }
+      outsideStatement.execute("DROP TABLE mn_work");
+    }
+  }
+
+  private static int count(Statement statement) throws SQLException {
+    try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM mn_work")) {
+      rows.next();
+      return rows.getInt(1);
+    }
+  }
+
+  @Test
+  void withoutADataSourceBeanTheStartFailsSayingSo() {
+    assertThatThrownBy(() -> ApplicationContext.run(Map.of("locksmith.url", "jdbc"), "none"))
+        .satisfies(
+            failure ->
+                assertThat(configurationCause(failure).getMessage())
+                    .contains("locksmith.url: jdbc uses the application's DataSource bean")
+                    .contains("defines none"));
+  }
+
+  @Test
+  void aNamedProviderCannotUseTheDataSource() {
+    assertThatThrownBy(
+            () ->
+                ApplicationContext.run(
+                    Map.of(
+                        "locksmith.url", "mem:named-jdbc",
+                        "locksmith.providers.audit.url", "jdbc"),
+                    "none"))
+        .satisfies(
+            failure ->
+                assertThat(configurationCause(failure).getMessage())
+                    .startsWith("locksmith.providers.audit.url: jdbc")
+                    .contains("only the default provider"));
+  }
+
+  private static Throwable configurationCause(Throwable failure) {
+    Throwable cause = failure;
+    while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    assertThat(cause)
+        .as("root cause of %s", failure)
+        .isInstanceOf(LockConfigurationException.class);
+    return cause;
+  }
+
+  /** The committed owner token of a lock's row, read on a connection outside the context. */
+  private static String committedOwner(Connection outside, String table, String lockId)
+      throws SQLException {
+    try (PreparedStatement query =
+        outside.prepareStatement("SELECT owner_token FROM " + table + " WHERE lock_id = ?")) {
+      query.setString(1, lockId);
+      try (ResultSet row = query.executeQuery()) {
+        return row.next() ? row.getString(1) : "no row";
+      }
+    }
+  }
+}
