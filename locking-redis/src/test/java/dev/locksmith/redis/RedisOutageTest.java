@@ -65,14 +65,7 @@ class RedisOutageTest {
         assertThat(since(call)).as("a call while nothing listens").isLessThanOrEqualTo(BOUND);
 
         redis.restart();
-        LeaseGrant lease =
-            await()
-                .atMost(Duration.ofSeconds(10))
-                .ignoreException(LockProviderException.class)
-                .until(
-                    () -> provider.tryAcquire(request(id, Duration.ofSeconds(30))),
-                    Optional::isPresent)
-                .orElseThrow();
+        LeaseGrant lease = acquireOnceBack(provider, id);
         assertThat(provider.status(id).currentHolder().orElseThrow().fencingToken())
             .isEqualTo(lease.fencingToken());
         assertThat(provider.release(lease)).isTrue();
@@ -250,17 +243,19 @@ class RedisOutageTest {
         caller.join(5_000);
 
         redis.restart();
-        LeaseGrant lease =
-            await()
-                .atMost(Duration.ofSeconds(10))
-                .ignoreException(LockProviderException.class)
-                .until(
-                    () -> provider.tryAcquire(request(id, Duration.ofSeconds(30))),
-                    Optional::isPresent)
-                .orElseThrow();
+        LeaseGrant lease = acquireOnceBack(provider, id);
         assertThat(provider.release(lease)).isTrue();
       }
     }
+  }
+
+  /** Acquires {@code id} as soon as the restarted server answers, within 10 s. */
+  private static LeaseGrant acquireOnceBack(RedisLockProvider provider, String id) {
+    return await()
+        .atMost(Duration.ofSeconds(10))
+        .ignoreException(LockProviderException.class)
+        .until(() -> provider.tryAcquire(request(id, Duration.ofSeconds(30))), Optional::isPresent)
+        .orElseThrow();
   }
 
   private static Duration since(long startNanos) {

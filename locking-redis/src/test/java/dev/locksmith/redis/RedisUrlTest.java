@@ -12,8 +12,11 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.redisson.config.Config;
 import org.redisson.config.SingleServerConfig;
 
@@ -56,34 +59,29 @@ class RedisUrlTest {
         .contains("database: 0");
   }
 
-  @Test
-  void badPartsAreNamed() {
-    assertThatThrownBy(() -> parse("redis://localhost/x"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("path '/x'")
-        .hasMessageContaining("database number");
-    assertThatThrownBy(() -> parse("redis://localhost?tiemout=1s"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("unknown parameter 'tiemout'")
-        .hasMessageContaining("timeout");
-    assertThatThrownBy(() -> parse("redis://localhost?timeout=soon"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("parameter 'timeout'")
-        .hasMessageContaining("'soon' is not a duration");
-    assertThatThrownBy(() -> parse("redis://localhost?timeout=0s"))
-        .hasMessageContaining("parameter 'timeout' is 0s");
-    assertThatThrownBy(() -> parse("redis://localhost?retry-attempts=-1"))
-        .hasMessageContaining("parameter 'retry-attempts' is -1");
-    assertThatThrownBy(() -> parse("redis://localhost?prefix=a%7Bb%7D"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("parameter 'prefix'")
-        .hasMessageContaining("hash tag");
-    assertThatThrownBy(() -> parse("redis://localhost:99999"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("port");
-    assertThatThrownBy(() -> parse("redis:localhost"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("redis://HOST:PORT");
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      textBlock =
+          """
+          redis://localhost/x                 | path '/x'                        | database number
+          redis://localhost?tiemout=1s        | unknown parameter 'tiemout'      | timeout
+          redis://localhost?timeout=soon      | parameter 'timeout'              | 'soon' is not a duration
+          redis://localhost?timeout=0s        | parameter 'timeout' is 0s        |
+          redis://localhost?retry-attempts=-1 | parameter 'retry-attempts' is -1 |
+          redis://localhost?prefix=a%7Bb%7D   | parameter 'prefix'               | hash tag
+          redis://localhost:99999             | port                             |
+          redis:localhost                     | redis://HOST:PORT                |
+          """)
+  void badPartsAreNamed(String url, String part, @Nullable String detail) {
+    var refusal =
+        assertThatThrownBy(() -> parse(url))
+            .isInstanceOf(LockConfigurationException.class)
+            .hasMessageContaining(part);
+    if (detail != null) {
+      refusal.hasMessageContaining(detail);
+    }
   }
 
   @Test
