@@ -1,6 +1,5 @@
 package dev.locksmith.micronaut;
 
-import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.jdbc.JdbcLockProvider;
 import io.micronaut.context.BeanContext;
@@ -8,7 +7,6 @@ import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.annotation.Value;
-import io.micronaut.core.reflect.ClassUtils;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import javax.sql.DataSource;
@@ -24,21 +22,11 @@ import javax.sql.DataSource;
 @Factory
 @Requires(classes = JdbcLockProvider.class)
 @Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
-@Requires(property = JdbcProviderFactory.URL_KEY, value = JdbcProviderFactory.URL)
+@Requires(property = DataSourceUrl.URL_KEY, value = DataSourceUrl.URL)
 final class JdbcProviderFactory {
-  /** The value of {@code locksmith.url} that means the application's {@link DataSource}. */
-  static final String URL = "jdbc";
-
-  static final String URL_KEY = "locksmith.url";
-
-  /** The name of the provider over the application's data source. */
-  static final String NAME = "jdbc";
-
-  private static final String JDBC_PROVIDER = "dev.locksmith.jdbc.JdbcLockProvider";
-
   /** The provider over the application's data source. */
   @Singleton
-  @Named(NAME)
+  @Named(DataSourceUrl.NAME)
   @Requires(beans = DataSource.class)
   @Bean(preDestroy = "close")
   LockProvider jdbcLockProvider(
@@ -50,40 +38,5 @@ final class JdbcProviderFactory {
         .table(table)
         .createTable(createTable)
         .build();
-  }
-
-  /**
-   * Why {@code locksmith.url: jdbc} has no provider over the application's data source.
-   *
-   * @return the failure to throw, naming what is missing
-   */
-  static LockConfigurationException missing(BeanContext beanContext) {
-    String prefix = "locksmith.url: jdbc uses the application's DataSource bean";
-    if (!ClassUtils.isPresent(JDBC_PROVIDER, LocksmithFactory.class.getClassLoader())) {
-      return new LockConfigurationException(
-          prefix
-              + " through locking-jdbc, which is not on the class path; add the dependency"
-              + " dev.locksmith:locking-jdbc");
-    }
-    int dataSources = beanContext.getBeanDefinitions(DataSource.class).size();
-    return new LockConfigurationException(
-        dataSources == 0
-            ? prefix
-                + ", but the application defines none; configure one (datasources.default.url"
-                + " with micronaut-jdbc-hikari), or give locksmith.url a full URL such as"
-                + " jdbc:postgresql://host/db?user=app"
-            : prefix
-                + ", but it could not be used ("
-                + dataSources
-                + " DataSource beans); mark the one for locks @Primary");
-  }
-
-  /** A named provider's URL may not be the bare {@code jdbc}. */
-  static LockConfigurationException namedNotSupported(String key) {
-    return new LockConfigurationException(
-        key
-            + ": jdbc, the application's DataSource, serves only the default provider"
-            + " (locksmith.url: jdbc); give this provider a full URL such as"
-            + " jdbc:postgresql://host/db?user=app");
   }
 }

@@ -83,13 +83,13 @@ final class LocksmithFactory {
             builder.provider(name, provider);
           }
         });
-    if (JdbcProviderFactory.URL.equals(settings.defaultUrl())) {
+    if (DataSourceUrl.URL.equals(settings.defaultUrl())) {
       if (beans.containsKey("")) {
         throw conflict(ProviderSettings.URL, "the default provider");
       }
-      LockProvider overDataSource = beans.get(JdbcProviderFactory.NAME);
+      LockProvider overDataSource = beans.get(DataSourceUrl.NAME);
       if (overDataSource == null) {
-        throw JdbcProviderFactory.missing(beanContext);
+        throw DataSourceUrl.missing(beanContext);
       }
       builder.defaultProvider(overDataSource);
     } else if (settings.defaultUrl() != null) {
@@ -104,8 +104,8 @@ final class LocksmithFactory {
         .forEach(
             (name, url) -> {
               String key = ProviderSettings.PROVIDERS + "." + name + ".url";
-              if (JdbcProviderFactory.URL.equals(url)) {
-                throw JdbcProviderFactory.namedNotSupported(key);
+              if (DataSourceUrl.URL.equals(url)) {
+                throw DataSourceUrl.namedNotSupported(key);
               }
               if (beans.containsKey(name)) {
                 throw conflict(key, "provider '" + name + "'");
