@@ -1,6 +1,7 @@
 package dev.locksmith.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
@@ -20,6 +21,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -137,6 +139,24 @@ class ZkQueueTest {
       LeaseGrant again = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
       assertThat(again.fencingToken()).isGreaterThan(held.fencingToken());
       assertThat(a.release(again)).isTrue();
+    }
+  }
+
+  @Test
+  void withDigestCredentialsOnlyTheSameIdentityMayTouchTheNodes() throws Exception {
+    String url = ZkTestServers.url(server.getConnectString(), "secured", "digest=app:secret");
+    try (ZkLockProvider a = ZkLockProvider.create(url);
+        ZkLockProvider b = ZkLockProvider.create(url)) {
+      LeaseGrant held = a.tryAcquire(LockRequest.of("secured", TTL)).orElseThrow();
+      assertThat(b.status("secured").holder().fencingToken()).isEqualTo(held.fencingToken());
+      String lockNode = "/secured/locks/secured";
+      assertThatThrownBy(() -> curator.getChildren().forPath(lockNode))
+          .as("a client without the credentials cannot even list the queue")
+          .isInstanceOf(KeeperException.NoAuthException.class);
+      assertThatThrownBy(() -> curator.delete().deletingChildrenIfNeeded().forPath("/secured"))
+          .isInstanceOf(KeeperException.NoAuthException.class);
+      assertThat(a.description()).doesNotContain("secret");
+      assertThat(a.release(held)).isTrue();
     }
   }
 
