@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -103,21 +104,13 @@ class LifecycleTest {
 
   @Test
   void closeWaitsForRunningCallsThenReleasesTheirLeases() throws Exception {
-    Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .shutdownTimeout(Duration.ofSeconds(20))
-            .build();
+    Locksmith locksmith = engine(provider, Duration.ofSeconds(20));
     Job job = new Job();
-    Future<?> running = pool.submit(() -> call(locksmith, job, "work"));
-    job.inside.await();
+    Future<?> running = started(locksmith, job);
     Lease explicit = locksmith.acquire(LockOptions.named("held-by-the-application"));
     Future<?> closing = pool.submit(locksmith::close);
     await().atMost(Duration.ofSeconds(5)).until(() -> isClosing(locksmith));
-    await()
-        .during(Duration.ofMillis(300))
-        .atMost(Duration.ofSeconds(2))
-        .until(() -> !closing.isDone());
+    assertStillClosing(closing);
     job.finish.countDown();
     running.get(5, TimeUnit.SECONDS);
     closing.get(5, TimeUnit.SECONDS);
@@ -125,6 +118,25 @@ class LifecycleTest {
         .as("the job's lease was released as the call ended")
         .isPresent();
     assertThat(explicit.isValid()).as("an application's own lease is not waited for").isTrue();
+  }
+
+  private static Locksmith engine(LockProvider backend, Duration shutdownTimeout) {
+    return Locksmith.builder().defaultProvider(backend).shutdownTimeout(shutdownTimeout).build();
+  }
+
+  /** Runs {@code job} through {@code locksmith} on the pool; returns once it is inside its lock. */
+  private Future<?> started(Locksmith locksmith, Job job) throws InterruptedException {
+    Future<?> running = pool.submit(() -> call(locksmith, job, "work"));
+    job.inside.await();
+    return running;
+  }
+
+  /** Asserts that {@code closing} does not end for 300 ms. */
+  private static void assertStillClosing(Future<?> closing) {
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> !closing.isDone());
   }
 
   private static boolean isClosing(Locksmith locksmith) {
@@ -138,14 +150,9 @@ class LifecycleTest {
 
   @Test
   void closeGivesUpAfterItsTimeout() throws Exception {
-    Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .shutdownTimeout(Duration.ofMillis(200))
-            .build();
+    Locksmith locksmith = engine(provider, Duration.ofMillis(200));
     Job job = new Job();
-    Future<?> running = pool.submit(() -> call(locksmith, job, "work"));
-    job.inside.await();
+    Future<?> running = started(locksmith, job);
     long start = System.nanoTime();
     locksmith.close();
     assertThat(Duration.ofNanos(System.nanoTime() - start))
@@ -161,18 +168,13 @@ class LifecycleTest {
     CountDownLatch releasing = new CountDownLatch(1);
     CountDownLatch letRelease = new CountDownLatch(1);
     GatedReleaseProvider gated = new GatedReleaseProvider(provider, releasing, letRelease);
-    Locksmith locksmith =
-        Locksmith.builder().defaultProvider(gated).shutdownTimeout(Duration.ofSeconds(20)).build();
+    Locksmith locksmith = engine(gated, Duration.ofSeconds(20));
     Job job = new Job();
-    Future<?> running = pool.submit(() -> call(locksmith, job, "work"));
-    job.inside.await();
+    Future<?> running = started(locksmith, job);
     job.finish.countDown();
     assertThat(releasing.await(5, TimeUnit.SECONDS)).isTrue();
     Future<?> closing = pool.submit(locksmith::close);
-    await()
-        .during(Duration.ofMillis(300))
-        .atMost(Duration.ofSeconds(2))
-        .until(() -> !closing.isDone());
+    assertStillClosing(closing);
     letRelease.countDown();
     running.get(5, TimeUnit.SECONDS);
     closing.get(5, TimeUnit.SECONDS);
