@@ -1,9 +1,14 @@
 package dev.locksmith.zookeeper;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
@@ -14,21 +19,46 @@ import org.apache.curator.test.TestingServer;
  * ms and as long as 60 s.
  */
 final class ZkTestServers {
+  private static final Set<Integer> USED = new HashSet<>();
+
   private ZkTestServers() {}
 
-  /** A spec on a free loopback port; {@code dataDir} null for a temporary one. */
-  static InstanceSpec spec(File dataDir, boolean deleteOnClose, int serverId) {
+  /**
+   * A spec on free loopback ports, distinct from each other and from every spec made before in this
+   * JVM (curator-test's own random ports may repeat); {@code dataDir} null for a temporary one.
+   */
+  static InstanceSpec spec(File dataDir, boolean deleteOnClose, int serverId) throws IOException {
+    int[] ports = freePorts(3);
     return new InstanceSpec(
         dataDir,
-        -1,
-        -1,
-        -1,
+        ports[0],
+        ports[1],
+        ports[2],
         deleteOnClose,
         serverId,
         200,
         -1,
         Map.of("clientPortAddress", "127.0.0.1", "maxSessionTimeout", "60000"),
         "127.0.0.1");
+  }
+
+  private static synchronized int[] freePorts(int count) throws IOException {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; ) {
+        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets.add(socket);
+        if (USED.add(socket.getLocalPort())) {
+          ports[i++] = socket.getLocalPort();
+        }
+      }
+      return ports;
+    } finally {
+      for (ServerSocket socket : sockets) {
+        socket.close();
+      }
+    }
   }
 
   /** A started single server keeping its data in {@code dataDir} across restarts. */
