@@ -80,21 +80,14 @@ final class RequestParser {
         }
         yield new Request.Acquire(id, lock, ttl, wait, ownerToken, owner);
       }
-      case "RENEW" -> {
+      case "RENEW", "HOLD" -> {
         arity(id, verb, words, 3, " <lock> <owner-token> <ttl-ms>");
-        yield new Request.Renew(
-            id,
-            lockId(id, words.get(2)),
-            token(id, words.get(3)),
-            millis(id, "ttl-ms", words.get(4), 1));
-      }
-      case "HOLD" -> {
-        arity(id, verb, words, 3, " <lock> <owner-token> <ttl-ms>");
-        yield new Request.Hold(
-            id,
-            lockId(id, words.get(2)),
-            token(id, words.get(3)),
-            millis(id, "ttl-ms", words.get(4), 1));
+        String lock = lockId(id, words.get(2));
+        String token = token(id, words.get(3));
+        long ttl = millis(id, "ttl-ms", words.get(4), 1);
+        yield verb.equals("RENEW")
+            ? new Request.Renew(id, lock, token, ttl)
+            : new Request.Hold(id, lock, token, ttl);
       }
       case "STATS" -> {
         arity(id, verb, words, 0, "");
