@@ -32,12 +32,14 @@ final class LeaseQueue {
   private final BooleanSupplier closed;
   private final Set<WakeSignal> waiters = ConcurrentHashMap.newKeySet();
   private final KnownParents parents = new KnownParents();
+  private final HolderExpiry expiry;
 
   LeaseQueue(CuratorFramework client, ZkCalls calls, LockPaths paths, BooleanSupplier closed) {
     this.client = client;
     this.calls = calls;
     this.paths = paths;
     this.closed = closed;
+    this.expiry = new HolderExpiry(client, calls, paths);
   }
 
   /**
@@ -187,7 +189,7 @@ final class LeaseQueue {
       return new Held(
           path, data, at.version, grant.renewed(request.ttl(), at.grantSent + ttlNanos(data)));
     }
-    long holderLeft = expireIfOver(id, queue.get(0), at.serverNow);
+    long holderLeft = expiry.expireIfOver(id, queue.get(0), at.serverNow);
     if (holderLeft <= 0) {
       at.touch = !at.holding;
       at.again = true;
@@ -222,44 +224,6 @@ final class LeaseQueue {
     }
     at.touch = index == 1;
     return null;
-  }
-
-  /**
-   * Deletes the holder {@code child} when its lease ran out by {@code serverNow} on the ensemble's
-   * clock.
-   *
-   * @return 0 when it was deleted or is gone, else the milliseconds it has left ({@link
-   *     Long#MAX_VALUE} for a node that waits for its claim, which only its session ends)
-   */
-  long expireIfOver(String id, String child, long serverNow) throws InterruptedException {
-    String path = paths.lease(id, child);
-    Stat stat = new Stat();
-    byte[] bytes;
-    try {
-      bytes =
-          calls.call("status", id, () -> client.getData().storingStatIn(stat).forPath(path), null);
-    } catch (KeeperException.NoNodeException e) {
-      return 0;
-    } catch (KeeperException e) {
-      throw calls.failure("status", id, e.toString(), e);
-    }
-    LeaseData holder = LeaseData.decode(bytes);
-    if (holder == null || !holder.holding()) {
-      return Long.MAX_VALUE;
-    }
-    long left = stat.getMtime() + holder.ttlMillis() - serverNow;
-    if (left > 0) {
-      return left;
-    }
-    try {
-      calls.call(
-          "expire", id, () -> client.delete().withVersion(stat.getVersion()).forPath(path), null);
-    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
-      // Released or renewed meanwhile: look again.
-    } catch (KeeperException e) {
-      throw calls.failure("expire", id, e.toString(), e);
-    }
-    return 0;
   }
 
   List<String> children(String id) throws InterruptedException {

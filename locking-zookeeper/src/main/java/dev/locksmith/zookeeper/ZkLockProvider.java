@@ -13,9 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
@@ -51,7 +48,7 @@ public final class ZkLockProvider implements LockProvider {
   private final Statuses statuses;
   private final Map<String, Held> leases = new ConcurrentHashMap<>();
   private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
-  private final ScheduledExecutorService ends;
+  private final LeaseEnds ends;
   private final ConnectionStateListener connection = (c, state) -> connectionChanged(state);
   private volatile boolean closed;
 
@@ -68,13 +65,7 @@ public final class ZkLockProvider implements LockProvider {
     LockPaths paths = new LockPaths(basePath);
     this.queue = new LeaseQueue(client, calls, paths, () -> closed);
     this.statuses = new Statuses(client, calls, paths, leases::get);
-    this.ends =
-        Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "locksmith-zk-lease-ends");
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.ends = new LeaseEnds(client, calls, leases, description);
     client.getConnectionStateListenable().addListener(connection);
   }
 
@@ -122,37 +113,8 @@ public final class ZkLockProvider implements LockProvider {
       return null;
     }
     leases.put(held.data.ownerToken(), held);
-    scheduleEnd(held);
+    ends.schedule(held);
     return held.grant();
-  }
-
-  /** At the lease's local deadline its own client deletes its node, unless renewed meanwhile. */
-  private void scheduleEnd(Held held) {
-    long delay = held.grant().deadlineNanos() - System.nanoTime();
-    try {
-      held.endAt(ends.schedule(() -> end(held), Math.max(0, delay), TimeUnit.NANOSECONDS));
-    } catch (RejectedExecutionException e) {
-      // Shut down: the session's end removes the node.
-    }
-  }
-
-  private void end(Held held) {
-    if (!held.grant().expired()) {
-      return; // renewed meanwhile, rescheduled
-    }
-    try {
-      int version = held.version();
-      calls.callUninterrupted(
-          "end",
-          held.grant().lockId(),
-          () -> client.delete().withVersion(version).forPath(held.path));
-      leases.remove(held.data.ownerToken(), held);
-    } catch (KeeperException.NoNodeException e) {
-      leases.remove(held.data.ownerToken(), held);
-    } catch (KeeperException | RuntimeException e) {
-      LOG.debug(
-          "ZooKeeper {}: ending a lease at its deadline failed: {}", description, e.toString());
-    }
   }
 
   @Override
@@ -178,7 +140,7 @@ public final class ZkLockProvider implements LockProvider {
       LeaseGrant renewed =
           held.grant().renewed(ttl, sent + TimeUnit.MILLISECONDS.toNanos(ttlMillis));
       held.renewed(stat.getVersion(), renewed);
-      scheduleEnd(held);
+      ends.schedule(held);
       return Optional.of(renewed);
     } catch (KeeperException e) {
       leases.remove(lease.ownerToken(), held);
@@ -211,7 +173,7 @@ public final class ZkLockProvider implements LockProvider {
       return false;
     } catch (RuntimeException e) {
       leases.putIfAbsent(lease.ownerToken(), held);
-      scheduleEnd(held);
+      ends.schedule(held);
       throw e;
     }
   }
@@ -298,7 +260,7 @@ public final class ZkLockProvider implements LockProvider {
     }
     long delay = last - System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
     LOG.info("ZooKeeper {}: closing once its minimum holds have ended", description);
-    ends.schedule(this::shutDown, delay, TimeUnit.NANOSECONDS);
+    ends.after(delay, this::shutDown);
   }
 
   private void shutDown() {
