@@ -14,8 +14,9 @@ import java.time.Duration;
 
 /**
  * A real lock store for one scenario run: a lock directory, an in-process TCP lock server with a
- * data directory, a dedicated {@code redis-server} child process, or a dedicated PostgreSQL server
- * for the JDBC provider. Never the machine's Redis or PostgreSQL.
+ * data directory, a dedicated {@code redis-server} child process, a dedicated PostgreSQL server for
+ * the JDBC provider, or a ZooKeeper server in the test JVM (Curator's {@code TestingServer}). Never
+ * the machine's Redis, PostgreSQL or ZooKeeper.
  */
 abstract class Backend implements AutoCloseable {
 
@@ -24,7 +25,8 @@ abstract class Backend implements AutoCloseable {
     FILE,
     TCP,
     REDIS,
-    JDBC;
+    JDBC,
+    ZOOKEEPER;
 
     /** The scheme as users write it, for reports. */
     String scheme() {
@@ -33,12 +35,25 @@ abstract class Backend implements AutoCloseable {
         case TCP -> "tcp://";
         case REDIS -> "redis://";
         case JDBC -> "jdbc:postgresql:";
+        case ZOOKEEPER -> "zk://";
       };
     }
 
-    /** Whether the provider promises FIFO hand-off to waiters (a server-side queue). */
+    /**
+     * Whether the provider promises FIFO hand-off to waiters: the TCP server's queue, ZooKeeper's
+     * sequential nodes.
+     */
     boolean promisesFifo() {
-      return this == TCP;
+      return this == TCP || this == ZOOKEEPER;
+    }
+
+    /**
+     * Whether a call made while the server is down for a second fails. A ZooKeeper client instead
+     * waits for its connection for up to the call bound (2 s here), so a 1 s restart shows only as
+     * leases reported lost, if one was held at that moment.
+     */
+    boolean failsCallsDuringOutage() {
+      return this != ZOOKEEPER;
     }
 
     /**
@@ -52,12 +67,17 @@ abstract class Backend implements AutoCloseable {
           case TCP -> new TcpBackend(dir.resolve("tcp-data"));
           case REDIS -> new RedisBackend(durable);
           case JDBC -> new JdbcBackend();
+          case ZOOKEEPER -> new ZooKeeperBackend(dir.resolve("zk-data"));
         };
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
   }
+
+  /** The ZooKeeper provider's base path and parameters in every scenario. */
+  static final String ZK_PATH_AND_PARAMETERS =
+      "/chaos?sessionTimeout=2s&connectionTimeout=2s&timeout=2s";
 
   /** The lock table of the JDBC provider's scenarios. */
   static final String JDBC_TABLE = "chaos_locks";
@@ -233,6 +253,42 @@ abstract class Backend implements AutoCloseable {
     @Override
     public void close() {
       postgres.close();
+    }
+  }
+
+  private static final class ZooKeeperBackend extends Backend {
+    private final ZkServers.Server server;
+
+    ZooKeeperBackend(Path dataDir) throws IOException {
+      this.server = ZkServers.server(Files.createDirectories(dataDir));
+    }
+
+    @Override
+    String url() {
+      return urlThrough(server.port());
+    }
+
+    @Override
+    String urlThrough(int port) {
+      return "zk://127.0.0.1:" + port + ZK_PATH_AND_PARAMETERS;
+    }
+
+    @Override
+    void restart(Duration downtime) {
+      server.stop();
+      // Its clients may not notice a short outage: check that there was one.
+      try (java.net.Socket probe = new java.net.Socket("127.0.0.1", server.port())) {
+        throw new IllegalStateException("ZooKeeper still accepts connections after its stop");
+      } catch (IOException refused) {
+        // down, as it should be
+      }
+      stayDown(downtime);
+      server.start();
+    }
+
+    @Override
+    public void close() {
+      server.close();
     }
   }
 }

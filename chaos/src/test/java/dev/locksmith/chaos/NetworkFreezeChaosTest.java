@@ -33,7 +33,7 @@ class NetworkFreezeChaosTest {
   @ParameterizedTest(name = "{0}")
   @EnumSource(
       value = Backend.Kind.class,
-      names = {"TCP", "REDIS", "JDBC"})
+      names = {"TCP", "REDIS", "JDBC", "ZOOKEEPER"})
   void aFrozenHolderStopsAtItsDeadlineBeforeAnyoneElseHolds(Backend.Kind kind) throws Exception {
     Path dir = WorkDirs.fresh("7-freeze-" + kind.name().toLowerCase());
     Path results = dir.resolve("holder-results");

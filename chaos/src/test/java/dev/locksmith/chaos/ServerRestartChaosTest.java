@@ -15,8 +15,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Scenario 4: the TCP lock server (closed and started again on the same port and data directory),
  * Redis (SIGKILLed and started again, with {@code appendfsync always}) and PostgreSQL (a fast
- * shutdown, then started again on the same port and data directory) are restarted twice while 3
- * JVMs × 2 threads keep doing read-modify-write. Clients must see errors, then recover; no two
+ * shutdown, then started again on the same port and data directory) and ZooKeeper (a {@code
+ * TestingServer} stopped and started again on the same port and data) are restarted twice while 3
+ * JVMs × 2 threads keep doing read-modify-write. Clients must see errors (ZooKeeper's wait through
+ * a 1 s outage instead, and its backend checks that the server was down), then recover; no two
  * valid leases may overlap, no update may be lost, and fencing tokens must never go back.
  */
 class ServerRestartChaosTest {
@@ -31,7 +33,7 @@ class ServerRestartChaosTest {
   private record Restart(long stoppedAt, long upAt) {}
 
   @ParameterizedTest(name = "{0}")
-  @EnumSource(names = {"TCP", "REDIS", "JDBC"})
+  @EnumSource(names = {"TCP", "REDIS", "JDBC", "ZOOKEEPER"})
   void clientsSeeErrorsThenRecoverWithoutOverlapOrLostUpdate(Backend.Kind kind) throws Exception {
     Path dir = WorkDirs.fresh("4-restart-" + kind.name().toLowerCase());
     Path ledgerFile = dir.resolve("ledger");
@@ -81,7 +83,7 @@ class ServerRestartChaosTest {
             .count();
     long lost = problems.stream().filter(p -> p.contains(" lost ")).count();
     long refused = problems.stream().filter(p -> p.contains(" refused ")).count();
-    if (errors + lost == 0) {
+    if (errors + lost == 0 && kind.failsCallsDuringOutage()) {
       violations.add("no client saw an error or a lost lease: the restarts went unnoticed");
     }
     for (int i = 0; i < exitCodes.size(); i++) {

@@ -1,0 +1,203 @@
+package dev.locksmith.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockEvent;
+import dev.locksmith.core.LockException;
+import dev.locksmith.core.LockListener;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.testkit.CriticalSection;
+import dev.locksmith.testkit.History;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scenario 9 (ZooKeeper only): a three-server ensemble in the test JVM ({@code TestingCluster}); a
+ * client holds a lock, 5 waiters in clients of their own queue behind it, and the ensemble's leader
+ * is killed, 3 rounds on a fresh ensemble each. The holder's lease must be reported lost (its
+ * connection is suspended while the ensemble elects a leader) before the first waiter is granted;
+ * the waiters must then get the lock in the order they queued, without overlap, with fencing tokens
+ * that increase across the leader change.
+ */
+class LeaderKilledChaosTest {
+  static final String TITLE = "ZooKeeper ensemble: leader killed while a lock is held";
+  private static final int ROUNDS = 3;
+  private static final int WAITERS = 5;
+  // Leases far longer than the run: a loss here comes from the fault, never from the TTL.
+  private static final Duration LEASE = Duration.ofSeconds(30);
+  // Sessions outlive an election, so queued waiters keep their places.
+  private static final String PARAMETERS = "/chaos?sessionTimeout=10s&connectionTimeout=2s";
+  private static final Duration SECTION = Duration.ofMillis(20);
+
+  /** One waiter's turn: its queue position, token, grant and release, and validity at its end. */
+  private record Turn(int index, long token, long grantedAt, long releasedAt, boolean valid) {}
+
+  /** What one round measured. */
+  private record Round(
+      long killedAt,
+      long lostAt,
+      long lastValid,
+      long holderToken,
+      List<Turn> turns,
+      List<String> violations) {}
+
+  @Test
+  void waitersKeepTheirOrderAndNeverOverlapWhenTheLeaderDies() throws Exception {
+    WorkDirs.fresh("9-leader-zookeeper");
+    List<String> violations = new ArrayList<>();
+    List<Long> lost = new ArrayList<>();
+    List<Long> regrants = new ArrayList<>();
+    List<Long> margins = new ArrayList<>();
+    List<Long> handOffs = new ArrayList<>();
+    long outOfOrder = 0;
+    long overlaps = 0;
+    long tokenOrder = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+      Round round;
+      try (TestingCluster cluster = ZkServers.cluster()) {
+        round = round(cluster, "leader-" + r);
+      }
+      String prefix = "round " + r + ": ";
+      round.violations().forEach(v -> violations.add(prefix + v));
+      List<Turn> turns = round.turns();
+      lost.add(round.lostAt() - round.killedAt());
+      if (!turns.isEmpty()) {
+        regrants.add(turns.get(0).grantedAt() - round.killedAt());
+        margins.add(turns.get(0).grantedAt() - round.lastValid());
+      }
+      for (int i = 1; i < turns.size(); i++) {
+        handOffs.add(turns.get(i).grantedAt() - turns.get(i - 1).releasedAt());
+      }
+      long misplaced = 0;
+      for (int i = 0; i < turns.size(); i++) {
+        if (turns.get(i).index() != i) {
+          misplaced++;
+        }
+      }
+      if (misplaced > 0) {
+        violations.add(
+            prefix + "FIFO broken: grant order " + turns.stream().map(Turn::index).toList());
+      }
+      outOfOrder += misplaced;
+    }
+    for (String v : violations) {
+      if (v.contains("overlap")) {
+        overlaps++;
+      } else if (v.contains("fencing")) {
+        tokenOrder++;
+      }
+    }
+    Figures figures =
+        new Figures()
+            .put("rounds x waiters", ROUNDS + " x " + WAITERS)
+            .put("overlaps", overlaps)
+            .put("token order violations", tokenOrder)
+            .put("grants out of queue order", outOfOrder)
+            .latencies("leader killed -> holder's lease reported lost", lost)
+            .latencies("leader killed -> first waiter granted", regrants)
+            .latencies("holder's last valid moment -> first waiter granted", margins)
+            .latencies("hand-off between waiters", handOffs);
+    ChaosReport.record(9, TITLE, Backend.Kind.ZOOKEEPER, figures, violations);
+    assertThat(violations).isEmpty();
+    assertThat(regrants).hasSize(ROUNDS);
+  }
+
+  private static Round round(TestingCluster cluster, String lockId) throws Exception {
+    String url = "zk://" + cluster.getConnectString() + PARAMETERS;
+    AtomicLong lostAt = new AtomicLong();
+    LockListener onLost =
+        new LockListener() {
+          @Override
+          public void lost(LockEvent event, String reason) {
+            lostAt.compareAndSet(0, System.nanoTime());
+          }
+        };
+    List<String> violations = new ArrayList<>();
+    List<Client> clients = new ArrayList<>();
+    List<Turn> turns = new ArrayList<>();
+    try (Client holder = Client.connect(url, onLost);
+        Client observer = Client.connect(url)) {
+      LockOptions options = LockOptions.named(lockId).withTtl(LEASE);
+      Lease held = holder.locksmith().acquire(options);
+      long heldAt = System.nanoTime();
+      Async.Call<Long> watch = Async.start("holder-watch", () -> lastValidMoment(held));
+      List<Async.Call<Turn>> waiters = new ArrayList<>();
+      for (int i = 0; i < WAITERS; i++) {
+        Client client = Client.connect(url);
+        clients.add(client);
+        int index = i;
+        waiters.add(Async.start("waiter-" + i, () -> turn(client, options, index)));
+        Readiness.awaitWaiting(observer, lockId, i + 1, List.of());
+      }
+      InstanceSpec leader = ZkServers.leader(cluster);
+      long killedAt = System.nanoTime();
+      if (!cluster.killServer(leader)) {
+        throw new IllegalStateException("could not kill the leader " + leader);
+      }
+      long lastValid = watch.result().get(60, TimeUnit.SECONDS);
+      await().atMost(Duration.ofSeconds(30)).until(() -> lostAt.get() != 0);
+      try {
+        held.close();
+      } catch (LockException e) {
+        // A lease reported lost may fail to release; the provider gives its node up itself.
+      }
+      for (Async.Call<Turn> waiter : waiters) {
+        try {
+          turns.add(waiter.result().get(90, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+          violations.add(waiter.thread().getName() + " failed: " + e.getCause());
+        }
+      }
+      turns.sort(Comparator.comparingLong(Turn::grantedAt));
+      List<CriticalSection> sections = new ArrayList<>();
+      sections.add(new CriticalSection(0, held.fencingToken(), heldAt, lastValid));
+      for (Turn turn : turns) {
+        sections.add(
+            new CriticalSection(
+                turn.index() + 1, turn.token(), turn.grantedAt(), turn.releasedAt()));
+        if (!turn.valid()) {
+          violations.add("waiter " + turn.index() + "'s lease was not valid at its section's end");
+        }
+      }
+      violations.addAll(History.check(sections).violations());
+      if (!turns.isEmpty() && lostAt.get() > turns.get(0).grantedAt()) {
+        violations.add("the holder learned of its loss after the first waiter was granted");
+      }
+      return new Round(killedAt, lostAt.get(), lastValid, held.fencingToken(), turns, violations);
+    } finally {
+      clients.forEach(Client::close);
+    }
+  }
+
+  /** Watches the holder's lease every 0.5 ms; the last moment it was valid (bounded: 60 s). */
+  private static long lastValidMoment(Lease held) {
+    long lastValid = System.nanoTime();
+    long until = lastValid + TimeUnit.SECONDS.toNanos(60);
+    while (held.isValid() && System.nanoTime() - until < 0) {
+      lastValid = System.nanoTime();
+      LockSupport.parkNanos(500_000);
+    }
+    return lastValid;
+  }
+
+  private static Turn turn(Client client, LockOptions options, int index) throws Exception {
+    Lease lease = client.locksmith().acquire(options.withWaitTimeout(Duration.ofSeconds(60)));
+    long grantedAt = System.nanoTime();
+    LockSupport.parkNanos(SECTION.toNanos()); // the critical section's work
+    boolean valid = lease.isValid();
+    long releasedAt = System.nanoTime();
+    lease.close();
+    return new Turn(index, lease.fencingToken(), grantedAt, releasedAt, valid);
+  }
+}
