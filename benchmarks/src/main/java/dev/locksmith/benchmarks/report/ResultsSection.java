@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A section of {@code RESULTS.md} that another command writes (the capacity benchmark, the JDBC
- * comparison), kept between marker comments: {@code run.sh} carries it over when it rewrites the
- * file, and the command that owns it replaces it in place.
+ * A section of {@code RESULTS.md} that another command writes (the capacity benchmark, the JDBC and
+ * ZooKeeper comparisons), kept between marker comments: {@code run.sh} carries it over when it
+ * rewrites the file, and the command that owns it replaces it in place.
  *
  * @param name the section's name in its markers
  */
@@ -18,6 +18,9 @@ public record ResultsSection(String name) {
 
   /** The JDBC comparison's section ({@code jdbc.JdbcComparison}). */
   public static final ResultsSection JDBC = new ResultsSection("jdbc");
+
+  /** The ZooKeeper comparison's section ({@code zookeeper.ZkComparison}). */
+  public static final ResultsSection ZOOKEEPER = new ResultsSection("zookeeper");
 
   String begin() {
     return "<!-- " + name + ":begin (written by the " + name + " benchmark; run.sh keeps it) -->";

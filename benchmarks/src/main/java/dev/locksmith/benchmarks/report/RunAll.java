@@ -95,9 +95,10 @@ public final class RunAll {
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    // The capacity and JDBC benchmarks' sections are written by their own commands; keep them.
+    // The capacity, JDBC and ZooKeeper sections are written by their own commands; keep them.
     String kept = ResultsSection.CAPACITY.carryOver(out, markdown);
-    Files.writeString(out, ResultsSection.JDBC.carryOver(out, kept), StandardCharsets.UTF_8);
+    kept = ResultsSection.JDBC.carryOver(out, kept);
+    Files.writeString(out, ResultsSection.ZOOKEEPER.carryOver(out, kept), StandardCharsets.UTF_8);
   }
 
   /** The command line. */

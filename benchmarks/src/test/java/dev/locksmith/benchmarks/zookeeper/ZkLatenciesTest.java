@@ -1,0 +1,88 @@
+package dev.locksmith.benchmarks.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.benchmarks.load.Percentiles;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The ZooKeeper comparison's loops on a real ZooKeeper server on 127.0.0.1. */
+class ZkLatenciesTest {
+  private static TestingServer server;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server =
+        new TestingServer(
+            new InstanceSpec(
+                null,
+                -1,
+                -1,
+                -1,
+                true,
+                -1,
+                -1,
+                -1,
+                Map.of("clientPortAddress", "127.0.0.1"),
+                "127.0.0.1"),
+            true);
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"locksmith", "curator"})
+  void handOffsBetweenTwoClientsNeverOverlapAndAreAllCounted(String system) throws Exception {
+    try (ZkContenders.Contender a = ZkContenders.open(system, server.getConnectString());
+        ZkContenders.Contender b = ZkContenders.open(system, server.getConnectString())) {
+      ZkLatencies.Run run = ZkLatencies.handOff(a, b, 2, 10, Duration.ofSeconds(20));
+      assertThat(run.overlaps()).isZero();
+      assertThat(run.percentiles().count()).isEqualTo(10);
+      assertThat(run.percentiles().p50()).isPositive();
+    }
+  }
+
+  @Test
+  void interleavedRoundsGiveEverySystemItsPairs() throws Exception {
+    Map<String, ZkContenders.Contender> contenders = new LinkedHashMap<>();
+    try {
+      for (String system : new String[] {"raw", "locksmith", "curator"}) {
+        contenders.put(system, ZkContenders.open(system, server.getConnectString()));
+      }
+      Map<String, Percentiles> figures =
+          ZkLatencies.interleaved(contenders, 2, 3, 5, Duration.ofSeconds(20));
+      assertThat(figures).containsOnlyKeys("raw", "locksmith", "curator");
+      assertThat(figures.values()).allSatisfy(p -> assertThat(p.count()).isEqualTo(15));
+    } finally {
+      contenders.values().forEach(ZkContenders.Contender::close);
+    }
+  }
+
+  @Test
+  void theRawBaselineTakesAFreeNodeOnlyOnceAndCannotWait() throws Exception {
+    try (ZkContenders.Contender a = ZkContenders.open("raw", server.getConnectString());
+        ZkContenders.Contender b = ZkContenders.open("raw", server.getConnectString())) {
+      assertThat(a.tryLock("once")).isTrue();
+      assertThat(b.tryLock("once")).isFalse();
+      a.unlock();
+      assertThat(b.tryLock("once")).isTrue();
+      b.unlock();
+      assertThatThrownBy(() -> a.lock("once", Duration.ofSeconds(1)))
+          .isInstanceOf(UnsupportedOperationException.class);
+    }
+    assertThatThrownBy(() -> ZkContenders.open("etcd", server.getConnectString()))
+        .hasMessageContaining("unknown system 'etcd'");
+  }
+}
