@@ -4,33 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockEvent;
-import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.samples.springboot.TransferLoad.Sent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -56,8 +41,8 @@ import org.springframework.test.context.DynamicPropertySource;
       "bank.transfer.wait-timeout=20s"
     })
 class BankSmokeTest {
-  private static final List<String> ACCOUNTS = List.of("alice", "bob", "carol");
-  private static final long INITIAL_CENTS = 10_000;
+  private static final List<String> ACCOUNTS = TransferLoad.ACCOUNTS;
+  private static final long INITIAL_CENTS = TransferLoad.INITIAL_CENTS;
   private static final int THREADS = 8;
   private static final int TRANSFERS_PER_THREAD = 25;
 
@@ -67,8 +52,6 @@ class BankSmokeTest {
   @Autowired BalanceReportJob job;
   @Autowired LockEvents events;
 
-  private final HttpClient http = HttpClient.newHttpClient();
-
   @DynamicPropertySource
   static void lockDirectory(DynamicPropertyRegistry registry) {
     registry.add("locksmith.url", () -> "file://" + freshLockDirectory());
@@ -77,38 +60,15 @@ class BankSmokeTest {
   @Test
   void concurrentTransfersKeepEveryBalanceExact() throws Exception {
     int accountLocksBefore = events.acquired("account");
-    CountDownLatch start = new CountDownLatch(1);
-    List<Future<List<Sent>>> threads = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    List<Sent> sent = new ArrayList<>();
-    try {
-      for (int t = 0; t < THREADS; t++) {
-        Random random = new Random(t);
-        threads.add(pool.submit(() -> sendTransfers(random, start)));
-      }
-      start.countDown();
-      for (Future<List<Sent>> thread : threads) {
-        sent.addAll(thread.get(60, TimeUnit.SECONDS));
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    List<Sent> sent = new TransferLoad(port).send(THREADS, TRANSFERS_PER_THREAD);
     assertThat(sent).hasSize(THREADS * TRANSFERS_PER_THREAD);
     // 200: moved; 409: refused, the account would have gone below zero. Nothing else.
     assertThat(sent).extracting(Sent::status).containsOnly(200, 409);
     assertThat(sent).filteredOn(s -> s.status() == 200).hasSizeGreaterThan(THREADS);
 
-    Map<String, Long> expected = new HashMap<>();
-    ACCOUNTS.forEach(a -> expected.put(a, INITIAL_CENTS));
-    for (Sent s : sent) {
-      if (s.status() == 200) {
-        expected.merge(s.from(), -s.cents(), Long::sum);
-        expected.merge(s.to(), s.cents(), Long::sum);
-      }
-    }
-    Map<String, Long> balances = balances();
+    Map<String, Long> balances = TransferLoad.balances(jdbc);
     // A lost update (two requests reading the same balance) would break this exact match.
-    assertThat(balances).isEqualTo(expected);
+    assertThat(balances).isEqualTo(TransferLoad.expectedBalances(sent));
     assertThat(balances.values().stream().mapToLong(Long::longValue).sum())
         .isEqualTo(INITIAL_CENTS * ACCOUNTS.size());
     assertThat(balances.values()).allSatisfy(b -> assertThat(b).isNotNegative());
@@ -141,39 +101,6 @@ class BankSmokeTest {
     assertThat(job.latest().orElseThrow().fencingToken()).isGreaterThan(report.fencingToken());
   }
 
-  private List<Sent> sendTransfers(Random random, CountDownLatch start) throws Exception {
-    start.await();
-    List<Sent> sent = new ArrayList<>();
-    for (int i = 0; i < TRANSFERS_PER_THREAD; i++) {
-      List<String> pair = new ArrayList<>(ACCOUNTS);
-      Collections.shuffle(pair, random);
-      String from = pair.get(0);
-      String to = pair.get(1);
-      long cents = 1 + random.nextInt(3_000);
-      HttpRequest request =
-          HttpRequest.newBuilder(
-                  URI.create(
-                      "http://127.0.0.1:%d/accounts/%s/transfer?to=%s&cents=%d"
-                          .formatted(port, from, to, cents)))
-              .POST(HttpRequest.BodyPublishers.noBody())
-              .timeout(Duration.ofSeconds(30))
-              .build();
-      int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-      sent.add(new Sent(from, to, cents, status));
-    }
-    return sent;
-  }
-
-  private Map<String, Long> balances() {
-    Map<String, Long> balances = new HashMap<>();
-    jdbc.query(
-        "select id, balance_cents from account",
-        row -> {
-          balances.put(row.getString(1), row.getLong(2));
-        });
-    return balances;
-  }
-
   private static Path freshLockDirectory() {
     try {
       Path target = Files.createDirectories(Path.of("target"));
@@ -183,38 +110,11 @@ class BankSmokeTest {
     }
   }
 
-  /** One transfer request and the HTTP status it got. */
-  record Sent(String from, String to, long cents, int status) {}
-
   @TestConfiguration
   static class Listening {
     @Bean
     LockEvents lockEvents() {
       return new LockEvents();
-    }
-  }
-
-  /** Counts lock events by lock name. */
-  static final class LockEvents implements LockListener {
-    private final Map<String, AtomicInteger> acquired = new ConcurrentHashMap<>();
-    private final Map<String, AtomicInteger> busy = new ConcurrentHashMap<>();
-
-    @Override
-    public void acquired(LockEvent event, Duration waited) {
-      acquired.computeIfAbsent(event.name(), n -> new AtomicInteger()).incrementAndGet();
-    }
-
-    @Override
-    public void busy(LockEvent event) {
-      busy.computeIfAbsent(event.name(), n -> new AtomicInteger()).incrementAndGet();
-    }
-
-    int acquired(String name) {
-      return acquired.getOrDefault(name, new AtomicInteger()).get();
-    }
-
-    int busy(String name) {
-      return busy.getOrDefault(name, new AtomicInteger()).get();
     }
   }
 }
