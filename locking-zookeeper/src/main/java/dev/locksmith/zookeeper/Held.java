@@ -5,9 +5,9 @@ import java.util.concurrent.ScheduledFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A lease this provider granted and still tracks: its node, the node's data version (renew and
- * release act only on that version), the latest grant, and whether it was detached (shortened to a
- * minimum hold) or reported lost.
+ * A lease this provider granted and still tracks: its node, the node's data version (the end at the
+ * deadline deletes only that version, so a renewal that came first keeps the lease), the latest
+ * grant, and whether it was detached (shortened to a minimum hold) or reported lost.
  */
 final class Held {
   final String path;

@@ -170,7 +170,7 @@ final class LeaseQueue {
       throws InterruptedException {
     String id = request.lockId();
     if (at.touch) {
-      Stat touched = setData(id, path, data.waiting(), at.version);
+      Stat touched = setData(id, path, data.waiting());
       at.version = touched.getVersion();
       at.serverNow = touched.getMtime();
       at.touch = false;
@@ -183,7 +183,7 @@ final class LeaseQueue {
     if (index == 0) {
       if (!at.holding) {
         at.grantSent = System.nanoTime();
-        at.version = setData(id, path, data, at.version).getVersion();
+        at.version = setData(id, path, data).getVersion();
       }
       LeaseGrant grant = new LeaseGrant(id, request.ownerToken(), czxid, request.ttl(), 0);
       return new Held(
@@ -199,7 +199,7 @@ final class LeaseQueue {
       return null;
     }
     if (at.holding) {
-      Stat waiting = setData(id, path, data.waiting(), at.version);
+      Stat waiting = setData(id, path, data.waiting());
       at.version = waiting.getVersion();
       at.serverNow = waiting.getMtime();
       at.holding = false;
@@ -237,14 +237,13 @@ final class LeaseQueue {
     }
   }
 
-  private Stat setData(String id, String path, LeaseData data, int version)
-      throws InterruptedException {
+  /**
+   * Writes the request's own node. Only its owner writes it, so no version is checked: a write that
+   * Curator sent again after a lost reply must not fail on the version its first run moved on.
+   */
+  private Stat setData(String id, String path, LeaseData data) throws InterruptedException {
     try {
-      return calls.call(
-          "acquire",
-          id,
-          () -> client.setData().withVersion(version).forPath(path, data.encode()),
-          null);
+      return calls.call("acquire", id, () -> client.setData().forPath(path, data.encode()), null);
     } catch (KeeperException e) {
       throw new LockProviderException(
           "ZooKeeper: the queue node of lock '" + id + "' changed or is gone: " + e, e);

@@ -127,16 +127,14 @@ public final class ZkLockProvider implements LockProvider {
     long ttlMillis = Math.max(1, ttl.toMillis());
     long sent = System.nanoTime();
     try {
-      int version = held.version();
+      // The node is this acquisition's own and only it writes it; a taker that found the lease
+      // over deletes it at the version it read, so whichever comes first wins. No version here: a
+      // renewal Curator sent again after a lost reply must not fail on its first run's version.
       Stat stat =
           calls.callUninterrupted(
               "renew",
               lease.lockId(),
-              () ->
-                  client
-                      .setData()
-                      .withVersion(version)
-                      .forPath(held.path, held.data.holdingFor(ttlMillis).encode()));
+              () -> client.setData().forPath(held.path, held.data.holdingFor(ttlMillis).encode()));
       LeaseGrant renewed =
           held.grant().renewed(ttl, sent + TimeUnit.MILLISECONDS.toNanos(ttlMillis));
       held.renewed(stat.getVersion(), renewed);
@@ -162,9 +160,8 @@ public final class ZkLockProvider implements LockProvider {
       return false;
     }
     try {
-      int version = held.version();
-      calls.callUninterrupted(
-          "release", lease.lockId(), () -> client.delete().withVersion(version).forPath(held.path));
+      // The node's name is unique to this acquisition: deleting it deletes only its lease.
+      calls.callUninterrupted("release", lease.lockId(), () -> client.delete().forPath(held.path));
       return true;
     } catch (KeeperException.NoNodeException e) {
       // Gone before its deadline and not lost: a first delete whose reply was lost took it.
