@@ -1,5 +1,6 @@
 package dev.locksmith.spring.boot;
 
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.jdbc.JdbcLockProvider;
@@ -7,7 +8,9 @@ import dev.locksmith.redis.RedisLockOptions;
 import dev.locksmith.redis.RedisLockProvider;
 import dev.locksmith.spring.EnableDistributedLocking;
 import dev.locksmith.spring.SpringLocksmith;
+import dev.locksmith.zookeeper.ZkLockProvider;
 import javax.sql.DataSource;
+import org.apache.curator.framework.CuratorFramework;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -28,11 +31,11 @@ import org.springframework.core.env.Environment;
 
 /**
  * Makes {@code @DistributedLock} work on every bean of a Spring Boot application: the engine built
- * from {@code locksmith.*}, {@code LockProvider} beans, a {@code RedissonClient} bean or (with
- * {@code locksmith.url=jdbc}) the application's {@code DataSource} bean, the lock advisor (or the
- * AspectJ binding) and start-up validation. It backs off for a {@link Locksmith} bean the
- * application defines, and registers no interception twice when the application also uses {@link
- * EnableDistributedLocking}.
+ * from {@code locksmith.*}, {@code LockProvider} beans, a {@code RedissonClient} or {@code
+ * CuratorFramework} bean or (with {@code locksmith.url=jdbc}) the application's {@code DataSource}
+ * bean, the lock advisor (or the AspectJ binding) and start-up validation. It backs off for a
+ * {@link Locksmith} bean the application defines, and registers no interception twice when the
+ * application also uses {@link EnableDistributedLocking}.
  */
 @AutoConfiguration(
     afterName = {
@@ -84,6 +87,36 @@ public final class LocksmithAutoConfiguration {
           RedisLockOptions.defaults()
               .withPrefix(redisson.getPrefix())
               .withAllowEviction(redisson.isAllowEviction()));
+    }
+  }
+
+  /**
+   * The default provider over the application's {@code CuratorFramework} (ZooKeeper), when no
+   * {@code RedissonClient} bean took the default before it: locks under {@code
+   * locksmith.curator.base-path}. The client stays the application's (started and closed by it);
+   * the provider bean depends on it, and the engine on the provider, so the context closes the
+   * engine (releasing its leases through the client) before the client.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({CuratorFramework.class, ZkLockProvider.class})
+  @ConditionalOnSingleCandidate(CuratorFramework.class)
+  @ConditionalOnMissingBean({LockProvider.class, Locksmith.class})
+  @ConditionalOnBooleanProperty(name = "locksmith.curator.enabled", matchIfMissing = true)
+  @Conditional(NoDefaultUrlCondition.class)
+  static final class CuratorProviderConfiguration {
+
+    @Bean
+    static ZkLockProvider locksmithCuratorProvider(
+        CuratorFramework client, LocksmithProperties properties) {
+      LocksmithProperties.Curator curator = properties.getCurator();
+      try {
+        return ZkLockProvider.builder(client)
+            .basePath(curator.getBasePath())
+            .timeout(curator.getTimeout())
+            .build();
+      } catch (IllegalArgumentException e) {
+        throw new LockConfigurationException("locksmith.curator: " + e.getMessage(), e);
+      }
     }
   }
 

@@ -26,8 +26,8 @@ public final class LocksmithFailureAnalyzer implements FailureAnalyzer {
             "Correct the @DistributedLock attribute or the locksmith.* property named above."
                 + " Durations look like 10s, 500ms or PT1M; keys are SpEL expressions over the"
                 + " method's parameters (#name needs -parameters, else #p0); provider URLs look"
-                + " like tcp://host:7420, redis://host:6379, file:///path, jdbc:postgresql://host/db or"
-                + " mem:, or jdbc for the application's DataSource.",
+                + " like tcp://host:7420, redis://host:6379, file:///path, jdbc:postgresql://host/db,"
+                + " zk://host:2181 or mem:, or jdbc for the application's DataSource.",
             e);
       }
       if (cause instanceof LockProviderException e) {

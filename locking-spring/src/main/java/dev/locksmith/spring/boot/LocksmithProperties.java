@@ -23,8 +23,9 @@ public class LocksmithProperties {
   /**
    * URL of the default provider, such as tcp://lockhost:7420, redis://redis:6379,
    * file:///mnt/locks, jdbc:postgresql://db/app or mem:; or jdbc for the application's DataSource
-   * bean (with locking-jdbc on the class path). Not needed when the application defines a
-   * LockProvider or RedissonClient bean.
+   * bean (with locking-jdbc on the class path), or zk://zk1:2181,zk2:2181/app (with
+   * locking-zookeeper). Not needed when the application defines a LockProvider, RedissonClient or
+   * CuratorFramework bean.
    */
   private @Nullable String url;
 
@@ -65,6 +66,8 @@ public class LocksmithProperties {
   private final Redisson redisson = new Redisson();
 
   private final Jdbc jdbc = new Jdbc();
+
+  private final Curator curator = new Curator();
 
   /** Whether the auto-configuration is on. */
   public boolean isEnabled() {
@@ -174,6 +177,11 @@ public class LocksmithProperties {
   /** Settings for a provider over the application's DataSource ({@code locksmith.url=jdbc}). */
   public Jdbc getJdbc() {
     return jdbc;
+  }
+
+  /** Settings for a provider over the application's CuratorFramework (ZooKeeper). */
+  public Curator getCurator() {
+    return curator;
   }
 
   /**
@@ -299,6 +307,51 @@ public class LocksmithProperties {
     /** Sets whether the table is created when missing. */
     public void setCreateTable(boolean createTable) {
       this.createTable = createTable;
+    }
+  }
+
+  /** The provider over the application's CuratorFramework bean (ZooKeeper). */
+  public static class Curator {
+    /**
+     * Whether a CuratorFramework bean becomes the default provider (with locking-zookeeper on the
+     * class path) when locksmith.url is not set and no LockProvider bean is defined.
+     */
+    private boolean enabled = true;
+
+    /** The node under which locks live, inside the client's namespace. */
+    private String basePath = "/locksmith";
+
+    /** One lock call's bound, waiting for a connection and Curator's retries included. */
+    private Duration timeout = Duration.ofSeconds(2);
+
+    /** Whether the CuratorFramework bean is used. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Sets whether the CuratorFramework bean is used. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** The base path of the lock nodes. */
+    public String getBasePath() {
+      return basePath;
+    }
+
+    /** Sets the base path of the lock nodes. */
+    public void setBasePath(String basePath) {
+      this.basePath = basePath;
+    }
+
+    /** One lock call's bound. */
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    /** Sets one lock call's bound. */
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
     }
   }
 }

@@ -1,0 +1,145 @@
+package dev.locksmith.spring.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
+import dev.locksmith.spring.boot.LocksmithFailureAnalyzer;
+import dev.locksmith.zookeeper.ZkLockProvider;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * Where the ZooKeeper provider comes from: {@code locksmith.url=zk://...} through the provider URL
+ * factory, or the application's {@code CuratorFramework} bean; the URL wins over the bean, {@code
+ * locksmith.curator.enabled=false} turns the bean's provider off, and a bad base path stops the
+ * start naming the property.
+ */
+class ZkUrlBootTest {
+  private static TestingServer server;
+
+  private final ApplicationContextRunner runner =
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class));
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = ZkServer.start();
+  }
+
+  @AfterAll
+  static void closeServer() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void theUrlMakesAZooKeeperProviderThatTakesLocksOnTheServer() {
+    String url = "zk://" + server.getConnectString() + "/by-url";
+    runner
+        .withPropertyValues("locksmith.url=" + url)
+        .run(
+            context -> {
+              Locksmith locksmith = context.getBean(Locksmith.class);
+              LockProvider provider = locksmith.providers().get("");
+              assertThat(provider).isInstanceOf(ZkLockProvider.class);
+              assertThat(provider.description()).isEqualTo(url);
+              try (Lease lease = locksmith.tryAcquire(LockOptions.named("url-job")).orElseThrow()) {
+                assertThat(
+                        CompletableFuture.supplyAsync(
+                                () ->
+                                    locksmith.tryAcquire(LockOptions.named("url-job")).isPresent())
+                            .get(10, TimeUnit.SECONDS))
+                    .as("another thread is refused while the lease is held")
+                    .isFalse();
+                assertThat(provider.status("url-job").currentHolder())
+                    .hasValueSatisfying(
+                        holder ->
+                            assertThat(holder.fencingToken()).isEqualTo(lease.fencingToken()));
+              }
+              assertThat(provider.status("url-job").currentHolder()).isEmpty();
+            });
+  }
+
+  @Test
+  void theUrlWinsOverACuratorFrameworkBean() {
+    try (CuratorFramework client = client()) {
+      runner
+          .withBean(CuratorFramework.class, () -> client)
+          .withPropertyValues("locksmith.url=zk://" + server.getConnectString() + "/url-wins")
+          .run(
+              context -> {
+                assertThat(context).doesNotHaveBean(ZkLockProvider.class);
+                ZkLockProvider provider =
+                    (ZkLockProvider) context.getBean(Locksmith.class).providers().get("");
+                assertThat(provider.client()).isNotSameAs(client);
+              });
+    }
+  }
+
+  @Test
+  void aCuratorFrameworkBeanIsNotUsedWhenTurnedOff() {
+    try (CuratorFramework client = client()) {
+      runner
+          .withBean(CuratorFramework.class, () -> client)
+          .withPropertyValues("locksmith.curator.enabled=false")
+          .run(
+              context -> {
+                assertThat(context).hasNotFailed().doesNotHaveBean(ZkLockProvider.class);
+                assertThat(context.getBean(Locksmith.class).providers()).isEmpty();
+              });
+    }
+  }
+
+  @Test
+  void aCuratorFrameworkBeanIsNotUsedWithoutLockingZookeeper() {
+    try (CuratorFramework client = client()) {
+      runner
+          .withClassLoader(new FilteredClassLoader(ZkLockProvider.class))
+          .withBean(CuratorFramework.class, () -> client)
+          .run(
+              context -> {
+                assertThat(context).hasNotFailed().doesNotHaveBean(LockProvider.class);
+                assertThat(context.getBean(Locksmith.class).providers()).isEmpty();
+              });
+    }
+  }
+
+  @Test
+  void anInvalidBasePathStopsTheStartNamingTheProperty() {
+    try (CuratorFramework client = client()) {
+      runner
+          .withBean(CuratorFramework.class, () -> client)
+          .withPropertyValues("locksmith.curator.base-path=no-slash")
+          .run(
+              context -> {
+                FailureAnalysis analysis =
+                    new LocksmithFailureAnalyzer().analyze(context.getStartupFailure());
+                assertThat(analysis).isNotNull();
+                assertThat(analysis.getDescription())
+                    .contains("locksmith.curator")
+                    .contains("basePath 'no-slash' is invalid");
+              });
+    }
+  }
+
+  private static CuratorFramework client() {
+    CuratorFramework client =
+        CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
+    client.start();
+    return client;
+  }
+}
