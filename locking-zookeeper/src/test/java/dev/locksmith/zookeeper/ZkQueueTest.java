@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
@@ -139,6 +141,42 @@ class ZkQueueTest {
       LeaseGrant again = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
       assertThat(again.fencingToken()).isGreaterThan(held.fencingToken());
       assertThat(a.release(again)).isTrue();
+    }
+  }
+
+  @Test
+  void aLeaseShortenedToItsMinHoldOutlivesTheCloseOfAProviderOverAnApplicationsClient()
+      throws Exception {
+    ZkLockProvider provider = ZkLockProvider.builder(curator).basePath("/app/min-hold").build();
+    Duration minHold = Duration.ofSeconds(1);
+    long grantedAt = System.nanoTime();
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      locksmith
+          .acquire(LockOptions.named("held-on").withTtl(TTL).withMinHold(minHold))
+          .close(); // done at once: shortened to end at its minimum hold
+    }
+    provider.close();
+    try (ZkLockProvider same = ZkLockProvider.builder(curator).basePath("/app/min-hold").build()) {
+      assertThat(same.tryAcquire(LockRequest.of("held-on", TTL))).isEmpty();
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> same.tryAcquire(LockRequest.of("held-on", TTL)).isPresent());
+      assertThat(Duration.ofNanos(System.nanoTime() - grantedAt)).isGreaterThanOrEqualTo(minHold);
+    }
+  }
+
+  @Test
+  void aGrantNeverOutlivesItsNode() throws Exception {
+    try (ZkLockProvider a = provider()) {
+      String id = "deleted-by-hand";
+      LeaseGrant held = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      String lease = curator.getChildren().forPath(lockNode).get(0);
+      curator.delete().forPath(lockNode + "/" + lease);
+      assertThat(a.renew(held, TTL)).as("its node is gone").isEmpty();
+      LeaseGrant next = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+      assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(a.release(next)).isTrue();
     }
   }
 
