@@ -8,6 +8,7 @@ import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockException;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockProviderException;
 import dev.locksmith.testkit.CriticalSection;
 import dev.locksmith.testkit.History;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Scenario 9 (ZooKeeper only): a three-server ensemble in the test JVM ({@code TestingCluster}); a
@@ -28,10 +31,13 @@ import org.junit.jupiter.api.Test;
  * is killed, 3 rounds on a fresh ensemble each. The holder's lease must be reported lost (its
  * connection is suspended while the ensemble elects a leader) before the first waiter is granted;
  * the waiters must then get the lock in the order they queued, without overlap, with fencing tokens
- * that increase across the leader change.
+ * that increase across the leader change. A waiter whose acquire fails with a provider error leaves
+ * the queue: counted in the figures, not a violation; any other failure is, and so is a first grant
+ * later than 15 s after the kill.
  */
 class LeaderKilledChaosTest {
   static final String TITLE = "ZooKeeper ensemble: leader killed while a lock is held";
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderKilledChaosTest.class);
   private static final int ROUNDS = 3;
   private static final int WAITERS = 5;
   // Leases far longer than the run: a loss here comes from the fault, never from the TTL.
@@ -39,6 +45,10 @@ class LeaderKilledChaosTest {
   // Sessions outlive an election, so queued waiters keep their places.
   private static final String PARAMETERS = "/chaos?sessionTimeout=10s&connectionTimeout=2s";
   private static final Duration SECTION = Duration.ofMillis(20);
+  // The election, the clients' reconnection and the holder's node given up take 1-2 s on a quiet
+  // machine; the bound leaves room for a loaded one, and none for a queue stuck until a waiter's
+  // 60 s wait runs out.
+  private static final Duration REGRANT_BOUND = Duration.ofSeconds(15);
 
   /** One waiter's turn: its queue position, token, grant and release, and validity at its end. */
   private record Turn(int index, long token, long grantedAt, long releasedAt, boolean valid) {}
@@ -50,6 +60,7 @@ class LeaderKilledChaosTest {
       long lastValid,
       long holderToken,
       List<Turn> turns,
+      List<String> failed,
       List<String> violations) {}
 
   @Test
@@ -61,6 +72,7 @@ class LeaderKilledChaosTest {
     List<Long> margins = new ArrayList<>();
     List<Long> handOffs = new ArrayList<>();
     long outOfOrder = 0;
+    List<String> failed = new ArrayList<>();
     long overlaps = 0;
     long tokenOrder = 0;
     for (int r = 0; r < ROUNDS; r++) {
@@ -73,15 +85,27 @@ class LeaderKilledChaosTest {
       List<Turn> turns = round.turns();
       lost.add(round.lostAt() - round.killedAt());
       if (!turns.isEmpty()) {
-        regrants.add(turns.get(0).grantedAt() - round.killedAt());
+        long regrant = turns.get(0).grantedAt() - round.killedAt();
+        if (regrant > REGRANT_BOUND.toNanos()) {
+          violations.add(
+              prefix
+                  + "the first waiter was granted "
+                  + regrant / 1_000_000
+                  + " ms after the leader was killed, bound "
+                  + REGRANT_BOUND.toMillis()
+                  + " ms");
+        }
+        regrants.add(regrant);
         margins.add(turns.get(0).grantedAt() - round.lastValid());
       }
       for (int i = 1; i < turns.size(); i++) {
         handOffs.add(turns.get(i).grantedAt() - turns.get(i - 1).releasedAt());
       }
+      // Among the waiters granted, each must come after those queued before it. A waiter whose
+      // acquire failed with a provider error (below) is out of the queue, not out of order.
       long misplaced = 0;
-      for (int i = 0; i < turns.size(); i++) {
-        if (turns.get(i).index() != i) {
+      for (int i = 1; i < turns.size(); i++) {
+        if (turns.get(i).index() < turns.get(i - 1).index()) {
           misplaced++;
         }
       }
@@ -90,6 +114,7 @@ class LeaderKilledChaosTest {
             prefix + "FIFO broken: grant order " + turns.stream().map(Turn::index).toList());
       }
       outOfOrder += misplaced;
+      failed.addAll(round.failed().stream().map(f -> prefix + f).toList());
     }
     for (String v : violations) {
       if (v.contains("overlap")) {
@@ -101,16 +126,19 @@ class LeaderKilledChaosTest {
     Figures figures =
         new Figures()
             .put("rounds x waiters", ROUNDS + " x " + WAITERS)
+            .millis("re-grant bound", REGRANT_BOUND)
             .put("overlaps", overlaps)
             .put("token order violations", tokenOrder)
             .put("grants out of queue order", outOfOrder)
+            .put("waiters failed with a provider error", failed.size())
             .latencies("leader killed -> holder's lease reported lost", lost)
             .latencies("leader killed -> first waiter granted", regrants)
             .latencies("holder's last valid moment -> first waiter granted", margins)
             .latencies("hand-off between waiters", handOffs);
     ChaosReport.record(9, TITLE, Backend.Kind.ZOOKEEPER, figures, violations);
+    failed.forEach(f -> LOG.warn("waiter failed with a provider error: {}", f));
     assertThat(violations).isEmpty();
-    assertThat(regrants).hasSize(ROUNDS);
+    assertThat(regrants).as("a waiter granted in every round").hasSize(ROUNDS);
   }
 
   private static Round round(TestingCluster cluster, String lockId) throws Exception {
@@ -126,6 +154,7 @@ class LeaderKilledChaosTest {
     List<String> violations = new ArrayList<>();
     List<Client> clients = new ArrayList<>();
     List<Turn> turns = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
     try (Client holder = Client.connect(url, onLost);
         Client observer = Client.connect(url)) {
       LockOptions options = LockOptions.named(lockId).withTtl(LEASE);
@@ -156,7 +185,13 @@ class LeaderKilledChaosTest {
         try {
           turns.add(waiter.result().get(90, TimeUnit.SECONDS));
         } catch (ExecutionException e) {
-          violations.add(waiter.thread().getName() + " failed: " + e.getCause());
+          // A provider error is an outcome the SPI allows a waiter during an election: counted
+          // and logged. Anything else (a timeout: a lost wake-up) is a violation.
+          if (e.getCause() instanceof LockProviderException) {
+            failed.add(waiter.thread().getName() + ": " + e.getCause());
+          } else {
+            violations.add(waiter.thread().getName() + " failed: " + e.getCause());
+          }
         }
       }
       turns.sort(Comparator.comparingLong(Turn::grantedAt));
@@ -174,7 +209,8 @@ class LeaderKilledChaosTest {
       if (!turns.isEmpty() && lostAt.get() > turns.get(0).grantedAt()) {
         violations.add("the holder learned of its loss after the first waiter was granted");
       }
-      return new Round(killedAt, lostAt.get(), lastValid, held.fencingToken(), turns, violations);
+      return new Round(
+          killedAt, lostAt.get(), lastValid, held.fencingToken(), turns, failed, violations);
     } finally {
       clients.forEach(Client::close);
     }
