@@ -26,14 +26,19 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates the engine from the providers of the configuration ({@code locksmith.url}, {@code
  * locksmith.providers.<name>.url}; {@code locksmith.url: jdbc} for the application's {@code
- * DataSource}, see {@link JdbcProviderFactory}) and the {@link LockProvider} beans of the context,
- * with every {@link LockListener} bean. It is created at start-up, so a bad URL fails the start; an
- * unreachable provider does not, unless {@code locksmith.require-providers-at-startup=true}.
+ * DataSource}, see {@link JdbcProviderFactory}) and the {@link LockProvider} beans of the context
+ * (an application's {@code RedissonClient} or, after it, {@code CuratorFramework} is the default
+ * when no URL is set), with every {@link LockListener} bean. It is created at start-up, so a bad
+ * URL fails the start; an unreachable provider does not, unless {@code
+ * locksmith.require-providers-at-startup=true}.
  */
 @Factory
 @Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
 final class LocksmithFactory {
   static final String REDISSON = "redisson";
+
+  /** The name of the provider over the application's {@code CuratorFramework}. */
+  static final String CURATOR = "curator";
 
   /** The property that turns locking off when {@code false}. */
   static final String ENABLED = "locksmith.enabled";
@@ -55,7 +60,7 @@ final class LocksmithFactory {
    *
    * <p>{@code providerBeans} is not read (the names come from the registrations) but declares the
    * dependency, so that the context destroys the engine before the provider beans, and those before
-   * the clients they use (an application's {@code RedissonClient}).
+   * the clients they use (an application's {@code RedissonClient} or {@code CuratorFramework}).
    */
   @Context
   @Bean(preDestroy = "close")
@@ -112,9 +117,14 @@ final class LocksmithFactory {
               }
               fromUrl(builder, key, new LocksmithSettings(null, Map.of(name, url)));
             });
-    if (settings.defaultUrl() == null && !beans.containsKey("") && beans.containsKey(REDISSON)) {
-      LOG.info("Locksmith: no locksmith.url; the application's RedissonClient is the default");
-      builder.defaultProvider(beans.get(REDISSON));
+    if (settings.defaultUrl() == null && !beans.containsKey("")) {
+      if (beans.containsKey(REDISSON)) {
+        LOG.info("Locksmith: no locksmith.url; the application's RedissonClient is the default");
+        builder.defaultProvider(beans.get(REDISSON));
+      } else if (beans.containsKey(CURATOR)) {
+        LOG.info("Locksmith: no locksmith.url; the application's CuratorFramework is the default");
+        builder.defaultProvider(beans.get(CURATOR));
+      }
     }
     return builder.build();
   }
