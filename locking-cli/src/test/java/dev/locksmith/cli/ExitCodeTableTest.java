@@ -185,8 +185,8 @@ class ExitCodeTableTest {
         row(
             "unknown provider scheme",
             64,
-            "unknown scheme 'zk'",
-            run("run", "--url", "zk://h", "--key", "k", "--", "true")),
+            "unknown scheme 'etcd'",
+            run("run", "--url", "etcd://h", "--key", "k", "--", "true")),
         row(
             "unknown URL parameter",
             64,

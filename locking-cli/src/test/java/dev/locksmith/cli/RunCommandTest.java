@@ -169,8 +169,8 @@ class RunCommandTest {
     assertThat(runKey("k", "--ttl", "10x", "--", "true")).isEqualTo(64);
     assertThat(err.toString()).contains("'10x' is not a duration");
     assertThat(run("run", "--key", "k", "--", "true")).isEqualTo(64);
-    assertThat(run("run", "--url", "zk://h", "--key", "k", "--", "true")).isEqualTo(64);
-    assertThat(err.toString()).contains("unknown scheme 'zk'");
+    assertThat(run("run", "--url", "etcd://h", "--key", "k", "--", "true")).isEqualTo(64);
+    assertThat(err.toString()).contains("unknown scheme 'etcd'");
     assertThat(runKey("k", "--skip", "--fail", "--", "true")).isEqualTo(64);
     err.reset();
     assertThat(runKey("k", "--ttl", "0s", "--", "true")).isEqualTo(64);
