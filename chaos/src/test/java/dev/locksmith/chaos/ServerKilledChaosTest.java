@@ -11,6 +11,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.testkit.CriticalSection;
 import dev.locksmith.testkit.History;
+import dev.locksmith.zookeeper.ZkLockProvider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,23 +22,49 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Scenario 9 (ZooKeeper only): a three-server ensemble in the test JVM ({@code TestingCluster}); a
- * client holds a lock, 5 waiters in clients of their own queue behind it, and the ensemble's leader
- * is killed, 3 rounds on a fresh ensemble each. The holder's lease must be reported lost (its
- * connection is suspended while the ensemble elects a leader) before the first waiter is granted;
- * the waiters must then get the lock in the order they queued, without overlap, with fencing tokens
- * that increase across the leader change. A waiter whose acquire fails with a provider error leaves
- * the queue: counted in the figures, not a violation; any other failure is, and so is a first grant
- * later than 15 s after the kill.
+ * Scenarios 9 and 10 (ZooKeeper only): a three-server ensemble in the test JVM ({@code
+ * TestingCluster}); a client holds a lock, 5 waiters in clients of their own queue behind it, and a
+ * server is killed, 3 rounds on a fresh ensemble each: the leader (9), or the server the holder is
+ * connected to (10; the holder's client moves to another). The holder's lease must be reported lost
+ * (its connection is suspended) before the first waiter is granted, and that grant must come within
+ * 15 s of the kill; the waiters must then get the lock in the order they queued, without overlap,
+ * with fencing tokens that increase across the change. A waiter whose acquire fails with a provider
+ * error leaves the queue: counted in the figures, not a violation; any other failure is.
  */
-class LeaderKilledChaosTest {
-  static final String TITLE = "ZooKeeper ensemble: leader killed while a lock is held";
-  private static final Logger LOG = LoggerFactory.getLogger(LeaderKilledChaosTest.class);
+class ServerKilledChaosTest {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerKilledChaosTest.class);
+
+  /** The server killed in each round. */
+  enum Victim {
+    LEADER(9, "leader", "ZooKeeper ensemble: leader killed while a lock is held"),
+    HOLDERS_SERVER(
+        10, "holders-server", "ZooKeeper ensemble: the holder's server killed while it holds");
+
+    final int scenario;
+    final String slug;
+    final String title;
+
+    Victim(int scenario, String slug, String title) {
+      this.scenario = scenario;
+      this.slug = slug;
+      this.title = title;
+    }
+
+    InstanceSpec pick(TestingCluster cluster, Client holder) throws Exception {
+      if (this == LEADER) {
+        return ZkServers.leader(cluster);
+      }
+      ZkLockProvider provider = (ZkLockProvider) holder.provider();
+      return cluster.findConnectionInstance(provider.client().getZookeeperClient().getZooKeeper());
+    }
+  }
+
   private static final int ROUNDS = 3;
   private static final int WAITERS = 5;
   // Leases far longer than the run: a loss here comes from the fault, never from the TTL.
@@ -63,9 +90,10 @@ class LeaderKilledChaosTest {
       List<String> failed,
       List<String> violations) {}
 
-  @Test
-  void waitersKeepTheirOrderAndNeverOverlapWhenTheLeaderDies() throws Exception {
-    WorkDirs.fresh("9-leader-zookeeper");
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(Victim.class)
+  void waitersKeepTheirOrderAndNeverOverlapWhenAServerDies(Victim victim) throws Exception {
+    WorkDirs.fresh(victim.scenario + "-" + victim.slug + "-zookeeper");
     List<String> violations = new ArrayList<>();
     List<Long> lost = new ArrayList<>();
     List<Long> regrants = new ArrayList<>();
@@ -78,7 +106,7 @@ class LeaderKilledChaosTest {
     for (int r = 0; r < ROUNDS; r++) {
       Round round;
       try (TestingCluster cluster = ZkServers.cluster()) {
-        round = round(cluster, "leader-" + r);
+        round = round(cluster, victim, victim.slug + "-" + r);
       }
       String prefix = "round " + r + ": ";
       round.violations().forEach(v -> violations.add(prefix + v));
@@ -91,7 +119,7 @@ class LeaderKilledChaosTest {
               prefix
                   + "the first waiter was granted "
                   + regrant / 1_000_000
-                  + " ms after the leader was killed, bound "
+                  + " ms after the server was killed, bound "
                   + REGRANT_BOUND.toMillis()
                   + " ms");
         }
@@ -131,17 +159,18 @@ class LeaderKilledChaosTest {
             .put("token order violations", tokenOrder)
             .put("grants out of queue order", outOfOrder)
             .put("waiters failed with a provider error", failed.size())
-            .latencies("leader killed -> holder's lease reported lost", lost)
-            .latencies("leader killed -> first waiter granted", regrants)
+            .latencies("server killed -> holder's lease reported lost", lost)
+            .latencies("server killed -> first waiter granted", regrants)
             .latencies("holder's last valid moment -> first waiter granted", margins)
             .latencies("hand-off between waiters", handOffs);
-    ChaosReport.record(9, TITLE, Backend.Kind.ZOOKEEPER, figures, violations);
+    ChaosReport.record(victim.scenario, victim.title, Backend.Kind.ZOOKEEPER, figures, violations);
     failed.forEach(f -> LOG.warn("waiter failed with a provider error: {}", f));
     assertThat(violations).isEmpty();
     assertThat(regrants).as("a waiter granted in every round").hasSize(ROUNDS);
   }
 
-  private static Round round(TestingCluster cluster, String lockId) throws Exception {
+  private static Round round(TestingCluster cluster, Victim victim, String lockId)
+      throws Exception {
     String url = "zk://" + cluster.getConnectString() + PARAMETERS;
     AtomicLong lostAt = new AtomicLong();
     LockListener onLost =
@@ -169,10 +198,10 @@ class LeaderKilledChaosTest {
         waiters.add(Async.start("waiter-" + i, () -> turn(client, options, index)));
         Readiness.awaitWaiting(observer, lockId, i + 1, List.of());
       }
-      InstanceSpec leader = ZkServers.leader(cluster);
+      InstanceSpec server = victim.pick(cluster, holder);
       long killedAt = System.nanoTime();
-      if (!cluster.killServer(leader)) {
-        throw new IllegalStateException("could not kill the leader " + leader);
+      if (!cluster.killServer(server)) {
+        throw new IllegalStateException("could not kill " + victim.slug + " " + server);
       }
       long lastValid = watch.result().get(60, TimeUnit.SECONDS);
       await().atMost(Duration.ofSeconds(30)).until(() -> lostAt.get() != 0);
