@@ -27,6 +27,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
 /**
@@ -69,8 +70,12 @@ public final class LocksmithAutoConfiguration {
         beanFactory, environment, properties.toSettings(), properties::configure);
   }
 
-  /** The default provider over the application's {@code RedissonClient}. */
+  /**
+   * The default provider over the application's {@code RedissonClient}. Ordered before {@link
+   * CuratorProviderConfiguration}, so that with both clients the Redisson one is the default.
+   */
   @Configuration(proxyBeanMethods = false)
+  @Order(0)
   @ConditionalOnClass({RedissonClient.class, RedisLockProvider.class})
   @ConditionalOnBean(RedissonClient.class)
   @ConditionalOnMissingBean({LockProvider.class, Locksmith.class})
@@ -98,6 +103,7 @@ public final class LocksmithAutoConfiguration {
    * engine (releasing its leases through the client) before the client.
    */
   @Configuration(proxyBeanMethods = false)
+  @Order(1)
   @ConditionalOnClass({CuratorFramework.class, ZkLockProvider.class})
   @ConditionalOnSingleCandidate(CuratorFramework.class)
   @ConditionalOnMissingBean({LockProvider.class, Locksmith.class})

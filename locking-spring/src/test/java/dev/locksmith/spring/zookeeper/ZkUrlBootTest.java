@@ -6,8 +6,10 @@ import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.redis.RedisLockProvider;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import dev.locksmith.spring.boot.LocksmithFailureAnalyzer;
+import dev.locksmith.testkit.redis.TestRedis;
 import dev.locksmith.zookeeper.ZkLockProvider;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +20,9 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -25,9 +30,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Where the ZooKeeper provider comes from: {@code locksmith.url=zk://...} through the provider URL
- * factory, or the application's {@code CuratorFramework} bean; the URL wins over the bean, {@code
- * locksmith.curator.enabled=false} turns the bean's provider off, and a bad base path stops the
- * start naming the property.
+ * factory, or the application's {@code CuratorFramework} bean; the URL and a {@code RedissonClient}
+ * bean win over it, {@code locksmith.curator.enabled=false} turns the bean's provider off, and a
+ * bad base path stops the start naming the property.
  */
 class ZkUrlBootTest {
   private static TestingServer server;
@@ -87,6 +92,26 @@ class ZkUrlBootTest {
                     (ZkLockProvider) context.getBean(Locksmith.class).providers().get("");
                 assertThat(provider.client()).isNotSameAs(client);
               });
+    }
+  }
+
+  @Test
+  void aRedissonClientBeanWinsOverACuratorFrameworkBean() {
+    Config config = new Config();
+    config.useSingleServer().setAddress(TestRedis.sharedUrl());
+    RedissonClient redisson = Redisson.create(config);
+    try (CuratorFramework client = client()) {
+      runner
+          .withBean(CuratorFramework.class, () -> client)
+          .withBean(RedissonClient.class, () -> redisson)
+          .run(
+              context -> {
+                assertThat(context).doesNotHaveBean(ZkLockProvider.class);
+                assertThat(context.getBean(Locksmith.class).providers().get(""))
+                    .isInstanceOf(RedisLockProvider.class);
+              });
+    } finally {
+      redisson.shutdown();
     }
   }
 
