@@ -11,6 +11,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.testkit.redis.TestRedis;
 import dev.locksmith.zookeeper.ZkLockProvider;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.ApplicationContext;
@@ -162,6 +163,16 @@ class CuratorProviderTest {
       Locksmith locksmith = context.getBean(Locksmith.class);
       assertThat(locksmith.providers().get("").description()).isEqualTo(url);
       assertThat(locksmith.providers().get("curator")).isNotSameAs(locksmith.providers().get(""));
+    }
+  }
+
+  @Test
+  void anApplicationsRedissonClientComesBeforeItsCuratorFramework() {
+    try (ApplicationContext context =
+        start(Map.of("app.redis.url", TestRedis.sharedUrl()), "curator", "app-redisson")) {
+      Locksmith locksmith = context.getBean(Locksmith.class);
+      assertThat(locksmith.providers()).containsOnlyKeys("", "redisson", "curator");
+      assertThat(locksmith.providers().get("")).isSameAs(locksmith.providers().get("redisson"));
     }
   }
 
