@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * the moment its local deadline passes without a confirmed renewal, whatever provider call is still
  * in flight; and a renewal confirmed after that does not revive it.
  */
-final class ActiveLease implements Lease {
+final class ActiveLease implements HeldLease {
   private final LockOptions options;
   private final String providerName;
   private final LockProvider provider;
@@ -132,11 +132,18 @@ final class ActiveLease implements Lease {
   }
 
   /** Whether its holder closed it (the provider's release may still wait for retained results). */
-  boolean isClosed() {
+  @Override
+  public boolean isClosed() {
     return holds.isHolderClosed();
   }
 
-  LockEvent event() {
+  @Override
+  public @Nullable ActiveLease part(Object lockProvider, String id) {
+    return provider == lockProvider && lockId().equals(id) && isValid() ? this : null;
+  }
+
+  @Override
+  public LockEvent event() {
     return new LockEvent(options.name(), options.lockId(), providerName, grant.fencingToken());
   }
 
@@ -248,7 +255,8 @@ final class ActiveLease implements Lease {
    *
    * @return the action that drops this hold; running it more than once does nothing
    */
-  Runnable retain() {
+  @Override
+  public Runnable retain() {
     return holds.retain(this::dropHold);
   }
 

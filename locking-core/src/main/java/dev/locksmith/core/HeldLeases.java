@@ -8,26 +8,25 @@ import org.jspecify.annotations.Nullable;
  * thread keeps its (usually empty) deques once made, so a locked call allocates nothing here.
  */
 final class HeldLeases {
-  private static final ThreadLocal<ArrayDeque<ActiveLease>> STACK =
+  private static final ThreadLocal<ArrayDeque<HeldLease>> STACK =
       ThreadLocal.withInitial(() -> new ArrayDeque<>(4));
   // Leases whose method returned but whose release waits (for the transaction the call joined):
   // still held by this thread, so a later call on the same lock in that transaction reenters.
   // Made only on threads that defer a release.
-  private static final ThreadLocal<@Nullable ArrayDeque<ActiveLease>> DEFERRED =
-      new ThreadLocal<>();
+  private static final ThreadLocal<@Nullable ArrayDeque<HeldLease>> DEFERRED = new ThreadLocal<>();
 
   private HeldLeases() {}
 
-  static @Nullable ActiveLease current() {
-    ArrayDeque<ActiveLease> stack = STACK.get();
+  static @Nullable HeldLease current() {
+    ArrayDeque<HeldLease> stack = STACK.get();
     purgeClosed(stack);
     return stack.peek();
   }
 
   /** Drops leases closed on another thread (explicit leases may be closed anywhere). */
-  private static void purgeClosed(ArrayDeque<ActiveLease> leases) {
+  private static void purgeClosed(ArrayDeque<HeldLease> leases) {
     if (!leases.isEmpty()) {
-      leases.removeIf(ActiveLease::isClosed);
+      leases.removeIf(HeldLease::isClosed);
     }
   }
 
@@ -37,24 +36,25 @@ final class HeldLeases {
    */
   static @Nullable ActiveLease find(Object provider, String lockId) {
     ActiveLease held = findIn(STACK.get(), provider, lockId);
-    ArrayDeque<ActiveLease> deferred = DEFERRED.get();
+    ArrayDeque<HeldLease> deferred = DEFERRED.get();
     return held != null || deferred == null ? held : findIn(deferred, provider, lockId);
   }
 
   private static @Nullable ActiveLease findIn(
-      ArrayDeque<ActiveLease> leases, Object provider, String lockId) {
+      ArrayDeque<HeldLease> leases, Object provider, String lockId) {
     purgeClosed(leases);
-    for (ActiveLease lease : leases) {
-      if (lease.provider() == provider && lease.lockId().equals(lockId) && lease.isValid()) {
-        return lease;
+    for (HeldLease lease : leases) {
+      ActiveLease part = lease.part(provider, lockId);
+      if (part != null) {
+        return part;
       }
     }
     return null;
   }
 
   /** Keeps a lease whose release was deferred findable on this thread until it is closed. */
-  static void deferred(ActiveLease lease) {
-    ArrayDeque<ActiveLease> deferred = DEFERRED.get();
+  static void deferred(HeldLease lease) {
+    ArrayDeque<HeldLease> deferred = DEFERRED.get();
     if (deferred == null) {
       deferred = new ArrayDeque<>(4);
       DEFERRED.set(deferred);
@@ -63,21 +63,21 @@ final class HeldLeases {
     deferred.push(lease);
   }
 
-  static void push(ActiveLease lease) {
+  static void push(HeldLease lease) {
     STACK.get().push(lease);
   }
 
   /** Removes a lease when it is closed, if this thread holds it. */
-  static void remove(ActiveLease lease) {
+  static void remove(HeldLease lease) {
     STACK.get().removeFirstOccurrence(lease);
-    ArrayDeque<ActiveLease> deferred = DEFERRED.get();
+    ArrayDeque<HeldLease> deferred = DEFERRED.get();
     if (deferred != null) {
       deferred.removeFirstOccurrence(lease);
     }
   }
 
   /** Removes the lease pushed for a call, even if the call left other leases above it. */
-  static void pop(ActiveLease lease) {
+  static void pop(HeldLease lease) {
     STACK.get().removeFirstOccurrence(lease);
   }
 }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -179,16 +180,17 @@ final class KeyExpression {
   }
 
   /**
-   * Evaluates the key for one call.
+   * Evaluates the key for one call: one key, or several when the value is a collection or array
+   * ({@link KeyText#keys}).
    *
    * @throws LockKeyException when evaluation fails or gives null or an empty string
    */
-  String evaluate(Method method, @Nullable Object[] args, Class<?> targetClass) {
+  List<String> evaluate(Method method, @Nullable Object[] args, Class<?> targetClass) {
     if (literal != null) {
-      return literal;
+      return List.of(literal);
     }
     if (directArgument >= 0) {
-      return KeyText.of(args[directArgument], text, where);
+      return KeyText.keys(args[directArgument], text, where);
     }
     Map<String, @Nullable Object> variables = new HashMap<>();
     for (int i = 0; i < boundNames.length; i++) {
@@ -201,7 +203,7 @@ final class KeyExpression {
       throw new LockKeyException(
           where + ": key expression '" + text + "' failed: " + e.getMessage(), e);
     }
-    return KeyText.of(value, text, where);
+    return KeyText.keys(value, text, where);
   }
 
   private CompiledKey compiled() {

@@ -1,7 +1,10 @@
 package dev.locksmith.core;
 
 import java.lang.reflect.Array;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** Turns a key's value into the key's text, refusing values that cannot name one lock. */
@@ -19,6 +22,44 @@ final class KeyText {
       };
 
   private KeyText() {}
+
+  /**
+   * The keys of a key's value: one per element of a {@code Collection} or array (several keys, each
+   * locked on its own, each element's text by the rules of {@link #of}), otherwise the value's
+   * text.
+   *
+   * @throws LockKeyException when the collection or array is empty, or an element or the value
+   *     gives no key
+   */
+  static List<String> keys(@Nullable Object value, String text, String where) {
+    List<@Nullable Object> elements;
+    if (value instanceof Collection<?> collection) {
+      elements = new ArrayList<>(collection);
+    } else if (value instanceof Object[] array) {
+      elements = Arrays.asList(array);
+    } else if (value != null && value.getClass().isArray()) {
+      elements = new ArrayList<>();
+      for (int i = 0; i < Array.getLength(value); i++) {
+        elements.add(Array.get(value, i));
+      }
+    } else {
+      return List.of(of(value, text, where));
+    }
+    if (elements.isEmpty()) {
+      throw new LockKeyException(
+          where
+              + ": key expression '"
+              + text
+              + "' evaluated to an empty "
+              + (value instanceof Collection ? "collection" : "array")
+              + "; a call over no keys locks nothing, it fails");
+    }
+    List<String> keys = new ArrayList<>(elements.size());
+    for (Object element : elements) {
+      keys.add(of(element, text, where));
+    }
+    return keys;
+  }
 
   /**
    * The text of a key's value.

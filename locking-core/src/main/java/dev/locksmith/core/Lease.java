@@ -1,6 +1,8 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,15 +14,19 @@ public interface Lease extends AutoCloseable {
   /** The lock's name. */
   String name();
 
-  /** The evaluated key, or {@code null} when the lock has none. */
+  /**
+   * The evaluated key, or {@code null} when the lock has none. A lease over several keys gives the
+   * first of them in lock order.
+   */
   @Nullable String key();
 
-  /** The lock id: {@code name} or {@code name:key}. */
+  /** The lock id: {@code name} or {@code name:key}; over several keys, the first one's. */
   String lockId();
 
   /**
    * The fencing token: strictly greater than that of every earlier grant of this lock. Send it with
    * every write to the protected resource, which must refuse a token lower than one it has seen.
+   * Over several keys, the first one's: each key's own token is in {@link #lease(String)}.
    */
   long fencingToken();
 
@@ -30,7 +36,10 @@ public interface Lease extends AutoCloseable {
   /** Time left until the conservative local deadline; zero once it has passed. */
   Duration timeLeft();
 
-  /** Whether the lease is still held: not lost, not released and before its deadline. */
+  /**
+   * Whether the lease is still held: not lost, not released and before its deadline. Over several
+   * keys, whether every key's lease is.
+   */
   boolean isValid();
 
   /**
@@ -40,7 +49,36 @@ public interface Lease extends AutoCloseable {
    */
   void checkValid();
 
-  /** Releases the lease. A failure to release is reported to listeners, never thrown. */
+  /**
+   * The lease of each key, in lock order (the keys sorted): one element, this lease, for a lock
+   * with one key or none. Each has its own lock id and fencing token.
+   */
+  default List<Lease> leases() {
+    return List.of(this);
+  }
+
+  /**
+   * The lease of one key.
+   *
+   * @throws IllegalArgumentException when this lease does not cover the key
+   */
+  default Lease lease(String key) {
+    for (Lease lease : leases()) {
+      if (Objects.equals(lease.key(), key)) {
+        return lease;
+      }
+    }
+    throw new IllegalArgumentException(
+        "Lease of '" + name() + "' has no key '" + key + "'; its keys: " + keysOf(leases()));
+  }
+
+  private static List<@Nullable String> keysOf(List<Lease> leases) {
+    return leases.stream().map(Lease::key).toList();
+  }
+
+  /**
+   * Releases the lease (every key's). A failure to release is reported to listeners, never thrown.
+   */
   @Override
   void close();
 }

@@ -6,6 +6,8 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -37,6 +39,64 @@ final class LeaseAcquirer {
    */
   boolean close() {
     return closed.compareAndSet(false, true);
+  }
+
+  /**
+   * Takes the lock, or with several keys every key's lock ({@link #obtainAll}), under the options'
+   * busy policy; {@code null} means skipped.
+   */
+  @Nullable HeldLease obtainHeld(
+      LockOptions options, String providerName, LockProvider provider, boolean call) {
+    return options.keys().isEmpty()
+        ? obtain(options, providerName, provider, call)
+        : obtainAll(options, providerName, provider, call);
+  }
+
+  /**
+   * Takes the lock of every key, in lock order (the keys sorted, so that two calls over the same
+   * keys cannot deadlock), all or nothing: when one key is busy under SKIP or FAIL, or a WAIT runs
+   * out, or anything fails, the leases taken so far are released in reverse order. A WAIT waits for
+   * the whole set within one {@code waitTimeout}: each next key gets the time left. A key whose
+   * lease this thread already holds (through the same provider) is reentered, not taken again.
+   *
+   * @return {@code null} when skipped
+   */
+  @Nullable CompositeLease obtainAll(
+      LockOptions options, String providerName, LockProvider provider, boolean call) {
+    boolean wait = options.onBusy() == OnBusy.WAIT;
+    long start = ticker.read();
+    long waitNanos = options.waitTimeout().toNanos();
+    List<ActiveLease> parts = new ArrayList<>(options.keys().size());
+    List<ActiveLease> owned = new ArrayList<>(options.keys().size());
+    List<Runnable> borrowed = new ArrayList<>();
+    boolean complete = false;
+    try {
+      for (String key : options.keys()) {
+        LockOptions one = options.withKey(key);
+        ActiveLease held = HeldLeases.find(provider, one.lockId());
+        if (held != null) {
+          parts.add(held);
+          borrowed.add(held.retain());
+          continue;
+        }
+        if (wait) {
+          long left = Math.max(0, waitNanos - (ticker.read() - start));
+          one = one.withWaitTimeout(Duration.ofNanos(left));
+        }
+        ActiveLease lease = obtain(one, providerName, provider, call);
+        if (lease == null) {
+          return null;
+        }
+        parts.add(lease);
+        owned.add(lease);
+      }
+      complete = true;
+      return new CompositeLease(options, parts, owned, borrowed);
+    } finally {
+      if (!complete) {
+        CompositeLease.abandon(owned, borrowed);
+      }
+    }
   }
 
   /**

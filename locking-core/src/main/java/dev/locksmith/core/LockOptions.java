@@ -2,7 +2,10 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.OnBusy;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * @param name the lock's name
- * @param key appended to the name as {@code name:key}, or {@code null} for none
+ * @param key appended to the name as {@code name:key}, or {@code null} for none; with several keys,
+ *     the first of them
  * @param ttl the lease length, renewed every third of it while held when {@code renew}
  * @param renew whether the lease is renewed while held
  * @param onBusy what to do when another owner holds the lock; {@link OnBusy#AUTO} means {@link
@@ -22,6 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @param waitTimeout how long {@link OnBusy#WAIT} waits
  * @param minHold how long the lock stays held at least, counted from acquisition
  * @param provider the configured provider's name, or empty for the default provider
+ * @param keys with several keys ({@link #withKeys}), every distinct key in lock order (sorted),
+ *     each locked as {@code name:key}; empty for one key or none
  */
 public record LockOptions(
     String name,
@@ -31,7 +37,8 @@ public record LockOptions(
     OnBusy onBusy,
     Duration waitTimeout,
     Duration minHold,
-    String provider) {
+    String provider,
+    List<String> keys) {
 
   /** The annotation's default lease length. */
   public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
@@ -50,6 +57,17 @@ public record LockOptions(
     Objects.requireNonNull(waitTimeout, "waitTimeout");
     Objects.requireNonNull(minHold, "minHold");
     Objects.requireNonNull(provider, "provider");
+    Objects.requireNonNull(keys, "keys");
+    keys = List.copyOf(new TreeSet<>(keys));
+    if (keys.size() == 1) {
+      key = keys.get(0);
+      keys = List.of();
+    } else if (!keys.isEmpty()) {
+      if (keys.contains("")) {
+        throw new IllegalArgumentException("lock key is empty in " + keys);
+      }
+      key = keys.get(0);
+    }
     if (name.isEmpty()) {
       throw new IllegalArgumentException("lock name is empty");
     }
@@ -68,6 +86,19 @@ public record LockOptions(
     }
   }
 
+  /** Options with one key or none. */
+  public LockOptions(
+      String name,
+      @Nullable String key,
+      Duration ttl,
+      boolean renew,
+      OnBusy onBusy,
+      Duration waitTimeout,
+      Duration minHold,
+      String provider) {
+    this(name, key, ttl, renew, onBusy, waitTimeout, minHold, provider, List.of());
+  }
+
   /** Options for a lock with the annotation's defaults: 30s ttl, renewed, WAIT up to 30s. */
   public static LockOptions named(String name) {
     return new LockOptions(
@@ -79,38 +110,73 @@ public record LockOptions(
     return key == null ? name : name + ":" + key;
   }
 
-  /** The same options with a key. */
+  /**
+   * The lock ids this lock takes, in lock order: one for one key or none, one per distinct key with
+   * several.
+   */
+  public List<String> lockIds() {
+    return keys.isEmpty() ? List.of(lockId()) : keys.stream().map(k -> name + ":" + k).toList();
+  }
+
+  /** The same options with one key (or none), in place of any keys before. */
   public LockOptions withKey(@Nullable String newKey) {
     return new LockOptions(name, newKey, ttl, renew, onBusy, waitTimeout, minHold, provider);
   }
 
+  /**
+   * The same options with several keys, each locked as its own lock id {@code name:key}. Duplicates
+   * collapse; the locks are taken in one global order (the keys sorted) so that two calls over the
+   * same keys cannot deadlock, all or nothing; one distinct key is the same as {@link #withKey}.
+   *
+   * @throws IllegalArgumentException when there is no key, or a key is null or empty
+   */
+  public LockOptions withKeys(Collection<String> newKeys) {
+    Objects.requireNonNull(newKeys, "keys");
+    if (newKeys.isEmpty()) {
+      throw new IllegalArgumentException("no lock keys given for '" + name + "'");
+    }
+    for (String k : newKeys) {
+      if (k == null || k.isEmpty()) {
+        throw new IllegalArgumentException(
+            "lock key is " + (k == null ? "null" : "empty") + " in the keys of '" + name + "'");
+      }
+    }
+    return new LockOptions(
+        name, null, ttl, renew, onBusy, waitTimeout, minHold, provider, List.copyOf(newKeys));
+  }
+
+  /** The same options with several keys; see {@link #withKeys(Collection)}. */
+  public LockOptions withKeys(String... newKeys) {
+    return withKeys(List.of(newKeys));
+  }
+
   /** The same options with a lease length. */
   public LockOptions withTtl(Duration newTtl) {
-    return new LockOptions(name, key, newTtl, renew, onBusy, waitTimeout, minHold, provider);
+    return new LockOptions(name, key, newTtl, renew, onBusy, waitTimeout, minHold, provider, keys);
   }
 
   /** The same options with renewal on or off. */
   public LockOptions withRenew(boolean newRenew) {
-    return new LockOptions(name, key, ttl, newRenew, onBusy, waitTimeout, minHold, provider);
+    return new LockOptions(name, key, ttl, newRenew, onBusy, waitTimeout, minHold, provider, keys);
   }
 
   /** The same options with a busy policy. */
   public LockOptions withOnBusy(OnBusy newOnBusy) {
-    return new LockOptions(name, key, ttl, renew, newOnBusy, waitTimeout, minHold, provider);
+    return new LockOptions(name, key, ttl, renew, newOnBusy, waitTimeout, minHold, provider, keys);
   }
 
   /** The same options with a wait timeout. */
   public LockOptions withWaitTimeout(Duration newWaitTimeout) {
-    return new LockOptions(name, key, ttl, renew, onBusy, newWaitTimeout, minHold, provider);
+    return new LockOptions(name, key, ttl, renew, onBusy, newWaitTimeout, minHold, provider, keys);
   }
 
   /** The same options with a minimum hold time. */
   public LockOptions withMinHold(Duration newMinHold) {
-    return new LockOptions(name, key, ttl, renew, onBusy, waitTimeout, newMinHold, provider);
+    return new LockOptions(name, key, ttl, renew, onBusy, waitTimeout, newMinHold, provider, keys);
   }
 
   /** The same options on a named provider. */
   public LockOptions withProvider(String newProvider) {
-    return new LockOptions(name, key, ttl, renew, onBusy, waitTimeout, minHold, newProvider);
+    return new LockOptions(name, key, ttl, renew, onBusy, waitTimeout, minHold, newProvider, keys);
   }
 }

@@ -5,6 +5,7 @@ import dev.locksmith.core.integration.PreparedCall;
 import dev.locksmith.core.integration.ReleaseDeferral;
 import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -47,11 +48,12 @@ final class LockedCalls {
     }
     LockOptions options = optionsFor(spec, invocation);
     LockProvider provider = spec.provider().provider();
-    ActiveLease reentered = HeldLeases.find(provider, options.lockId());
+    ActiveLease reentered =
+        options.keys().isEmpty() ? HeldLeases.find(provider, options.lockId()) : null;
     if (reentered != null) {
       return proceedHeld(reentered, invocation, spec);
     }
-    ActiveLease lease = obtain(spec, options);
+    HeldLease lease = obtain(spec, options);
     if (lease == null) {
       return spec.returnKind().skipped();
     }
@@ -120,7 +122,7 @@ final class LockedCalls {
 
     @Override
     public void release(Lease lease) {
-      LockedCalls.this.release((ActiveLease) lease);
+      LockedCalls.this.release((HeldLease) lease);
     }
   }
 
@@ -129,18 +131,21 @@ final class LockedCalls {
     if (key == null) {
       return spec.options();
     }
-    return spec.options()
-        .withKey(
-            key.evaluate(invocation.method(), invocation.arguments(), invocation.targetClass()));
+    List<String> keys =
+        key.evaluate(invocation.method(), invocation.arguments(), invocation.targetClass());
+    return keys.size() == 1 ? spec.options().withKey(keys.get(0)) : spec.options().withKeys(keys);
   }
 
-  /** Takes an annotated method's lock under its busy policy; {@code null} means skipped. */
-  @Nullable ActiveLease obtain(MethodSpec spec, LockOptions options) {
-    return acquirer.obtain(options, spec.provider().name(), spec.provider().provider(), true);
+  /**
+   * Takes an annotated method's lock (every key's, with several) under its busy policy; {@code
+   * null} means skipped.
+   */
+  @Nullable HeldLease obtain(MethodSpec spec, LockOptions options) {
+    return acquirer.obtainHeld(options, spec.provider().name(), spec.provider().provider(), true);
   }
 
   /** Releases an annotated call's lease now, or later when the release deferral takes it. */
-  void release(ActiveLease lease) {
+  void release(HeldLease lease) {
     boolean deferred;
     try {
       deferred = releaseDeferral.deferRelease(lease, lease::close);

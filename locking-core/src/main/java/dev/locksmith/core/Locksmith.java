@@ -190,12 +190,14 @@ public final class Locksmith implements AutoCloseable {
 
   private @Nullable Lease acquireLease(LockOptions options) {
     LockProvider provider = provider(options);
-    ActiveLease reentered = HeldLeases.find(provider, options.lockId());
+    ActiveLease reentered =
+        options.keys().isEmpty() ? HeldLeases.find(provider, options.lockId()) : null;
     if (reentered != null) {
       return new ReenteredLease(reentered);
     }
-    ActiveLease lease =
-        acquirer.obtain(options, ConfiguredProviders.display(options.provider()), provider, false);
+    HeldLease lease =
+        acquirer.obtainHeld(
+            options, ConfiguredProviders.display(options.provider()), provider, false);
     if (lease != null) {
       HeldLeases.push(lease);
     }
@@ -225,12 +227,14 @@ public final class Locksmith implements AutoCloseable {
    */
   public <T> @Nullable T call(LockOptions options, Callable<T> block) throws Exception {
     LockProvider provider = provider(options);
-    ActiveLease reentered = HeldLeases.find(provider, options.lockId());
+    ActiveLease reentered =
+        options.keys().isEmpty() ? HeldLeases.find(provider, options.lockId()) : null;
     if (reentered != null) {
       return runHeld(reentered, block);
     }
-    ActiveLease lease =
-        acquirer.obtain(options, ConfiguredProviders.display(options.provider()), provider, true);
+    HeldLease lease =
+        acquirer.obtainHeld(
+            options, ConfiguredProviders.display(options.provider()), provider, true);
     if (lease == null) {
       return null;
     }
@@ -239,7 +243,7 @@ public final class Locksmith implements AutoCloseable {
     }
   }
 
-  private static <T> T runHeld(ActiveLease lease, Callable<T> block) throws Exception {
+  private static <T> T runHeld(HeldLease lease, Callable<T> block) throws Exception {
     HeldLeases.push(lease);
     try {
       return block.call();

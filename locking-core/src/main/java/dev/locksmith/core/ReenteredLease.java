@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** A nested acquisition of a lease the thread already holds: closing it does not release. */
@@ -49,6 +50,11 @@ final class ReenteredLease implements Lease {
   @Override
   public void checkValid() {
     outer.checkValid();
+  }
+
+  @Override
+  public List<Lease> leases() {
+    return outer.leases();
   }
 
   @Override

@@ -57,13 +57,13 @@ class KeyEvaluationTest {
 
   static class Batches {
     @DistributedLock(key = "#ids")
-    String byIds(long[] ids) {
-      return Locks.current().key();
+    List<String> byIds(long[] ids) {
+      return Locks.current().leases().stream().map(Lease::lockId).toList();
     }
 
     @DistributedLock(key = "#names")
-    String byNames(String[] names) {
-      return Locks.current().key();
+    List<String> byNames(String[] names) {
+      return Locks.current().leases().stream().map(Lease::lockId).toList();
     }
 
     @DistributedLock(key = "#thing")
@@ -73,11 +73,13 @@ class KeyEvaluationTest {
   }
 
   @Test
-  void arraysGiveStableKeysAndObjectsWithoutToStringAreRefused() throws Exception {
-    assertThat(call(locksmith, new Batches(), "byIds", (Object) new long[] {3, 1}))
-        .isEqualTo("[3, 1]");
-    assertThat(call(locksmith, new Batches(), "byNames", (Object) new String[] {"a", "b"}))
-        .isEqualTo("[a, b]");
+  void arraysLockEveryDistinctElementAndObjectsWithoutToStringAreRefused() throws Exception {
+    assertThat(call(locksmith, new Batches(), "byIds", (Object) new long[] {3, 1, 3}))
+        .isEqualTo(List.of("Batches.byIds:1", "Batches.byIds:3"));
+    assertThat(call(locksmith, new Batches(), "byNames", (Object) new String[] {"b", "a"}))
+        .isEqualTo(List.of("Batches.byNames:a", "Batches.byNames:b"));
+    assertThat(call(locksmith, new Batches(), "byNames", (Object) new String[] {"a"}))
+        .isEqualTo(List.of("Batches.byNames:a"));
     assertThatThrownBy(() -> call(locksmith, new Batches(), "byOpaque", new Opaque()))
         .isInstanceOf(LockKeyException.class)
         .hasMessageContaining("has no toString() of its own");

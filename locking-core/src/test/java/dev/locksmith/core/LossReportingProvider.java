@@ -27,6 +27,16 @@ final class LossReportingProvider extends ForwardingProvider {
     lostOnGrant = true;
   }
 
+  /** Reports the leases granted on one lock id lost. */
+  void reportLost(String lockId) {
+    for (LeaseGrant grant : granted) {
+      if (grant.lockId().equals(lockId)) {
+        delegate.release(grant);
+        callbacks.forEach(c -> c.accept(grant));
+      }
+    }
+  }
+
   void reportLost() {
     for (LeaseGrant grant : granted) {
       delegate.release(grant);
