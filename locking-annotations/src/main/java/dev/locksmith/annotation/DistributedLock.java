@@ -37,6 +37,11 @@ public @interface DistributedLock {
    * needs {@code dev.locksmith:locking-spel} on the class path, which every integration brings.
    * Default: no key, one lock for every call. A key that evaluates to {@code null} or an empty
    * string is an error.
+   *
+   * <p>A key that evaluates to a collection or array ({@code "{#from, #to}"}) locks every distinct
+   * element as its own lock id ({@code name:element}), all or nothing, in one global order (the
+   * elements' text sorted), so two calls over the same keys cannot deadlock whatever order they
+   * list them in; an empty collection is an error.
    */
   String key() default "";
 
