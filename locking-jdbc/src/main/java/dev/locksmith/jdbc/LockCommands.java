@@ -89,18 +89,17 @@ final class LockCommands {
 
   /** How long the holder of {@code lockId} has left in microseconds; 0 when free. */
   long holderLeftMicros(String lockId) {
-    return connector.call(
-        "status",
-        lockId,
+    // A read, so retried after a connection failure like the writes that are safe to repeat.
+    Connector.Work<Long> read =
         (connection, sql) -> {
-          try (PreparedStatement read = connection.prepareStatement(sql.remaining())) {
-            read.setString(1, LockIds.stored(lockId));
-            try (ResultSet rows = read.executeQuery()) {
+          try (PreparedStatement remaining = connection.prepareStatement(sql.remaining())) {
+            remaining.setString(1, LockIds.stored(lockId));
+            try (ResultSet rows = remaining.executeQuery()) {
               return rows.next() ? Math.max(0, rows.getLong(1)) : 0L;
             }
           }
-        },
-        null);
+        };
+    return connector.call("status", lockId, read, read);
   }
 
   /** Extends a live lease; idempotent, so retried after a connection failure. */
