@@ -3,16 +3,20 @@ package dev.locksmith.core;
 import static dev.locksmith.core.Calls.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -82,6 +86,11 @@ class SeveralKeysTest {
     }
 
     @DistributedLock(name = "acct", key = "#accounts")
+    CompletableFuture<String> later(List<String> accounts, CompletableFuture<String> work) {
+      return work;
+    }
+
+    @DistributedLock(name = "acct", key = "#accounts")
     String none(List<String> accounts) {
       return "ran";
     }
@@ -140,7 +149,7 @@ class SeveralKeysTest {
   }
 
   @Test
-  void waitThatTimesOutLeavesNoKeyHeldAndWaitsOnceForTheWholeSet() {
+  void waitThatTimesOutLeavesNoKeyHeld() {
     provider.tryAcquire(LockRequest.of("acct:c", Duration.ofSeconds(30))).orElseThrow();
     long start = System.nanoTime();
 
@@ -154,6 +163,39 @@ class SeveralKeysTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     assertThat(held()).containsExactly("acct:c");
     assertThat(events.events).contains("released acct:a", "released acct:b");
+  }
+
+  @Test
+  void waitGetsTheWholeSetOnceTheBusyKeyIsFreed() throws Exception {
+    LeaseGrant other =
+        provider.tryAcquire(LockRequest.of("acct:b", Duration.ofSeconds(30))).orElseThrow();
+    Future<List<String>> waiting =
+        pool.submit(
+            () ->
+                locksmith.call(
+                    ACCT.withKeys("b", "a"),
+                    () -> Locks.current().leases().stream().map(Lease::lockId).toList()));
+    await().atMost(Duration.ofSeconds(10)).until(() -> provider.status("acct:b").waiters() > 0);
+    assertThat(held()).containsExactly("acct:a", "acct:b");
+
+    provider.release(other);
+
+    assertThat(waiting.get(10, TimeUnit.SECONDS)).containsExactly("acct:a", "acct:b");
+    assertThat(held()).isEmpty();
+  }
+
+  @Test
+  void aCompletionStageHoldsEveryKeyUntilItCompletes() throws Exception {
+    Bank bank = new Bank();
+    CompletableFuture<String> work = new CompletableFuture<>();
+    CompletionStage<?> result =
+        (CompletionStage<?>) call(locksmith, bank, "later", List.of("b", "a"), work);
+    assertThat(held()).containsExactly("acct:a", "acct:b");
+
+    work.complete("done");
+
+    assertThat(result.toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo("done");
+    assertThat(held()).isEmpty();
   }
 
   @Test
