@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>A nested call on the same lock id and provider on the same thread does not acquire again: it
- * runs under the outer lease and sees the same fencing token. Thread-safe; close it to stop renewal
- * and close the providers it created from URLs.
+ * runs under the outer lease and sees the same fencing token; over several keys ({@link
+ * LockOptions#withKeys}), per key. Thread-safe; close it to stop renewal and close the providers it
+ * created from URLs.
  */
 public final class Locksmith implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Locksmith.class);
@@ -165,9 +166,9 @@ public final class Locksmith implements AutoCloseable {
   }
 
   /**
-   * Takes a lock now if it is free, never waiting.
+   * Takes a lock now if it is free, never waiting. With several keys, every key's lock or none.
    *
-   * @return the lease, or empty when another owner holds the lock
+   * @return the lease, or empty when another owner holds the lock (any of the keys)
    */
   public Optional<Lease> tryAcquire(LockOptions options) {
     return Optional.ofNullable(acquireLease(options.withOnBusy(OnBusy.SKIP)));
@@ -177,7 +178,9 @@ public final class Locksmith implements AutoCloseable {
   // Locks.current() sees them; closing removes them (leases closed on another thread are purged).
 
   /**
-   * Takes a lock, waiting as the options say. Close the lease to release it.
+   * Takes a lock, waiting as the options say. Close the lease to release it. With several keys
+   * ({@link LockOptions#withKeys}), takes every key's lock in lock order, all or nothing, within
+   * one wait timeout; {@link Lease#leases()} gives each key's lease.
    *
    * @throws LockBusyException when busy and the policy is FAIL or SKIP
    * @throws LockTimeoutException when WAIT ran out
