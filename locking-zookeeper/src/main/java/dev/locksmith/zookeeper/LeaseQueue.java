@@ -83,7 +83,8 @@ final class LeaseQueue {
     }
     boolean granted = false;
     try {
-      Held held = queue(request, path, data, stat, sent, wait, waitDeadline);
+      Stat created = stat.getCzxid() != 0 ? stat : statOf(id, path);
+      Held held = queue(request, path, data, created, sent, wait, waitDeadline);
       granted = held != null;
       return held;
     } finally {
@@ -91,6 +92,25 @@ final class LeaseQueue {
         deleteQuietly(path);
       }
     }
+  }
+
+  /**
+   * The stat of a lease node just created. Curator leaves the caller's stat empty when a protected
+   * create that it resent after a lost reply (a server restart, a leader election) finds the node
+   * the first attempt made; its creation zxid is the fencing token, so it is read back, never taken
+   * as 0.
+   */
+  private Stat statOf(String id, String path) throws InterruptedException {
+    Stat read;
+    try {
+      read = calls.call("acquire", id, () -> client.checkExists().forPath(path), null);
+    } catch (KeeperException e) {
+      throw calls.failure("acquire", id, e.toString(), e);
+    }
+    if (read == null) {
+      throw new NodeGone(id);
+    }
+    return read;
   }
 
   /** Where a queued request stands. */
