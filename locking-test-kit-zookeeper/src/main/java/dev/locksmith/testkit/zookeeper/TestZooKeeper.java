@@ -1,0 +1,168 @@
+package dev.locksmith.testkit.zookeeper;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * ZooKeeper servers for tests, from Curator's {@code curator-test}, in the test's JVM: every port
+ * (client, quorum and election) on 127.0.0.1 only, free and distinct from every port handed out
+ * before in this JVM, a tick of 200 ms so sessions may be as short as 400 ms, and a maximum session
+ * timeout of 60 s.
+ *
+ * <p>A {@link TestingServer} keeps its port across {@link TestingServer#stop()} and {@link
+ * TestingServer#restart()}; with a data directory of the caller's it keeps its data too.
+ */
+public final class TestZooKeeper {
+  /** The server's tick: sessions may last from 2 to 300 ticks. */
+  public static final int TICK_MILLIS = 200;
+
+  private static final Set<Integer> USED = new HashSet<>();
+
+  private TestZooKeeper() {}
+
+  /**
+   * A started server on a free port of 127.0.0.1, its data in a temporary directory deleted on
+   * close.
+   *
+   * @throws IllegalStateException when the server cannot start
+   */
+  public static TestingServer start() {
+    return started(null, true);
+  }
+
+  /**
+   * A started server on a free port of 127.0.0.1 keeping its data in {@code dataDir} (kept on close
+   * and across a restart).
+   *
+   * @throws IllegalStateException when the server cannot start
+   */
+  public static TestingServer start(Path dataDir) {
+    return started(dataDir, false);
+  }
+
+  private static TestingServer started(@Nullable Path dataDir, boolean deleteOnClose) {
+    try {
+      return new TestingServer(spec(dataDir, deleteOnClose, -1), true);
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "cannot start ZooKeeper on 127.0.0.1"
+              + (dataDir == null ? "" : " with its data in " + dataDir),
+          e);
+    }
+  }
+
+  /**
+   * A started ensemble of {@code servers} servers on 127.0.0.1, each on ports of its own and with a
+   * temporary data directory deleted on close.
+   *
+   * @throws IllegalArgumentException when {@code servers} is less than 1
+   * @throws IllegalStateException when the ensemble cannot start
+   */
+  public static TestingCluster cluster(int servers) {
+    if (servers < 1) {
+      throw new IllegalArgumentException(
+          "a ZooKeeper ensemble needs at least 1 server, not " + servers);
+    }
+    List<InstanceSpec> specs = new ArrayList<>();
+    for (int id = 1; id <= servers; id++) {
+      specs.add(spec(null, true, id));
+    }
+    TestingCluster cluster = new TestingCluster(specs);
+    try {
+      cluster.start();
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "cannot start a ZooKeeper ensemble of " + servers + " on " + cluster.getConnectString(),
+          e);
+    }
+    return cluster;
+  }
+
+  /**
+   * A server's spec on free loopback ports; {@code dataDir} null for a temporary one, {@code
+   * serverId} -1 for a standalone server.
+   */
+  public static InstanceSpec spec(@Nullable Path dataDir, boolean deleteOnClose, int serverId) {
+    int[] ports = freePorts(3);
+    File dir = dataDir == null ? null : dataDir.toFile();
+    return new InstanceSpec(
+        dir,
+        ports[0],
+        ports[1],
+        ports[2],
+        deleteOnClose,
+        serverId,
+        TICK_MILLIS,
+        -1,
+        Map.of("clientPortAddress", "127.0.0.1", "maxSessionTimeout", "60000"),
+        "127.0.0.1");
+  }
+
+  /**
+   * The instance that leads {@code cluster} now, asked with the {@code srvr} four-letter command.
+   *
+   * @throws IllegalStateException when no server says it leads
+   */
+  public static InstanceSpec leader(TestingCluster cluster) {
+    for (InstanceSpec spec : cluster.getInstances()) {
+      if (srvr(spec.getPort()).contains("Mode: leader")) {
+        return spec;
+      }
+    }
+    throw new IllegalStateException("no leader in " + cluster.getConnectString());
+  }
+
+  private static synchronized int[] freePorts(int count) {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; ) {
+        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets.add(socket);
+        if (USED.add(socket.getLocalPort())) {
+          ports[i++] = socket.getLocalPort();
+        }
+      }
+      return ports;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot find a free port on 127.0.0.1", e);
+    } finally {
+      for (ServerSocket socket : sockets) {
+        try {
+          socket.close();
+        } catch (IOException ignored) {
+          // only a probe; the port is free either way
+        }
+      }
+    }
+  }
+
+  private static String srvr(int port) {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(2000);
+      OutputStream out = socket.getOutputStream();
+      out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+}
