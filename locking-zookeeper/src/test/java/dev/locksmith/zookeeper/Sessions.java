@@ -1,19 +1,12 @@
 package dev.locksmith.zookeeper;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingCluster;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
-/** What the ZooKeeper tests do to sessions and servers. */
+/** What the ZooKeeper tests do to sessions. */
 final class Sessions {
   private Sessions() {}
 
@@ -42,29 +35,6 @@ final class Sessions {
       }
     } finally {
       twin.close();
-    }
-  }
-
-  /** The instance that leads the ensemble now, asked with the {@code srvr} command. */
-  static InstanceSpec leader(TestingCluster cluster) throws IOException {
-    for (InstanceSpec spec : cluster.getInstances()) {
-      if (srvr(spec.getPort()).contains("Mode: leader")) {
-        return spec;
-      }
-    }
-    throw new IllegalStateException("no leader in " + cluster.getConnectString());
-  }
-
-  private static String srvr(int port) {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(2000);
-      OutputStream out = socket.getOutputStream();
-      out.write("srvr".getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      InputStream in = socket.getInputStream();
-      return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-    } catch (IOException e) {
-      return "";
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ class ZkClusterTest {
 
   @BeforeEach
   void start() throws Exception {
-    cluster = ZkTestServers.cluster();
+    cluster = TestZooKeeper.cluster(3);
   }
 
   @AfterEach
@@ -113,7 +114,7 @@ class ZkClusterTest {
     List<String> order = new CopyOnWriteArrayList<>();
     List<Future<LeaseGrant>> waiters = queueWaiters(holder, id, List.of("w1", "w2", "w3"), order);
 
-    InstanceSpec leader = Sessions.leader(cluster);
+    InstanceSpec leader = TestZooKeeper.leader(cluster);
     long killedAt = System.nanoTime();
     assertThat(cluster.killServer(leader)).isTrue();
     // Every client's server either died or lost its leader: every connection is suspended.

@@ -11,6 +11,7 @@ import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.RenewalContract;
 import dev.locksmith.testkit.ShortTtlContract;
 import dev.locksmith.testkit.WaitingContract;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.io.IOException;
 import java.nio.file.Files;
 import org.apache.curator.test.TestingServer;
@@ -34,7 +35,7 @@ class ZkConformanceTest extends LockProviderContract
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = ZkTestServers.server(Files.createTempDirectory("locksmith-zk").toFile());
+    server = TestZooKeeper.start(Files.createTempDirectory("locksmith-zk"));
   }
 
   @AfterAll

@@ -2,6 +2,7 @@ package dev.locksmith.zookeeper;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ public final class ZkFigures {
   public static void main(String[] args) throws Exception {
     ExecutorService pool = Executors.newCachedThreadPool();
     try (TestingServer server =
-            ZkTestServers.server(Files.createTempDirectory("locksmith-zk-figures").toFile());
+            TestZooKeeper.start(Files.createTempDirectory("locksmith-zk-figures"));
         ZkLockProvider a = provider(server);
         ZkLockProvider b = provider(server)) {
       for (int i = 0; i < 200; i++) { // warm-up

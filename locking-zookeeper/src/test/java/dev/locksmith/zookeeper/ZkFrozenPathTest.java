@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.FaultProxy;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
@@ -35,7 +36,7 @@ class ZkFrozenPathTest {
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = ZkTestServers.server(Files.createTempDirectory("locksmith-zk-frozen").toFile());
+    server = TestZooKeeper.start(Files.createTempDirectory("locksmith-zk-frozen"));
   }
 
   @AfterAll

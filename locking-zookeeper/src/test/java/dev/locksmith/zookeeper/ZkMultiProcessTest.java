@@ -3,6 +3,7 @@ package dev.locksmith.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.testkit.MultiProcessHarness;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.curator.test.TestingServer;
@@ -18,8 +19,7 @@ class ZkMultiProcessTest {
 
   @Test
   void separateJvmsNeverOverlap(@TempDir Path dir) throws Exception {
-    try (TestingServer server =
-        ZkTestServers.server(Files.createDirectories(dir.resolve("zk")).toFile())) {
+    try (TestingServer server = TestZooKeeper.start(Files.createDirectories(dir.resolve("zk")))) {
       String url = ZkTestServers.url(server.getConnectString(), "processes", "");
       MultiProcessHarness.Result result = MultiProcessHarness.run(url, 3, 20, dir);
       assertThat(result.violations()).isEmpty();

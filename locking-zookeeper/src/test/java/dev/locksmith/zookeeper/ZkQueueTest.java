@@ -9,6 +9,7 @@ import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ class ZkQueueTest {
   @BeforeAll
   static void startServer() throws Exception {
     System.setProperty("znode.container.checkIntervalMs", "100");
-    server = ZkTestServers.server(Files.createTempDirectory("locksmith-zk-queue").toFile());
+    server = TestZooKeeper.start(Files.createTempDirectory("locksmith-zk-queue"));
     curator = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
     curator.start();
   }

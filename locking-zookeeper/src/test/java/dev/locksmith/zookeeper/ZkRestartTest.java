@@ -6,8 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
-import java.io.File;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +30,8 @@ class ZkRestartTest {
 
   @Test
   void tokensRiseAcrossRestartsAndALeaseHeldThroughOneIsReportedLost() throws Exception {
-    File data = Files.createTempDirectory("locksmith-zk-restart").toFile();
-    try (TestingServer server = ZkTestServers.server(data)) {
+    Path data = Files.createTempDirectory("locksmith-zk-restart");
+    try (TestingServer server = TestZooKeeper.start(data)) {
       String url = ZkTestServers.url(server.getConnectString(), "restart", "sessionTimeout=20s");
       String id = "restart";
       List<Long> tokens = new ArrayList<>();
