@@ -9,6 +9,7 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.micrometer.MicrometerLockListener;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -48,7 +49,7 @@ class CuratorBeanBootTest {
 
   @BeforeEach
   void startServer() throws Exception {
-    server = ZkServer.start();
+    server = TestZooKeeper.start();
   }
 
   @AfterEach

@@ -10,6 +10,7 @@ import dev.locksmith.redis.RedisLockProvider;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import dev.locksmith.spring.boot.LocksmithFailureAnalyzer;
 import dev.locksmith.testkit.redis.TestRedis;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,7 @@ class ZkUrlBootTest {
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = ZkServer.start();
+    server = TestZooKeeper.start();
   }
 
   @AfterAll
