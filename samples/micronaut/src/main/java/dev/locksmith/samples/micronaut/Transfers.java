@@ -1,5 +1,6 @@
 package dev.locksmith.samples.micronaut;
 
+import dev.locksmith.core.Lease;
 import dev.locksmith.core.Locks;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -36,11 +37,10 @@ final class Transfers {
     if (cents <= 0) {
       throw new IllegalArgumentException("the amount must be positive, was " + cents);
     }
-    // Both locks, always in the same (alphabetical) order: two opposite transfers between the same
-    // accounts then queue up instead of each holding one lock and waiting for the other.
-    String first = from.compareTo(to) < 0 ? from : to;
-    String second = first.equals(from) ? to : from;
-    return locks.holding(first, () -> locks.holding(second, () -> move(from, to, cents)));
+    // Both locks with one call: the engine takes them in one global (sorted) order, so two opposite
+    // transfers between the same accounts queue up instead of each holding one lock and waiting
+    // for the other.
+    return locks.holding(from, to, () -> move(from, to, cents));
   }
 
   private Receipt move(String from, String to, long cents) {
@@ -51,7 +51,12 @@ final class Transfers {
     long toBalance = accounts.balance(to);
     accounts.set(from, fromBalance - cents);
     accounts.set(to, toBalance + cents);
-    LOG.debug("moved {} from {} to {} under {}", cents, from, to, Locks.current().lockId());
+    LOG.debug(
+        "moved {} from {} to {} under {}",
+        cents,
+        from,
+        to,
+        Locks.current().leases().stream().map(Lease::lockId).toList());
     return new Receipt(from, to, cents, fromBalance - cents, toBalance + cents);
   }
 }

@@ -7,26 +7,30 @@ import java.util.function.Function;
 import org.springframework.stereotype.Component;
 
 /**
- * One lock per account: {@code account:<id>}. A separate bean, so that every call goes through the
- * Spring proxy (calls from inside the same bean would not be locked).
+ * One lock per account: {@code account:<id>}, both accounts of a transfer under one annotation. A
+ * separate bean, so that every call goes through the Spring proxy (calls from inside the same bean
+ * would not be locked).
  */
 @Component
 class AccountLocks {
 
   /**
-   * Runs {@code work} while this process holds the lock of {@code accountId}, waiting for it when
-   * another request or another instance holds it.
+   * Runs {@code work} while this process holds the locks of both accounts, waiting for them when
+   * another request or another instance holds either. The engine takes the two locks in one global
+   * order (sorted), so two opposite transfers cannot deadlock, and all or nothing.
    *
-   * @param accountId the account to lock
-   * @param work what to do under the lock; it is given the lease, for its fencing token
+   * @param from one account to lock
+   * @param to the other account to lock
+   * @param work what to do under the locks; it is given the lease, whose {@link
+   *     Lease#lease(String)} gives each account's fencing token
    * @return what {@code work} returned
    */
   @DistributedLock(
       name = "account",
-      key = "#accountId",
+      key = "{#from, #to}",
       ttl = "10s",
       waitTimeout = "${bank.transfer.wait-timeout}")
-  public <T> T withAccount(String accountId, Function<Lease, T> work) {
+  public <T> T withAccounts(String from, String to, Function<Lease, T> work) {
     return work.apply(Locks.current());
   }
 }

@@ -3,9 +3,9 @@ package dev.locksmith.samples.springboot;
 import org.springframework.stereotype.Service;
 
 /**
- * Moves money between two accounts: takes both account locks, in alphabetical order, then lets the
- * {@link Ledger} run the transaction. The locks are taken outside the transaction, so they are
- * released only after it has committed or rolled back.
+ * Moves money between two accounts: takes both account locks with one call (the engine orders
+ * them), then lets the {@link Ledger} run the transaction. The locks are taken outside the
+ * transaction, so they are released only after it has committed or rolled back.
  */
 @Service
 final class Transfers {
@@ -31,21 +31,13 @@ final class Transfers {
     if (from.equals(to)) {
       throw new IllegalArgumentException("cannot transfer from account '" + from + "' to itself");
     }
-    // Every request locks the two accounts in the same (alphabetical) order, so two opposite
-    // transfers A->B and B->A can never each hold one lock and wait for the other.
-    boolean fromFirst = from.compareTo(to) < 0;
-    String first = fromFirst ? from : to;
-    String second = fromFirst ? to : from;
-    return locks.withAccount(
-        first,
-        firstLease ->
-            locks.withAccount(
-                second,
-                secondLease -> {
-                  long fromFence =
-                      fromFirst ? firstLease.fencingToken() : secondLease.fencingToken();
-                  long toFence = fromFirst ? secondLease.fencingToken() : firstLease.fencingToken();
-                  return ledger.move(from, to, cents, fromFence, toFence);
-                }));
+    // One call locks both accounts: the engine takes them in one global (sorted) order, so two
+    // opposite transfers A->B and B->A can never each hold one lock and wait for the other.
+    return locks.withAccounts(
+        from,
+        to,
+        lease ->
+            ledger.move(
+                from, to, cents, lease.lease(from).fencingToken(), lease.lease(to).fencingToken()));
   }
 }

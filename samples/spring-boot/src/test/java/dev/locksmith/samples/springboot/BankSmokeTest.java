@@ -72,7 +72,7 @@ class BankSmokeTest {
     assertThat(balances.values().stream().mapToLong(Long::longValue).sum())
         .isEqualTo(INITIAL_CENTS * ACCOUNTS.size());
     assertThat(balances.values()).allSatisfy(b -> assertThat(b).isNotNegative());
-    // Every request took both account locks, one after the other.
+    // Every request took both account locks in one call: one grant, with its own event, per key.
     assertThat(events.acquired("account") - accountLocksBefore).isEqualTo(2 * sent.size());
   }
 
