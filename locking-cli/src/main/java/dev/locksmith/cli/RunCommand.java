@@ -35,7 +35,9 @@ import picocli.CommandLine.Spec;
     name = "run",
     description = {
       "Runs COMMAND while holding a lease on KEY, renewed while it runs.",
-      "COMMAND gets LOCKSMITH_LOCK, LOCKSMITH_FENCING_TOKEN and LOCKSMITH_OWNER.",
+      "Several --key (with --name) are all held, each as NAME:KEY, taken sorted.",
+      "COMMAND gets LOCKSMITH_LOCK, LOCKSMITH_FENCING_TOKEN, LOCKSMITH_OWNER and",
+      "LOCKSMITH_LOCKS (one LOCKID=TOKEN line per lock).",
       "COMMAND runs in a session and process group of its own and is done when",
       "every process of that group has exited. On a lost lease, Ctrl-C or SIGTERM",
       "the group is frozen (SIGSTOP), then gets SIGTERM, and SIGKILL after --grace;",
@@ -50,8 +52,21 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin ProviderOptions providerOptions;
 
-  @Option(names = "--key", required = true, description = "The lock's name.")
-  String key;
+  @Option(
+      names = "--key",
+      required = true,
+      description =
+          "The lock's name; repeat it (with --name) to hold several locks, all or nothing.")
+  List<String> keys;
+
+  @Option(names = "--name", description = "Locks each --key as NAME:KEY; needed for several --key.")
+  @Nullable String name;
+
+  /** The locks, set once the options are checked. */
+  private RunKeys locks;
+
+  /** How messages name the locks: {@code 'KEY'}, or every lock id. */
+  private String key;
 
   @Option(
       names = "--ttl",
@@ -104,6 +119,9 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    locks = new RunKeys(name, keys);
+    locks.check();
+    key = String.join("', '", locks.lockIds());
     checkOptions();
     Launcher launcher = Launcher.detect();
     if (!launcher.isolates()) {
@@ -111,7 +129,7 @@ final class RunCommand implements Callable<Integer> {
           "locksmith: warning: neither util-linux setsid nor perl found, so COMMAND shares run's"
               + " process group and a step it starts while being stopped can escape");
     }
-    LockProvider provider = providerOptions.open(p -> p.status(key)).provider();
+    LockProvider provider = providerOptions.open(p -> p.status(locks.lockIds().get(0))).provider();
     CompletableFuture<String> lost = new CompletableFuture<>();
     LockListener onLost =
         new LockListener() {
@@ -125,7 +143,7 @@ final class RunCommand implements Callable<Integer> {
             Locksmith.builder().defaultProvider(provider).listener(onLost).build()) {
       Optional<Lease> lease = acquire(locksmith, provider);
       if (lease.isEmpty()) {
-        err.println("locksmith: skipped: " + Holders.describe(provider, key));
+        err.println("locksmith: skipped: " + describeBusy(provider, null));
         return ExitCodes.SKIPPED;
       }
       try (Lease held = lease.get()) {
@@ -156,7 +174,7 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private Optional<Lease> acquire(Locksmith locksmith, LockProvider provider) {
-    LockOptions options = LockOptions.named(key).withTtl(ttl);
+    LockOptions options = locks.options().withTtl(ttl);
     try {
       if (busy != null && busy.skip) {
         return locksmith.tryAcquire(options);
@@ -172,7 +190,7 @@ final class RunCommand implements Callable<Integer> {
           "lock '"
               + key
               + "' is busy, "
-              + Holders.describe(provider, key)
+              + describeBusy(provider, e.lockId())
               + "; wait for it with --wait, or skip quietly with --skip",
           e);
     } catch (LockTimeoutException e) {
@@ -182,10 +200,32 @@ final class RunCommand implements Callable<Integer> {
               + "' still busy after waiting "
               + Durations.format(e.waited())
               + ", "
-              + Holders.describe(provider, key)
+              + describeBusy(provider, e.lockId())
               + "; allow longer with --wait",
           e);
     }
+  }
+
+  /**
+   * Who holds the lock, for one lock as before; over several, which lock was busy ({@code
+   * busyLockId}, or the first one held elsewhere when the engine does not say) and who holds it.
+   */
+  private String describeBusy(LockProvider provider, @Nullable String busyLockId) {
+    List<String> ids = locks.lockIds();
+    if (ids.size() == 1) {
+      return Holders.describe(provider, ids.get(0));
+    }
+    String busyId = busyLockId;
+    if (busyId == null || !ids.contains(busyId)) {
+      busyId =
+          ids.stream()
+              .filter(id -> !Holders.describe(provider, id).equals("held by another owner"))
+              .findFirst()
+              .orElse(null);
+    }
+    return busyId == null
+        ? "one of them held by another owner"
+        : "'" + busyId + "' " + Holders.describe(provider, busyId);
   }
 
   private int runHolding(
@@ -203,9 +243,7 @@ final class RunCommand implements Callable<Integer> {
     }
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     Map<String, String> env = builder.environment();
-    env.put("LOCKSMITH_LOCK", lease.lockId());
-    env.put("LOCKSMITH_FENCING_TOKEN", Long.toString(lease.fencingToken()));
-    env.put("LOCKSMITH_OWNER", lease.ownerToken());
+    RunKeys.export(lease, env);
     try (ProcessGroup group = startGroup(builder, launcher)) {
       // Ctrl-C or SIGTERM: COMMAND, in a session of its own, got neither; stop it as on a lost
       // lease, then release so that other hosts need not wait out the ttl.

@@ -1,0 +1,74 @@
+package dev.locksmith.cli;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockOptions;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The locks of one {@code run}: one {@code --key} is the lock id itself (or {@code NAME:KEY} with
+ * {@code --name}); several {@code --key} need {@code --name} and are taken as the engine's several
+ * keys, each locked as {@code NAME:KEY}, sorted, all or nothing.
+ *
+ * @param name {@code --name}, or null
+ * @param keys every {@code --key}, as given
+ */
+record RunKeys(@Nullable String name, List<String> keys) {
+  RunKeys {
+    keys = List.copyOf(keys);
+  }
+
+  /** Fails with a usage error naming the option when the keys cannot be locked. */
+  void check() {
+    if (name != null && name.isEmpty()) {
+      throw Failure.usage("--name must not be empty");
+    }
+    for (String key : keys) {
+      if (key.isEmpty()) {
+        throw Failure.usage("--key must not be empty");
+      }
+    }
+    if (name == null && keys.stream().distinct().count() > 1) {
+      throw Failure.usage(
+          "several --key need --name: each is locked as NAME:KEY (got --key "
+              + String.join(" --key ", keys)
+              + ")");
+    }
+  }
+
+  /** The lock options for these keys, with the engine's defaults otherwise. */
+  LockOptions options() {
+    if (name == null) {
+      return LockOptions.named(keys.get(0));
+    }
+    return LockOptions.named(name).withKeys(keys);
+  }
+
+  /** The lock ids, in lock order (sorted, duplicates dropped). */
+  List<String> lockIds() {
+    return options().lockIds();
+  }
+
+  /** The lock ids as a message names them: {@code 'a'} or {@code 'n:a', 'n:b'}. */
+  String describe() {
+    return lockIds().stream().map(id -> "'" + id + "'").collect(Collectors.joining(", "));
+  }
+
+  /**
+   * COMMAND's environment for the lease: {@code LOCKSMITH_LOCK}, {@code LOCKSMITH_FENCING_TOKEN}
+   * and {@code LOCKSMITH_OWNER} of the first lock (in lock order), and {@code LOCKSMITH_LOCKS} with
+   * one line {@code LOCKID=TOKEN} per lock, in lock order.
+   */
+  static void export(Lease lease, Map<String, String> env) {
+    env.put("LOCKSMITH_LOCK", lease.lockId());
+    env.put("LOCKSMITH_FENCING_TOKEN", Long.toString(lease.fencingToken()));
+    env.put("LOCKSMITH_OWNER", lease.ownerToken());
+    env.put(
+        "LOCKSMITH_LOCKS",
+        lease.leases().stream()
+            .map(l -> l.lockId() + "=" + l.fencingToken())
+            .collect(Collectors.joining("\n")));
+  }
+}

@@ -1,0 +1,169 @@
+package dev.locksmith.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.tcp.server.LockServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code locksmith run} with several {@code --key}, against a real TCP lock server. */
+class RunSeveralKeysTest {
+  @TempDir Path dir;
+  private LockServer server;
+  private String url;
+  private LockProvider other;
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void startServer() throws Exception {
+    server = LockServer.builder().port(0).build();
+    url = "tcp://127.0.0.1:" + server.start();
+    other = LockProviders.create(url);
+  }
+
+  @AfterEach
+  void stopServer() {
+    other.close();
+    server.close();
+  }
+
+  /** {@code locksmith run --url <the server> options -- sh -c script}. */
+  private int run(List<String> options, String script) {
+    CommandLine line = Main.commandLine();
+    line.setErr(new PrintWriter(err, true));
+    return line.execute(
+        Stream.of(
+                Stream.of("run", "--url", url),
+                options.stream(),
+                Stream.of("--", "sh", "-c", script))
+            .flatMap(s -> s)
+            .toArray(String[]::new));
+  }
+
+  private String errText() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void exportsEveryLocksFencingTokenAndKeepsTheSingleKeyVariables() throws Exception {
+    Path out = dir.resolve("out");
+    int exit =
+        run(
+            List.of("--name", "account", "--key", "bob", "--key", "alice"),
+            "printf '%s|%s|%s\\n%s\\n' \"$LOCKSMITH_LOCK\" \"$LOCKSMITH_FENCING_TOKEN\""
+                + " \"$LOCKSMITH_OWNER\" \"$LOCKSMITH_LOCKS\" > "
+                + out);
+    assertThat(exit).as(errText()).isZero();
+    List<String> lines = Files.readAllLines(out);
+    assertThat(lines).hasSize(3);
+    String[] first = lines.get(0).split("\\|");
+    assertThat(first[0]).isEqualTo("account:alice"); // the first in lock order
+    assertThat(first[2]).isNotBlank();
+    assertThat(lines.get(1)).isEqualTo("account:alice=" + first[1]);
+    assertThat(lines.get(2)).startsWith("account:bob=");
+    assertThat(Long.parseLong(lines.get(2).substring("account:bob=".length()))).isPositive();
+    // Both were released.
+    assertThat(other.tryAcquire(LockRequest.of("account:alice", Duration.ofSeconds(1))))
+        .isPresent();
+    assertThat(other.tryAcquire(LockRequest.of("account:bob", Duration.ofSeconds(1)))).isPresent();
+  }
+
+  @Test
+  void oneKeyKeepsItsLockIdAndGetsOneLine() throws Exception {
+    Path out = dir.resolve("out");
+    int exit = run(List.of("--key", "backup"), "printf '%s' \"$LOCKSMITH_LOCKS\" > " + out);
+    assertThat(exit).as(errText()).isZero();
+    assertThat(Files.readString(out)).matches("backup=[1-9][0-9]*");
+  }
+
+  @Test
+  void overlappingSetsInOppositeOrderNeitherDeadlockNorOverlapOnTheSharedKey() throws Exception {
+    // One run takes alice then bob as listed, the other bob, carol then alice: both share bob and
+    // alice. Each, while it holds, marks bob held with an atomic mkdir, which fails if the other
+    // holds it too.
+    Path shared = dir.resolve("bob.held");
+    Path overlaps = dir.resolve("overlaps");
+    Files.createFile(overlaps);
+    String script =
+        "mkdir "
+            + shared
+            + " || echo overlap >> "
+            + overlaps
+            + "; sleep 0.05; rmdir "
+            + shared
+            + " 2>/dev/null; exit 0";
+    int rounds = 8;
+    CompletableFuture<List<Integer>> first =
+        CompletableFuture.supplyAsync(
+            () ->
+                Stream.generate(
+                        () ->
+                            run(
+                                List.of(
+                                    "--name", "acct", "--key", "alice", "--key", "bob", "--wait",
+                                    "20s"),
+                                script))
+                    .limit(rounds)
+                    .toList());
+    CompletableFuture<List<Integer>> second =
+        CompletableFuture.supplyAsync(
+            () ->
+                Stream.generate(
+                        () ->
+                            run(
+                                List.of(
+                                    "--name", "acct", "--key", "bob", "--key", "carol", "--key",
+                                    "alice", "--wait", "20s"),
+                                script))
+                    .limit(rounds)
+                    .toList());
+    assertThat(first.get(60, TimeUnit.SECONDS)).as(errText()).containsOnly(0);
+    assertThat(second.get(60, TimeUnit.SECONDS)).as(errText()).containsOnly(0);
+    assertThat(Files.readString(overlaps)).as("runs that held bob at once").isEmpty();
+    assertThat(Files.exists(shared)).isFalse();
+  }
+
+  @Test
+  void aBusyKeyWithFailRunsNothingAndLeavesNoKeyHeld() throws Exception {
+    LeaseGrant held =
+        other.tryAcquire(LockRequest.of("acct:bob", Duration.ofSeconds(30))).orElseThrow();
+    Path ran = dir.resolve("ran");
+    int exit =
+        run(
+            List.of("--name", "acct", "--key", "alice", "--key", "bob", "--key", "carol", "--fail"),
+            "touch " + ran);
+    assertThat(exit).isEqualTo(ExitCodes.BUSY);
+    assertThat(ran).doesNotExist();
+    assertThat(errText()).contains("'acct:bob'");
+    // alice, taken before bob in lock order, was released; carol was never taken.
+    assertThat(other.tryAcquire(LockRequest.of("acct:alice", Duration.ofSeconds(1)))).isPresent();
+    assertThat(other.tryAcquire(LockRequest.of("acct:carol", Duration.ofSeconds(1)))).isPresent();
+    other.release(held);
+  }
+
+  @Test
+  void severalKeysWithoutANameAreAUsageError() {
+    Path ran = dir.resolve("ran");
+    int exit = run(List.of("--key", "alice", "--key", "bob"), "touch " + ran);
+    assertThat(exit).isEqualTo(ExitCodes.USAGE);
+    assertThat(ran).doesNotExist();
+    assertThat(errText()).contains("several --key need --name");
+  }
+}
