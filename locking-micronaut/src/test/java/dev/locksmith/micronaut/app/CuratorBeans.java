@@ -9,12 +9,9 @@ import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
-import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingServer;
 
 /**
  * The application's {@link CuratorFramework} (started on {@code test.zk}, closed by its own bean's
@@ -41,23 +38,6 @@ class CuratorBeans {
   @Singleton
   SimpleMeterRegistry simpleMeterRegistry() {
     return new SimpleMeterRegistry();
-  }
-
-  /** A started ZooKeeper server on a free port of 127.0.0.1, its data deleted on close. */
-  static TestingServer server() throws Exception {
-    return new TestingServer(
-        new InstanceSpec(
-            null,
-            -1,
-            -1,
-            -1,
-            true,
-            -1,
-            200,
-            -1,
-            Map.of("clientPortAddress", "127.0.0.1"),
-            "127.0.0.1"),
-        true);
   }
 
   /** A job locked on the default provider. */

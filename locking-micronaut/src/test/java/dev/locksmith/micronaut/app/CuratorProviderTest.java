@@ -12,6 +12,7 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.testkit.redis.TestRedis;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.ApplicationContext;
@@ -39,7 +40,7 @@ class CuratorProviderTest {
 
   @BeforeEach
   void startServer() throws Exception {
-    server = CuratorBeans.server();
+    server = TestZooKeeper.start();
   }
 
   @AfterEach
