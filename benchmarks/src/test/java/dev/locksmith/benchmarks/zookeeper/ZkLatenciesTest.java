@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.benchmarks.load.Percentiles;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,20 +21,7 @@ class ZkLatenciesTest {
 
   @BeforeAll
   static void startServer() throws Exception {
-    server =
-        new TestingServer(
-            new InstanceSpec(
-                null,
-                -1,
-                -1,
-                -1,
-                true,
-                -1,
-                -1,
-                -1,
-                Map.of("clientPortAddress", "127.0.0.1"),
-                "127.0.0.1"),
-            true);
+    server = TestZooKeeper.start();
   }
 
   @AfterAll
