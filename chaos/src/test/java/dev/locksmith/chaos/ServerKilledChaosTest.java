@@ -11,6 +11,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.testkit.CriticalSection;
 import dev.locksmith.testkit.History;
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ class ServerKilledChaosTest {
 
     InstanceSpec pick(TestingCluster cluster, Client holder) throws Exception {
       if (this == LEADER) {
-        return ZkServers.leader(cluster);
+        return TestZooKeeper.leader(cluster);
       }
       ZkLockProvider provider = (ZkLockProvider) holder.provider();
       return cluster.findConnectionInstance(provider.client().getZookeeperClient().getZooKeeper());
@@ -105,7 +106,7 @@ class ServerKilledChaosTest {
     long tokenOrder = 0;
     for (int r = 0; r < ROUNDS; r++) {
       Round round;
-      try (TestingCluster cluster = ZkServers.cluster()) {
+      try (TestingCluster cluster = TestZooKeeper.cluster(3)) {
         round = round(cluster, victim, victim.slug + "-" + r);
       }
       String prefix = "round " + r + ": ";

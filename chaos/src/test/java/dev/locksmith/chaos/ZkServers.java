@@ -1,27 +1,15 @@
 package dev.locksmith.chaos;
 
+import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
-import org.jspecify.annotations.Nullable;
 
 /**
- * ZooKeeper servers in the test JVM, from Curator's {@code curator-test}: bound to 127.0.0.1 only
- * (client, quorum and election ports), with a tick of 200 ms so that sessions may be as short as
- * 400 ms.
+ * A ZooKeeper server in the test JVM, from {@link TestZooKeeper} (127.0.0.1 only, a tick of 200 ms
+ * so that sessions may be as short as 400 ms), that the chaos scenarios stop and start again.
  */
 final class ZkServers {
-  private static final int TICK_MILLIS = 200;
-
   private ZkServers() {}
 
   /** A single server that keeps its data directory, so it can be stopped and started again. */
@@ -67,62 +55,6 @@ final class ZkServers {
 
   /** A started single server on a free loopback port, its data in {@code dataDir}. */
   static Server server(Path dataDir) {
-    try {
-      return new Server(new TestingServer(spec(dataDir, false, -1), true));
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot start ZooKeeper in " + dataDir, e);
-    }
-  }
-
-  /** A started three-server ensemble on free loopback ports, with temporary data directories. */
-  static TestingCluster cluster() {
-    List<InstanceSpec> specs = new ArrayList<>();
-    for (int id = 1; id <= 3; id++) {
-      specs.add(spec(null, true, id));
-    }
-    TestingCluster cluster = new TestingCluster(specs);
-    try {
-      cluster.start();
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot start a ZooKeeper ensemble", e);
-    }
-    return cluster;
-  }
-
-  /** The instance that leads {@code cluster} now, asked with the {@code srvr} command. */
-  static InstanceSpec leader(TestingCluster cluster) {
-    for (InstanceSpec spec : cluster.getInstances()) {
-      if (srvr(spec.getPort()).contains("Mode: leader")) {
-        return spec;
-      }
-    }
-    throw new IllegalStateException("no leader in " + cluster.getConnectString());
-  }
-
-  private static InstanceSpec spec(@Nullable Path dataDir, boolean deleteOnClose, int serverId) {
-    return new InstanceSpec(
-        dataDir == null ? null : dataDir.toFile(),
-        -1,
-        -1,
-        -1,
-        deleteOnClose,
-        serverId,
-        TICK_MILLIS,
-        -1,
-        Map.of("clientPortAddress", "127.0.0.1", "maxSessionTimeout", "60000"),
-        "127.0.0.1");
-  }
-
-  private static String srvr(int port) {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(2000);
-      OutputStream out = socket.getOutputStream();
-      out.write("srvr".getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      InputStream in = socket.getInputStream();
-      return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-    } catch (IOException e) {
-      return "";
-    }
+    return new Server(TestZooKeeper.start(dataDir));
   }
 }
