@@ -3,11 +3,8 @@ package dev.locksmith.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
-import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.tcp.server.LockServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -17,32 +14,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code locksmith run} against a real TCP lock server, with real child processes. */
 class RunCommandTest {
   @TempDir Path dir;
-  private LockServer server;
-  private String url;
-  private LockProvider other;
+  @RegisterExtension final TcpLockServerFixture lockServer = new TcpLockServerFixture();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-  @BeforeEach
-  void startServer() throws Exception {
-    server = LockServer.builder().port(0).build();
-    url = "tcp://127.0.0.1:" + server.start();
-    other = LockProviders.create(url);
-  }
-
-  @AfterEach
-  void stopServer() {
-    other.close();
-    server.close();
-  }
 
   private int run(String... args) {
     CommandLine line = Main.commandLine();
@@ -53,7 +34,7 @@ class RunCommandTest {
   /** {@code locksmith run --url <the server> --key key rest...}. */
   private int runKey(String key, String... rest) {
     return run(
-        Stream.concat(Stream.of("run", "--url", url, "--key", key), Stream.of(rest))
+        Stream.concat(Stream.of("run", "--url", lockServer.url(), "--key", key), Stream.of(rest))
             .toArray(String[]::new));
   }
 
@@ -82,7 +63,7 @@ class RunCommandTest {
    * Stops the lock server under a running {@code run} and returns the exit code it then ends with.
    */
   private int exitOnceTheServerIsGone(CompletableFuture<Integer> exit) throws Exception {
-    server.close(); // the server goes away: the session and its lease are gone
+    lockServer.server().close(); // the server goes away: the session and its lease are gone
     return exit.get(20, TimeUnit.SECONDS);
   }
 
@@ -95,7 +76,7 @@ class RunCommandTest {
   }
 
   private LeaseGrant holdElsewhere(String key) {
-    return other.tryAcquire(LockRequest.of(key, Duration.ofSeconds(30))).orElseThrow();
+    return lockServer.other().tryAcquire(LockRequest.of(key, Duration.ofSeconds(30))).orElseThrow();
   }
 
   @Test
@@ -111,7 +92,8 @@ class RunCommandTest {
     assertThat(fields[0]).isEqualTo("backup");
     assertThat(Long.parseLong(fields[1])).isPositive();
     assertThat(fields[2]).isNotBlank();
-    assertThat(other.tryAcquire(LockRequest.of("backup", Duration.ofSeconds(1)))).isPresent();
+    assertThat(lockServer.other().tryAcquire(LockRequest.of("backup", Duration.ofSeconds(1))))
+        .isPresent();
   }
 
   @Test
@@ -149,8 +131,8 @@ class RunCommandTest {
   void waitRunsOnceTheHolderReleases() throws Exception {
     LeaseGrant held = holdElsewhere("queue");
     CompletableFuture<Integer> exit = runKeyInBackground("queue", "--wait", "30s", "--", "true");
-    await().until(() -> other.status("queue").waiters() == 1);
-    other.release(held);
+    await().until(() -> lockServer.other().status("queue").waiters() == 1);
+    lockServer.other().release(held);
     assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
   }
 
@@ -221,11 +203,12 @@ class RunCommandTest {
     await()
         .during(Duration.ofMillis(300))
         .atMost(Duration.ofSeconds(5))
-        .until(() -> other.status("bg").holder() != null);
+        .until(() -> lockServer.other().status("bg").holder() != null);
     assertThat(exit).isNotDone();
     Files.createFile(done);
     assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
-    assertThat(other.tryAcquire(LockRequest.of("bg", Duration.ofSeconds(1)))).isPresent();
+    assertThat(lockServer.other().tryAcquire(LockRequest.of("bg", Duration.ofSeconds(1))))
+        .isPresent();
   }
 
   @Test
@@ -245,7 +228,8 @@ class RunCommandTest {
     int exit = runScript("bg-job", List.of(), "(sleep 0.3; touch " + done + ") & exit 4");
     assertThat(exit).isEqualTo(4);
     assertThat(done).as("the background job finished before run returned").exists();
-    assertThat(other.tryAcquire(LockRequest.of("bg-job", Duration.ofSeconds(1)))).isPresent();
+    assertThat(lockServer.other().tryAcquire(LockRequest.of("bg-job", Duration.ofSeconds(1))))
+        .isPresent();
   }
 
   @Test
@@ -290,7 +274,18 @@ class RunCommandTest {
     assertThat(lines.get(0)).startsWith("locksmith: the provider failed: lock server ");
     assertThat(lines.subList(1, lines.size())).anyMatch(line -> line.startsWith("\tat "));
     err.reset();
-    assertThat(run("--verbose", "run", "--url", url, "--key", "k", "--ttl", "10x", "--", "true"))
+    assertThat(
+            run(
+                "--verbose",
+                "run",
+                "--url",
+                lockServer.url(),
+                "--key",
+                "k",
+                "--ttl",
+                "10x",
+                "--",
+                "true"))
         .isEqualTo(64);
     assertThat(err.toString().lines().toList())
         .first()

@@ -2,11 +2,8 @@ package dev.locksmith.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
-import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.tcp.server.LockServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -17,32 +14,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code locksmith run} with several {@code --key}, against a real TCP lock server. */
 class RunSeveralKeysTest {
   @TempDir Path dir;
-  private LockServer server;
-  private String url;
-  private LockProvider other;
+  @RegisterExtension final TcpLockServerFixture lockServer = new TcpLockServerFixture();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-  @BeforeEach
-  void startServer() throws Exception {
-    server = LockServer.builder().port(0).build();
-    url = "tcp://127.0.0.1:" + server.start();
-    other = LockProviders.create(url);
-  }
-
-  @AfterEach
-  void stopServer() {
-    other.close();
-    server.close();
-  }
 
   /** {@code locksmith run --url <the server> options -- sh -c script}. */
   private int run(List<String> options, String script) {
@@ -50,7 +31,7 @@ class RunSeveralKeysTest {
     line.setErr(new PrintWriter(err, true));
     return line.execute(
         Stream.of(
-                Stream.of("run", "--url", url),
+                Stream.of("run", "--url", lockServer.url()),
                 options.stream(),
                 Stream.of("--", "sh", "-c", script))
             .flatMap(s -> s)
@@ -80,9 +61,11 @@ class RunSeveralKeysTest {
     assertThat(lines.get(2)).startsWith("account:bob=");
     assertThat(Long.parseLong(lines.get(2).substring("account:bob=".length()))).isPositive();
     // Both were released.
-    assertThat(other.tryAcquire(LockRequest.of("account:alice", Duration.ofSeconds(1))))
+    assertThat(
+            lockServer.other().tryAcquire(LockRequest.of("account:alice", Duration.ofSeconds(1))))
         .isPresent();
-    assertThat(other.tryAcquire(LockRequest.of("account:bob", Duration.ofSeconds(1)))).isPresent();
+    assertThat(lockServer.other().tryAcquire(LockRequest.of("account:bob", Duration.ofSeconds(1))))
+        .isPresent();
   }
 
   @Test
@@ -143,7 +126,10 @@ class RunSeveralKeysTest {
   @Test
   void aBusyKeyWithFailRunsNothingAndLeavesNoKeyHeld() throws Exception {
     LeaseGrant held =
-        other.tryAcquire(LockRequest.of("acct:bob", Duration.ofSeconds(30))).orElseThrow();
+        lockServer
+            .other()
+            .tryAcquire(LockRequest.of("acct:bob", Duration.ofSeconds(30)))
+            .orElseThrow();
     Path ran = dir.resolve("ran");
     int exit =
         run(
@@ -153,9 +139,11 @@ class RunSeveralKeysTest {
     assertThat(ran).doesNotExist();
     assertThat(errText()).contains("'acct:bob'");
     // alice, taken before bob in lock order, was released; carol was never taken.
-    assertThat(other.tryAcquire(LockRequest.of("acct:alice", Duration.ofSeconds(1)))).isPresent();
-    assertThat(other.tryAcquire(LockRequest.of("acct:carol", Duration.ofSeconds(1)))).isPresent();
-    other.release(held);
+    assertThat(lockServer.other().tryAcquire(LockRequest.of("acct:alice", Duration.ofSeconds(1))))
+        .isPresent();
+    assertThat(lockServer.other().tryAcquire(LockRequest.of("acct:carol", Duration.ofSeconds(1))))
+        .isPresent();
+    lockServer.other().release(held);
   }
 
   @Test
