@@ -38,6 +38,48 @@ public interface LockProvider extends AutoCloseable {
   Optional<LeaseGrant> tryAcquire(LockRequest request);
 
   /**
+   * The most keys one {@link #tryAcquireAll} call may name, and so the most keys one locked call
+   * may name ({@code key = "{#from, #to}"}): 64.
+   */
+  int MAX_KEYS_PER_CALL = 64;
+
+  /**
+   * Takes every lock of {@code requests} if all are free, or none: when one is held by another
+   * owner, nothing is taken and the result is empty. The lock ids are distinct and given in lock
+   * order; the result holds one grant per request, in the same order, each with its own fencing
+   * token.
+   *
+   * <p>Default: {@link #tryAcquire} one by one in the given order, releasing what was taken (in
+   * reverse order) when one is busy or a call fails. A provider that can take the set in one round
+   * trip (one script, one request) overrides it and keeps the all-or-nothing rule inside its store.
+   *
+   * @param requests one to {@link #MAX_KEYS_PER_CALL} requests with distinct lock ids
+   * @return the grants in request order, or empty when any lock was busy; nothing is held then
+   * @throws IllegalArgumentException when {@code requests} is empty, names a lock id twice or holds
+   *     more than {@link #MAX_KEYS_PER_CALL} requests
+   */
+  default Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
+    LockRequests.checkBatch(requests);
+    List<LeaseGrant> taken = new java.util.ArrayList<>(requests.size());
+    boolean complete = false;
+    try {
+      for (LockRequest request : requests) {
+        Optional<LeaseGrant> grant = tryAcquire(request);
+        if (grant.isEmpty()) {
+          return Optional.empty();
+        }
+        taken.add(grant.get());
+      }
+      complete = true;
+      return Optional.of(List.copyOf(taken));
+    } finally {
+      if (!complete) {
+        LockRequests.releaseQuietly(this, taken);
+      }
+    }
+  }
+
+  /**
    * Takes the lock, waiting up to {@code timeout} for it to become free.
    *
    * @return the grant, or empty when the timeout ran out first
