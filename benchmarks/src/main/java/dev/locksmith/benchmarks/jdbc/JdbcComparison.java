@@ -1,6 +1,10 @@
 package dev.locksmith.benchmarks.jdbc;
 
+import dev.locksmith.benchmarks.latency.Contender;
+import dev.locksmith.benchmarks.latency.LatencyLoops;
+import dev.locksmith.benchmarks.latency.LatencyTables;
 import dev.locksmith.benchmarks.load.Percentiles;
+import dev.locksmith.benchmarks.report.Machine;
 import dev.locksmith.benchmarks.report.ResultsSection;
 import dev.locksmith.testkit.jdbc.TestPostgres;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,7 @@ public final class JdbcComparison {
   static final int PAIRS = 2000;
   static final int HANDOFFS = 200;
   static final int ROUNDS = 5;
+  private static final int WARMUP = 200;
   private static final Duration BOUND = Duration.ofSeconds(20);
 
   private JdbcComparison() {}
@@ -61,7 +63,7 @@ public final class JdbcComparison {
         .append(Runtime.getRuntime().availableProcessors())
         .append(" cores shared with other builds (figures taken under load; load average at the")
         .append(" start ")
-        .append(loadAverage())
+        .append(Machine.loadAverage())
         .append(", at the end: see the last line). Command (about 2 minutes):\n\n")
         .append("```sh\n")
         .append("./mvnw -q -o -pl locking-jdbc,locking-test-kit install -DskipTests\n")
@@ -73,15 +75,10 @@ public final class JdbcComparison {
     if (jmh) {
       md.append(JmhTable.run(postgres));
     }
-    ExecutorService pool = Executors.newCachedThreadPool();
-    try {
-      md.append(interleaved(postgres));
-      md.append(handOffs(postgres, pool));
-      md.append(perDatabase(postgres, pool));
-    } finally {
-      pool.shutdownNow();
-    }
-    md.append("\nLoad average at the end: ").append(loadAverage()).append(".\n");
+    md.append(interleaved(postgres));
+    md.append(handOffs(postgres));
+    md.append(perDatabase(postgres));
+    md.append("\nLoad average at the end: ").append(Machine.loadAverage()).append(".\n");
     Path out = Path.of("benchmarks/target/jdbc.md");
     Files.createDirectories(out.getParent());
     Files.writeString(out, md.toString(), StandardCharsets.UTF_8);
@@ -94,73 +91,54 @@ public final class JdbcComparison {
   }
 
   private static String interleaved(String postgres) throws Exception {
-    List<String> systems = List.of("raw", "locksmith", "shedlock", "shedlock-dbtime");
-    Map<String, Systems.Lock> locks = new LinkedHashMap<>();
+    Map<String, Contender> contenders = new LinkedHashMap<>();
     Map<String, Percentiles> figures;
     try {
-      for (String system : systems) {
-        locks.put(system, open(system, postgres));
+      for (String system : List.of("raw", "locksmith", "shedlock", "shedlock-dbtime")) {
+        contenders.put(system, Systems.contender(open(system, postgres)));
       }
-      figures = Latencies.interleaved(locks, ROUNDS, PAIRS / ROUNDS, BOUND);
+      figures = LatencyLoops.interleaved(contenders, WARMUP, ROUNDS, PAIRS / ROUNDS, BOUND);
     } finally {
-      locks.values().forEach(Systems.Lock::close);
+      contenders.values().forEach(Contender::close);
     }
     LOG.info("interleaved lock+unlock: {}", figures);
-    Percentiles raw = figures.get("raw");
-    StringBuilder md = new StringBuilder();
-    md.append("\n### Uncontended lock+unlock on PostgreSQL, interleaved\n\n")
-        .append(
-            "The same four systems on the same server, one thread, timed with `System.nanoTime()`")
-        .append(" in ")
-        .append(ROUNDS)
-        .append(" rounds that take turns (")
-        .append(PAIRS / ROUNDS)
-        .append(" pairs per system and round, after 200 warm-up pairs each), so that a busy moment")
-        .append(" of the machine falls on every system alike; or 20 s per system.\n\n")
-        .append("| system | pairs | p50 (ms) | p99 (ms) | p50 / raw | p99 / raw |\n")
-        .append("|---|---:|---:|---:|---:|---:|\n");
-    for (Map.Entry<String, Percentiles> entry : figures.entrySet()) {
-      Percentiles p = entry.getValue();
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "| `%s` | %d | %s | %s | %.2f | %.2f |%n",
-              entry.getKey(),
-              p.count(),
-              ms(p.p50()),
-              ms(p.p99()),
-              (double) p.p50() / raw.p50(),
-              (double) p.p99() / raw.p99()));
-    }
-    return md.toString();
+    return "\n### Uncontended lock+unlock on PostgreSQL, interleaved\n\n"
+        + "The same four systems on the same server, one thread, timed with `System.nanoTime()`"
+        + " in "
+        + ROUNDS
+        + " rounds that take turns ("
+        + PAIRS / ROUNDS
+        + " pairs per system and round, after "
+        + WARMUP
+        + " warm-up pairs each), so that a busy moment of the machine falls on every system"
+        + " alike; or 20 s per system.\n\n"
+        + LatencyTables.interleaved(figures, "raw");
   }
 
-  private static String handOffs(String postgres, ExecutorService pool) throws Exception {
-    StringBuilder md = new StringBuilder();
-    md.append("\n### Hot-key hand-off on PostgreSQL\n\n")
-        .append(
-            "Two contenders with pools of their own take turns on one key; the holder keeps it ")
-        .append(Latencies.HOLD.toMillis())
-        .append(" ms while the other waits; release call -> the other's grant. Locksmith waits")
-        .append(" (`LISTEN/NOTIFY`); ShedLock cannot wait, so its waiter retries every ")
-        .append(Systems.RETRY_BACKOFF.toMillis())
-        .append(" ms. ")
-        .append(HANDOFFS)
-        .append(" samples after 20 warm-up rounds, or 20 s.\n\n")
-        .append("| system | samples | p50 (ms) | p90 (ms) | p99 (ms) | max (ms) | overlaps |\n")
-        .append("|---|---:|---:|---:|---:|---:|---:|\n");
-    for (String system : List.of("locksmith", "shedlock", "shedlock-dbtime")) {
-      try (Systems.Lock a = open(system, postgres);
-          Systems.Lock b = open(system, postgres)) {
-        Latencies.Run run = Latencies.handOff(a, b, pool, 20, HANDOFFS, BOUND);
+  private static String handOffs(String postgres) throws Exception {
+    Map<String, LatencyLoops.Run> runs = new LinkedHashMap<>();
+    for (String system : List.of("shedlock", "shedlock-dbtime", "locksmith")) {
+      try (Contender a = Systems.contender(open(system, postgres));
+          Contender b = Systems.contender(open(system, postgres))) {
+        LatencyLoops.Run run = LatencyLoops.handOff(a, b, 20, HANDOFFS, BOUND);
         LOG.info("hand-off {}: {}", system, run);
-        md.append(row(system, run));
+        runs.put(system, run);
       }
     }
-    return md.toString();
+    return "\n### Hot-key hand-off on PostgreSQL\n\n"
+        + "Two contenders with pools of their own, each driven from a thread of its own, take"
+        + " turns on one key; the holder keeps it "
+        + LatencyLoops.HOLD.toMillis()
+        + " ms while the other waits; release call -> the other's grant. Locksmith waits"
+        + " (`LISTEN/NOTIFY`); ShedLock cannot wait, so its waiter retries every "
+        + Systems.RETRY_BACKOFF.toMillis()
+        + " ms. "
+        + HANDOFFS
+        + " samples after 20 warm-up rounds, or 20 s.\n\n"
+        + LatencyTables.handOffs(runs, "shedlock");
   }
 
-  private static String perDatabase(String postgres, ExecutorService pool) throws Exception {
+  private static String perDatabase(String postgres) throws Exception {
     String mariadb = System.getenv("LOCKSMITH_TEST_MARIADB_URL");
     if (mariadb == null || mariadb.isBlank()) {
       mariadb = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
@@ -180,24 +158,24 @@ public final class JdbcComparison {
         .append("| database | lock+unlock p50 (ms) | p99 (ms) | hand-off p50 (ms) | p99 (ms) |")
         .append(" overlaps |\n|---|---:|---:|---:|---:|---:|\n");
     for (String[] database : databases) {
-      Latencies.Run pairs;
-      Latencies.Run handOff;
-      try (Systems.Lock a = Systems.locksmith(database[1]);
-          Systems.Lock b = Systems.locksmith(database[1])) {
-        pairs = Latencies.lockUnlock(a, 200, PAIRS, BOUND);
-        handOff = Latencies.handOff(a, b, pool, 20, HANDOFFS, BOUND);
+      LatencyLoops.Run pairs;
+      LatencyLoops.Run handOff;
+      try (Contender a = Systems.contender(Systems.locksmith(database[1]));
+          Contender b = Systems.contender(Systems.locksmith(database[1]))) {
+        pairs = LatencyLoops.lockUnlock(a, WARMUP, PAIRS, BOUND);
+        handOff = LatencyLoops.handOff(a, b, 20, HANDOFFS, BOUND);
       }
       LOG.info("{}: lock+unlock {}, hand-off {}", database[0], pairs, handOff);
       md.append("| ")
           .append(database[0])
           .append(" | ")
-          .append(ms(pairs.percentiles().p50()))
+          .append(LatencyTables.ms(pairs.percentiles().p50()))
           .append(" | ")
-          .append(ms(pairs.percentiles().p99()))
+          .append(LatencyTables.ms(pairs.percentiles().p99()))
           .append(" | ")
-          .append(ms(handOff.percentiles().p50()))
+          .append(LatencyTables.ms(handOff.percentiles().p50()))
           .append(" | ")
-          .append(ms(handOff.percentiles().p99()))
+          .append(LatencyTables.ms(handOff.percentiles().p99()))
           .append(" | ")
           .append(handOff.overlaps())
           .append(" |\n");
@@ -213,38 +191,5 @@ public final class JdbcComparison {
       case "shedlock-dbtime" -> Systems.shedLock(url, true);
       default -> throw new IllegalArgumentException("unknown system '" + system + "'");
     };
-  }
-
-  private static String row(String system, Latencies.Run run) {
-    Percentiles p = run.percentiles();
-    return "| `"
-        + system
-        + "` | "
-        + p.count()
-        + " | "
-        + ms(p.p50())
-        + " | "
-        + ms(p.p90())
-        + " | "
-        + ms(p.p99())
-        + " | "
-        + ms(p.max())
-        + " | "
-        + run.overlaps()
-        + " |\n";
-  }
-
-  /** The 1, 5 and 15 minute load averages of {@code /proc/loadavg}, or "unknown". */
-  static String loadAverage() {
-    try {
-      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      return parts[0] + " / " + parts[1] + " / " + parts[2];
-    } catch (java.io.IOException | RuntimeException e) {
-      return "unknown";
-    }
-  }
-
-  static String ms(long nanos) {
-    return String.format(Locale.ROOT, "%.2f", nanos / 1e6);
   }
 }

@@ -2,6 +2,7 @@ package dev.locksmith.benchmarks.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.locksmith.benchmarks.latency.Contender;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.jdbc.JdbcLockProvider;
@@ -17,6 +18,7 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -63,6 +65,43 @@ final class Systems {
 
     @Override
     void close();
+  }
+
+  /** {@code lock} as a latency loop's contender: it keeps the one lock it holds. */
+  static Contender contender(Lock lock) {
+    return new Contender() {
+      private @Nullable Held held;
+
+      @Override
+      public boolean tryLock(String key) {
+        return hold(lock.tryLock(key));
+      }
+
+      @Override
+      public boolean lock(String key, Duration wait) {
+        return hold(lock.lock(key, wait));
+      }
+
+      private boolean hold(Optional<Held> taken) {
+        held = taken.orElse(null);
+        return taken.isPresent();
+      }
+
+      @Override
+      public void unlock() {
+        Held taken = held;
+        if (taken == null) {
+          throw new IllegalStateException("no lock is held");
+        }
+        held = null;
+        taken.release();
+      }
+
+      @Override
+      public void close() {
+        lock.close();
+      }
+    };
   }
 
   /** A pool of {@link #POOL} connections onto {@code url} (a plain JDBC URL). */

@@ -1,6 +1,10 @@
 package dev.locksmith.benchmarks.zookeeper;
 
+import dev.locksmith.benchmarks.latency.Contender;
+import dev.locksmith.benchmarks.latency.LatencyLoops;
+import dev.locksmith.benchmarks.latency.LatencyTables;
 import dev.locksmith.benchmarks.load.Percentiles;
+import dev.locksmith.benchmarks.report.Machine;
 import dev.locksmith.benchmarks.report.ResultsSection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -53,7 +56,7 @@ public final class ZkComparison {
         .append(" on ")
         .append(Runtime.getRuntime().availableProcessors())
         .append(" cores shared with other builds (load average at the start ")
-        .append(loadAverage())
+        .append(Machine.loadAverage())
         .append(", at the end: see the last line), ZooKeeper ")
         .append(org.apache.zookeeper.Version.getFullVersion().split("[- ]")[0])
         .append(" in the benchmark's JVM (`TestingServer` on 127.0.0.1, data on disk), every")
@@ -70,7 +73,7 @@ public final class ZkComparison {
       md.append(interleaved(connect));
       md.append(handOffs(connect));
     }
-    md.append("\nLoad average at the end: ").append(loadAverage()).append(".\n");
+    md.append("\nLoad average at the end: ").append(Machine.loadAverage()).append(".\n");
     Path out = Path.of("benchmarks/target/zookeeper.md");
     Files.createDirectories(out.getParent());
     Files.writeString(out, md.toString(), StandardCharsets.UTF_8);
@@ -97,99 +100,48 @@ public final class ZkComparison {
   }
 
   private static String interleaved(String connect) throws Exception {
-    Map<String, ZkContenders.Contender> contenders = new LinkedHashMap<>();
+    Map<String, Contender> contenders = new LinkedHashMap<>();
     Map<String, Percentiles> figures;
     try {
       for (String system : List.of("raw", "locksmith", "curator")) {
         contenders.put(system, ZkContenders.open(system, connect));
       }
-      figures = ZkLatencies.interleaved(contenders, WARMUP, ROUNDS, PAIRS / ROUNDS, BOUND);
+      figures = LatencyLoops.interleaved(contenders, WARMUP, ROUNDS, PAIRS / ROUNDS, BOUND);
     } finally {
-      contenders.values().forEach(ZkContenders.Contender::close);
+      contenders.values().forEach(Contender::close);
     }
     LOG.info("interleaved lock+unlock: {}", figures);
-    Percentiles raw = figures.get("raw");
-    StringBuilder md = new StringBuilder();
-    md.append("\n### Uncontended lock+unlock, interleaved\n\n")
-        .append("One thread, one key, timed with `System.nanoTime()` in ")
-        .append(ROUNDS)
-        .append(" rounds that take turns (")
-        .append(PAIRS / ROUNDS)
-        .append(" pairs per system and round, after ")
-        .append(WARMUP)
-        .append(" warm-up pairs each), or 20 s per system. `raw`: create a plain ephemeral node")
-        .append(" and delete it (2 round trips); `locksmith`: the provider SPI, `tryAcquire` +")
-        .append(" `release`; `curator`: `InterProcessMutex.acquire(0, ms)` + `release()`.\n\n")
-        .append("| system | pairs | p50 (ms) | p99 (ms) | p50 / raw | p99 / raw |\n")
-        .append("|---|---:|---:|---:|---:|---:|\n");
-    for (Map.Entry<String, Percentiles> entry : figures.entrySet()) {
-      Percentiles p = entry.getValue();
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "| `%s` | %d | %s | %s | %.2f | %.2f |%n",
-              entry.getKey(),
-              p.count(),
-              ms(p.p50()),
-              ms(p.p99()),
-              (double) p.p50() / raw.p50(),
-              (double) p.p99() / raw.p99()));
-    }
-    return md.toString();
+    return "\n### Uncontended lock+unlock, interleaved\n\n"
+        + "One thread, one key, timed with `System.nanoTime()` in "
+        + ROUNDS
+        + " rounds that take turns ("
+        + PAIRS / ROUNDS
+        + " pairs per system and round, after "
+        + WARMUP
+        + " warm-up pairs each), or 20 s per system. `raw`: create a plain ephemeral node"
+        + " and delete it (2 round trips); `locksmith`: the provider SPI, `tryAcquire` +"
+        + " `release`; `curator`: `InterProcessMutex.acquire(0, ms)` + `release()`.\n\n"
+        + LatencyTables.interleaved(figures, "raw");
   }
 
   private static String handOffs(String connect) throws Exception {
-    StringBuilder md = new StringBuilder();
-    md.append("\n### Hot-key hand-off between two clients\n\n")
-        .append("Two contenders, each with a session of its own and driven from a thread of its")
-        .append(" own, take turns on one key; the holder keeps it ")
-        .append(ZkLatencies.HOLD.toMillis())
-        .append(" ms while the other waits (both push the grant: the waiter watches its")
-        .append(" predecessor node); release call -> the other's grant. ")
-        .append(HANDOFFS)
-        .append(" samples after 20 warm-up rounds, or 20 s.\n\n")
-        .append("| system | samples | p50 (ms) | p90 (ms) | p99 (ms) | max (ms) | p50 / curator |")
-        .append(" overlaps |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
-    Map<String, ZkLatencies.Run> runs = new LinkedHashMap<>();
+    Map<String, LatencyLoops.Run> runs = new LinkedHashMap<>();
     for (String system : List.of("curator", "locksmith")) {
-      try (ZkContenders.Contender a = ZkContenders.open(system, connect);
-          ZkContenders.Contender b = ZkContenders.open(system, connect)) {
-        ZkLatencies.Run run = ZkLatencies.handOff(a, b, 20, HANDOFFS, BOUND);
+      try (Contender a = ZkContenders.open(system, connect);
+          Contender b = ZkContenders.open(system, connect)) {
+        LatencyLoops.Run run = LatencyLoops.handOff(a, b, 20, HANDOFFS, BOUND);
         LOG.info("hand-off {}: {}", system, run);
         runs.put(system, run);
       }
     }
-    long baseline = runs.get("curator").percentiles().p50();
-    runs.forEach(
-        (system, run) -> {
-          Percentiles p = run.percentiles();
-          md.append(
-              String.format(
-                  Locale.ROOT,
-                  "| `%s` | %d | %s | %s | %s | %s | %.2f | %d |%n",
-                  system,
-                  p.count(),
-                  ms(p.p50()),
-                  ms(p.p90()),
-                  ms(p.p99()),
-                  ms(p.max()),
-                  (double) p.p50() / baseline,
-                  run.overlaps()));
-        });
-    return md.toString();
-  }
-
-  /** The 1, 5 and 15 minute load averages of {@code /proc/loadavg}, or "unknown". */
-  static String loadAverage() {
-    try {
-      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
-      return parts[0] + " / " + parts[1] + " / " + parts[2];
-    } catch (java.io.IOException | RuntimeException e) {
-      return "unknown";
-    }
-  }
-
-  static String ms(long nanos) {
-    return String.format(Locale.ROOT, "%.2f", nanos / 1e6);
+    return "\n### Hot-key hand-off between two clients\n\n"
+        + "Two contenders, each with a session of its own and driven from a thread of its"
+        + " own, take turns on one key; the holder keeps it "
+        + LatencyLoops.HOLD.toMillis()
+        + " ms while the other waits (both push the grant: the waiter watches its"
+        + " predecessor node); release call -> the other's grant. "
+        + HANDOFFS
+        + " samples after 20 warm-up rounds, or 20 s.\n\n"
+        + LatencyTables.handOffs(runs, "curator");
   }
 }

@@ -1,5 +1,6 @@
 package dev.locksmith.benchmarks.zookeeper;
 
+import dev.locksmith.benchmarks.latency.Contender;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.zookeeper.ZkLockProvider;
@@ -23,21 +24,6 @@ final class ZkContenders {
   static final Duration SESSION = Duration.ofSeconds(10);
 
   private ZkContenders() {}
-
-  /** One contender: takes a lock (at once if free, or waiting) and gives it back. */
-  interface Contender extends AutoCloseable {
-    /** Takes {@code key} if it is free; false when it is held. */
-    boolean tryLock(String key) throws Exception;
-
-    /** Waits up to {@code wait} for {@code key}; false when it did not come. */
-    boolean lock(String key, Duration wait) throws Exception;
-
-    /** Releases the lock held. */
-    void unlock() throws Exception;
-
-    @Override
-    void close();
-  }
 
   /** A started Curator client of its own for {@code connectString}. */
   static CuratorFramework curator(String connectString) {

@@ -3,13 +3,14 @@ package dev.locksmith.benchmarks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.benchmarks.latency.Contender;
+import dev.locksmith.benchmarks.latency.LatencyLoops;
+import dev.locksmith.benchmarks.latency.LatencyTables;
 import dev.locksmith.benchmarks.load.Percentiles;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /** The JDBC comparison's loops on a real H2 database, and its JMH table's ratios. */
@@ -18,28 +19,32 @@ class LatenciesTest {
 
   @Test
   void handOffsBetweenTwoProvidersNeverOverlapAndAreAllCounted() throws Exception {
-    ExecutorService pool = Executors.newCachedThreadPool();
-    try (Systems.Lock a = Systems.locksmith(H2);
-        Systems.Lock b = Systems.locksmith(H2)) {
-      Latencies.Run run = Latencies.handOff(a, b, pool, 2, 10, Duration.ofSeconds(20));
+    try (Contender a = Systems.contender(Systems.locksmith(H2));
+        Contender b = Systems.contender(Systems.locksmith(H2))) {
+      LatencyLoops.Run run = LatencyLoops.handOff(a, b, 2, 10, Duration.ofSeconds(20));
       assertThat(run.overlaps()).isZero();
       assertThat(run.percentiles().count()).isEqualTo(10);
       assertThat(run.percentiles().p50()).isPositive();
-    } finally {
-      pool.shutdownNow();
+      assertThat(LatencyTables.handOffs(Map.of("locksmith", run), "locksmith"))
+          .contains("| `locksmith` | 10 |")
+          .contains("| 1.00 | 0 |");
     }
   }
 
   @Test
-  void interleavedRoundsGiveEveryLockItsPairs() {
-    try (Systems.Lock a = Systems.locksmith(H2);
-        Systems.Lock b = Systems.locksmith(H2)) {
-      Map<String, Systems.Lock> locks = new LinkedHashMap<>();
-      locks.put("first", a);
-      locks.put("second", b);
-      Map<String, Percentiles> figures = Latencies.interleaved(locks, 3, 5, Duration.ofSeconds(20));
+  void interleavedRoundsGiveEveryLockItsPairs() throws Exception {
+    try (Contender a = Systems.contender(Systems.locksmith(H2));
+        Contender b = Systems.contender(Systems.locksmith(H2))) {
+      Map<String, Contender> contenders = new LinkedHashMap<>();
+      contenders.put("first", a);
+      contenders.put("second", b);
+      Map<String, Percentiles> figures =
+          LatencyLoops.interleaved(contenders, 2, 3, 5, Duration.ofSeconds(20));
       assertThat(figures).containsOnlyKeys("first", "second");
       assertThat(figures.values()).allSatisfy(p -> assertThat(p.count()).isEqualTo(15));
+      assertThat(LatencyTables.interleaved(figures, "first")).contains("| `first` | 15 |");
+      assertThatThrownBy(() -> LatencyTables.interleaved(figures, "raw"))
+          .hasMessageContaining("no figures for the baseline 'raw'");
     }
   }
 

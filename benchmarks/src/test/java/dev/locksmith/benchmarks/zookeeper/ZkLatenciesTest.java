@@ -3,6 +3,8 @@ package dev.locksmith.benchmarks.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.benchmarks.latency.Contender;
+import dev.locksmith.benchmarks.latency.LatencyLoops;
 import dev.locksmith.benchmarks.load.Percentiles;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.time.Duration;
@@ -32,9 +34,9 @@ class ZkLatenciesTest {
   @ParameterizedTest
   @ValueSource(strings = {"locksmith", "curator"})
   void handOffsBetweenTwoClientsNeverOverlapAndAreAllCounted(String system) throws Exception {
-    try (ZkContenders.Contender a = ZkContenders.open(system, server.getConnectString());
-        ZkContenders.Contender b = ZkContenders.open(system, server.getConnectString())) {
-      ZkLatencies.Run run = ZkLatencies.handOff(a, b, 2, 10, Duration.ofSeconds(20));
+    try (Contender a = ZkContenders.open(system, server.getConnectString());
+        Contender b = ZkContenders.open(system, server.getConnectString())) {
+      LatencyLoops.Run run = LatencyLoops.handOff(a, b, 2, 10, Duration.ofSeconds(20));
       assertThat(run.overlaps()).isZero();
       assertThat(run.percentiles().count()).isEqualTo(10);
       assertThat(run.percentiles().p50()).isPositive();
@@ -43,24 +45,24 @@ class ZkLatenciesTest {
 
   @Test
   void interleavedRoundsGiveEverySystemItsPairs() throws Exception {
-    Map<String, ZkContenders.Contender> contenders = new LinkedHashMap<>();
+    Map<String, Contender> contenders = new LinkedHashMap<>();
     try {
       for (String system : new String[] {"raw", "locksmith", "curator"}) {
         contenders.put(system, ZkContenders.open(system, server.getConnectString()));
       }
       Map<String, Percentiles> figures =
-          ZkLatencies.interleaved(contenders, 2, 3, 5, Duration.ofSeconds(20));
+          LatencyLoops.interleaved(contenders, 2, 3, 5, Duration.ofSeconds(20));
       assertThat(figures).containsOnlyKeys("raw", "locksmith", "curator");
       assertThat(figures.values()).allSatisfy(p -> assertThat(p.count()).isEqualTo(15));
     } finally {
-      contenders.values().forEach(ZkContenders.Contender::close);
+      contenders.values().forEach(Contender::close);
     }
   }
 
   @Test
   void theRawBaselineTakesAFreeNodeOnlyOnceAndCannotWait() throws Exception {
-    try (ZkContenders.Contender a = ZkContenders.open("raw", server.getConnectString());
-        ZkContenders.Contender b = ZkContenders.open("raw", server.getConnectString())) {
+    try (Contender a = ZkContenders.open("raw", server.getConnectString());
+        Contender b = ZkContenders.open("raw", server.getConnectString())) {
       assertThat(a.tryLock("once")).isTrue();
       assertThat(b.tryLock("once")).isFalse();
       a.unlock();
