@@ -1,9 +1,15 @@
 package dev.locksmith.chaos;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.testkit.ChildJvm;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -17,6 +23,57 @@ import java.util.concurrent.BlockingQueue;
  */
 final class KilledHolder {
   private KilledHolder() {}
+
+  /**
+   * A holder JVM that took its lock.
+   *
+   * @param jvm the worker, to kill or to {@code send("stop")}
+   * @param token the fencing token of its lease
+   */
+  record Started(ChildJvm jvm, long token) implements AutoCloseable {
+    @Override
+    public void close() {
+      jvm.close();
+    }
+  }
+
+  /**
+   * Starts a holder of {@code lockId} through {@code url} (log and marker in {@code dir}, named
+   * after the round) and waits until it holds the lock.
+   */
+  static Started start(Path dir, int round, String url, String lockId, Duration ttl)
+      throws IOException {
+    Path marker = dir.resolve("held-" + round);
+    ChildJvm holder =
+        Workers.start(
+            KilledHolder.class,
+            dir.resolve("holder-" + round + ".log"),
+            url,
+            lockId,
+            ttl.toString(),
+            marker.toString());
+    try {
+      await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(marker) || !holder.isAlive());
+      assertThat(holder.isAlive()).as("holder alive; log %s", holder.log()).isTrue();
+      return new Started(holder, Long.parseLong(Files.readString(marker).strip()));
+    } catch (IOException | RuntimeException | Error e) {
+      holder.close();
+      throw e;
+    }
+  }
+
+  /** Starts {@code waiter} waiting up to 30 s for {@code lockId} (a 10 s lease) on a thread. */
+  static Async.Call<Lease> waitFor(Client waiter, String lockId, int round) {
+    return Async.start(
+        "waiter-" + round,
+        () ->
+            waiter
+                .locksmith()
+                .acquire(
+                    LockOptions.named(lockId)
+                        .withTtl(Duration.ofSeconds(10))
+                        .withWaitTimeout(Duration.ofSeconds(30))));
+  }
 
   /** Runs the holder. */
   public static void main(String[] args) throws Exception {

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockOptions;
 import dev.locksmith.testkit.ChildJvm;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,31 +37,11 @@ class KilledHolderChaosTest {
               : TTL.plus(TTL.dividedBy(3)).plus(backend.expiryAllowance()).plusSeconds(1);
       for (int round = 0; round < ROUNDS; round++) {
         String lockId = "killed-" + round;
-        Path marker = dir.resolve("held-" + round);
-        try (ChildJvm holder =
-            Workers.start(
-                KilledHolder.class,
-                dir.resolve("holder-" + round + ".log"),
-                backend.url(),
-                lockId,
-                TTL.toString(),
-                marker.toString())) {
-          await()
-              .atMost(Duration.ofSeconds(60))
-              .until(() -> Files.exists(marker) || !holder.isAlive());
-          assertThat(holder.isAlive()).as("holder alive; log %s", holder.log()).isTrue();
-          long holderToken = Long.parseLong(Files.readString(marker).strip());
-
-          Async.Call<Lease> waiting =
-              Async.start(
-                  "waiter-" + round,
-                  () ->
-                      waiter
-                          .locksmith()
-                          .acquire(
-                              LockOptions.named(lockId)
-                                  .withTtl(Duration.ofSeconds(10))
-                                  .withWaitTimeout(Duration.ofSeconds(30))));
+        try (KilledHolder.Started started =
+            KilledHolder.start(dir, round, backend.url(), lockId, TTL)) {
+          ChildJvm holder = started.jvm();
+          long holderToken = started.token();
+          Async.Call<Lease> waiting = KilledHolder.waitFor(waiter, lockId, round);
           if (kind.promisesFifo()) {
             await().atMost(Duration.ofSeconds(10)).until(() -> waiter.waiters(lockId) == 1);
           }
