@@ -5,6 +5,7 @@ import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.List;
@@ -61,6 +62,17 @@ public final class MemoryLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkOpen();
     return Optional.ofNullable(store.tryGrant(request));
+  }
+
+  /**
+   * Takes every lock of {@code requests} if all are free, or none, in one step: every lock's state
+   * is locked at once, so no other request sees part of the set taken.
+   */
+  @Override
+  public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
+    checkOpen();
+    LockRequests.checkBatch(requests);
+    return Optional.ofNullable(store.tryGrantAll(requests)).map(List::copyOf);
   }
 
   @Override

@@ -7,7 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,27 +96,77 @@ final class MemoryLockStore {
 
   /** Runs {@code action} under the lock's mutex, retiring the state when it becomes idle. */
   private <T> T locked(String lockId, Function<LockState, T> action) {
-    while (true) {
-      LockState state = locks.computeIfAbsent(lockId, id -> new LockState());
-      state.mutex.lock();
-      try {
-        if (state.retired) {
-          continue;
-        }
-        T result = action.apply(state);
-        if (state.holder == null && state.waiters.isEmpty()) {
-          state.retired = true;
-          locks.remove(lockId, state);
-        }
-        return result;
-      } finally {
-        state.mutex.unlock();
-      }
+    LockState state = lockLive(lockId);
+    try {
+      T result = action.apply(state);
+      retireIfIdle(lockId, state);
+      return result;
+    } finally {
+      state.mutex.unlock();
+    }
+  }
+
+  /** Retires and removes a state with no holder and no waiter; its mutex is held. */
+  private void retireIfIdle(String lockId, LockState state) {
+    if (state.holder == null && state.waiters.isEmpty()) {
+      state.retired = true;
+      locks.remove(lockId, state);
     }
   }
 
   @Nullable LeaseGrant tryGrant(LockRequest request) {
     return locked(request.lockId(), s -> s.grantIfFree(request, System.nanoTime()));
+  }
+
+  /**
+   * Grants every request if all the locks are free (no holder, no waiter), else none: every lock's
+   * mutex is held at once, taken in id order so that two such calls cannot deadlock.
+   *
+   * @param requests distinct lock ids
+   * @return the grants in request order, or {@code null} when one lock was busy
+   */
+  @Nullable List<LeaseGrant> tryGrantAll(List<LockRequest> requests) {
+    List<LockRequest> byId =
+        requests.stream().sorted(Comparator.comparing(LockRequest::lockId)).toList();
+    Map<String, LockState> states = new HashMap<>();
+    List<LockState> mutexOrder = new ArrayList<>(byId.size());
+    try {
+      for (LockRequest request : byId) {
+        LockState state = lockLive(request.lockId());
+        mutexOrder.add(state);
+        states.put(request.lockId(), state);
+      }
+      long now = System.nanoTime();
+      for (LockState state : mutexOrder) {
+        state.expireIfDue(now);
+        if (state.holder != null || !state.waiters.isEmpty()) {
+          return null;
+        }
+      }
+      List<LeaseGrant> grants = new ArrayList<>(requests.size());
+      for (LockRequest request : requests) {
+        grants.add(states.get(request.lockId()).grant(request, now));
+      }
+      return grants;
+    } finally {
+      for (int i = mutexOrder.size() - 1; i >= 0; i--) {
+        LockState state = mutexOrder.get(i);
+        retireIfIdle(byId.get(i).lockId(), state);
+        state.mutex.unlock();
+      }
+    }
+  }
+
+  /** The lock's state with its mutex held and not retired; the caller unlocks it. */
+  private LockState lockLive(String lockId) {
+    while (true) {
+      LockState state = locks.computeIfAbsent(lockId, id -> new LockState());
+      state.mutex.lock();
+      if (!state.retired) {
+        return state;
+      }
+      state.mutex.unlock();
+    }
   }
 
   Waiter grantOrEnqueue(LockRequest request) {
