@@ -41,7 +41,8 @@ public @interface DistributedLock {
    * <p>A key that evaluates to a collection or array ({@code "{#from, #to}"}) locks every distinct
    * element as its own lock id ({@code name:element}), all or nothing, in one global order (the
    * elements' text sorted), so two calls over the same keys cannot deadlock whatever order they
-   * list them in; an empty collection is an error.
+   * list them in; an empty collection is an error, and so are more than 64 distinct elements (the
+   * most one call may lock).
    */
   String key() default "";
 

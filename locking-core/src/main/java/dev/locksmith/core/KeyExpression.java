@@ -183,7 +183,8 @@ final class KeyExpression {
    * Evaluates the key for one call: one key, or several when the value is a collection or array
    * ({@link KeyText#keys}).
    *
-   * @throws LockKeyException when evaluation fails or gives null or an empty string
+   * @throws LockKeyException when evaluation fails or gives null or an empty string, or more than
+   *     {@link dev.locksmith.core.spi.LockProvider#MAX_KEYS_PER_CALL} distinct keys
    */
   List<String> evaluate(Method method, @Nullable Object[] args, Class<?> targetClass) {
     if (literal != null) {

@@ -1,5 +1,6 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,8 +29,8 @@ final class KeyText {
    * locked on its own, each element's text by the rules of {@link #of}), otherwise the value's
    * text.
    *
-   * @throws LockKeyException when the collection or array is empty, or an element or the value
-   *     gives no key
+   * @throws LockKeyException when the collection or array is empty or holds more than {@link
+   *     LockProvider#MAX_KEYS_PER_CALL} distinct keys, or an element or the value gives no key
    */
   static List<String> keys(@Nullable Object value, String text, String where) {
     List<@Nullable Object> elements;
@@ -57,6 +58,20 @@ final class KeyText {
     List<String> keys = new ArrayList<>(elements.size());
     for (Object element : elements) {
       keys.add(of(element, text, where));
+    }
+    if (keys.size() > LockProvider.MAX_KEYS_PER_CALL) {
+      long distinct = keys.stream().distinct().count();
+      if (distinct > LockProvider.MAX_KEYS_PER_CALL) {
+        throw new LockKeyException(
+            where
+                + ": key expression '"
+                + text
+                + "' evaluated to "
+                + distinct
+                + " distinct keys; one call may lock at most "
+                + LockProvider.MAX_KEYS_PER_CALL
+                + " (LockProvider.MAX_KEYS_PER_CALL): lock a coarser key, or split the work");
+      }
     }
     return keys;
   }

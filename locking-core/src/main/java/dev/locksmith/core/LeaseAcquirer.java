@@ -8,6 +8,7 @@ import dev.locksmith.core.spi.OwnerTokens;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -53,42 +54,70 @@ final class LeaseAcquirer {
   }
 
   /**
-   * Takes the lock of every key, in lock order (the keys sorted, so that two calls over the same
-   * keys cannot deadlock), all or nothing: when one key is busy under SKIP or FAIL, or a WAIT runs
-   * out, or anything fails, the leases taken so far are released in reverse order. A WAIT waits for
-   * the whole set within one {@code waitTimeout}: each next key gets the time left. A key whose
-   * lease this thread already holds (through the same provider) is reentered, not taken again.
+   * Takes the lock of every key, all or nothing. A key whose lease this thread already holds
+   * (through the same provider) is reentered, not taken again. The other keys are first asked for
+   * at once ({@link LockProvider#tryAcquireAll}), one round trip where the provider can do it, the
+   * store keeping the set all or nothing: when it is taken the call is done; when one key is busy,
+   * SKIP and FAIL end there with nothing held, and WAIT takes the keys one by one in lock order
+   * (the keys sorted, so that two calls over the same keys cannot deadlock), each next key getting
+   * the time left of the one {@code waitTimeout}. When a WAIT runs out, or anything fails, the
+   * leases taken so far are released in reverse order.
    *
    * @return {@code null} when skipped
    */
   @Nullable CompositeLease obtainAll(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
-    boolean wait = options.onBusy() == OnBusy.WAIT;
     long start = ticker.read();
-    long waitNanos = options.waitTimeout().toNanos();
-    List<ActiveLease> parts = new ArrayList<>(options.keys().size());
-    List<ActiveLease> owned = new ArrayList<>(options.keys().size());
+    List<String> keys = options.keys();
+    @Nullable ActiveLease[] slots = new ActiveLease[keys.size()];
+    List<LockOptions> missing = new ArrayList<>(keys.size());
+    List<Integer> missingSlots = new ArrayList<>(keys.size());
+    List<ActiveLease> owned = new ArrayList<>(keys.size());
     List<Runnable> borrowed = new ArrayList<>();
     boolean complete = false;
     try {
-      for (String key : options.keys()) {
-        LockOptions one = options.withKey(key);
+      for (int i = 0; i < keys.size(); i++) {
+        LockOptions one = options.withKey(keys.get(i));
         ActiveLease held = HeldLeases.find(provider, one.lockId());
         if (held != null) {
-          parts.add(held);
+          slots[i] = held;
           borrowed.add(held.retain());
+        } else {
+          missing.add(one);
+          missingSlots.add(i);
+        }
+      }
+      if (missing.size() > 1) {
+        List<ActiveLease> taken = new ArrayList<>(missing.size());
+        Batch outcome = obtainBatch(missing, providerName, provider, call, start, taken);
+        if (outcome == Batch.SKIPPED) {
+          return null;
+        }
+        for (int j = 0; j < taken.size(); j++) {
+          slots[missingSlots.get(j)] = taken.get(j);
+        }
+        owned.addAll(taken);
+      }
+      for (int j = 0; j < missing.size(); j++) {
+        int slot = missingSlots.get(j);
+        if (slots[slot] != null) {
           continue;
         }
-        if (wait) {
-          long left = Math.max(0, waitNanos - (ticker.read() - start));
+        LockOptions one = missing.get(j);
+        if (one.onBusy() == OnBusy.WAIT) {
+          long left = Math.max(0, one.waitTimeout().toNanos() - (ticker.read() - start));
           one = one.withWaitTimeout(Duration.ofNanos(left));
         }
         ActiveLease lease = obtain(one, providerName, provider, call);
         if (lease == null) {
           return null;
         }
-        parts.add(lease);
+        slots[slot] = lease;
         owned.add(lease);
+      }
+      List<ActiveLease> parts = new ArrayList<>(slots.length);
+      for (ActiveLease part : slots) {
+        parts.add(Objects.requireNonNull(part));
       }
       complete = true;
       return new CompositeLease(options, parts, owned, borrowed);
@@ -97,6 +126,114 @@ final class LeaseAcquirer {
         CompositeLease.abandon(owned, borrowed);
       }
     }
+  }
+
+  /** How asking for a set of locks at once ended, when it did not throw. */
+  private enum Batch {
+    /** Every lock was taken. */
+    TAKEN,
+    /** A lock was busy under SKIP: nothing is held. */
+    SKIPPED,
+    /** WAIT takes the locks one by one: a lock was busy, or a late grant could not be used. */
+    ONE_BY_ONE
+  }
+
+  /**
+   * Asks for every lock of {@code ones} (each with one key, in lock order) in one {@link
+   * LockProvider#tryAcquireAll} call. Each grant is made usable and kept as {@link #obtain} does
+   * ({@link #use}), into {@code taken} in the same order. When the set is busy, SKIP reports busy
+   * and FAIL throws {@link LockBusyException}, with nothing held (the store answered for the whole
+   * set, so it cannot say which lock was busy: the event names the first). When a late grant cannot
+   * be used, every grant is released and the call goes on as {@link #obtain} would.
+   *
+   * @return {@link Batch#TAKEN} with {@code taken} filled, or else with {@code taken} empty
+   */
+  private Batch obtainBatch(
+      List<LockOptions> ones,
+      String providerName,
+      LockProvider provider,
+      boolean call,
+      long start,
+      List<ActiveLease> taken) {
+    checkOpen();
+    ProviderCircuit circuit = circuits.of(provider);
+    LockOptions options = ones.get(0);
+    List<String> lockIds = ones.stream().map(LockOptions::lockId).toList();
+    LockEvent attempt = new LockEvent(options.name(), lockIds.get(0), providerName, 0);
+    boolean wait = options.onBusy() == OnBusy.WAIT;
+    long waitNanos = options.waitTimeout().toNanos();
+    String owner = OwnerTokens.describeCaller();
+    List<LockRequest> requests = new ArrayList<>(ones.size());
+    for (LockOptions one : ones) {
+      requests.add(new LockRequest(one.lockId(), OwnerTokens.newToken(), one.ttl(), owner));
+    }
+    Optional<List<LeaseGrant>> answer;
+    try {
+      answer =
+          circuit.call(
+              () -> provider.tryAcquireAll(requests),
+              String.join("', '", lockIds),
+              ProviderCircuit.ACQUIRED);
+    } catch (RuntimeException e) {
+      listeners.error(attempt, e);
+      throw e;
+    }
+    if (answer.isEmpty()) {
+      switch (options.onBusy()) {
+        case SKIP -> {
+          listeners.busy(attempt);
+          return Batch.SKIPPED;
+        }
+        case FAIL -> {
+          listeners.busy(attempt);
+          throw new LockBusyException(lockIds);
+        }
+        default -> {
+          return Batch.ONE_BY_ONE;
+        }
+      }
+    }
+    List<LeaseGrant> grants = answer.get();
+    if (grants.size() != requests.size()) {
+      releaseLater(grants, circuit);
+      IllegalStateException error =
+          new IllegalStateException(
+              "Lock provider "
+                  + circuit.name()
+                  + " answered "
+                  + grants.size()
+                  + " grants for the "
+                  + requests.size()
+                  + " locks "
+                  + lockIds
+                  + " it was asked for at once");
+      listeners.error(attempt, error);
+      throw error;
+    }
+    boolean inTime = !wait || ticker.read() - start < waitNanos;
+    StringBuilder refusal = new StringBuilder();
+    for (int j = 0; j < grants.size(); j++) {
+      ActiveLease lease =
+          use(ones.get(j), providerName, circuit, grants.get(j), inTime, start, call, refusal);
+      if (lease != null) {
+        taken.add(lease);
+        continue;
+      }
+      CompositeLease.abandon(taken, List.of());
+      taken.clear();
+      List<LeaseGrant> unused = grants.subList(j, grants.size());
+      if (wait && ticker.read() - start < waitNanos) {
+        for (int k = unused.size() - 1; k >= 0; k--) {
+          LateGrants.release(unused.get(k), circuit); // before asking again, within the wait
+        }
+        return Batch.ONE_BY_ONE;
+      }
+      // The caller gets its answer without waiting for more provider calls.
+      releaseLater(unused, circuit);
+      LockEvent late = new LockEvent(options.name(), grants.get(j).lockId(), providerName, 0);
+      throw refused(late, start, inTime, refusal);
+    }
+    return Batch.TAKEN;
   }
 
   /**
@@ -108,9 +245,7 @@ final class LeaseAcquirer {
    */
   @Nullable ActiveLease obtain(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
-    if (closed.get()) {
-      throw new IllegalStateException("This Locksmith is closed; it takes no more locks");
-    }
+    checkOpen();
     ProviderCircuit circuit = circuits.of(provider);
     String lockId = options.lockId();
     LockEvent attempt = new LockEvent(options.name(), lockId, providerName, 0);
@@ -147,37 +282,19 @@ final class LeaseAcquirer {
       if (grant.isPresent()) {
         boolean inTime = !wait || ticker.read() - start < waitNanos;
         StringBuilder refusal = new StringBuilder();
-        Optional<LeaseGrant> usable =
-            LateGrants.usable(grant.get(), circuit, ticker, inTime, refusal);
-        long acquiredAt = ticker.read();
-        if (usable.isPresent()) {
-          ActiveLease lease =
-              new ActiveLease(
-                  options,
-                  providerName,
-                  circuit,
-                  listeners,
-                  ticker,
-                  usable.get(),
-                  acquiredAt,
-                  call);
-          lease.keepWith(keeper);
-          listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
+        ActiveLease lease =
+            use(options, providerName, circuit, grant.get(), inTime, start, call, refusal);
+        if (lease != null) {
           return lease;
         }
         LeaseGrant unused = grant.get();
-        if (wait && acquiredAt - start < waitNanos) {
+        if (wait && ticker.read() - start < waitNanos) {
           LateGrants.release(unused, circuit); // before asking again, within the wait
           continue;
         }
         // The caller gets its answer without waiting for one more provider call.
-        keeper.runAfter(Duration.ZERO, () -> LateGrants.release(unused, circuit));
-        if (!inTime) {
-          throw timedOut(attempt, start);
-        }
-        LockProviderException error = LateGrants.refused(lockId, refusal);
-        listeners.error(attempt, error);
-        throw error;
+        releaseLater(List.of(unused), circuit);
+        throw refused(attempt, start, inTime, refusal);
       }
       switch (options.onBusy()) {
         case SKIP -> {
@@ -193,6 +310,72 @@ final class LeaseAcquirer {
         }
       }
     }
+  }
+
+  /**
+   * Releases grants that were not used, in reverse order, off the caller's thread: the caller gets
+   * its answer without waiting for more provider calls.
+   */
+  private void releaseLater(List<LeaseGrant> grants, ProviderCircuit circuit) {
+    List<LeaseGrant> unused = List.copyOf(grants);
+    keeper.runAfter(
+        Duration.ZERO,
+        () -> {
+          for (int k = unused.size() - 1; k >= 0; k--) {
+            LateGrants.release(unused.get(k), circuit);
+          }
+        });
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("This Locksmith is closed; it takes no more locks");
+    }
+  }
+
+  /**
+   * Makes a grant usable ({@link LateGrants#usable}) and keeps it as an active lease: watched by
+   * the keeper, and listeners told it was acquired.
+   *
+   * @param mayRenew whether a late grant may be renewed now; {@code false} after a wait's timeout
+   * @param start when the acquisition started on the ticker, for the time waited
+   * @return the lease, or {@code null} when a late grant could not be made usable: the caller then
+   *     releases the grant, and {@code refusal} holds why
+   */
+  private @Nullable ActiveLease use(
+      LockOptions options,
+      String providerName,
+      ProviderCircuit circuit,
+      LeaseGrant grant,
+      boolean mayRenew,
+      long start,
+      boolean call,
+      StringBuilder refusal) {
+    Optional<LeaseGrant> usable = LateGrants.usable(grant, circuit, ticker, mayRenew, refusal);
+    if (usable.isEmpty()) {
+      return null;
+    }
+    long acquiredAt = ticker.read();
+    ActiveLease lease =
+        new ActiveLease(
+            options, providerName, circuit, listeners, ticker, usable.get(), acquiredAt, call);
+    lease.keepWith(keeper);
+    listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
+    return lease;
+  }
+
+  /**
+   * The error for a late grant that was not used and is being released: a timeout when it came
+   * after the wait had run out, otherwise the refusal, which listeners are told of.
+   */
+  private RuntimeException refused(
+      LockEvent attempt, long start, boolean inTime, CharSequence refusal) {
+    if (!inTime) {
+      return timedOut(attempt, start);
+    }
+    LockProviderException error = LateGrants.refused(attempt.lockId(), refusal);
+    listeners.error(attempt, error);
+    return error;
   }
 
   /** Tells listeners that a WAIT ran out, and returns the exception to throw. */

@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -63,6 +64,16 @@ public record LockOptions(
       key = keys.get(0);
       keys = List.of();
     } else if (!keys.isEmpty()) {
+      if (keys.size() > LockProvider.MAX_KEYS_PER_CALL) {
+        throw new IllegalArgumentException(
+            "lock '"
+                + name
+                + "' names "
+                + keys.size()
+                + " distinct keys; one call may lock at most "
+                + LockProvider.MAX_KEYS_PER_CALL
+                + " (LockProvider.MAX_KEYS_PER_CALL)");
+      }
       if (keys.contains("")) {
         throw new IllegalArgumentException("lock key is empty in " + keys);
       }
@@ -127,8 +138,13 @@ public record LockOptions(
    * The same options with several keys, each locked as its own lock id {@code name:key}. Duplicates
    * collapse; the locks are taken in one global order (the keys sorted) so that two calls over the
    * same keys cannot deadlock, all or nothing; one distinct key is the same as {@link #withKey}.
+   * Where the provider can, the whole set is taken in one round trip ({@link
+   * LockProvider#tryAcquireAll}).
    *
-   * @throws IllegalArgumentException when there is no key, or a key is null or empty
+   * <p>One call may name at most {@link LockProvider#MAX_KEYS_PER_CALL} (64) distinct keys.
+   *
+   * @throws IllegalArgumentException when there is no key, a key is null or empty, or there are
+   *     more than {@link LockProvider#MAX_KEYS_PER_CALL} distinct keys
    */
   public LockOptions withKeys(Collection<String> newKeys) {
     Objects.requireNonNull(newKeys, "keys");
