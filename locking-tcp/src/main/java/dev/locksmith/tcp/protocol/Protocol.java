@@ -1,5 +1,7 @@
 package dev.locksmith.tcp.protocol;
 
+import dev.locksmith.core.spi.LockProvider;
+
 /** Constants of the Locksmith lock protocol; see {@code PROTOCOL.md}. */
 public final class Protocol {
 
@@ -11,6 +13,12 @@ public final class Protocol {
 
   /** The id the server puts on lines it sends unasked, such as {@code * BYE shutting-down}. */
   public static final String PUSH_ID = "*";
+
+  /**
+   * The most locks one {@code ACQUIRE-ALL} request may name: the SPI's {@link
+   * LockProvider#MAX_KEYS_PER_CALL}, 64.
+   */
+  public static final int MAX_LOCKS_PER_REQUEST = LockProvider.MAX_KEYS_PER_CALL;
 
   private Protocol() {}
 }

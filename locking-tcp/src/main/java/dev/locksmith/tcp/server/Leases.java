@@ -1,6 +1,7 @@
 package dev.locksmith.tcp.server;
 
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -99,23 +100,70 @@ final class Leases {
       session.send(a.id() + " ERR STORAGE cannot persist fencing tokens");
       return;
     }
-    entry.held = true;
-    entry.detached = false;
-    entry.holder = session;
-    entry.setToken(token, session);
-    entry.owner = a.owner();
-    entry.fencingToken = fencingToken;
-    entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(a.ttlMillis());
-    session.link(entry);
-    expiry.add(entry);
-    metrics.held.incrementAndGet();
-    metrics.grants.increment();
+    take(entry, session, token, a.owner(), fencingToken, a.ttlMillis(), now);
     String line = a.id() + " OK " + token + " " + fencingToken + " " + a.ttlMillis();
     if (handoff) {
       session.send(line, flushed -> metrics.handoff.record(flushed - freedAt));
     } else {
       session.send(line);
     }
+  }
+
+  /**
+   * Grants every lock of an ACQUIRE-ALL whose locks were all found neither held nor waited for,
+   * with a fencing token each, and sends the one OK; or sends an error when the fencing tokens
+   * cannot be had, and then grants none.
+   *
+   * @param tokens the owner token of each lock, in request order
+   */
+  void grantAll(Session session, Request.AcquireAll a, String[] tokens, long now) {
+    if (fencing.isClosed()) {
+      session.send(a.id() + " ERR SHUTTING_DOWN the server is stopping");
+      return;
+    }
+    List<Request.AcquireAll.Part> locks = a.locks();
+    long[] fencingTokens = new long[locks.size()];
+    try {
+      for (int i = 0; i < fencingTokens.length; i++) {
+        fencingTokens[i] = fencing.next();
+      }
+    } catch (UncheckedIOException e) {
+      // Tokens drawn before the failure are skipped, never given: the sequence only increases.
+      LOG.error("Cannot grant {} locks: {}", locks.size(), e.getMessage(), e.getCause());
+      session.send(a.id() + " ERR STORAGE cannot persist fencing tokens; no lock was taken");
+      return;
+    }
+    StringBuilder line = new StringBuilder(32 + 48 * fencingTokens.length);
+    line.append(a.id()).append(" OK ").append(fencingTokens.length);
+    for (int i = 0; i < fencingTokens.length; i++) {
+      LockEntry entry = new LockEntry(locks.get(i).lockId());
+      index.add(entry);
+      take(entry, session, tokens[i], a.owner(), fencingTokens[i], a.ttlMillis(), now);
+      line.append(' ').append(tokens[i]).append(' ').append(fencingTokens[i]);
+    }
+    session.send(line.append(' ').append(a.ttlMillis()).toString());
+  }
+
+  /** Makes {@code session} the holder of a lock that has none. */
+  private void take(
+      LockEntry entry,
+      Session session,
+      String token,
+      String owner,
+      long fencingToken,
+      long ttlMillis,
+      long now) {
+    entry.held = true;
+    entry.detached = false;
+    entry.holder = session;
+    entry.setToken(token, session);
+    entry.owner = owner;
+    entry.fencingToken = fencingToken;
+    entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
+    session.link(entry);
+    expiry.add(entry);
+    metrics.held.incrementAndGet();
+    metrics.grants.increment();
   }
 
   /** Moves the lease's end to {@code ttlMillis} from now. */

@@ -101,6 +101,13 @@ public final class LockServer implements AutoCloseable {
     return runtime.toString();
   }
 
+  /**
+   * The default longest request line: one ACQUIRE-ALL of {@link Protocol#MAX_LOCKS_PER_REQUEST}
+   * lock ids of 1024 bytes each, all percent-encoded (3 characters a byte), each with an owner
+   * token of 128 characters, plus the request's head and owner description, fits.
+   */
+  static final int DEFAULT_MAX_LINE_LENGTH = 256 * 1024;
+
   /** Configures a {@link LockServer}. */
   public static final class Builder {
     private int port = Protocol.DEFAULT_PORT;
@@ -109,7 +116,7 @@ public final class LockServer implements AutoCloseable {
     private @Nullable Secret secret;
     private @Nullable Path tlsCert;
     private @Nullable Path tlsKey;
-    private int maxLineLength = 4096;
+    private int maxLineLength = DEFAULT_MAX_LINE_LENGTH;
     private int maxKeyBytes = 1024;
     private int maxConnections = 4096;
     private int maxUnauthenticated = 256;
@@ -177,7 +184,12 @@ public final class LockServer implements AutoCloseable {
       return this;
     }
 
-    /** The longest request line in bytes, without the newline (default 4096). */
+    /**
+     * The longest request line in bytes, without the newline (default 262,144: 256 KiB, room for an
+     * ACQUIRE-ALL of 64 lock ids of 1024 bytes each even when every byte is percent-encoded, with
+     * 128-character owner tokens). A server with a larger {@link #maxKeyBytes} needs a longer line
+     * for that: {@code 64 * (3 * maxKeyBytes + 130) + 2048} bytes.
+     */
     public Builder maxLineLength(int bytes) {
       this.maxLineLength = positive("maxLineLength", bytes);
       return this;

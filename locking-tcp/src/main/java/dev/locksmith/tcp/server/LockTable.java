@@ -65,6 +65,8 @@ final class LockTable {
     long now = System.nanoTime();
     if (request instanceof Request.Acquire a) {
       acquire(session, a, now);
+    } else if (request instanceof Request.AcquireAll a) {
+      acquireAll(session, a, now);
     } else if (request instanceof Request.Renew r) {
       renew(session, r, now);
     } else if (request instanceof Request.Hold h) {
@@ -104,6 +106,43 @@ final class LockTable {
     } else {
       waits.enqueue(entry, session, a, token, now);
     }
+  }
+
+  /**
+   * Takes every lock of the request in this one step of the core thread, or none: a lock that is
+   * held or has waiters queued is busy, as for an ACQUIRE with wait 0, and the first busy one is
+   * named in the BUSY reply.
+   */
+  private void acquireAll(Session session, Request.AcquireAll a, long now) {
+    if (session.waits.containsKey(a.id())) {
+      session.send(a.id() + " ERR DUPLICATE_ID request id " + a.id() + " is already waiting");
+      return;
+    }
+    int n = a.locks().size();
+    int used = session.waits.size() + session.attachedCount;
+    if (used + n > maxPerSession) {
+      session.send(
+          a.id()
+              + " ERR LIMIT this connection holds or waits for "
+              + used
+              + " locks; "
+              + n
+              + " more would pass the limit of "
+              + maxPerSession);
+      return;
+    }
+    for (Request.AcquireAll.Part part : a.locks()) {
+      if (leases.current(part.lockId(), now) != null) {
+        session.send(a.id() + " BUSY " + part.wireId());
+        return;
+      }
+    }
+    String[] tokens = new String[n];
+    for (int i = 0; i < n; i++) {
+      String token = a.locks().get(i).ownerToken();
+      tokens[i] = token != null ? token : OwnerTokens.newToken();
+    }
+    leases.grantAll(session, a, tokens, now);
   }
 
   private void cancel(Session session, Request.Cancel c) {

@@ -1,5 +1,6 @@
 package dev.locksmith.tcp.server;
 
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** One parsed request line. Every request carries the client's id, echoed in its reply. */
@@ -30,6 +31,29 @@ sealed interface Request {
       @Nullable String ownerToken,
       String owner)
       implements Request {}
+
+  /**
+   * {@code <id> ACQUIRE-ALL <ttl-ms> <n> <lock> <owner-token|-> ... [owner description]}: takes
+   * every lock, or none when one is busy, without waiting.
+   *
+   * @param locks one to {@link dev.locksmith.tcp.protocol.Protocol#MAX_LOCKS_PER_REQUEST} locks,
+   *     distinct, in the order the client gave them
+   */
+  record AcquireAll(String id, long ttlMillis, List<Part> locks, String owner) implements Request {
+
+    /** Copies the locks. */
+    public AcquireAll {
+      locks = List.copyOf(locks);
+    }
+
+    /**
+     * One lock of the request.
+     *
+     * @param wireId the lock id as the client sent it, for the BUSY reply
+     * @param ownerToken the client's token, or {@code null} when the server is to make one
+     */
+    record Part(String lockId, String wireId, @Nullable String ownerToken) {}
+  }
 
   /** {@code <id> RENEW <lock> <owner-token> <ttl-ms>}. */
   record Renew(String id, String lockId, String ownerToken, long ttlMillis) implements Request {}

@@ -4,13 +4,18 @@ import dev.locksmith.tcp.protocol.LockIds;
 import dev.locksmith.tcp.protocol.Protocol;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.IntPredicate;
 
 /** Parses request lines; every rejection names the field and what was wrong with it. */
 final class RequestParser {
   static final int MAX_OWNER_CHARS = 256;
+
+  private static final String ACQUIRE_ALL_USAGE =
+      "'<id> ACQUIRE-ALL <ttl-ms> <n> <lock> <owner-token|-> ... [owner description]'";
 
   private final int maxKeyBytes;
 
@@ -80,6 +85,7 @@ final class RequestParser {
         }
         yield new Request.Acquire(id, lock, ttl, wait, ownerToken, owner);
       }
+      case "ACQUIRE-ALL" -> acquireAll(id, trimmed, words);
       case "RENEW", "HOLD" -> {
         arity(id, verb, words, 3, " <lock> <owner-token> <ttl-ms>");
         String lock = lockId(id, words.get(2));
@@ -116,9 +122,86 @@ final class RequestParser {
               "UNKNOWN_COMMAND",
               "unknown command '"
                   + abbreviate(words.get(1))
-                  + "'; known: AUTH, PING, ACQUIRE, RENEW, HOLD, RELEASE, STATUS, STATS, CANCEL,"
+                  + "'; known: AUTH, PING, ACQUIRE, ACQUIRE-ALL, RENEW, HOLD, RELEASE, STATUS, STATS, CANCEL,"
                   + " QUIT");
     };
+  }
+
+  /**
+   * {@code <id> ACQUIRE-ALL <ttl-ms> <n> <lock> <owner-token|-> ... [owner description]}: n pairs
+   * of lock and owner token, n from 1 to {@link Protocol#MAX_LOCKS_PER_REQUEST}, no lock twice.
+   */
+  private Request acquireAll(String id, String line, List<String> head) throws ProtocolException {
+    if (head.size() < 4) {
+      throw new ProtocolException(id, "SYNTAX", "ACQUIRE-ALL takes " + ACQUIRE_ALL_USAGE);
+    }
+    long ttl = millis(id, "ttl-ms", head.get(2), 1);
+    String count = head.get(3);
+    if (!isDigits(count)) {
+      throw new ProtocolException(
+          id, "BAD_ARGUMENT", "n '" + abbreviate(count) + "' is not a whole number");
+    }
+    long n = Long.parseLong(count);
+    if (n < 1) {
+      throw new ProtocolException(id, "BAD_ARGUMENT", "n is 0; ACQUIRE-ALL names at least 1 lock");
+    }
+    if (n > Protocol.MAX_LOCKS_PER_REQUEST) {
+      throw new ProtocolException(
+          id,
+          "LIMIT",
+          "n is "
+              + n
+              + "; one ACQUIRE-ALL names at most "
+              + Protocol.MAX_LOCKS_PER_REQUEST
+              + " locks");
+    }
+    int pairs = (int) n;
+    List<String> words = split(line, 4 + 2 * pairs);
+    if (words.size() < 4 + 2 * pairs) {
+      int got = words.size() - 4;
+      String missing =
+          got % 2 == 0 ? "lock " + (got / 2 + 1) : "owner-token of lock " + (got + 1) / 2;
+      throw new ProtocolException(
+          id,
+          "SYNTAX",
+          "ACQUIRE-ALL with n "
+              + n
+              + " needs "
+              + n
+              + " lock and owner-token pairs; "
+              + missing
+              + " is missing; usage: "
+              + ACQUIRE_ALL_USAGE);
+    }
+    List<Request.AcquireAll.Part> locks = new ArrayList<>(pairs);
+    Map<String, Integer> seen = new HashMap<>(pairs * 2);
+    for (int i = 0; i < pairs; i++) {
+      int number = i + 1;
+      String wire = words.get(4 + 2 * i);
+      String lockId = lockId(id, wire, "lock " + number + ": ");
+      Integer earlier = seen.putIfAbsent(lockId, number);
+      if (earlier != null) {
+        throw new ProtocolException(
+            id,
+            "BAD_ARGUMENT",
+            "lock "
+                + number
+                + " '"
+                + abbreviate(wire)
+                + "' is lock "
+                + earlier
+                + " again; every lock may appear once");
+      }
+      String token = words.get(5 + 2 * i);
+      String ownerToken =
+          token.equals("-") ? null : token(id, token, "owner token of lock " + number);
+      locks.add(new Request.AcquireAll.Part(lockId, wire, ownerToken));
+    }
+    String owner = rest(line, 4 + 2 * pairs);
+    if (owner.length() > MAX_OWNER_CHARS) {
+      owner = owner.substring(0, MAX_OWNER_CHARS);
+    }
+    return new Request.AcquireAll(id, ttl, locks, owner);
   }
 
   private static void arity(String id, String verb, List<String> words, int args, String usage)
@@ -142,11 +225,16 @@ final class RequestParser {
   }
 
   private String lockId(String id, String wire) throws ProtocolException {
+    return lockId(id, wire, "");
+  }
+
+  /** A lock id from the wire; {@code which} prefixes the error message, as "lock 2: ". */
+  private String lockId(String id, String wire, String which) throws ProtocolException {
     String lockId;
     try {
       lockId = LockIds.decode(wire);
     } catch (IllegalArgumentException e) {
-      throw new ProtocolException(id, "BAD_ARGUMENT", e.getMessage());
+      throw new ProtocolException(id, "BAD_ARGUMENT", which + e.getMessage());
     }
     // At most 3 bytes of UTF-8 per char: a short id needs no counting.
     if ((long) lockId.length() * 3 <= maxKeyBytes) {
@@ -155,17 +243,25 @@ final class RequestParser {
     int bytes = lockId.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > maxKeyBytes) {
       throw new ProtocolException(
-          id, "LIMIT", "lock id is " + bytes + " bytes, longer than the limit " + maxKeyBytes);
+          id,
+          "LIMIT",
+          which + "lock id is " + bytes + " bytes, longer than the limit " + maxKeyBytes);
     }
     return lockId;
   }
 
   private static String token(String id, String token) throws ProtocolException {
+    return token(id, token, "owner token");
+  }
+
+  /** An owner token; {@code field} names it in the error message. */
+  private static String token(String id, String token, String field) throws ProtocolException {
     if (!isToken(token)) {
       throw new ProtocolException(
           id,
           "BAD_ARGUMENT",
-          "owner token '"
+          field
+              + " '"
               + abbreviate(token)
               + "' is invalid; use 1 to 128 printable ASCII characters without spaces");
     }

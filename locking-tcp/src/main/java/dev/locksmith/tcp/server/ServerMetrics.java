@@ -56,6 +56,8 @@ final class ServerMetrics {
         + detached.get()
         + " waiters="
         + waiters.get()
+        + " requests="
+        + requests.sum()
         + " grants="
         + grants.sum()
         + " releases="

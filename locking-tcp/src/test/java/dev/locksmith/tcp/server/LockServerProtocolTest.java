@@ -220,8 +220,8 @@ class LockServerProtocolTest {
   @Test
   void tooLongLinesAreDiscardedWithAnError() throws Exception {
     try (LineClient c = new LineClient(port)) {
-      c.send("1 STATUS " + "x".repeat(10_000));
-      assertThat(c.read()).startsWith("* ERR LINE_TOO_LONG line longer than 4096 bytes");
+      c.send("1 STATUS " + "x".repeat(LockServer.DEFAULT_MAX_LINE_LENGTH));
+      assertThat(c.read()).startsWith("* ERR LINE_TOO_LONG line longer than 262144 bytes");
       assertThat(c.call("2 STATUS " + "k".repeat(1025)))
           .startsWith("2 ERR LIMIT lock id is 1025 bytes");
       assertThat(c.call("3 PING")).isEqualTo("3 PONG");

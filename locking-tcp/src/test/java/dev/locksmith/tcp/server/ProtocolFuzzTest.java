@@ -21,10 +21,24 @@ import org.junit.jupiter.api.Test;
  */
 class ProtocolFuzzTest {
   private static final String[] VERBS = {
-    "ACQUIRE", "RENEW", "RELEASE", "STATUS", "CANCEL", "AUTH", "PING", "QUIT", "acquire", "FROB"
+    "ACQUIRE",
+    "ACQUIRE-ALL",
+    "RENEW",
+    "RELEASE",
+    "STATUS",
+    "CANCEL",
+    "AUTH",
+    "PING",
+    "QUIT",
+    "acquire",
+    "acquire-all",
+    "FROB"
   };
   private static final String[] PIECES = {
     "1",
+    "2",
+    "64",
+    "65",
     "-",
     "0",
     "999999999999",
