@@ -2,15 +2,18 @@ package dev.locksmith.tcp;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LockRequest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Withdraws an ACQUIRE its caller gave up on (interrupted, or no reply in time) so that no lease is
- * left behind on the server: CANCEL it, RELEASE it should the grant have come first, and drop the
- * connection, which releases everything it held on the server, when the server does not answer.
+ * Withdraws an ACQUIRE or ACQUIRE-ALL its caller gave up on (interrupted, or no reply in time) so
+ * that no lease is left behind on the server: CANCEL it (an ACQUIRE, which may wait), RELEASE it
+ * should the grant have come first, and drop the connection, which releases everything it held on
+ * the server, when the server does not answer.
  */
 final class AcquireWithdrawal {
   private static final Logger LOG = LoggerFactory.getLogger(AcquireWithdrawal.class);
@@ -29,9 +32,36 @@ final class AcquireWithdrawal {
    * releases everything it held on the server.
    */
   void now(ClientConnection c, ClientConnection.Pending p, LockRequest request) {
+    now(c, p, List.of(request), true);
+  }
+
+  /**
+   * Withdraws an ACQUIRE-ALL the caller gave up on: wait for its reply and release every lock if
+   * they were granted. When the server does not answer, drops the connection.
+   */
+  void allNow(ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests) {
+    now(c, p, requests, false);
+  }
+
+  /**
+   * Withdraws an ACQUIRE-ALL that got no reply in time without making the caller wait any longer:
+   * release every lock if its reply turns out to be a grant, and drop the connection if no reply
+   * comes within another {@code request-timeout}.
+   */
+  void allLater(ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests) {
+    later(c, p, requests, false);
+  }
+
+  /**
+   * @param waits whether the request may wait on the server (an ACQUIRE), so it is to be cancelled
+   */
+  private void now(
+      ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests, boolean waits) {
     boolean interrupted = false;
     try {
-      c.send(RequestLines.cancel(p.id())).reply().exceptionally(e -> null);
+      if (waits) {
+        c.send(RequestLines.cancel(p.id())).reply().exceptionally(e -> null);
+      }
       long limit = settings.requestTimeout().toNanos();
       Reply reply;
       while (true) {
@@ -43,14 +73,18 @@ final class AcquireWithdrawal {
         }
       }
       if (reply.is("OK")) {
-        ClientConnection.Pending release =
-            c.send(RequestLines.release(request.lockId(), request.ownerToken()));
-        while (true) {
-          try {
-            Replies.await(release, limit);
-            break;
-          } catch (InterruptedException e) {
-            interrupted = true;
+        List<ClientConnection.Pending> releases = new ArrayList<>(requests.size());
+        for (LockRequest request : requests) {
+          releases.add(c.send(RequestLines.release(request.lockId(), request.ownerToken())));
+        }
+        for (ClientConnection.Pending release : releases) {
+          while (true) {
+            try {
+              Replies.await(release, limit);
+              break;
+            } catch (InterruptedException e) {
+              interrupted = true;
+            }
           }
         }
       }
@@ -73,14 +107,23 @@ final class AcquireWithdrawal {
    * request-timeout}.
    */
   void later(ClientConnection c, ClientConnection.Pending p, LockRequest request) {
-    c.send(RequestLines.cancel(p.id())).reply().exceptionally(e -> null);
+    later(c, p, List.of(request), true);
+  }
+
+  private void later(
+      ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests, boolean waits) {
+    if (waits) {
+      c.send(RequestLines.cancel(p.id())).reply().exceptionally(e -> null);
+    }
     p.reply()
         .thenAccept(
             reply -> {
               if (reply.is("OK")) {
-                c.send(RequestLines.release(request.lockId(), request.ownerToken()))
-                    .reply()
-                    .exceptionally(e -> null);
+                for (LockRequest request : requests) {
+                  c.send(RequestLines.release(request.lockId(), request.ownerToken()))
+                      .reply()
+                      .exceptionally(e -> null);
+                }
               }
             });
     try {

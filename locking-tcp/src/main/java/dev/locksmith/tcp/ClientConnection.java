@@ -148,6 +148,27 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
         (old, fresh) -> old.detached() ? new Held(lease, learnedNanos, false, true) : fresh);
   }
 
+  /**
+   * Records the leases of one ACQUIRE-ALL granted over this connection, as {@link #granted} does.
+   *
+   * @throws ConnectionLostException when the connection has closed meanwhile: the server released
+   *     them with it
+   */
+  void grantedAll(List<LeaseGrant> granted, long learnedNanos, String what) {
+    for (LeaseGrant lease : granted) {
+      granted(lease, learnedNanos, false);
+    }
+    if (!isOpen()) {
+      throw new ConnectionLostException(
+          "connection to "
+              + description
+              + " lost just after "
+              + what
+              + " was granted;"
+              + " the server released the locks");
+    }
+  }
+
   /** Whether this connection still holds the lease, as far as the client knows. */
   boolean holds(String ownerToken, String lockId) {
     Held held = leases.get(ownerToken);

@@ -1,9 +1,13 @@
 package dev.locksmith.tcp;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -75,6 +79,46 @@ final class Replies {
       }
       default -> throw refused("STATUS '" + lockId + "'", reply);
     }
+  }
+
+  /**
+   * The grants of an {@code OK <n> <token> <fencing> ... <ttl>} reply to an ACQUIRE-ALL of {@code
+   * requests}, in request order, each with the conservative local deadline: the request's send time
+   * plus its ttl; empty for {@code BUSY <lock>}.
+   *
+   * @param what the request, for errors
+   */
+  Optional<List<LeaseGrant>> grants(
+      List<LockRequest> requests, Reply reply, long sentNanos, String what) {
+    if (reply.is("BUSY")) {
+      return Optional.empty();
+    }
+    if (!reply.is("OK")) {
+      throw refused(what, reply);
+    }
+    int n = requests.size();
+    List<String> f = reply.fields(2 * n + 2);
+    if (f.size() != 2 * n + 2 || parseLong(reply, f, 0) != n) {
+      throw new LockProviderException(
+          settings + " sent a malformed reply to " + what + ": '" + reply.line() + "'");
+    }
+    List<LeaseGrant> grants = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      LockRequest request = requests.get(i);
+      grants.add(
+          new LeaseGrant(
+              request.lockId(),
+              request.ownerToken(),
+              parseLong(reply, f, 2 + 2 * i),
+              request.ttl(),
+              sentNanos + request.ttl().toNanos()));
+    }
+    return Optional.of(List.copyOf(grants));
+  }
+
+  /** Whether the server did not know the request's command (an older version). */
+  static boolean unknownCommand(Reply reply) {
+    return reply.is("ERR") && reply.rest().startsWith("UNKNOWN_COMMAND");
   }
 
   LockProviderException noReply(String what, Exception cause) {

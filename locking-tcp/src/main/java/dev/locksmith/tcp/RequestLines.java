@@ -5,6 +5,7 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.protocol.LockIds;
 import dev.locksmith.tcp.protocol.Protocol;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The request lines the provider sends (without their id, which the connection adds), as
@@ -28,6 +29,51 @@ final class RequestLines {
         + " "
         + wireToken(request.ownerToken())
         + (owner.isEmpty() ? "" : " " + owner);
+  }
+
+  /**
+   * {@code ACQUIRE-ALL <ttl> <n> <lock> <token> ... [owner]}: every lock of {@code requests}, in
+   * their order, with the first request's ttl and owner (see {@link #oneRequest}).
+   */
+  static String acquireAll(List<LockRequest> requests) {
+    LockRequest first = requests.get(0);
+    String owner = sanitize(first.owner());
+    StringBuilder line = new StringBuilder(32 + 64 * requests.size() + owner.length());
+    line.append("ACQUIRE-ALL ").append(ttlMillis(first.ttl())).append(' ').append(requests.size());
+    for (LockRequest request : requests) {
+      line.append(' ')
+          .append(LockIds.encode(request.lockId()))
+          .append(' ')
+          .append(wireToken(request.ownerToken()));
+    }
+    if (!owner.isEmpty()) {
+      line.append(' ').append(owner);
+    }
+    return line.toString();
+  }
+
+  /**
+   * Whether one ACQUIRE-ALL can carry {@code requests}: they share their ttl (on the wire) and
+   * owner, as the engine's requests of one call do.
+   */
+  static boolean oneRequest(List<LockRequest> requests) {
+    LockRequest first = requests.get(0);
+    long ttl = ttlMillis(first.ttl());
+    for (LockRequest request : requests) {
+      if (ttlMillis(request.ttl()) != ttl || !request.owner().equals(first.owner())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The lock ids of {@code requests} for messages: {@code 'a', 'b'}. */
+  static String names(List<LockRequest> requests) {
+    StringBuilder out = new StringBuilder();
+    for (LockRequest request : requests) {
+      out.append(out.length() == 0 ? "'" : ", '").append(request.lockId()).append('\'');
+    }
+    return out.toString();
   }
 
   /** {@code RELEASE <lock> <token>}. */

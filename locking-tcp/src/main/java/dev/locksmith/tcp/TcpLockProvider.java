@@ -5,6 +5,7 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.List;
@@ -53,6 +54,7 @@ final class TcpLockProvider implements LockProvider {
   private final AcquireWithdrawal withdrawal;
   private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
   private volatile boolean holdUnknown;
+  private volatile boolean acquireAllUnknown;
 
   /**
    * Creates the provider without connecting: the first request connects. Fails only for settings
@@ -81,6 +83,44 @@ final class TcpLockProvider implements LockProvider {
       throw replies.noReply("ACQUIRE '" + request.lockId() + "'", e);
     }
     return grant(c, request, reply, p, "ACQUIRE");
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One {@code ACQUIRE-ALL} request: the server takes every lock or none in one step. The leases
+   * belong to the connection like those of {@link #tryAcquire}. Requests that differ in ttl or
+   * owner, which one request cannot carry, and a server too old to know ACQUIRE-ALL, get the
+   * one-by-one default.
+   */
+  @Override
+  public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
+    LockRequests.checkBatch(requests);
+    if (acquireAllUnknown || !RequestLines.oneRequest(requests)) {
+      return LockProvider.super.tryAcquireAll(requests);
+    }
+    String what = "ACQUIRE-ALL " + RequestLines.names(requests);
+    ClientConnection c = connection();
+    ClientConnection.Pending p = c.send(RequestLines.acquireAll(requests));
+    Reply reply;
+    try {
+      reply = Replies.await(p, settings.requestTimeout().toNanos());
+    } catch (InterruptedException e) {
+      withdrawal.allNow(c, p, requests);
+      Thread.currentThread().interrupt();
+      throw new LockProviderException("interrupted during " + what, e);
+    } catch (TimeoutException e) {
+      withdrawal.allLater(c, p, requests);
+      throw replies.noReply(what, e);
+    }
+    if (Replies.unknownCommand(reply)) {
+      acquireAllUnknown = true;
+      LOG.info("Server {} does not know ACQUIRE-ALL: several locks are taken one by one", settings);
+      return LockProvider.super.tryAcquireAll(requests);
+    }
+    Optional<List<LeaseGrant>> grants = replies.grants(requests, reply, p.sentNanos(), what);
+    grants.ifPresent(leases -> c.grantedAll(leases, reply.arrivedNanos(), what));
+    return grants;
   }
 
   @Override
@@ -173,7 +213,7 @@ final class TcpLockProvider implements LockProvider {
     Reply reply;
     try {
       reply = replies.awaitUninterruptibly(p, (hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'");
-      if (hold && reply.is("ERR") && reply.rest().startsWith("UNKNOWN_COMMAND")) {
+      if (hold && Replies.unknownCommand(reply)) {
         holdUnknown = true;
         hold = false;
         LOG.info(

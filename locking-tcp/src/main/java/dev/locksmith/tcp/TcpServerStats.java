@@ -94,6 +94,14 @@ public record TcpServerStats(String server, Map<String, String> fields) {
     return count("waiters");
   }
 
+  /**
+   * Request lines read since the start, rejected ones included; one {@code ACQUIRE-ALL} of several
+   * locks is one request.
+   */
+  public long requests() {
+    return count("requests");
+  }
+
   /** Leases granted since the start. */
   public long grants() {
     return count("grants");
