@@ -1,0 +1,137 @@
+package dev.locksmith.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TransferHistoryTest {
+
+  private static TransferRecord transfer(
+      String from, String to, long amount, long fromToken, long toToken, long start, long end) {
+    return new TransferRecord(0, 0, 0, 1, from, to, amount, fromToken, toToken, start, end);
+  }
+
+  private static Map<String, Long> balances(long a, long b, long c) {
+    Map<String, Long> balances = new LinkedHashMap<>();
+    balances.put("a", a);
+    balances.put("b", b);
+    balances.put("c", c);
+    return balances;
+  }
+
+  @Test
+  void sequentialTransfersWithRisingTokensPass() {
+    TransferHistory history =
+        TransferHistory.check(
+            List.of(transfer("b", "c", 5, 3, 1, 300, 400), transfer("a", "b", 10, 1, 2, 100, 200)),
+            balances(990, 1005, 1005),
+            1_000);
+    assertThat(history.violations()).isEmpty();
+    assertThat(history.transfers())
+        .extracting(TransferRecord::startNanos)
+        .containsExactly(100L, 300L);
+    assertThat(history.accounts().get("b").sections())
+        .extracting(CriticalSection::fencingToken)
+        .containsExactly(2L, 3L);
+  }
+
+  @Test
+  void transfersOnDisjointAccountsMayRunAtOnce() {
+    Map<String, Long> balances = balances(990, 1010, 1000);
+    balances.put("d", 995L);
+    balances.put("e", 1005L);
+    TransferHistory history =
+        TransferHistory.check(
+            List.of(transfer("a", "b", 10, 1, 1, 100, 300), transfer("d", "e", 5, 1, 1, 150, 250)),
+            balances,
+            1_000);
+    assertThat(history.violations()).isEmpty();
+    assertThat(history.startedDuringAnother()).isEqualTo(1);
+  }
+
+  @Test
+  void interleavingIsCounted() {
+    List<TransferRecord> transfers =
+        List.of(
+            new TransferRecord(0, 0, 0, 11, "a", "b", 1, 1, 1, 100, 200),
+            new TransferRecord(1, 0, 0, 12, "a", "b", 1, 2, 2, 300, 400),
+            new TransferRecord(1, 1, 0, 12, "a", "b", 1, 3, 3, 500, 600),
+            new TransferRecord(0, 1, 0, 11, "a", "b", 1, 4, 4, 700, 800));
+    TransferHistory history = TransferHistory.check(transfers, balances(996, 1004, 1000), 1_000);
+    assertThat(history.violations()).isEmpty();
+    assertThat(history.processes()).isEqualTo(2);
+    assertThat(history.processChanges()).isEqualTo(2);
+    assertThat(history.startedDuringAnother()).isZero();
+  }
+
+  @Test
+  void overlapOnASharedAccountIsFound() {
+    TransferHistory history =
+        TransferHistory.check(
+            List.of(transfer("a", "b", 10, 1, 1, 100, 201), transfer("b", "c", 5, 2, 1, 200, 300)),
+            balances(990, 1005, 1005),
+            1_000);
+    assertThat(history.violations()).singleElement().asString().startsWith("account 'b': overlap");
+  }
+
+  @Test
+  void aTokenGoingBackOnAnAccountIsFound() {
+    TransferHistory history =
+        TransferHistory.check(
+            List.of(transfer("a", "b", 10, 1, 7, 100, 200), transfer("c", "b", 5, 1, 6, 300, 400)),
+            balances(990, 1015, 995),
+            1_000);
+    assertThat(history.violations())
+        .singleElement()
+        .asString()
+        .startsWith("account 'b': fencing token did not increase");
+  }
+
+  @Test
+  void aLostUpdateThatKeepsTheTotalIsFound() {
+    // The second transfer read b before the first wrote it: b lost 10, c kept its 5.
+    TransferHistory history =
+        TransferHistory.check(
+            List.of(transfer("a", "b", 10, 1, 1, 100, 200), transfer("b", "c", 5, 2, 1, 300, 400)),
+            balances(990, 995, 1015),
+            1_000);
+    assertThat(history.violations())
+        .containsExactly(
+            "lost update on account 'b': balance is 995, the recorded transfers make it 1005",
+            "lost update on account 'c': balance is 1015, the recorded transfers make it 1005");
+  }
+
+  @Test
+  void aTotalNotConservedIsFound() {
+    TransferHistory history =
+        TransferHistory.check(
+            List.of(transfer("a", "b", 10, 1, 1, 100, 200)), balances(990, 1000, 1000), 1_000);
+    assertThat(history.violations())
+        .contains("total balance is 2990, expected 3000 ({a=990, b=1000, c=1000})")
+        .contains(
+            "lost update on account 'b': balance is 1000, the recorded transfers make it 1010");
+  }
+
+  @Test
+  void anUnknownAccountIsFound() {
+    TransferHistory history =
+        TransferHistory.check(
+            List.of(transfer("a", "z", 10, 1, 1, 100, 200)), balances(990, 1000, 1000), 1_000);
+    assertThat(history.violations()).contains("transfer 0/0#0 names an unknown account 'z'");
+  }
+
+  @Test
+  void recordsRoundTripThroughLines() {
+    TransferRecord record = new TransferRecord(2, 1, 14, 4242, "a", "c", 37, 9, 11, 1_000, 2_000);
+    assertThat(TransferRecord.parse(record.toLine())).isEqualTo(record);
+    assertThat(record.section("c")).isEqualTo(new CriticalSection(4242, 11, 1_000, 2_000));
+    assertThatThrownBy(() -> TransferRecord.parse("failure 0 1 2 boom"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a transfer record");
+    assertThatThrownBy(() -> record.section("b")).hasMessageContaining("did not lock account 'b'");
+  }
+}
