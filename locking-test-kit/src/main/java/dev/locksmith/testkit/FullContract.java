@@ -1,8 +1,8 @@
 package dev.locksmith.testkit;
 
 /**
- * Every capability contract: what a provider with waiting, renewal, fencing tokens, a store that
- * can be restarted, and a faultable path passes.
+ * Every capability contract: what a provider with waiting, renewal, fencing tokens, several locks
+ * in one call, a store that can be restarted, and a faultable path passes.
  */
 public interface FullContract
     extends BasicLeaseContract,
@@ -11,4 +11,5 @@ public interface FullContract
         FencingContract,
         FaultContract,
         ShortTtlContract,
-        StoreLifecycleContract {}
+        StoreLifecycleContract,
+        SeveralLocksContract {}

@@ -9,6 +9,7 @@ import dev.locksmith.testkit.FaultyPath;
 import dev.locksmith.testkit.FencingContract;
 import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.RenewalContract;
+import dev.locksmith.testkit.SeveralLocksContract;
 import dev.locksmith.testkit.ShortTtlContract;
 import dev.locksmith.testkit.WaitingContract;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
@@ -30,7 +31,8 @@ class ZkConformanceTest extends LockProviderContract
         RenewalContract,
         FencingContract,
         FaultContract,
-        ShortTtlContract {
+        ShortTtlContract,
+        SeveralLocksContract {
   private static TestingServer server;
 
   @BeforeAll
