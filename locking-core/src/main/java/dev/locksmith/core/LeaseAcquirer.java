@@ -212,28 +212,47 @@ final class LeaseAcquirer {
     }
     boolean inTime = !wait || ticker.read() - start < waitNanos;
     StringBuilder refusal = new StringBuilder();
-    for (int j = 0; j < grants.size(); j++) {
-      ActiveLease lease =
-          use(ones.get(j), providerName, circuit, grants.get(j), inTime, start, call, refusal);
-      if (lease != null) {
+    int used = 0;
+    try {
+      while (used < grants.size()) {
+        ActiveLease lease =
+            use(
+                ones.get(used),
+                providerName,
+                circuit,
+                grants.get(used),
+                inTime,
+                start,
+                call,
+                refusal);
+        if (lease == null) {
+          break;
+        }
         taken.add(lease);
-        continue;
+        used++;
       }
+    } catch (RuntimeException | Error e) {
       CompositeLease.abandon(taken, List.of());
       taken.clear();
-      List<LeaseGrant> unused = grants.subList(j, grants.size());
-      if (wait && ticker.read() - start < waitNanos) {
-        for (int k = unused.size() - 1; k >= 0; k--) {
-          LateGrants.release(unused.get(k), circuit); // before asking again, within the wait
-        }
-        return Batch.ONE_BY_ONE;
-      }
-      // The caller gets its answer without waiting for more provider calls.
-      releaseLater(unused, circuit);
-      LockEvent late = new LockEvent(options.name(), grants.get(j).lockId(), providerName, 0);
-      throw refused(late, start, inTime, refusal);
+      releaseLater(grants.subList(used, grants.size()), circuit);
+      throw e;
     }
-    return Batch.TAKEN;
+    if (used == grants.size()) {
+      return Batch.TAKEN;
+    }
+    // A late grant could not be made usable: the set is given up as one key's grant would be.
+    CompositeLease.abandon(taken, List.of());
+    taken.clear();
+    List<LeaseGrant> unused = grants.subList(used, grants.size());
+    if (wait && ticker.read() - start < waitNanos) {
+      for (int k = unused.size() - 1; k >= 0; k--) {
+        LateGrants.release(unused.get(k), circuit); // before asking again, within the wait
+      }
+      return Batch.ONE_BY_ONE;
+    }
+    releaseLater(unused, circuit);
+    LockEvent late = new LockEvent(options.name(), unused.get(0).lockId(), providerName, 0);
+    throw refused(late, start, inTime, refusal);
   }
 
   /**
@@ -292,7 +311,6 @@ final class LeaseAcquirer {
           LateGrants.release(unused, circuit); // before asking again, within the wait
           continue;
         }
-        // The caller gets its answer without waiting for one more provider call.
         releaseLater(List.of(unused), circuit);
         throw refused(attempt, start, inTime, refusal);
       }

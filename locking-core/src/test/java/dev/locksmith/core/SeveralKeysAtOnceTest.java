@@ -15,6 +15,7 @@ import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -264,6 +265,50 @@ class SeveralKeysAtOnceTest {
               "acquire",
               "acquire",
               "acquire");
+    }
+  }
+
+  @Test
+  void aFailingSetCallFailsTheCallOpensTheCircuitAndHoldsNothing() {
+    LockProvider failing =
+        new ForwardingProvider(memory) {
+          @Override
+          public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
+            throw new LockProviderException("store unreachable");
+          }
+        };
+    RecordingListener seen = new RecordingListener();
+    try (Locksmith engine = Locksmith.builder().defaultProvider(failing).listener(seen).build()) {
+      assertThatThrownBy(() -> engine.tryAcquire(ACCT.withKeys("b", "a")))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessage("store unreachable");
+      assertThat(seen.events).containsExactly("error acct:a store unreachable");
+      assertThat(engine.health()).extracting(ProviderHealth::up).containsExactly(false);
+      assertThatThrownBy(() -> engine.tryAcquire(ACCT.withKeys("b", "a")))
+          .isInstanceOf(ProviderDownException.class)
+          .hasMessageContaining("Lock 'acct:a', 'acct:b' not acquired");
+    }
+    assertThat(held()).isEmpty();
+  }
+
+  @Test
+  void aProviderAnsweringTheWrongNumberOfGrantsFailsTheCallAndHoldsNothing() {
+    LockProvider broken =
+        new ForwardingProvider(memory) {
+          @Override
+          public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
+            return memory.tryAcquireAll(requests).map(grants -> grants.subList(0, 1));
+          }
+        };
+    try (Locksmith engine = Locksmith.builder().defaultProvider(broken).build()) {
+      assertThatThrownBy(() -> engine.acquire(ACCT.withKeys("b", "a")))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage(
+              "Lock provider default answered 1 grants for the 2 locks [acct:a, acct:b] it was"
+                  + " asked for at once");
+      // The grant it did answer is released off the caller's thread; the one it kept quiet about
+      // ends by its ttl.
+      await().atMost(Duration.ofSeconds(5)).until(() -> held().equals(List.of("acct:b")));
     }
   }
 }
