@@ -6,7 +6,9 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -28,6 +30,9 @@ import org.slf4j.LoggerFactory;
 final class LockCommands {
   // Logged under the provider's name, as operators configure it.
   private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
+
+  /** How many lock ids a message about several locks names before it counts the rest. */
+  static final int NAMED_IN_MESSAGES = 5;
 
   private final RScript script;
   private final FirstContact firstContact;
@@ -97,6 +102,71 @@ final class LockCommands {
               + reply);
     }
     return new Attempt(asLong(reply.get(0)) == 1L, asLong(reply.get(1)));
+  }
+
+  /**
+   * Runs the all-or-none acquire script once for {@code requests}, whose keys ({@code keys}, in the
+   * same order) all lie in one cluster slot: the fencing tokens in request order, or empty when a
+   * lock was held by another owner and nothing was taken. When it fails, the script may have run
+   * and only its reply be lost: then each lock is released by its request's owner token, without
+   * waiting, before the failure is thrown (as for {@link #acquire}).
+   */
+  Optional<List<Long>> acquireAll(List<LockRequest> requests, List<LockKeys> keys) {
+    try {
+      return acquireAllOnce(requests, keys);
+    } catch (LockProviderException e) {
+      for (int i = 0; i < requests.size(); i++) {
+        releaseAbandoned(requests.get(i), keys.get(i));
+      }
+      throw e;
+    }
+  }
+
+  private Optional<List<Long>> acquireAllOnce(List<LockRequest> requests, List<LockKeys> keys) {
+    List<Object> scriptKeys = new ArrayList<>(2 * keys.size());
+    for (LockKeys lock : keys) {
+      scriptKeys.add(lock.lock());
+      scriptKeys.add(lock.fence());
+    }
+    Object[] arguments = new Object[4 * requests.size()];
+    for (int i = 0; i < requests.size(); i++) {
+      LockRequest request = requests.get(i);
+      long ttl = millis(request.ttl());
+      arguments[4 * i] = request.ownerToken();
+      arguments[4 * i + 1] = Long.toString(ttl);
+      arguments[4 * i + 2] = request.owner();
+      arguments[4 * i + 3] = Long.toString(ttl + LuaScripts.FENCE_MARGIN_MILLIS);
+    }
+    String subject = locksNamed(requests);
+    List<Object> reply =
+        callOn(
+            "acquire",
+            subject,
+            () ->
+                script.evalAsync(
+                    keys.get(0).lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.ACQUIRE_ALL,
+                    RScript.ReturnType.LIST,
+                    scriptKeys,
+                    arguments));
+    if (reply != null && reply.size() == 3 && asLong(reply.get(0)) == 0L) {
+      return Optional.empty();
+    }
+    if (reply == null || reply.size() != requests.size() + 1 || asLong(reply.get(0)) != 1L) {
+      throw new LockProviderException(
+          "Redis "
+              + description
+              + " gave an unexpected reply to acquire "
+              + subject
+              + " together: "
+              + reply);
+    }
+    List<Long> fences = new ArrayList<>(requests.size());
+    for (int i = 1; i < reply.size(); i++) {
+      fences.add(asLong(reply.get(i)));
+    }
+    return Optional.of(List.copyOf(fences));
   }
 
   /** Runs the renew script: whether {@code lease} was still held and now lasts {@code ttl}. */
@@ -217,28 +287,52 @@ final class LockCommands {
     }
   }
 
-  /** Runs one command and waits for its reply; a failure becomes one clean line. */
+  /** Runs one command on one lock and waits for its reply; a failure becomes one clean line. */
   private <T> T call(String action, String lockId, Supplier<RFuture<T>> command) {
+    return callOn(action, "lock '" + lockId + "'", command);
+  }
+
+  /**
+   * Runs one command and waits for its reply; a failure becomes one clean line naming {@code
+   * subject} ({@code lock 'ID'}, {@code locks 'A', 'B'}).
+   */
+  private <T> T callOn(String action, String subject, Supplier<RFuture<T>> command) {
     try {
       return firstContact.send(command).join();
     } catch (RuntimeException e) {
-      throw failed(action, lockId, e);
+      throw failed(action, subject, e);
     }
   }
 
   /** {@code Redis URL failed to ACTION lock 'ID': NODE unreachable: connection refused}. */
-  private LockProviderException failed(String action, String lockId, RuntimeException e) {
+  private LockProviderException failed(String action, String subject, RuntimeException e) {
     Throwable cause = RedisFailures.unwrap(e);
     return new LockProviderException(
         "Redis "
             + description
             + " failed to "
             + action
-            + " lock '"
-            + lockId
-            + "': "
+            + " "
+            + subject
+            + ": "
             + RedisFailures.reason(cause),
         cause);
+  }
+
+  /**
+   * {@code locks 'A', 'B', 'C'} for messages, naming at most {@link #NAMED_IN_MESSAGES} ids and
+   * counting the rest ({@code and 60 more}).
+   */
+  static String locksNamed(List<LockRequest> requests) {
+    StringBuilder out = new StringBuilder("locks ");
+    int named = Math.min(requests.size(), NAMED_IN_MESSAGES);
+    for (int i = 0; i < named; i++) {
+      out.append(i == 0 ? "'" : ", '").append(requests.get(i).lockId()).append('\'');
+    }
+    if (requests.size() > named) {
+      out.append(" and ").append(requests.size() - named).append(" more");
+    }
+    return out.toString();
   }
 
   private static long millis(Duration ttl) {

@@ -1,8 +1,14 @@
 package dev.locksmith.redis;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * The Redis names of one lock. All three carry the same hash tag, {@code {LOCK_ID}}, so that Redis
- * Cluster keeps them in one slot and one script can touch them all.
+ * The Redis names of one lock. All three carry the same hash tag, so that Redis Cluster keeps them
+ * in one slot and one script can touch them all: {@code {LOCK_ID}} ({@code PREFIX:{LOCK_ID}:lock}),
+ * or, when the lock id has a hash tag of its own (a non-empty part between its first <code>{</code>
+ * and the first <code>}</code> after it, Redis's rule), that tag ({@code
+ * PREFIX:{TAG}:LOCK_ID:lock}), so that locks whose ids share a tag, such as {@code account:{eu}:42}
+ * and {@code account:{eu}:43}, share a slot and can be taken by one script.
  *
  * @param lock the hash holding the lease ({@code token}, {@code fence}, {@code owner}), with the
  *     lease's TTL
@@ -11,10 +17,31 @@ package dev.locksmith.redis;
  */
 record LockKeys(String lock, String fence, String channel) {
 
-  /** The names of {@code lockId} under {@code prefix}. */
+  /**
+   * The names of {@code lockId} under {@code prefix}. The lock id is escaped ({@link #escape}) in
+   * both forms, so distinct ids get distinct names: an id without a tag of its own has no braces
+   * once escaped, while one with a tag has an escaped brace after the tag.
+   */
   static LockKeys of(String prefix, String lockId) {
-    String base = prefix + ":{" + escape(lockId) + "}:";
+    String tag = hashTag(lockId);
+    String base =
+        tag == null
+            ? prefix + ":{" + escape(lockId) + "}:"
+            : prefix + ":{" + tag + "}:" + escape(lockId) + ":";
     return new LockKeys(base + "lock", base + "fence", base + "released");
+  }
+
+  /**
+   * The hash tag of {@code lockId} by Redis's rule: the part between the first <code>{</code> and
+   * the first <code>}</code> after it, or null when there is none or it is empty.
+   */
+  static @Nullable String hashTag(String lockId) {
+    int open = lockId.indexOf('{');
+    if (open < 0) {
+      return null;
+    }
+    int close = lockId.indexOf('}', open + 1);
+    return close > open + 1 ? lockId.substring(open + 1, close) : null;
   }
 
   /**

@@ -87,6 +87,56 @@ final class LuaScripts {
       """;
 
   /**
+   * {@link #ACQUIRE} for several locks at once, all or none. KEYS: lock and fence of each lock, in
+   * lock order ({@code lock1, fence1, lock2, fence2, ...}). ARGV: four per lock, in the same order:
+   * owner token, ttl in ms, owner description, life of the fencing counter in ms. Every lock is
+   * checked before anything is written: when one is held by another owner token, nothing changes
+   * and the reply is {@code {0, index, pttl}} (the 1-based index of the first busy lock and its
+   * holder's pttl). Otherwise every lock is taken exactly as {@link #ACQUIRE} takes one (same
+   * fields, TTL, counter, clock floor and counter life), a lock already held by its own request's
+   * owner token (a resend after a lost reply) keeping its grant, and the reply is {@code {1,
+   * fence1, fence2, ...}}.
+   */
+  static final String ACQUIRE_ALL =
+      """
+      local count = #KEYS / 2
+      local held = {}
+      for i = 1, count do
+        local lock = KEYS[2 * i - 1]
+        held[i] = redis.call('HMGET', lock, 'token', 'fence')
+        if held[i][1] and held[i][1] ~= ARGV[4 * i - 3] then
+          return {0, i, redis.call('PTTL', lock)}
+        end
+      end
+      if redis.replicate_commands then
+        pcall(redis.replicate_commands)
+      end
+      local now = redis.call('TIME')
+      local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
+      local reply = {1}
+      for i = 1, count do
+        local lock = KEYS[2 * i - 1]
+        local counter = KEYS[2 * i]
+        local a = 4 * i - 3
+        if held[i][1] then
+          reply[i + 1] = tonumber(held[i][2])
+        else
+          local fence = redis.call('INCR', counter)
+          if fence < floor then
+            fence = floor
+            redis.call('SET', counter, string.format('%.0f', fence))
+          end
+          redis.call('PEXPIRE', counter, ARGV[a + 3])
+          redis.call('HSET', lock, 'token', ARGV[a], 'fence', string.format('%.0f', fence),
+            'owner', ARGV[a + 2])
+          redis.call('PEXPIRE', lock, ARGV[a + 1])
+          reply[i + 1] = fence
+        end
+      end
+      return reply
+      """;
+
+  /**
    * KEYS: lock, channel. ARGV: owner token, fencing token, ttl in ms. Returns 1 when renewed, else
    * 0 (also for a released lease, whose hash has no {@code token}). A resend after success extends
    * again, from the resend's arrival: still no earlier than the caller's local deadline. A renewal

@@ -6,9 +6,12 @@ import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -21,11 +24,13 @@ import org.slf4j.LoggerFactory;
  * Leases in Redis, through Redisson. Each lock is a hash {@code PREFIX:{LOCK_ID}:lock} with a
  * millisecond TTL, its fencing counter {@code PREFIX:{LOCK_ID}:fence}, which lives a minute longer
  * than the last lease granted (see {@link LuaScripts#FENCE_MARGIN_MILLIS}), and its wake-up channel
- * {@code PREFIX:{LOCK_ID}:released}; the hash tag keeps all three in one Cluster slot. Acquire,
- * renew and release are atomic Lua scripts; renew and release check the owner token and the fencing
- * token, so a lease belongs to its acquisition, not to a thread, and any thread may renew or
- * release it. A release leaves a short-lived record in the lock's hash, so that a release Redisson
- * resent after a lost reply reports the release its first run made (see {@link
+ * {@code PREFIX:{LOCK_ID}:released}; the hash tag keeps all three in one Cluster slot (a lock id
+ * with a hash tag of its own gives its tag instead, see {@link LockKeys}). Acquire, renew and
+ * release are atomic Lua scripts, and so is the acquire of several locks at once, all or none
+ * ({@link #tryAcquireAll}, where their keys share a slot); renew and release check the owner token
+ * and the fencing token, so a lease belongs to its acquisition, not to a thread, and any thread may
+ * renew or release it. A release leaves a short-lived record in the lock's hash, so that a release
+ * Redisson resent after a lost reply reports the release its first run made (see {@link
  * #release(LeaseGrant)}).
  *
  * <p>Waiters subscribe to the lock's channel and retry when a release is published or the holder's
@@ -73,6 +78,7 @@ public final class RedisLockProvider implements LockProvider {
   private final LockCommands commands;
   private final EvictionGate evictionGate;
   private final Waiting waiting;
+  private final boolean cluster;
   private volatile boolean closed;
 
   private RedisLockProvider(
@@ -85,6 +91,7 @@ public final class RedisLockProvider implements LockProvider {
     this.commands = new LockCommands(client, firstContact, description);
     this.evictionGate = new EvictionGate(client, options, description, firstContact);
     this.waiting = new Waiting(commands, wakeUps, description, () -> closed);
+    this.cluster = client.getConfig().isClusterConfig();
   }
 
   /**
@@ -149,6 +156,72 @@ public final class RedisLockProvider implements LockProvider {
     long sentAt = System.nanoTime();
     LockCommands.Attempt attempt = commands.acquire(request, keys);
     return attempt.granted() ? Optional.of(attempt.grant(request, sentAt)) : Optional.empty();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script takes the whole set ({@link LuaScripts#ACQUIRE_ALL}): it checks every lock, and
+   * takes all or none, each exactly as {@link #tryAcquire} takes one (same keys, TTL, fencing
+   * counter and clock floor), so the leases are renewed, released, listed and waited for like any
+   * other. Redis Cluster runs a script only over keys of one slot: there the set goes into one
+   * script when every lock's keys share a slot (ids with one hash tag, such as {@code
+   * account:{eu}:42} and {@code account:{eu}:43}; see {@link LockKeys}), and otherwise is taken one
+   * by one in the given order, as {@link LockProvider#tryAcquireAll} does by default, releasing
+   * what was taken when one is busy. A single request is a {@link #tryAcquire}.
+   *
+   * <p>When the script's reply is lost (the outcome unknown), each lock is released by its
+   * request's owner token, without waiting, and the {@link LockProviderException} is thrown.
+   */
+  @Override
+  public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
+    LockRequests.checkBatch(requests);
+    List<LockKeys> keys = new ArrayList<>(requests.size());
+    for (LockRequest request : requests) {
+      checkTtl(request.ttl());
+      keys.add(keys(request.lockId()));
+    }
+    if (requests.size() == 1) {
+      return tryAcquire(requests.get(0)).map(List::of);
+    }
+    if (!inOneScript(keys)) {
+      return LockProvider.super.tryAcquireAll(requests);
+    }
+    evictionGate.ensureChecked(requests.get(0).lockId());
+    long sentAt = System.nanoTime();
+    Optional<List<Long>> fences = commands.acquireAll(requests, keys);
+    if (fences.isEmpty()) {
+      return Optional.empty();
+    }
+    List<LeaseGrant> grants = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      LockRequest request = requests.get(i);
+      grants.add(
+          new LeaseGrant(
+              request.lockId(),
+              request.ownerToken(),
+              fences.get().get(i),
+              request.ttl(),
+              sentAt + request.ttl().toNanos()));
+    }
+    return Optional.of(List.copyOf(grants));
+  }
+
+  /**
+   * Whether one script may touch all of {@code keys}: always on a server, master/replica or
+   * Sentinel set-up, and on a Cluster when every lock's keys lie in one slot.
+   */
+  boolean inOneScript(List<LockKeys> keys) {
+    if (!cluster) {
+      return true;
+    }
+    int slot = KeySlots.slot(keys.get(0).lock());
+    for (LockKeys lock : keys) {
+      if (KeySlots.slot(lock.lock()) != slot) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.nio.file.Files;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,6 +65,26 @@ class RedisClusterTest {
 
   @Test
   void theProviderWorksOnAClusterConfiguredByYaml(@TempDir Path dir) throws Exception {
+    Path yaml = clusterYaml(dir);
+    try (RedisLockProvider first = RedisLockProvider.create("redis://" + yaml + "?prefix=c");
+        RedisLockProvider second = RedisLockProvider.create("redis:///?config=" + yaml)) {
+      String id = lockId();
+      LeaseGrant held = first.tryAcquire(request(id, Duration.ofMinutes(5))).orElseThrow();
+      assertThat(node.call("EXISTS", LockKeys.of("c", id).lock())).isEqualTo(1L);
+      CompletableFuture<Optional<LeaseGrant>> waiter =
+          RedisTests.acquireAsync(first, id, Duration.ofMinutes(1));
+      await().atMost(Duration.ofSeconds(10)).until(() -> first.subscribedChannels() == 1);
+      assertThat(first.renew(held, Duration.ofMinutes(5))).isPresent();
+      assertThat(first.release(held)).isTrue();
+      LeaseGrant next = waiter.get(10, TimeUnit.SECONDS).orElseThrow();
+      assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(second.status(id).currentHolder()).as("other prefix, other lock").isEmpty();
+      assertThat(first.release(next)).isTrue();
+    }
+  }
+
+  /** A Redisson YAML file for the node as a cluster. */
+  private static Path clusterYaml(Path dir) throws Exception {
     Path yaml = dir.resolve("redisson.yaml");
     Files.writeString(
         yaml,
@@ -78,20 +101,152 @@ class RedisClusterTest {
           - "redis://127.0.0.1:%d"
         """
             .formatted(node.port()));
-    try (RedisLockProvider first = RedisLockProvider.create("redis://" + yaml + "?prefix=c");
-        RedisLockProvider second = RedisLockProvider.create("redis:///?config=" + yaml)) {
-      String id = lockId();
-      LeaseGrant held = first.tryAcquire(request(id, Duration.ofMinutes(5))).orElseThrow();
-      assertThat(node.call("EXISTS", LockKeys.of("c", id).lock())).isEqualTo(1L);
-      CompletableFuture<Optional<LeaseGrant>> waiter =
-          RedisTests.acquireAsync(first, id, Duration.ofMinutes(1));
-      await().atMost(Duration.ofSeconds(10)).until(() -> first.subscribedChannels() == 1);
-      assertThat(first.renew(held, Duration.ofMinutes(5))).isPresent();
-      assertThat(first.release(held)).isTrue();
-      LeaseGrant next = waiter.get(10, TimeUnit.SECONDS).orElseThrow();
-      assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
-      assertThat(second.status(id).currentHolder()).as("other prefix, other lock").isEmpty();
-      assertThat(first.release(next)).isTrue();
+    return yaml;
+  }
+
+  @Test
+  void slotsAreComputedAsTheServerComputesThem() throws Exception {
+    List<String> keys =
+        new ArrayList<>(
+            List.of(
+                "",
+                "a",
+                "{",
+                "}",
+                "{}",
+                "{}x",
+                "a{b}c",
+                "a{{b}}",
+                "x}y{z}",
+                "{user1000}.following",
+                "foo{}{bar}",
+                "foo{{bar}}zap",
+                "ключ{ключ}",
+                "123456789"));
+    for (String id : List.of("account:{eu}:42", "orders:42", "a{b{c}d", "{}", "x}y{z%")) {
+      LockKeys lock = LockKeys.of("locksmith", id);
+      keys.addAll(List.of(lock.lock(), lock.fence(), lock.channel()));
     }
+    for (int i = 0; i < 200; i++) {
+      keys.add(lockId());
+    }
+    for (String key : keys) {
+      assertThat((long) KeySlots.slot(key)).as(key).isEqualTo(node.call("CLUSTER", "KEYSLOT", key));
+    }
+  }
+
+  @Test
+  void idsWithOneHashTagShareASlotAndDistinctIdsStayDistinct() throws Exception {
+    LockKeys first = LockKeys.of("p", "account:{eu}:42");
+    LockKeys second = LockKeys.of("p", "account:{eu}:43");
+    assertThat(first.lock()).isEqualTo("p:{eu}:account:%7Beu%7D:42:lock");
+    assertThat(node.call("CLUSTER", "KEYSLOT", first.lock()))
+        .isEqualTo(node.call("CLUSTER", "KEYSLOT", second.fence()))
+        .isEqualTo(node.call("CLUSTER", "KEYSLOT", "eu"));
+    assertThat(LockKeys.of("p", "{}").lock())
+        .as("an empty tag is no tag")
+        .isEqualTo("p:{%7B%7D}:lock");
+    List<String> ids =
+        List.of("{eu}", "%7Beu%7D", "eu", "{eu}x", "x{eu}", "{eu}:", "{e}u}", "{{eu}}", "{eu");
+    assertThat(ids.stream().map(id -> LockKeys.of("p", id).lock()).distinct().count())
+        .isEqualTo(ids.size());
+  }
+
+  @Test
+  void aSetSharingAHashTagIsOneScriptOnTheCluster(@TempDir Path dir) throws Exception {
+    try (RedisLockProvider provider =
+            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=tagged");
+        RedisLockProvider other =
+            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=tagged")) {
+      warmUp(provider);
+      // Redisson sends scripts by their SHA on a cluster: the first run of a script the server
+      // has not seen yet is refused (NOSCRIPT), loaded and sent again. Load it first.
+      String warmTag = lockId();
+      List<LeaseGrant> warm =
+          provider
+              .tryAcquireAll(
+                  List.of(
+                      request("{" + warmTag + "}:a", Duration.ofMinutes(1)),
+                      request("{" + warmTag + "}:b", Duration.ofMinutes(1))))
+              .orElseThrow();
+      warm.forEach(lease -> assertThat(provider.release(lease)).isTrue());
+      String tag = lockId();
+      List<LockRequest> requests = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        requests.add(request("account:{" + tag + "}:" + i, Duration.ofMinutes(1)));
+      }
+
+      long before = scriptRuns();
+      List<LeaseGrant> grants = provider.tryAcquireAll(requests).orElseThrow();
+      assertThat(scriptRuns() - before).as("scripts for five locks in one slot").isEqualTo(1);
+      for (LeaseGrant grant : grants) {
+        assertThat(other.status(grant.lockId()).currentHolder().orElseThrow().fencingToken())
+            .isEqualTo(grant.fencingToken());
+        assertThat(other.renew(grant, Duration.ofMinutes(2))).isPresent();
+      }
+      List<LockRequest> again = new ArrayList<>();
+      again.add(request("account:{" + tag + "}:new", Duration.ofMinutes(1)));
+      again.add(request(grants.get(3).lockId(), Duration.ofMinutes(1)));
+      assertThat(other.tryAcquireAll(again)).as("one busy").isEmpty();
+      assertThat(other.status(again.get(0).lockId()).currentHolder()).isEmpty();
+      grants.forEach(grant -> assertThat(other.release(grant)).isTrue());
+    }
+  }
+
+  @Test
+  void aSetOverSeveralSlotsIsTakenOneByOneAllOrNone(@TempDir Path dir) throws Exception {
+    try (RedisLockProvider provider =
+            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=spread");
+        RedisLockProvider other =
+            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=spread")) {
+      warmUp(provider);
+      List<LockRequest> requests = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        requests.add(request(lockId(), Duration.ofMinutes(1)));
+      }
+      List<LockKeys> keys = requests.stream().map(r -> LockKeys.of("spread", r.lockId())).toList();
+      assertThat(keys.stream().map(k -> KeySlots.slot(k.lock())).distinct().count())
+          .as("slots")
+          .isGreaterThan(1);
+      assertThat(provider.inOneScript(keys)).isFalse();
+
+      long before = scriptRuns();
+      List<LeaseGrant> grants = provider.tryAcquireAll(requests).orElseThrow();
+      assertThat(scriptRuns() - before).as("one script per lock").isEqualTo(4);
+      for (LeaseGrant grant : grants) {
+        assertThat(other.status(grant.lockId()).currentHolder().orElseThrow().fencingToken())
+            .isEqualTo(grant.fencingToken());
+      }
+      grants.forEach(grant -> assertThat(provider.release(grant)).isTrue());
+
+      LeaseGrant busy =
+          other.tryAcquire(request(requests.get(3).lockId(), Duration.ofMinutes(1))).orElseThrow();
+      List<LockRequest> retry =
+          requests.stream().map(r -> request(r.lockId(), Duration.ofMinutes(1))).toList();
+      assertThat(provider.tryAcquireAll(retry)).isEmpty();
+      for (int i = 0; i < 3; i++) {
+        assertThat(other.status(retry.get(i).lockId()).currentHolder())
+            .as("released after the busy one")
+            .isEmpty();
+      }
+      assertThat(other.release(busy)).isTrue();
+    }
+  }
+
+  private static void warmUp(RedisLockProvider provider) {
+    // The first grant reads maxmemory-policy; later ones run their scripts only.
+    LeaseGrant lease = provider.tryAcquire(request(lockId(), Duration.ofMinutes(1))).orElseThrow();
+    assertThat(provider.release(lease)).isTrue();
+  }
+
+  /** {@code EVAL} and {@code EVALSHA} calls so far on the node, from {@code INFO commandstats}. */
+  private static long scriptRuns() throws Exception {
+    String stats = String.valueOf(node.call("INFO", "commandstats"));
+    long runs = 0;
+    Matcher matcher = Pattern.compile("cmdstat_(?:eval|evalsha):calls=(\\d+)").matcher(stats);
+    while (matcher.find()) {
+      runs += Long.parseLong(matcher.group(1));
+    }
+    return runs;
   }
 }

@@ -291,8 +291,9 @@ class RedisLockProviderTest {
     LeaseGrant lease = first.tryAcquire(request(id, LONG)).orElseThrow();
     URI server = URI.create(TestRedis.sharedUrl());
     String prefix = first.options().prefix();
-    String lock = prefix + ":{orders:%7B42%7D%25}:lock";
-    String fence = prefix + ":{orders:%7B42%7D%25}:fence";
+    // The id's own hash tag, 42, then the escaped id.
+    String lock = prefix + ":{42}:orders:%7B42%7D%25:lock";
+    String fence = prefix + ":{42}:orders:%7B42%7D%25:fence";
 
     assertThat(call(server, "HGET", lock, "token")).isEqualTo(lease.ownerToken());
     assertThat(call(server, "HGET", lock, "fence")).isEqualTo(Long.toString(lease.fencingToken()));
