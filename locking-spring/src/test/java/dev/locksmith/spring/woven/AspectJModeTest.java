@@ -45,6 +45,11 @@ class AspectJModeTest {
     }
 
     @Bean
+    WovenAccounts wovenAccounts() {
+      return new WovenAccounts();
+    }
+
+    @Bean
     Tenant tenant() {
       return new Tenant("t1");
     }
