@@ -201,6 +201,15 @@ class AcquireAllProtocolTest {
   }
 
   @Test
+  void wordsAfterTheNthPairAreTheOwnerDescription() throws Exception {
+    try (LineClient c = new LineClient(port)) {
+      assertThat(c.call("1 ACQUIRE-ALL 30000 1 m tm n tn")).matches("1 OK 1 tm \\d+ 30000");
+      assertThat(c.call("2 STATUS m")).matches("2 HELD \\d+ \\d+ 0 n tn");
+      assertThat(c.call("3 STATUS n")).isEqualTo("3 FREE 0");
+    }
+  }
+
+  @Test
   void anIdOfAWaitingAcquireIsRefused() throws Exception {
     try (LineClient holder = new LineClient(port);
         LineClient c = new LineClient(port)) {
