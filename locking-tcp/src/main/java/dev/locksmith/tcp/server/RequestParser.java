@@ -122,8 +122,8 @@ final class RequestParser {
               "UNKNOWN_COMMAND",
               "unknown command '"
                   + abbreviate(words.get(1))
-                  + "'; known: AUTH, PING, ACQUIRE, ACQUIRE-ALL, RENEW, HOLD, RELEASE, STATUS, STATS, CANCEL,"
-                  + " QUIT");
+                  + "'; known: AUTH, PING, ACQUIRE, ACQUIRE-ALL, RENEW, HOLD, RELEASE, STATUS,"
+                  + " STATS, CANCEL, QUIT");
     };
   }
 
