@@ -14,6 +14,7 @@ import dev.locksmith.testkit.redis.RespClient;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +72,44 @@ class AbandonedAcquireTest {
         await()
             .atMost(Duration.ofSeconds(10))
             .until(() -> Long.valueOf(0).equals(call(server, "EXISTS", keys.lock())));
+      }
+    }
+  }
+
+  @Test
+  void aSetWhoseReplyIsLostLeavesEveryLockFree() throws Exception {
+    URI server = URI.create(TestRedis.sharedUrl());
+    try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
+      String prefix = "lostset" + lockId().substring(5);
+      String url = RedisTests.proxiedUrl(proxy, prefix);
+      try (RedisLockProvider provider = RedisLockProvider.create(url)) {
+        // Load the scripts while replies still arrive.
+        List<LeaseGrant> warmUp =
+            provider
+                .tryAcquireAll(List.of(request(lockId(), LONG), request(lockId(), LONG)))
+                .orElseThrow();
+        warmUp.forEach(lease -> assertThat(provider.release(lease)).isTrue());
+
+        List<String> ids = List.of(lockId(), lockId(), lockId());
+        List<LockRequest> requests = ids.stream().map(id -> request(id, LONG)).toList();
+        // The script reaches the server and runs; no reply reaches the client until the thaw.
+        proxy.freeze(FaultProxy.Direction.TO_CLIENT);
+        assertThatThrownBy(() -> provider.tryAcquireAll(requests))
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageContaining(
+                "failed to acquire locks '%s', '%s', '%s'"
+                    .formatted(ids.get(0), ids.get(1), ids.get(2)));
+        proxy.thaw(FaultProxy.Direction.TO_CLIENT);
+
+        for (String id : ids) {
+          LockKeys keys = LockKeys.of(prefix, id);
+          assertThat(call(server, "GET", keys.fence()))
+              .as("the script ran on the server for %s; only its reply was lost", id)
+              .isNotNull();
+          await()
+              .atMost(Duration.ofSeconds(10))
+              .until(() -> Long.valueOf(0).equals(call(server, "EXISTS", keys.lock())));
+        }
       }
     }
   }

@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
@@ -237,6 +242,36 @@ class RedisSeveralLocksTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("365d");
     assertThat(scriptRuns()).isEqualTo(before);
+  }
+
+  @Test
+  void theEnginesCallOverSeveralKeysIsOneScriptRun() throws Exception {
+    LeaseGrant warmUp = first.tryAcquire(request(lockId(), LONG)).orElseThrow();
+    assertThat(first.release(warmUp)).isTrue();
+    String from = lockId();
+    String to = lockId();
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(first).build()) {
+      LockOptions transfer =
+          LockOptions.named("transfer").withKeys(from, to).withOnBusy(OnBusy.FAIL).withTtl(LONG);
+
+      long before = scriptRuns();
+      try (Lease lease = locksmith.acquire(transfer)) {
+        assertThat(scriptRuns() - before).as("scripts for a call over two keys").isEqualTo(1);
+        for (String key : List.of(from, to)) {
+          assertThat(second.status("transfer:" + key).currentHolder().orElseThrow().fencingToken())
+              .isEqualTo(lease.lease(key).fencingToken());
+        }
+      }
+      assertThat(second.status("transfer:" + from).currentHolder()).as("released").isEmpty();
+
+      LeaseGrant busy = second.tryAcquire(request("transfer:" + to, LONG)).orElseThrow();
+      assertThatThrownBy(() -> locksmith.acquire(transfer)).isInstanceOf(LockBusyException.class);
+      assertThat(second.status("transfer:" + from).currentHolder()).as("none taken").isEmpty();
+      assertThat(second.release(busy)).isTrue();
+    }
+    assertThat(first.status(from).currentHolder())
+        .as("the engine leaves its provider open")
+        .isEmpty();
   }
 
   private static List<LockRequest> requests(int count, Duration ttl) {
