@@ -2,6 +2,7 @@ package dev.locksmith.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
@@ -15,9 +16,11 @@ import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockStatus;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
@@ -40,6 +43,8 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.transaction.annotation.Transactional;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /**
  * A proxied bean whose method locks two accounts ({@code key = "{#from, #to}"}): one lease per
@@ -54,6 +59,7 @@ import org.springframework.transaction.annotation.Transactional;
 class SeveralKeysBootTest {
   static final String STORE = "spring-several-keys";
   private static final int ROUNDS = 200;
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
   @Autowired Accounts accounts;
   @Autowired Locksmith locksmith;
@@ -140,6 +146,13 @@ class SeveralKeysBootTest {
       runs.incrementAndGet();
       move(from, to, amount);
       return "moved";
+    }
+
+    /** Holds both accounts from subscription until {@code work} completes; refuses when busy. */
+    @DistributedLock(name = "acct", key = "{#from, #to}", onBusy = OnBusy.FAIL)
+    public Mono<String> settleLater(String from, String to, Mono<String> work) {
+      runs.incrementAndGet();
+      return work.map(value -> value + "!");
     }
 
     /** The fencing token of one account's lock, refusing to wait for it. */
@@ -293,6 +306,23 @@ class SeveralKeysBootTest {
     assertThat(accounts.transferOrSkip("b", "a", 7)).isEqualTo("moved");
     assertThat(accounts.balance("a")).isEqualTo(Accounts.OPENING_BALANCE + 7);
     assertThat(held()).isEmpty();
+  }
+
+  @Test
+  void aMonoHoldsBothAccountsFromSubscriptionUntilItCompletes() throws Exception {
+    Sinks.One<String> work = Sinks.one();
+    Mono<String> first = accounts.settleLater("b", "a", work.asMono());
+    assertThat(isFree("acct:a")).as("nothing is taken before subscription").isTrue();
+
+    CompletableFuture<String> running = first.toFuture();
+    await().atMost(TIMEOUT).until(() -> !isFree("acct:a") && !isFree("acct:b"));
+    assertThatThrownBy(() -> accounts.settleLater("a", "b", Mono.just("x")).block(TIMEOUT))
+        .isInstanceOf(LockBusyException.class);
+    assertThat(accounts.runs()).as("only the first ran").isEqualTo(1);
+
+    work.tryEmitValue("done");
+    assertThat(running.get(20, TimeUnit.SECONDS)).isEqualTo("done!");
+    await().atMost(TIMEOUT).until(() -> isFree("acct:a") && isFree("acct:b"));
   }
 
   @Test

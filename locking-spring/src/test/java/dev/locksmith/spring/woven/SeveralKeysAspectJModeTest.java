@@ -2,6 +2,7 @@ package dev.locksmith.spring.woven;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.aspectj.AspectLocksmith;
 import dev.locksmith.core.Lease;
@@ -11,8 +12,10 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
@@ -27,6 +30,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /**
  * {@code locksmith.mode=aspectj} with a woven bean whose method locks two accounts ({@code key =
@@ -36,6 +41,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 @AspectJModeBootTest
 class SeveralKeysAspectJModeTest {
   private static final int ROUNDS = 200;
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
   @Autowired WovenAccounts accounts;
   @Autowired Locksmith locksmith;
@@ -159,6 +165,23 @@ class SeveralKeysAspectJModeTest {
     assertThat(accounts.balance("a")).isEqualTo(WovenAccounts.OPENING_BALANCE + 7);
     assertThat(isFree("acct:a")).isTrue();
     assertThat(isFree("acct:b")).isTrue();
+  }
+
+  @Test
+  void aMonoHoldsBothAccountsFromSubscriptionUntilItCompletes() throws Exception {
+    Sinks.One<String> work = Sinks.one();
+    Mono<String> first = accounts.settleLater("b", "a", work.asMono());
+    assertThat(isFree("acct:a")).as("nothing is taken before subscription").isTrue();
+
+    CompletableFuture<String> running = first.toFuture();
+    await().atMost(TIMEOUT).until(() -> !isFree("acct:a") && !isFree("acct:b"));
+    assertThatThrownBy(() -> accounts.settleLater("a", "b", Mono.just("x")).block(TIMEOUT))
+        .isInstanceOf(LockBusyException.class);
+    assertThat(accounts.runs.get()).as("only the first ran").isEqualTo(1);
+
+    work.tryEmitValue("done");
+    assertThat(running.get(20, TimeUnit.SECONDS)).isEqualTo("done!");
+    await().atMost(TIMEOUT).until(() -> isFree("acct:a") && isFree("acct:b"));
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * Transfers between accounts, each call locking both accounts ({@code key = "{#from, #to}"}), woven
@@ -48,6 +49,13 @@ public class WovenAccounts {
     runs.incrementAndGet();
     move(from, to, amount);
     return "moved";
+  }
+
+  /** Holds both accounts from subscription until {@code work} completes; refuses when busy. */
+  @DistributedLock(name = "acct", key = "{#from, #to}", onBusy = OnBusy.FAIL)
+  public Mono<String> settleLater(String from, String to, Mono<String> work) {
+    runs.incrementAndGet();
+    return work.map(value -> value + "!");
   }
 
   /** The fencing token of one account's lock, refusing to wait for it. */
