@@ -2,7 +2,10 @@ package dev.locksmith.testkit;
 
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,6 +39,10 @@ import java.util.concurrent.TimeoutException;
  * assertThat(result.violations()).isEmpty();
  * System.out.println(result.figures());
  * }</pre>
+ *
+ * <p>Each process first warms up until its provider answers (a fresh JVM's first connection to a
+ * store can take seconds on a loaded machine); when every process is ready they all start their
+ * transfers at once. {@link Result#figures()} gives the start-up apart from the transfers.
  *
  * <p>Child JVMs get the class path of the calling JVM, so the provider under test is on it. {@link
  * Builder#runInThreads} runs the same transfers in this JVM, one engine per "process", for an
@@ -64,10 +73,15 @@ public final class TransferHarness {
    * @param expectedTransfers how many transfers should have run
    * @param failures what the processes reported as failed: {@code failure process worker sequence
    *     message} lines, and unreadable records or account files
-   * @param exitCodes each process's exit code: 0 when every transfer ran, -1 when it did not finish
-   *     in time
+   * @param exitCodes each process's exit code: 0 when every transfer ran, 1 when one failed, 2 when
+   *     it could not start its transfers, -1 when it did not finish in time
    * @param logs each child's output file (empty in one JVM)
-   * @param elapsed from the first start to the last exit
+   * @param startUp from the first start until every process was ready (its provider answered its
+   *     warm-up lock) and all were told to start their transfers
+   * @param slowestWarmUp the longest a process took to get an answer from its provider
+   * @param warmUpRetries how many warm-up attempts failed in all processes (the provider did not
+   *     answer them)
+   * @param elapsed the transfers: from the word to start to the last exit
    * @param seed the random seed the transfers were drawn with
    */
   public record Result(
@@ -78,6 +92,9 @@ public final class TransferHarness {
       List<String> failures,
       List<Integer> exitCodes,
       List<Path> logs,
+      Duration startUp,
+      Duration slowestWarmUp,
+      int warmUpRetries,
       Duration elapsed,
       long seed) {
 
@@ -118,8 +135,8 @@ public final class TransferHarness {
     }
 
     /**
-     * One line of figures: transfers, processes, threads, accounts, elapsed time, how interleaved
-     * the transfers ran ({@link TransferHistory#processChanges()}, {@link
+     * One line of figures: transfers, processes, threads, accounts, elapsed time (and start-up),
+     * how interleaved the transfers ran ({@link TransferHistory#processChanges()}, {@link
      * TransferHistory#startedDuringAnother()}), the seed and the number of violations.
      */
     public String figures() {
@@ -134,7 +151,13 @@ public final class TransferHarness {
           + history.accounts().size()
           + " accounts in "
           + elapsed.toMillis()
-          + " ms; "
+          + " ms (start-up "
+          + startUp.toMillis()
+          + " ms, slowest warm-up "
+          + slowestWarmUp.toMillis()
+          + " ms, "
+          + warmUpRetries
+          + " warm-up retries); "
           + history.processes()
           + " processes ran transfers, "
           + history.processChanges()
@@ -246,22 +269,40 @@ public final class TransferHarness {
     public Result run(String url, Path workDir) throws IOException, InterruptedException {
       TransferPlan plan = prepare(workDir);
       List<ChildJvm> children = new ArrayList<>();
+      List<CompletableFuture<TransferContender.WarmUp>> warmUps = new ArrayList<>();
       List<Integer> exitCodes = new ArrayList<>();
       List<Path> logs = new ArrayList<>();
+      ExecutorService readers = Executors.newFixedThreadPool(processes, Builder::daemon);
       long started = System.nanoTime();
       long end = started + deadline.toNanos();
+      long go;
       try {
         for (int i = 0; i < processes; i++) {
           Path log = workDir.resolve("transfers-" + i + ".out");
           logs.add(log);
           List<String> args = new ArrayList<>(List.of(url, Integer.toString(i)));
           args.addAll(plan.toArgs());
-          children.add(
+          ChildJvm child =
               ChildJvm.builder(TransferContender.class)
                   .jvmOptions(CHILD_OPTIONS)
                   .args(args)
                   .output(log)
-                  .start());
+                  .pipeStdin()
+                  .pipeStdout()
+                  .start();
+          children.add(child);
+          CompletableFuture<TransferContender.WarmUp> warmUp = new CompletableFuture<>();
+          warmUps.add(warmUp);
+          readers.execute(() -> readReady(child, warmUp));
+        }
+        awaitAll(warmUps, end);
+        go = System.nanoTime();
+        for (ChildJvm child : children) {
+          try {
+            child.send("go");
+          } catch (UncheckedIOException ended) {
+            // it ended before the start: its exit code and records tell why
+          }
         }
         for (ChildJvm child : children) {
           try {
@@ -272,8 +313,48 @@ public final class TransferHarness {
         }
       } finally {
         children.forEach(ChildJvm::close);
+        readers.shutdownNow();
       }
-      return collect(plan, exitCodes, logs, Duration.ofNanos(System.nanoTime() - started));
+      return collect(plan, exitCodes, logs, started, go, warmUps);
+    }
+
+    /**
+     * Reads a child's standard output: completes {@code warmUp} from its {@code ready} line (or
+     * fails it at the end of the output without one), then drains the rest.
+     */
+    private static void readReady(
+        ChildJvm child, CompletableFuture<TransferContender.WarmUp> warmUp) {
+      try (BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(child.process().getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+          if (!warmUp.isDone() && line.startsWith(TransferContender.READY + " ")) {
+            warmUp.complete(TransferContender.WarmUp.parse(line));
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        warmUp.completeExceptionally(e);
+      } finally {
+        warmUp.completeExceptionally(new IllegalStateException(child + " ended before ready"));
+      }
+    }
+
+    /** Waits until every future is done (in whatever way) or the deadline passes. */
+    private static void awaitAll(
+        List<CompletableFuture<TransferContender.WarmUp>> futures, long end)
+        throws InterruptedException {
+      try {
+        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+            .get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        // a process that failed or never became ready shows in its exit code and records
+      }
+    }
+
+    private static Thread daemon(Runnable task) {
+      Thread thread = new Thread(task, "transfer-harness");
+      thread.setDaemon(true);
+      return thread;
     }
 
     /**
@@ -284,30 +365,48 @@ public final class TransferHarness {
     public Result runInThreads(LockProvider provider, Path workDir)
         throws IOException, InterruptedException {
       TransferPlan plan = prepare(workDir);
-      ExecutorService engines = Executors.newFixedThreadPool(processes);
+      ExecutorService engines = Executors.newFixedThreadPool(processes, Builder::daemon);
       List<Future<Integer>> runs = new ArrayList<>();
+      List<CompletableFuture<TransferContender.WarmUp>> warmUps = new ArrayList<>();
+      CountDownLatch start = new CountDownLatch(1);
       List<Integer> exitCodes = new ArrayList<>();
       long started = System.nanoTime();
       long end = started + deadline.toNanos();
+      long go;
       try {
         for (int i = 0; i < processes; i++) {
           int process = i;
+          CompletableFuture<TransferContender.WarmUp> warmUp = new CompletableFuture<>();
+          warmUps.add(warmUp);
+          TransferContender.StartGate gate =
+              outcome -> {
+                warmUp.complete(outcome);
+                if (!start.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                  throw new TimeoutException("no word to start before the deadline");
+                }
+              };
           runs.add(
               engines.submit(
                   () -> {
                     try (Locksmith locksmith =
                         Locksmith.builder().defaultProvider(provider).build()) {
-                      return TransferContender.run(locksmith, plan, process) == 0 ? 0 : 1;
+                      return TransferContender.run(locksmith, plan, process, gate);
+                    } finally {
+                      warmUp.completeExceptionally(
+                          new IllegalStateException("process " + process + " ended before ready"));
                     }
                   }));
         }
+        awaitAll(warmUps, end);
+        go = System.nanoTime();
+        start.countDown();
         for (Future<Integer> run : runs) {
           exitCodes.add(exitCode(run, end));
         }
       } finally {
         engines.shutdownNow();
       }
-      return collect(plan, exitCodes, List.of(), Duration.ofNanos(System.nanoTime() - started));
+      return collect(plan, exitCodes, List.of(), started, go, warmUps);
     }
 
     private static int exitCode(Future<Integer> run, long end) throws InterruptedException {
@@ -350,8 +449,25 @@ public final class TransferHarness {
 
     /** Reads the records and balances, and checks them. */
     private Result collect(
-        TransferPlan plan, List<Integer> exitCodes, List<Path> logs, Duration elapsed)
+        TransferPlan plan,
+        List<Integer> exitCodes,
+        List<Path> logs,
+        long started,
+        long go,
+        List<CompletableFuture<TransferContender.WarmUp>> warmUps)
         throws IOException {
+      long finished = System.nanoTime();
+      Duration slowestWarmUp = Duration.ZERO;
+      int warmUpRetries = 0;
+      for (CompletableFuture<TransferContender.WarmUp> warmUp : warmUps) {
+        if (warmUp.isDone() && !warmUp.isCompletedExceptionally()) {
+          TransferContender.WarmUp outcome = warmUp.join();
+          if (outcome.took().compareTo(slowestWarmUp) > 0) {
+            slowestWarmUp = outcome.took();
+          }
+          warmUpRetries += outcome.attempts() - 1;
+        }
+      }
       List<TransferRecord> records = new ArrayList<>();
       List<String> failures = new ArrayList<>();
       for (int i = 0; i < processes; i++) {
@@ -393,7 +509,10 @@ public final class TransferHarness {
           failures,
           exitCodes,
           logs,
-          elapsed,
+          Duration.ofNanos(go - started),
+          slowestWarmUp,
+          warmUpRetries,
+          Duration.ofNanos(finished - go),
           seed);
     }
 
