@@ -24,6 +24,7 @@ final class LeaseAcquirer {
   private final Listeners listeners;
   private final Ticker ticker;
   private final LeaseKeeper keeper;
+  private final SharedWaits waits = new SharedWaits();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   LeaseAcquirer(ProviderCircuits circuits, Listeners listeners, Ticker ticker, LeaseKeeper keeper) {
@@ -285,10 +286,16 @@ final class LeaseAcquirer {
       try {
         grant =
             wait
-                ? circuit.call(
-                    () -> provider.acquire(request, Duration.ofNanos(Math.max(0, remaining))),
+                ? waits.await(
+                    provider,
                     lockId,
-                    ProviderCircuit.ACQUIRED)
+                    Math.max(0, remaining),
+                    ticker,
+                    left ->
+                        circuit.call(
+                            () -> provider.acquire(request, left),
+                            lockId,
+                            ProviderCircuit.ACQUIRED))
                 : circuit.call(
                     () -> provider.tryAcquire(request), lockId, ProviderCircuit.ACQUIRED);
       } catch (InterruptedException e) {
