@@ -190,7 +190,7 @@ final class RunCommand implements Callable<Integer> {
           "lock '"
               + key
               + "' is busy, "
-              + describeBusy(provider, e.lockId())
+              + describeBusy(provider, e.lockIds().size() > 1 ? null : e.lockId())
               + "; wait for it with --wait, or skip quietly with --skip",
           e);
     } catch (LockTimeoutException e) {
@@ -200,7 +200,7 @@ final class RunCommand implements Callable<Integer> {
               + "' still busy after waiting "
               + Durations.format(e.waited())
               + ", "
-              + describeBusy(provider, e.lockId())
+              + describeBusy(provider, e.lockIds().size() > 1 ? null : e.lockId())
               + "; allow longer with --wait",
           e);
     }
