@@ -200,7 +200,7 @@ final class RunCommand implements Callable<Integer> {
               + "' still busy after waiting "
               + Durations.format(e.waited())
               + ", "
-              + describeBusy(provider, e.lockIds().size() > 1 ? null : e.lockId())
+              + describeBusy(provider, e.lockId())
               + "; allow longer with --wait",
           e);
     }
