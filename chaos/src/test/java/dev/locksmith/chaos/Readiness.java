@@ -25,6 +25,11 @@ final class Readiness {
           .until(() -> client.waiters(lockId) == expected);
       return;
     }
+    awaitParked(threads);
+  }
+
+  /** Waits until each of the threads was seen parked (waiting, with or without a timeout). */
+  static void awaitParked(List<Thread> threads) {
     Set<Thread> seen = new HashSet<>();
     await()
         .atMost(Duration.ofSeconds(20))
