@@ -2,11 +2,11 @@ package dev.locksmith.zookeeper;
 
 import dev.locksmith.core.LockProviderException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * something for a lease ({@link KeeperException.NoNodeException}, {@link
  * KeeperException.BadVersionException}, {@link KeeperException.NodeExistsException}) reach the
  * caller as they are; any other failure becomes a {@link LockProviderException} naming the action,
- * the lock and the ensemble.
+ * the lock and the ensemble. The calls run on at most {@value #MAX_THREADS} threads per provider,
+ * however many callers wait.
  */
 final class ZkCalls {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -31,8 +32,16 @@ final class ZkCalls {
     T run() throws Exception;
   }
 
-  private final ExecutorService threads =
-      Executors.newCachedThreadPool(
+  /** The most threads one provider's calls run on; more calls wait their turn within timeout. */
+  static final int MAX_THREADS = 16;
+
+  private final ThreadPoolExecutor threads =
+      new ThreadPoolExecutor(
+          MAX_THREADS,
+          MAX_THREADS,
+          30,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
           task -> {
             Thread thread = new Thread(task, "locksmith-zk-call-" + THREADS.incrementAndGet());
             thread.setDaemon(true);
@@ -44,6 +53,7 @@ final class ZkCalls {
   ZkCalls(Duration timeout, String description) {
     this.timeoutNanos = timeout.toNanos();
     this.description = description;
+    threads.allowCoreThreadTimeOut(true);
   }
 
   /**
@@ -54,9 +64,16 @@ final class ZkCalls {
    */
   <T> T call(String action, String lockId, Call<T> call, @Nullable Consumer<T> late)
       throws KeeperException, InterruptedException {
-    Future<T> future;
+    CompletableFuture<T> future = new CompletableFuture<>();
     try {
-      future = threads.submit(call::run);
+      threads.execute(
+          () -> {
+            try {
+              future.complete(call.run());
+            } catch (Throwable e) {
+              future.completeExceptionally(e);
+            }
+          });
     } catch (RejectedExecutionException e) {
       throw new LockProviderException("ZooKeeper " + description + ": provider closed", e);
     }
@@ -92,21 +109,11 @@ final class ZkCalls {
     }
   }
 
-  private <T> void giveUp(Future<T> future, @Nullable Consumer<T> late) {
-    if (late == null) {
-      return;
-    }
-    try {
-      threads.execute(
-          () -> {
-            try {
-              late.accept(future.get());
-            } catch (Exception e) {
-              // The call failed after all: nothing to undo.
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      // Closed: the session's end removes what the call created.
+  private static <T> void giveUp(CompletableFuture<T> future, @Nullable Consumer<T> late) {
+    if (late != null) {
+      // Without a thread: the call's own thread hands on a result that comes after all; a call
+      // that failed after all has nothing to undo.
+      future.thenAccept(late);
     }
   }
 
