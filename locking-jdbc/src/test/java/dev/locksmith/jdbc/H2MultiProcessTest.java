@@ -3,6 +3,7 @@ package dev.locksmith.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.testkit.MultiProcessHarness;
+import dev.locksmith.testkit.TransferHarness;
 import java.nio.file.Path;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,26 @@ class H2MultiProcessTest {
       MultiProcessHarness.Result result = MultiProcessHarness.run(url, 3, 20, dir.resolve("run"));
       assertThat(result.violations()).isEmpty();
       assertThat(result.counter()).isEqualTo(60);
+    } finally {
+      server.stop();
+    }
+  }
+
+  @Test
+  void transfersOverTwoKeysInFourJvmsOnH2NeverDeadlockOrOverlap(@TempDir Path dir)
+      throws Exception {
+    Server server =
+        Server.createTcpServer("-tcpPort", "0", "-ifNotExists", "-baseDir", dir.toString()).start();
+    try {
+      String url =
+          "jdbc:h2:tcp://127.0.0.1:"
+              + server.getPort()
+              + "/transfers?table="
+              + TestDatabases.table("h2_transfers");
+      TransferHarness.Result result = TransferHarness.run(url, dir.resolve("run"));
+      System.out.println("h2: " + result.figures());
+      assertThat(result.violations()).isEmpty();
+      assertThat(result.transfers()).isEqualTo(120);
     } finally {
       server.stop();
     }

@@ -3,6 +3,7 @@ package dev.locksmith.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.testkit.MultiProcessHarness;
+import dev.locksmith.testkit.TransferHarness;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,5 +23,21 @@ class MariaDbMultiProcessTest {
     }
     assertThat(result.violations()).isEmpty();
     assertThat(result.counter()).isEqualTo(60);
+  }
+
+  @Test
+  void transfersOverTwoKeysInFourJvmsOnMariaDbNeverDeadlockOrOverlap(@TempDir Path dir)
+      throws Exception {
+    String table = TestDatabases.table("maria_transfers");
+    String url = TestDatabases.mariaDbUrl("table=" + table);
+    TransferHarness.Result result;
+    try {
+      result = TransferHarness.run(url, dir);
+    } finally {
+      TestDatabases.dropTable(url, table);
+    }
+    System.out.println("mariadb: " + result.figures());
+    assertThat(result.violations()).isEmpty();
+    assertThat(result.transfers()).isEqualTo(120);
   }
 }

@@ -3,6 +3,7 @@ package dev.locksmith.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.testkit.MultiProcessHarness;
+import dev.locksmith.testkit.TransferHarness;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,5 +21,15 @@ class MultiProcessTest {
     MultiProcessHarness.Result result = MultiProcessHarness.run(url, 3, 20, dir);
     assertThat(result.violations()).isEmpty();
     assertThat(result.counter()).isEqualTo(60);
+  }
+
+  @Test
+  void transfersOverTwoKeysInFourJvmsOnPostgresNeverDeadlockOrOverlap(@TempDir Path dir)
+      throws Exception {
+    String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_transfers"));
+    TransferHarness.Result result = TransferHarness.run(url, dir);
+    System.out.println("postgres: " + result.figures());
+    assertThat(result.violations()).isEmpty();
+    assertThat(result.transfers()).isEqualTo(120);
   }
 }
