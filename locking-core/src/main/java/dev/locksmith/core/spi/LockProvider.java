@@ -3,6 +3,8 @@ package dev.locksmith.core.spi;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -106,6 +108,59 @@ public interface LockProvider extends AutoCloseable {
    * @return whether the lease was still held by its owner; when {@code false} nothing changes
    */
   boolean release(LeaseGrant lease);
+
+  /**
+   * Releases a live lease without waiting for the store's answer: the release is sent before this
+   * returns, and every later call this provider receives for the same lock id ({@code tryAcquire},
+   * {@code acquire}, {@code tryAcquireAll}, {@code renew}, {@code status}) is applied by the store
+   * after it. The stage completes with what {@link #release} would return ({@code false}: no longer
+   * held by its owner), or exceptionally with what it would throw, within the client's timeout. It
+   * may complete on a provider I/O thread: callbacks must not block. {@link #close()} first
+   * completes every pending stage.
+   *
+   * <p>Default: {@link #release} on the calling thread, the stage already complete.
+   */
+  default CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
+    try {
+      return CompletableFuture.completedFuture(release(lease));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** The most leases one {@link #renewAll} call may name: 512. */
+  int MAX_RENEWALS_PER_CALL = 512;
+
+  /**
+   * Renews several live leases in as few round trips as the store allows (one script on Redis, one
+   * pipelined write on a lock server, one pass over a lock directory). Each answer is what {@link
+   * #renew} would give for its request: the renewed grant (its deadline counted from when the
+   * request was sent), or empty when that lease is no longer held by its owner (nothing changes
+   * then).
+   *
+   * <p>Default: {@link #renew} one by one, in order; the first failure is thrown.
+   *
+   * @param requests up to {@link #MAX_RENEWALS_PER_CALL} leases and their new TTLs
+   * @return one answer per request, in request order
+   * @throws dev.locksmith.core.LockProviderException when the batch got no answer: any subset may
+   *     have been renewed, and the caller retries each (renewing twice is harmless)
+   * @throws IllegalArgumentException for more than {@link #MAX_RENEWALS_PER_CALL} requests
+   */
+  default List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
+    if (requests.size() > MAX_RENEWALS_PER_CALL) {
+      throw new IllegalArgumentException(
+          "a batch of "
+              + requests.size()
+              + " renewals; at most "
+              + MAX_RENEWALS_PER_CALL
+              + " may be renewed in one call");
+    }
+    List<Optional<LeaseGrant>> renewed = new java.util.ArrayList<>(requests.size());
+    for (RenewalRequest request : requests) {
+      renewed.add(renew(request.lease(), request.ttl()));
+    }
+    return renewed;
+  }
 
   /**
    * What the provider knows of a lock's holder and waiters. The engine also calls it as its outage
