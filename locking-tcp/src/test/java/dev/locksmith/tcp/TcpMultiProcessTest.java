@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.testkit.MultiProcessHarness;
+import dev.locksmith.testkit.TransferHarness;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Four JVMs contend for one lock through the server: no overlap, no lost update. */
+/**
+ * Four JVMs contend for one lock, or make transfers over two keys at once, through the server: no
+ * overlap, no lost update, no deadlock.
+ */
 class TcpMultiProcessTest {
   @TempDir Path dir;
 
@@ -20,6 +24,18 @@ class TcpMultiProcessTest {
           MultiProcessHarness.run("tcp://127.0.0.1:" + port, 4, 25, dir.resolve("work"));
       assertThat(result.violations()).isEmpty();
       assertThat(result.counter()).isEqualTo(100);
+    }
+  }
+
+  @Test
+  void transfersOverTwoKeysInFourJvmsNeverDeadlockOrOverlap() throws Exception {
+    try (LockServer server = LockServer.builder().port(0).dataDir(dir.resolve("data")).build()) {
+      int port = server.start();
+      TransferHarness.Result result =
+          TransferHarness.run("tcp://127.0.0.1:" + port, dir.resolve("transfers"));
+      System.out.println("tcp: " + result.figures());
+      assertThat(result.violations()).isEmpty();
+      assertThat(result.transfers()).isEqualTo(120);
     }
   }
 }
