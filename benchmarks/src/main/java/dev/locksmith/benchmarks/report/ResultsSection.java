@@ -19,6 +19,9 @@ public record ResultsSection(String name) {
   /** The JDBC comparison's section ({@code jdbc.JdbcComparison}). */
   public static final ResultsSection JDBC = new ResultsSection("jdbc");
 
+  /** The renewal-at-scale section ({@code renewal.Renewals}). */
+  public static final ResultsSection RENEWALS = new ResultsSection("renewals");
+
   /** The ZooKeeper comparison's section ({@code zookeeper.ZkComparison}). */
   public static final ResultsSection ZOOKEEPER = new ResultsSection("zookeeper");
 
