@@ -144,6 +144,16 @@ public class RedisProviderBenchmark {
     return floor.release(token, fence);
   }
 
+  /**
+   * One round trip through the same Redisson client (a {@code GET} of a missing key): the floor of
+   * any Redis call from Java here. A lock+unlock that waits for both replies costs at least two;
+   * one whose release is off the caller's path, one.
+   */
+  @Benchmark
+  public @Nullable Object oneRoundTrip() {
+    return requireNonNull(redisson).getBucket("bench:round-trip").get();
+  }
+
   /** Locksmith: an annotated call through the engine, as an interceptor makes it. */
   @Benchmark
   public @Nullable Object locksmithAnnotated() throws Throwable {
