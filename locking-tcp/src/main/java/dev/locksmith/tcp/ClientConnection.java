@@ -8,14 +8,19 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -66,6 +71,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
   private final Map<String, Held> leases = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final LongAdder writes = new LongAdder();
   private volatile @Nullable Channel channel;
   private volatile @Nullable String closeReason;
   private volatile boolean deliberate;
@@ -97,15 +103,87 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
       failPending(p);
       return p;
     }
+    writes.increment();
     ch.writeAndFlush(ByteBufUtil.writeUtf8(ch.alloc(), id + " " + body + "\n"))
-        .addListener(
-            f -> {
-              if (!f.isSuccess()) {
-                pending.remove(id);
-                p.reply.completeExceptionally(lost(f.cause()));
-              }
-            });
+        .addListener(f -> failOnWriteError(f, List.of(p)));
     return p;
+  }
+
+  /**
+   * Sends every request of {@code bodies} in one write and one flush (pipelined: the server answers
+   * them in order) and returns their pending replies in the same order, all with the same send
+   * time.
+   */
+  List<Pending> sendAll(List<String> bodies) {
+    long sentNanos = System.nanoTime();
+    List<Pending> sent = new ArrayList<>(bodies.size());
+    StringBuilder lines = new StringBuilder(bodies.size() * 64);
+    for (String body : bodies) {
+      String id = Long.toString(ids.incrementAndGet(), 36);
+      Pending p = new Pending(id, new CompletableFuture<>(), sentNanos);
+      pending.put(id, p);
+      sent.add(p);
+      lines.append(id).append(' ').append(body).append('\n');
+    }
+    Channel ch = channel;
+    if (closed.get() || ch == null) {
+      for (Pending p : sent) {
+        failPending(p);
+      }
+      return sent;
+    }
+    if (!sent.isEmpty()) {
+      writes.increment();
+      ch.writeAndFlush(ByteBufUtil.writeUtf8(ch.alloc(), lines))
+          .addListener(f -> failOnWriteError(f, sent));
+    }
+    return sent;
+  }
+
+  private void failOnWriteError(Future<?> write, List<Pending> sent) {
+    if (!write.isSuccess()) {
+      ConnectionLostException e = lost(write.cause());
+      for (Pending p : sent) {
+        pending.remove(p.id);
+        p.reply.completeExceptionally(e);
+      }
+    }
+  }
+
+  /**
+   * Fails {@code p} with a {@link TimeoutException} (and forgets it, so that a late reply is
+   * dropped) unless its reply comes within {@code nanos}; the timer runs on the connection's I/O
+   * thread and is cancelled by the reply. Does nothing when the request is already done.
+   */
+  void expireAfter(Pending p, long nanos) {
+    Channel ch = channel;
+    if (ch == null || p.reply.isDone()) {
+      return;
+    }
+    ScheduledFuture<?> timer;
+    try {
+      timer =
+          ch.eventLoop()
+              .schedule(
+                  () -> {
+                    if (pending.remove(p.id, p)) {
+                      p.reply.completeExceptionally(
+                          new TimeoutException(
+                              "no reply to request " + p.id + " from " + description));
+                    }
+                  },
+                  nanos,
+                  TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      // No I/O thread any more: the connection is closed, and its pending requests failed with it.
+      return;
+    }
+    p.reply.whenComplete((reply, failure) -> timer.cancel(false));
+  }
+
+  /** How many writes (each with its flush) this connection has made; for tests. */
+  long writes() {
+    return writes.sum();
   }
 
   private void failPending(Pending p) {

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Waiting for the server's replies and reading them: the {@code request-timeout} bound, and the
@@ -29,11 +30,19 @@ final class Replies {
     try {
       return p.reply().get(nanos, TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof LockProviderException lpe) {
-        throw lpe;
-      }
-      throw new LockProviderException("request failed: " + e.getCause(), e.getCause());
+      throw failure(e.getCause());
     }
+  }
+
+  /**
+   * What a failed request throws: its failure when that is a {@link LockProviderException} (such as
+   * {@link ConnectionLostException}), else a {@link LockProviderException} with it as the cause.
+   */
+  static LockProviderException failure(Throwable cause) {
+    if (cause instanceof LockProviderException lpe) {
+      return lpe;
+    }
+    return new LockProviderException("request failed: " + cause, cause);
   }
 
   /**
@@ -55,6 +64,45 @@ final class Replies {
           throw noReply(what, e);
         }
       }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * The replies to {@code sent}, in order, all within {@code request-timeout} of the first send,
+   * waiting through interrupts (the interrupt is kept for the caller); null for a request whose
+   * connection dropped before its reply.
+   *
+   * @param what the requests, for the error when a reply does not come
+   * @throws LockProviderException when a reply did not come in time, or a request failed otherwise
+   */
+  List<@Nullable Reply> awaitAll(List<ClientConnection.Pending> sent, String what) {
+    List<@Nullable Reply> got = new ArrayList<>(sent.size());
+    if (sent.isEmpty()) {
+      return got;
+    }
+    long deadline = sent.get(0).sentNanos() + settings.requestTimeout().toNanos();
+    boolean interrupted = false;
+    try {
+      for (ClientConnection.Pending p : sent) {
+        while (true) {
+          try {
+            got.add(await(p, deadline - System.nanoTime()));
+            break;
+          } catch (ConnectionLostException e) {
+            got.add(null);
+            break;
+          } catch (InterruptedException e) {
+            interrupted = true;
+          } catch (TimeoutException e) {
+            throw noReply(what, e);
+          }
+        }
+      }
+      return got;
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();

@@ -7,14 +7,21 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.core.spi.RenewalRequest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +59,7 @@ final class TcpLockProvider implements LockProvider {
   private final Connector connector;
   private final Replies replies;
   private final AcquireWithdrawal withdrawal;
+  private final PendingReleases pendingReleases = new PendingReleases();
   private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
   private volatile boolean holdUnknown;
   private volatile boolean acquireAllUnknown;
@@ -212,23 +220,125 @@ final class TcpLockProvider implements LockProvider {
     ClientConnection.Pending p = c.send(RequestLines.renew(lease, ttl, hold));
     Reply reply;
     try {
-      reply = replies.awaitUninterruptibly(p, (hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'");
+      reply = replies.awaitUninterruptibly(p, renewal(lease, hold));
       if (hold && Replies.unknownCommand(reply)) {
-        holdUnknown = true;
+        holdUnknown();
         hold = false;
-        LOG.info(
-            "Server {} does not know HOLD (an older version): leases kept for their minimum hold"
-                + " stay tied to the connection",
-            settings);
         p = c.send(RequestLines.renew(lease, ttl, false));
-        reply = replies.awaitUninterruptibly(p, "RENEW '" + lease.lockId() + "'");
+        reply = replies.awaitUninterruptibly(p, renewal(lease, false));
       }
     } catch (ConnectionLostException e) {
       return Optional.empty();
     }
+    return renewed(c, lease, ttl, hold, p.sentNanos(), reply);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Every RENEW (or HOLD, as {@link #renew} chooses) goes in one write and one flush over the
+   * one connection, and the replies, which the server sends in request order, are awaited under one
+   * deadline: {@code request-timeout} from the send. Each answer is what {@link #renew} gives for
+   * its lease: empty without a request for a lease the client already knows is gone, empty for
+   * NOTHELD or a connection dropped meanwhile, and the renewed grant with its deadline counted from
+   * the send. The server's read pause at 64 requests in flight per connection is flow control: the
+   * batch is answered in full.
+   *
+   * @throws LockProviderException when a reply did not come within {@code request-timeout} (any
+   *     subset may have been renewed), or the server refused a request
+   */
+  @Override
+  public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
+    if (requests.size() > MAX_RENEWALS_PER_CALL) {
+      throw new IllegalArgumentException(
+          "a batch of "
+              + requests.size()
+              + " renewals; at most "
+              + MAX_RENEWALS_PER_CALL
+              + " may be renewed in one call");
+    }
+    int n = requests.size();
+    List<Optional<LeaseGrant>> answers = new ArrayList<>(Collections.nCopies(n, Optional.empty()));
+    ClientConnection c = connector.current();
+    if (c == null) {
+      return answers;
+    }
+    List<Integer> sentFor = new ArrayList<>(n);
+    List<String> lines = new ArrayList<>(n);
+    boolean[] hold = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      RenewalRequest request = requests.get(i);
+      LeaseGrant lease = request.lease();
+      if (!c.holds(lease.ownerToken(), lease.lockId())) {
+        continue;
+      }
+      hold[i] = !request.ttl().equals(lease.ttl()) && !holdUnknown;
+      sentFor.add(i);
+      lines.add(RequestLines.renew(lease, request.ttl(), hold[i]));
+    }
+    if (lines.isEmpty()) {
+      return answers;
+    }
+    List<ClientConnection.Pending> sent = c.sendAll(lines);
+    List<@Nullable Reply> got =
+        replies.awaitAll(sent, "a batch of " + lines.size() + " RENEW requests");
+    RuntimeException refusal = null;
+    List<Integer> again = new ArrayList<>();
+    for (int k = 0; k < sent.size(); k++) {
+      int i = sentFor.get(k);
+      Reply reply = got.get(k);
+      if (reply == null) {
+        continue; // the connection dropped: the server released the lease with it
+      }
+      RenewalRequest request = requests.get(i);
+      if (hold[i] && Replies.unknownCommand(reply)) {
+        holdUnknown();
+        again.add(i);
+        continue;
+      }
+      try {
+        answers.set(
+            i, renewed(c, request.lease(), request.ttl(), hold[i], sent.get(k).sentNanos(), reply));
+      } catch (LockProviderException e) {
+        if (refusal == null) {
+          refusal = e;
+        }
+      }
+    }
+    for (int i : again) {
+      answers.set(i, renew(requests.get(i).lease(), requests.get(i).ttl()));
+    }
+    if (refusal != null) {
+      throw refusal;
+    }
+    return answers;
+  }
+
+  private static String renewal(LeaseGrant lease, boolean hold) {
+    return (hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'";
+  }
+
+  private void holdUnknown() {
+    if (!holdUnknown) {
+      holdUnknown = true;
+      LOG.info(
+          "Server {} does not know HOLD (an older version): leases kept for their minimum hold"
+              + " stay tied to the connection",
+          settings);
+    }
+  }
+
+  /** A RENEW or HOLD reply as {@link #renew} answers it; the deadline counts from the send. */
+  private Optional<LeaseGrant> renewed(
+      ClientConnection c,
+      LeaseGrant lease,
+      Duration ttl,
+      boolean hold,
+      long sentNanos,
+      Reply reply) {
     switch (reply.kind()) {
       case "OK" -> {
-        LeaseGrant renewed = lease.renewed(ttl, p.sentNanos() + ttl.toNanos());
+        LeaseGrant renewed = lease.renewed(ttl, sentNanos + ttl.toNanos());
         c.granted(renewed, reply.arrivedNanos(), hold);
         return Optional.of(renewed);
       }
@@ -236,7 +346,7 @@ final class TcpLockProvider implements LockProvider {
         c.forget(lease.ownerToken());
         return Optional.empty();
       }
-      default -> throw replies.refused((hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'", reply);
+      default -> throw replies.refused(renewal(lease, hold), reply);
     }
   }
 
@@ -255,34 +365,102 @@ final class TcpLockProvider implements LockProvider {
     if (c == null || !c.startRelease(lease.ownerToken(), lease.lockId())) {
       return false;
     }
+    String what = "RELEASE '" + lease.lockId() + "'";
     ClientConnection.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
     Reply reply;
     try {
-      reply = replies.awaitUninterruptibly(p, "RELEASE '" + lease.lockId() + "'");
+      reply = replies.awaitUninterruptibly(p, what);
     } catch (ConnectionLostException e) {
-      if (c.isOpen()) {
-        // Only the write failed; the connection, and with it the lease, lives on.
-        c.releaseUnknown(lease.ownerToken());
-        throw e;
-      }
-      LOG.debug(
-          "Connection lost while releasing '{}'; the server released it with the connection",
-          lease.lockId());
-      c.forget(lease.ownerToken());
-      return true;
+      return released(c, lease, null, e, what);
     } catch (RuntimeException e) {
       c.releaseUnknown(lease.ownerToken());
       throw e;
     }
+    return released(c, lease, reply, null, what);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The RELEASE is written to the connection before this returns, and the stage completes from
+   * its reply, on the provider's I/O thread, with what {@link #release} would give: true, false for
+   * NOTHELD (or at once, without a request, for a lease the client already knows is gone), true
+   * when the connection drops after the RELEASE was sent (the server releases a closed connection's
+   * leases), and the same {@link LockProviderException} as {@link #release} when no reply comes
+   * within {@code request-timeout}.
+   *
+   * <p>Ordering: every request of this provider goes over its one connection, in the order the
+   * calls wrote them (a call that starts after this one returned writes after this RELEASE), and
+   * the server applies a connection's requests in the order it read them, on one thread; so a later
+   * {@code tryAcquire}, {@code acquire}, {@code renew} or {@code status} of the lock is applied
+   * after the release. Should the connection drop, the server releases the lease with it; a request
+   * made over the next connection can reach the server before it has noticed the drop, and then
+   * finds the lock still held for that moment, as after a synchronous {@link #release} that
+   * returned true for the same reason.
+   */
+  @Override
+  public CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
+    ClientConnection c = connector.current();
+    if (c == null || !c.startRelease(lease.ownerToken(), lease.lockId())) {
+      return CompletableFuture.completedFuture(false);
+    }
+    String what = "RELEASE '" + lease.lockId() + "'";
+    ClientConnection.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
+    c.expireAfter(p, settings.requestTimeout().toNanos());
+    CompletableFuture<Boolean> stage = new CompletableFuture<>();
+    pendingReleases.add(stage);
+    p.reply()
+        .whenComplete(
+            (reply, failure) -> {
+              try {
+                stage.complete(released(c, lease, reply, failure, what));
+              } catch (RuntimeException e) {
+                stage.completeExceptionally(e);
+              }
+            });
+    return stage;
+  }
+
+  /**
+   * The outcome of a RELEASE marked with {@link ClientConnection#startRelease}: its reply, or its
+   * failure (a {@link TimeoutException} when no reply came in time).
+   */
+  private boolean released(
+      ClientConnection c,
+      LeaseGrant lease,
+      @Nullable Reply reply,
+      @Nullable Throwable failure,
+      String what) {
+    if (failure != null) {
+      Throwable cause =
+          failure instanceof CompletionException && failure.getCause() != null
+              ? failure.getCause()
+              : failure;
+      if (cause instanceof TimeoutException timeout) {
+        c.releaseUnknown(lease.ownerToken());
+        throw replies.noReply(what, timeout);
+      }
+      LockProviderException e = Replies.failure(cause);
+      if (e instanceof ConnectionLostException && !c.isOpen()) {
+        LOG.debug(
+            "Connection lost while releasing '{}'; the server released it with the connection",
+            lease.lockId());
+        c.forget(lease.ownerToken());
+        return true;
+      }
+      // Only the write failed; the connection, and with it the lease, lives on.
+      c.releaseUnknown(lease.ownerToken());
+      throw e;
+    }
     c.forget(lease.ownerToken());
-    switch (reply.kind()) {
+    switch (Objects.requireNonNull(reply, "reply").kind()) {
       case "OK" -> {
         return true;
       }
       case "NOTHELD" -> {
         return false;
       }
-      default -> throw replies.refused("RELEASE '" + lease.lockId() + "'", reply);
+      default -> throw replies.refused(what, reply);
     }
   }
 
@@ -340,12 +518,31 @@ final class TcpLockProvider implements LockProvider {
   /**
    * {@inheritDoc}
    *
-   * <p>Closes the connection: the server releases at once the leases of running work held over it
-   * (they are reported to the {@link #onLeaseLost} callbacks and logged at INFO), while leases kept
-   * for a minimum hold stay held until their end.
+   * <p>First waits up to {@code request-timeout} for the replies to releases sent by {@link
+   * #releaseAsync} and completes their stages, failing those still unanswered. Then closes the
+   * connection: the server releases at once the leases of running work held over it (they are
+   * reported to the {@link #onLeaseLost} callbacks and logged at INFO), while leases kept for a
+   * minimum hold stay held until their end.
    */
   @Override
   public void close() {
+    int unconfirmed =
+        pendingReleases.awaitThenFail(
+            settings.requestTimeout().toNanos(),
+            new LockProviderException(
+                "provider for "
+                    + settings
+                    + " was closed before the release was confirmed (waited "
+                    + ConnectFailures.requestTimeout(settings)
+                    + ")"));
+    if (unconfirmed > 0) {
+      LOG.warn(
+          "Closing the provider for {}: {} release(s) unconfirmed after {}; the server releases"
+              + " those leases with the connection",
+          settings,
+          unconfirmed,
+          ConnectFailures.requestTimeout(settings));
+    }
     connector.close();
   }
 
