@@ -5,8 +5,10 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.core.spi.RenewalRequest;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -119,6 +121,30 @@ final class FileLockProvider implements LockProvider {
     } catch (IOException e) {
       throw failure("renew", lease.lockId(), e);
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One pass over the directory: one check that it is usable, then each lease's renewal as
+   * {@link #renew} does it (its own record only, not within {@code renew-margin} of its local
+   * deadline), in request order.
+   *
+   * @throws LockProviderException when a lease's lock file cannot be read or written; the leases
+   *     before it in the batch may have been renewed
+   */
+  @Override
+  public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
+    checkOpen();
+    if (requests.size() > MAX_RENEWALS_PER_CALL) {
+      throw new IllegalArgumentException(
+          "a batch of "
+              + requests.size()
+              + " renewals; at most "
+              + MAX_RENEWALS_PER_CALL
+              + " may be renewed in one call");
+    }
+    return upkeep.renewAll(requests, hooks, (lockId, e) -> failure("renew", lockId, e));
   }
 
   @Override

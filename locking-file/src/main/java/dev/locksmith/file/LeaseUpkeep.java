@@ -1,11 +1,15 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.RenewalRequest;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,11 +51,47 @@ final class LeaseUpkeep {
     if (ttl.isNegative() || ttl.isZero()) {
       throw new IllegalArgumentException("ttl must be positive, was " + ttl);
     }
+    if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
+      return Optional.empty();
+    }
+    check.ensureUsable();
+    return renewInPass(lease, ttl, hooks);
+  }
+
+  /**
+   * Renews every lease of {@code requests} in one pass, after one check that the directory is
+   * usable; each answer is what {@link #renew} gives for its lease.
+   *
+   * @param failure turns an I/O failure of one lease's renewal into what the call throws (the
+   *     leases before it may have been renewed)
+   */
+  List<Optional<LeaseGrant>> renewAll(
+      List<RenewalRequest> requests,
+      TestHooks hooks,
+      BiFunction<String, IOException, RuntimeException> failure) {
+    List<Optional<LeaseGrant>> answers = new ArrayList<>(requests.size());
+    if (requests.isEmpty()) {
+      return answers;
+    }
+    check.ensureUsable();
+    for (RenewalRequest request : requests) {
+      LeaseGrant lease = request.lease();
+      try {
+        answers.add(renewInPass(lease, request.ttl(), hooks));
+      } catch (IOException e) {
+        throw failure.apply(lease.lockId(), e);
+      }
+    }
+    return answers;
+  }
+
+  /** The body of {@link #renew}, once the directory is known to be usable. */
+  private Optional<LeaseGrant> renewInPass(LeaseGrant lease, Duration ttl, TestHooks hooks)
+      throws IOException {
     long startNanos = System.nanoTime();
     if (lease.deadlineNanos() - startNanos <= marginNanos) {
       return Optional.empty();
     }
-    check.ensureUsable();
     LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), lease.lockId());
     ReentrantLock stripe = stripe(lease.lockId());
     stripe.lock();
