@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link LeaseUpkeep}: renew rewrites the caller's record in place through the descriptor it
  *       checked it through, and release renames the caller's file to a tomb and checks it ({@link
  *       Tombs}); both act only on the caller's own record and only while the caller's local
- *       deadline, minus a margin, has not passed;
+ *       deadline, minus a margin, has not passed; a batch of renewals is one pass of the same;
  *   <li>{@link Waiting}: acquire with a timeout polls with back-off and wakes early on the
  *       directory watch.
  * </ul>
