@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
@@ -49,8 +50,13 @@ final class LockCommands {
    *
    * @param granted whether the lock was granted
    * @param value the fencing token when granted, else the holder's pttl in milliseconds
+   * @param folded the outcome of the release folded into the attempt, {@code null} when none was
    */
-  record Attempt(boolean granted, long value) {
+  record Attempt(boolean granted, long value, @Nullable Boolean folded) {
+    Attempt(boolean granted, long value) {
+      this(granted, value, null);
+    }
+
     /** The grant of an attempt sent at {@code sentAt}: its local deadline counts from then. */
     LeaseGrant grant(LockRequest request, long sentAt) {
       return new LeaseGrant(
@@ -68,15 +74,40 @@ final class LockCommands {
    * that token, without waiting, before the failure is thrown.
    */
   Attempt acquire(LockRequest request, LockKeys keys) {
+    return acquire(request, keys, null);
+  }
+
+  /**
+   * {@link #acquire(LockRequest, LockKeys)} with {@code fold}, a release of the same lock still in
+   * flight, folded in (see {@link LuaScripts#ACQUIRE}): the attempt's {@link Attempt#folded()} is
+   * that release's outcome.
+   */
+  Attempt acquire(LockRequest request, LockKeys keys, PendingReleases.@Nullable Pending fold) {
     try {
-      return acquireOnce(request, keys);
+      return acquireOnce(request, keys, fold);
     } catch (LockProviderException e) {
       releaseAbandoned(request, keys);
       throw e;
     }
   }
 
-  private Attempt acquireOnce(LockRequest request, LockKeys keys) {
+  private Attempt acquireOnce(
+      LockRequest request, LockKeys keys, PendingReleases.@Nullable Pending fold) {
+    String ttl = Long.toString(millis(request.ttl()));
+    String counterLife = Long.toString(millis(request.ttl()) + LuaScripts.FENCE_MARGIN_MILLIS);
+    Object[] arguments =
+        fold == null
+            ? new Object[] {request.ownerToken(), ttl, request.owner(), counterLife}
+            : new Object[] {
+              request.ownerToken(),
+              ttl,
+              request.owner(),
+              counterLife,
+              fold.lease().ownerToken(),
+              Long.toString(fold.lease().fencingToken()),
+              fold.releaseId(),
+              Integer.toString(LuaScripts.RELEASE_RECORDS)
+            };
     List<Object> reply =
         call(
             "acquire",
@@ -88,11 +119,9 @@ final class LockCommands {
                     LuaScripts.ACQUIRE,
                     RScript.ReturnType.LIST,
                     List.of(keys.lock(), keys.fence()),
-                    request.ownerToken(),
-                    Long.toString(millis(request.ttl())),
-                    request.owner(),
-                    Long.toString(millis(request.ttl()) + LuaScripts.FENCE_MARGIN_MILLIS)));
-    if (reply == null || reply.size() != 2) {
+                    arguments));
+    int expected = fold == null ? 2 : 3;
+    if (reply == null || reply.size() != expected) {
       throw new LockProviderException(
           "Redis "
               + description
@@ -101,7 +130,10 @@ final class LockCommands {
               + "': "
               + reply);
     }
-    return new Attempt(asLong(reply.get(0)) == 1L, asLong(reply.get(1)));
+    return new Attempt(
+        asLong(reply.get(0)) == 1L,
+        asLong(reply.get(1)),
+        fold == null ? null : asLong(reply.get(2)) == 1L);
   }
 
   /**
@@ -212,6 +244,79 @@ final class LockCommands {
     return released != null && released == 1L;
   }
 
+  /**
+   * Sends the release script with {@code releaseId} without waiting: the stage completes with what
+   * {@link #release} would return, or with the {@link LockProviderException} it would throw.
+   */
+  CompletableFuture<Boolean> releaseAsync(LeaseGrant lease, LockKeys keys, String releaseId) {
+    return send(
+            "release",
+            "lock '" + lease.lockId() + "'",
+            () ->
+                script.<Long>evalAsync(
+                    keys.lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.RELEASE,
+                    RScript.ReturnType.LONG,
+                    List.of(keys.lock(), keys.channel()),
+                    lease.ownerToken(),
+                    Long.toString(lease.fencingToken()),
+                    releaseId,
+                    Long.toString(LuaScripts.TOMBSTONE_MILLIS),
+                    Integer.toString(LuaScripts.RELEASE_RECORDS)))
+        .thenApply(released -> released != null && released == 1L);
+  }
+
+  /**
+   * Sends one renew script for {@code leases} (their keys in {@code keys}, the same order), all in
+   * one cluster slot, without waiting: the stage completes with whether each lease was still held
+   * and now lasts its ttl, in order, or with a {@link LockProviderException}.
+   */
+  CompletableFuture<List<Boolean>> renewAll(
+      List<LeaseGrant> leases, List<LockKeys> keys, List<Duration> ttls) {
+    List<Object> scriptKeys = new ArrayList<>(2 * keys.size());
+    for (LockKeys lock : keys) {
+      scriptKeys.add(lock.lock());
+      scriptKeys.add(lock.channel());
+    }
+    Object[] arguments = new Object[3 * leases.size()];
+    for (int i = 0; i < leases.size(); i++) {
+      LeaseGrant lease = leases.get(i);
+      arguments[3 * i] = lease.ownerToken();
+      arguments[3 * i + 1] = Long.toString(lease.fencingToken());
+      arguments[3 * i + 2] = Long.toString(millis(ttls.get(i)));
+    }
+    String subject = leasesNamed(leases);
+    return this.<List<Object>>send(
+            "renew",
+            subject,
+            () ->
+                script.evalAsync(
+                    keys.get(0).lock(),
+                    RScript.Mode.READ_WRITE,
+                    LuaScripts.RENEW_ALL,
+                    RScript.ReturnType.LIST,
+                    scriptKeys,
+                    arguments))
+        .thenApply(
+            reply -> {
+              if (reply == null || reply.size() != leases.size()) {
+                throw new LockProviderException(
+                    "Redis "
+                        + description
+                        + " gave an unexpected reply to renew "
+                        + subject
+                        + " together: "
+                        + reply);
+              }
+              List<Boolean> renewed = new ArrayList<>(reply.size());
+              for (Object answer : reply) {
+                renewed.add(asLong(answer) == 1L);
+              }
+              return renewed;
+            });
+  }
+
   /** Runs the status script. */
   LockStatus status(String lockId, LockKeys keys) {
     List<Object> reply =
@@ -304,8 +409,32 @@ final class LockCommands {
     }
   }
 
+  /**
+   * Sends one command without waiting; the stage fails with one clean line naming {@code subject}
+   * when the command does.
+   */
+  private <T> CompletableFuture<T> send(
+      String action, String subject, Supplier<RFuture<T>> command) {
+    CompletableFuture<T> sent;
+    try {
+      sent = firstContact.send(command);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(failed(action, subject, e));
+    }
+    CompletableFuture<T> answered = new CompletableFuture<>();
+    sent.whenComplete(
+        (reply, error) -> {
+          if (error == null) {
+            answered.complete(reply);
+          } else {
+            answered.completeExceptionally(failed(action, subject, error));
+          }
+        });
+    return answered;
+  }
+
   /** {@code Redis URL failed to ACTION lock 'ID': NODE unreachable: connection refused}. */
-  private LockProviderException failed(String action, String subject, RuntimeException e) {
+  private LockProviderException failed(String action, String subject, Throwable e) {
     Throwable cause = RedisFailures.unwrap(e);
     return new LockProviderException(
         "Redis "
@@ -331,6 +460,20 @@ final class LockCommands {
     }
     if (requests.size() > named) {
       out.append(" and ").append(requests.size() - named).append(" more");
+    }
+    return out.toString();
+  }
+
+  /** {@code leases of locks 'A', 'B'} for messages, as {@link #locksNamed} names locks. */
+  static String leasesNamed(List<LeaseGrant> leases) {
+    StringBuilder out =
+        new StringBuilder(leases.size() == 1 ? "the lease of lock " : "leases of locks ");
+    int named = Math.min(leases.size(), NAMED_IN_MESSAGES);
+    for (int i = 0; i < named; i++) {
+      out.append(i == 0 ? "'" : ", '").append(leases.get(i).lockId()).append('\'');
+    }
+    if (leases.size() > named) {
+      out.append(" and ").append(leases.size() - named).append(" more");
     }
     return out.toString();
   }

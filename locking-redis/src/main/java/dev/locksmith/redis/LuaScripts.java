@@ -53,6 +53,14 @@ final class LuaScripts {
    * free; taking it keeps its release records, so that a release resent after the lock changed
    * hands is still recognised.
    *
+   * <p>Optional ARGV 5-8 fold in a release of this provider still in flight for the same lock (see
+   * {@link RedisLockProvider#releaseAsync}): its owner token, fencing token, release id and the
+   * records kept. When that lease still holds the lock, it is released first exactly as {@link
+   * #RELEASE} releases it (its record written, the fields removed) but without publishing, since
+   * the lock is taken again in the same run; the reply then ends with a third element, the
+   * release's outcome: 1 when it released now or its record shows it ran before, else 0. The {@link
+   * #RELEASE} still in flight then finds its record and returns 1 without publishing.
+   *
    * <p>The fencing counter never goes below the server clock in microseconds: when it is lost (a
    * restart without persistence, a failover to a replica that missed the last increments, or its
    * own expiry) the next token still exceeds every earlier one, as long as the server's clock did
@@ -62,12 +70,42 @@ final class LuaScripts {
    */
   static final String ACQUIRE =
       """
+      local folded = nil
+      if ARGV[5] then
+        local old = redis.call('HMGET', KEYS[1], 'token', 'fence', 'released')
+        local record = ARGV[6] .. ':' .. ARGV[7]
+        if old[1] == ARGV[5] and old[2] == ARGV[6] then
+          local records = record
+          if old[3] then
+            local count = 1
+            local limit = tonumber(ARGV[8])
+            for earlier in string.gmatch(old[3], '%S+') do
+              if count >= limit then
+                break
+              end
+              records = records .. ' ' .. earlier
+              count = count + 1
+            end
+          end
+          redis.call('HSET', KEYS[1], 'released', records)
+          redis.call('HDEL', KEYS[1], 'token', 'fence', 'owner')
+          folded = 1
+        elseif old[3] and string.find(' ' .. old[3] .. ' ', ' ' .. record .. ' ', 1, true) then
+          folded = 1
+        else
+          folded = 0
+        end
+      end
       local held = redis.call('HMGET', KEYS[1], 'token', 'fence')
       if held[1] then
+        local answer = {0, redis.call('PTTL', KEYS[1])}
         if held[1] == ARGV[1] then
-          return {1, tonumber(held[2])}
+          answer = {1, tonumber(held[2])}
         end
-        return {0, redis.call('PTTL', KEYS[1])}
+        if folded then
+          answer[3] = folded
+        end
+        return answer
       end
       if redis.replicate_commands then
         pcall(redis.replicate_commands)
@@ -83,6 +121,9 @@ final class LuaScripts {
       redis.call('HSET', KEYS[1], 'token', ARGV[1], 'fence', string.format('%.0f', fence),
         'owner', ARGV[3])
       redis.call('PEXPIRE', KEYS[1], ARGV[2])
+      if folded then
+        return {1, fence, folded}
+      end
       return {1, fence}
       """;
 
@@ -155,6 +196,34 @@ final class LuaScripts {
         return 1
       end
       return 0
+      """;
+
+  /**
+   * {@link #RENEW} for several leases in one run. KEYS: lock and channel of each lease, in order
+   * ({@code lock1, channel1, lock2, channel2, ...}). ARGV: three per lease, in the same order:
+   * owner token, fencing token, ttl in ms. Each lease is renewed exactly as {@link #RENEW} renews
+   * one (owner- and fence-checked, publishing when shortened); returns one 1 (renewed) or 0 (not
+   * held by that owner and token) per lease, in order.
+   */
+  static final String RENEW_ALL =
+      """
+      local reply = {}
+      for i = 1, #KEYS / 2 do
+        local lock = KEYS[2 * i - 1]
+        local a = 3 * i - 2
+        local held = redis.call('HMGET', lock, 'token', 'fence')
+        if held[1] == ARGV[a] and held[2] == ARGV[a + 1] then
+          local before = redis.call('PTTL', lock)
+          redis.call('PEXPIRE', lock, ARGV[a + 2])
+          if tonumber(ARGV[a + 2]) < before then
+            redis.call('PUBLISH', KEYS[2 * i], 'shortened')
+          end
+          reply[i] = 1
+        else
+          reply[i] = 0
+        end
+      end
+      return reply
       """;
 
   /**

@@ -9,11 +9,16 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.OwnerTokens;
+import dev.locksmith.core.spi.RenewalRequest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.redisson.api.RedissonClient;
@@ -69,6 +74,13 @@ public final class RedisLockProvider implements LockProvider {
    */
   static final Duration MAX_TTL = Duration.ofDays(MAX_TTL_DAYS);
 
+  /**
+   * How long {@link #close()} waits for the answers of releases in flight: 15 s, longer than
+   * Redisson's own bound on a command with the default settings ({@code timeout} 3 s, 3 retries 1.5
+   * s apart: 13.5 s), within which each release is answered or failed by Redisson itself.
+   */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(15);
+
   private final RedissonClient client;
   private final boolean ownsClient;
   private final RedisLockOptions options;
@@ -79,6 +91,7 @@ public final class RedisLockProvider implements LockProvider {
   private final EvictionGate evictionGate;
   private final Waiting waiting;
   private final boolean cluster;
+  private final PendingReleases pendingReleases = new PendingReleases();
   private volatile boolean closed;
 
   private RedisLockProvider(
@@ -154,8 +167,22 @@ public final class RedisLockProvider implements LockProvider {
     LockKeys keys = keys(request.lockId());
     evictionGate.ensureChecked(request.lockId());
     long sentAt = System.nanoTime();
-    LockCommands.Attempt attempt = commands.acquire(request, keys);
+    LockCommands.Attempt attempt = firstAttempt(request, keys);
     return attempt.granted() ? Optional.of(attempt.grant(request, sentAt)) : Optional.empty();
+  }
+
+  /**
+   * The first acquire attempt of a call, with this provider's release of the same lock still in
+   * flight, if any, folded in (see {@link #releaseAsync}); the attempt's reply answers that
+   * release.
+   */
+  private LockCommands.Attempt firstAttempt(LockRequest request, LockKeys keys) {
+    PendingReleases.Pending fold = pendingReleases.toFold(request.lockId());
+    LockCommands.Attempt attempt = commands.acquire(request, keys, fold);
+    if (fold != null && attempt.folded() != null) {
+      fold.answer(attempt.folded());
+    }
+    return attempt;
   }
 
   /**
@@ -184,6 +211,7 @@ public final class RedisLockProvider implements LockProvider {
     if (requests.size() == 1) {
       return tryAcquire(requests.get(0)).map(List::of);
     }
+    pendingReleases.awaitAnswered(requests.stream().map(LockRequest::lockId).toList());
     if (!inOneScript(keys)) {
       return LockProvider.super.tryAcquireAll(requests);
     }
@@ -240,7 +268,7 @@ public final class RedisLockProvider implements LockProvider {
     LockKeys keys = keys(request.lockId());
     evictionGate.ensureChecked(request.lockId());
     long sentAt = System.nanoTime();
-    LockCommands.Attempt attempt = commands.acquire(request, keys);
+    LockCommands.Attempt attempt = firstAttempt(request, keys);
     if (attempt.granted()) {
       return Optional.of(attempt.grant(request, sentAt));
     }
@@ -251,6 +279,7 @@ public final class RedisLockProvider implements LockProvider {
   public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
     checkTtl(ttl);
     LockKeys keys = keys(lease.lockId());
+    pendingReleases.awaitAnswered(List.of(lease.lockId()));
     long sentAt = System.nanoTime();
     if (!commands.renew(lease, keys, ttl)) {
       return Optional.empty();
@@ -276,12 +305,141 @@ public final class RedisLockProvider implements LockProvider {
    * one {@link #release(LeaseGrant)} call sends.
    */
   boolean release(LeaseGrant lease, String releaseId) {
-    return commands.release(lease, keys(lease.lockId()), releaseId);
+    LockKeys keys = keys(lease.lockId());
+    pendingReleases.awaitAnswered(List.of(lease.lockId()));
+    return commands.release(lease, keys, releaseId);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The release script is sent with Redisson's asynchronous {@code EVALSHA} and nothing waits
+   * for it; the stage completes from its reply (on a Redisson thread) with {@link #release}'s
+   * outcome and failures, resends included. Until it is answered, the release is this provider's
+   * release in flight for the lock id, and a later call on that id is applied after it although
+   * Redisson may send it on another connection:
+   *
+   * <ul>
+   *   <li>the first attempt of {@link #tryAcquire} or {@link #acquire} carries the release in its
+   *       own script ({@link LuaScripts#ACQUIRE}): when the lease still holds the lock, that script
+   *       releases it first, recording the release under its release id, then acquires; so an
+   *       immediate re-acquire costs one round trip, as without a release in flight, and whichever
+   *       reply comes first answers the release (the late release script finds its record and
+   *       returns {@code true} without publishing);
+   *   <li>{@link #tryAcquireAll} over several locks, {@link #renew}, {@link #renewAll}, {@link
+   *       #release} and {@link #status} wait for the release's answer first (at most the client's
+   *       timeout).
+   * </ul>
+   *
+   * <p>{@link #close()} waits for the releases in flight before it shuts Redisson down.
+   */
+  @Override
+  public CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
+    LockKeys keys;
+    try {
+      keys = keys(lease.lockId());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    String releaseId = OwnerTokens.newToken();
+    PendingReleases.Pending pending = pendingReleases.register(lease, releaseId);
+    commands
+        .releaseAsync(lease, keys, releaseId)
+        .whenComplete(
+            (released, error) -> {
+              if (error == null) {
+                pending.answer(released);
+              } else {
+                pending.fail(
+                    error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause()
+                        : error);
+              }
+            });
+    return pending.outcome().copy();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script ({@link LuaScripts#RENEW_ALL}) renews the whole batch, each lease exactly as
+   * {@link #renew} renews one (owner- and fence-checked). On a Cluster, where a script only runs
+   * over keys of one slot, the leases are grouped by slot ({@link KeySlots}), one script a group,
+   * all sent before any is awaited. When any script gets no answer, the {@link
+   * LockProviderException} is thrown (the others may have renewed their leases).
+   */
+  @Override
+  public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
+    if (requests.size() > MAX_RENEWALS_PER_CALL) {
+      throw new IllegalArgumentException(
+          "a batch of "
+              + requests.size()
+              + " renewals; at most "
+              + MAX_RENEWALS_PER_CALL
+              + " may be renewed in one call");
+    }
+    if (requests.isEmpty()) {
+      return List.of();
+    }
+    List<LockKeys> keys = new ArrayList<>(requests.size());
+    List<String> ids = new ArrayList<>(requests.size());
+    for (RenewalRequest request : requests) {
+      checkTtl(request.ttl());
+      keys.add(keys(request.lease().lockId()));
+      ids.add(request.lease().lockId());
+    }
+    pendingReleases.awaitAnswered(ids);
+    Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
+    for (int i = 0; i < requests.size(); i++) {
+      int slot = cluster ? KeySlots.slot(keys.get(i).lock()) : 0;
+      groups.computeIfAbsent(slot, s -> new ArrayList<>()).add(i);
+    }
+    long sentAt = System.nanoTime();
+    List<CompletableFuture<List<Boolean>>> sent = new ArrayList<>(groups.size());
+    for (List<Integer> group : groups.values()) {
+      List<LeaseGrant> leases = new ArrayList<>(group.size());
+      List<LockKeys> groupKeys = new ArrayList<>(group.size());
+      List<Duration> ttls = new ArrayList<>(group.size());
+      for (int i : group) {
+        leases.add(requests.get(i).lease());
+        groupKeys.add(keys.get(i));
+        ttls.add(requests.get(i).ttl());
+      }
+      sent.add(commands.renewAll(leases, groupKeys, ttls));
+    }
+    List<Optional<LeaseGrant>> renewed = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      renewed.add(Optional.empty());
+    }
+    int g = 0;
+    for (List<Integer> group : groups.values()) {
+      List<Boolean> answers;
+      try {
+        answers = sent.get(g++).join();
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof RuntimeException failure) {
+          throw failure;
+        }
+        throw e;
+      }
+      for (int j = 0; j < group.size(); j++) {
+        if (answers.get(j)) {
+          RenewalRequest request = requests.get(group.get(j));
+          renewed.set(
+              group.get(j),
+              Optional.of(
+                  request.lease().renewed(request.ttl(), sentAt + request.ttl().toNanos())));
+        }
+      }
+    }
+    return renewed;
   }
 
   @Override
   public LockStatus status(String lockId) {
-    return commands.status(lockId, keys(lockId));
+    LockKeys keys = keys(lockId);
+    pendingReleases.awaitAnswered(List.of(lockId));
+    return commands.status(lockId, keys);
   }
 
   @Override
@@ -290,10 +448,12 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   /**
-   * Wakes every waiter of this provider, which then throws a {@link LockProviderException}
-   * ("provider closed") holding nothing, drops the provider's subscriptions and, when it created
-   * the client, shuts the client down. Leases still held expire by their TTL; later calls throw
-   * {@link IllegalStateException}.
+   * Waits for the answers of the releases still in flight ({@link #releaseAsync}), at most {@link
+   * #CLOSE_WAIT}, failing those still unanswered then with a {@link LockProviderException}
+   * ("provider closed"); wakes every waiter of this provider, which then throws a {@link
+   * LockProviderException} ("provider closed") holding nothing, drops the provider's subscriptions
+   * and, when it created the client, shuts the client down. Leases still held expire by their TTL;
+   * later calls throw {@link IllegalStateException}.
    */
   @Override
   public void close() {
@@ -301,6 +461,20 @@ public final class RedisLockProvider implements LockProvider {
       return;
     }
     closed = true;
+    try {
+      int failed = pendingReleases.drain(CLOSE_WAIT, description);
+      if (failed > 0) {
+        LOG.warn(
+            "Redis {}: closed with {} release(s) unanswered after {}; those leases end by their"
+                + " TTL at the latest",
+            description,
+            failed,
+            Durations.format(CLOSE_WAIT));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      pendingReleases.failUnanswered(description);
+    }
     wakeUps.close();
     firstContact.close();
     if (ownsClient) {
@@ -310,6 +484,11 @@ public final class RedisLockProvider implements LockProvider {
         LOG.debug("Shutting down the Redisson client of {} failed: {}", description, e.toString());
       }
     }
+  }
+
+  /** This provider's releases in flight. */
+  PendingReleases pendingReleases() {
+    return pendingReleases;
   }
 
   /** How many lock channels this provider's waiters are subscribed to now. */

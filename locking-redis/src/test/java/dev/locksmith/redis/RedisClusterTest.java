@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.RenewalRequest;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.nio.file.Files;
@@ -230,6 +231,56 @@ class RedisClusterTest {
             .isEmpty();
       }
       assertThat(other.release(busy)).isTrue();
+    }
+  }
+
+  @Test
+  void renewAllSendsOneScriptPerSlotAndAnswersInOrder(@TempDir Path dir) throws Exception {
+    try (RedisLockProvider provider =
+            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=renewing");
+        RedisLockProvider other =
+            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=renewing")) {
+      warmUp(provider);
+      String tag = lockId();
+      List<LeaseGrant> leases = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        // Every third lease shares one hash tag, so one slot holds four leases.
+        String id = i % 3 == 0 ? "account:{" + tag + "}:" + i : lockId();
+        leases.add(provider.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow());
+      }
+      // The script is sent by its SHA: load it with a first batch.
+      assertThat(
+              provider.renewAll(List.of(new RenewalRequest(leases.get(0), Duration.ofMinutes(1)))))
+          .hasSize(1);
+      LeaseGrant stolen = leases.get(5);
+      assertThat(other.release(stolen)).isTrue();
+      long slots =
+          leases.stream()
+              .map(lease -> KeySlots.slot(LockKeys.of("renewing", lease.lockId()).lock()))
+              .distinct()
+              .count();
+      assertThat(slots).isBetween(2L, 9L);
+
+      long before = scriptRuns();
+      List<Optional<LeaseGrant>> renewed =
+          provider.renewAll(
+              leases.stream()
+                  .map(lease -> new RenewalRequest(lease, Duration.ofMinutes(5)))
+                  .toList());
+      assertThat(scriptRuns() - before).as("one script per slot").isEqualTo(slots);
+
+      for (int i = 0; i < leases.size(); i++) {
+        LeaseGrant lease = leases.get(i);
+        if (i == 5) {
+          assertThat(renewed.get(i)).as("released meanwhile").isEmpty();
+          continue;
+        }
+        assertThat(renewed.get(i).orElseThrow().lockId()).isEqualTo(lease.lockId());
+        assertThat(other.status(lease.lockId()).currentHolder().orElseThrow().timeLeft())
+            .as(lease.lockId())
+            .isGreaterThan(Duration.ofMinutes(4));
+        assertThat(provider.release(lease)).isTrue();
+      }
     }
   }
 

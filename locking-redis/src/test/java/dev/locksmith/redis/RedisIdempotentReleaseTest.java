@@ -113,6 +113,8 @@ class RedisIdempotentReleaseTest {
       proxy.loseNextReply();
       lease.close();
 
+      // The engine may release off the caller's path: wait for the released event.
+      await().atMost(Duration.ofSeconds(10)).until(() -> !released.isEmpty());
       assertThat(scriptRuns() - scriptsBefore)
           .as("the first run's reply was lost: the release script ran again")
           .isEqualTo(2);

@@ -1,0 +1,271 @@
+package dev.locksmith.redis;
+
+import static dev.locksmith.redis.RedisTests.lockId;
+import static dev.locksmith.redis.RedisTests.request;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.testkit.FaultProxy;
+import dev.locksmith.testkit.FaultProxy.Direction;
+import dev.locksmith.testkit.redis.RedisServerProcess;
+import dev.locksmith.testkit.redis.TestRedis;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RedisLockProvider#releaseAsync}: sent at once, answered from the reply, ordered before
+ * every later call on the same lock id of the same provider (an immediate re-acquire is never
+ * refused by the lease being released), and flushed by {@code close()}. A server of its own, so
+ * that its {@code INFO commandstats} counts this class's commands only.
+ */
+class RedisAsyncReleaseTest {
+  private static final Duration LONG = Duration.ofMinutes(5);
+  private static final String PATIENT = "timeout=10s&retry-attempts=0";
+  private static RedisServerProcess redis;
+  private static RedisLockProvider provider;
+  private static RedisLockProvider other;
+
+  @BeforeAll
+  static void start() {
+    redis = TestRedis.startDedicated();
+    provider = RedisLockProvider.create(redis.url() + "?prefix=async&pool-size=8");
+    other = RedisLockProvider.create(redis.url() + "?prefix=async");
+  }
+
+  @AfterAll
+  static void stop() {
+    provider.close();
+    other.close();
+    redis.close();
+  }
+
+  @Test
+  void aReacquireRightAfterReleaseAsyncIsNeverBusyAndTokensRise() {
+    String id = lockId();
+    LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    List<CompletionStage<Boolean>> releases = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      releases.add(provider.releaseAsync(lease));
+      LeaseGrant next =
+          provider
+              .tryAcquire(request(id, LONG))
+              .orElseThrow(() -> new AssertionError("busy right after its own release"));
+      assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+      lease = next;
+    }
+    for (CompletionStage<Boolean> release : releases) {
+      assertThat(release.toCompletableFuture().join()).isTrue();
+    }
+    assertThat(provider.release(lease)).isTrue();
+    assertThat(provider.pendingReleases().size()).isZero();
+  }
+
+  @Test
+  void aReacquireOnAnotherThreadRightAfterReleaseAsyncIsNeverBusy() throws Exception {
+    ExecutorService elsewhere = Executors.newSingleThreadExecutor();
+    try {
+      String id = lockId();
+      LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
+      List<CompletionStage<Boolean>> releases = new ArrayList<>();
+      for (int i = 0; i < 1_000; i++) {
+        releases.add(provider.releaseAsync(lease));
+        LeaseGrant next =
+            elsewhere
+                .submit(() -> provider.acquire(request(id, LONG), Duration.ZERO))
+                .get(10, TimeUnit.SECONDS)
+                .orElseThrow(() -> new AssertionError("busy right after its own release"));
+        assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+        lease = next;
+      }
+      for (CompletionStage<Boolean> release : releases) {
+        assertThat(release.toCompletableFuture().join()).isTrue();
+      }
+      assertThat(provider.release(lease)).isTrue();
+    } finally {
+      elsewhere.shutdownNow();
+    }
+  }
+
+  @Test
+  void theFoldedReleaseIsRecordedSoTheLateReleaseReportsItWithoutPublishing() throws Exception {
+    String id = lockId();
+    LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    // The release as registered and not sent yet: the acquire overtook it on another connection.
+    PendingReleases.Pending pending = provider.pendingReleases().register(lease, "late-release");
+
+    long publishesBefore = publishes();
+    LeaseGrant next = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    assertThat(pending.outcome()).as("answered by the acquire's reply").isCompletedWithValue(true);
+    assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+
+    assertThat(provider.release(lease, "late-release")).as("the late release").isTrue();
+    assertThat(other.status(id).currentHolder().orElseThrow().fencingToken())
+        .as("the new holder keeps the lock")
+        .isEqualTo(next.fencingToken());
+    assertThat(provider.release(lease)).as("another release call").isFalse();
+    assertThat(publishes() - publishesBefore)
+        .as("nothing published: the lock never became free")
+        .isZero();
+    assertThat(provider.release(next)).isTrue();
+  }
+
+  @Test
+  void aFoldedReleaseOfALeaseNoLongerHeldAnswersFalse() {
+    String id = lockId();
+    LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    assertThat(other.release(lease)).isTrue();
+    PendingReleases.Pending pending = provider.pendingReleases().register(lease, "stale");
+
+    LeaseGrant next = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    assertThat(pending.outcome()).isCompletedWithValue(false);
+    assertThat(provider.release(lease, "stale")).isFalse();
+    assertThat(provider.release(next)).isTrue();
+  }
+
+  @Test
+  void releaseAsyncAnswersAsReleaseDoes() throws Exception {
+    String id = lockId();
+    LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    assertThat(provider.releaseAsync(lease).toCompletableFuture().join()).isTrue();
+    assertThat(other.status(id).currentHolder()).isEmpty();
+    assertThat(provider.releaseAsync(lease).toCompletableFuture().join())
+        .as("released twice")
+        .isFalse();
+
+    LeaseGrant deleted = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    assertThat(redis.call("DEL", LockKeys.of("async", id).lock())).isEqualTo(1L);
+    assertThat(provider.releaseAsync(deleted).toCompletableFuture().join())
+        .as("deleted meanwhile")
+        .isFalse();
+  }
+
+  @Test
+  void aReleaseWhoseRequestIsHeldBackStaysPendingAndTheLockHeldUntilItArrives() throws Exception {
+    try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+        RedisLockProvider proxied =
+            RedisLockProvider.create(
+                "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=async&" + PATIENT)) {
+      String id = lockId();
+      LeaseGrant lease = proxied.tryAcquire(request(id, LONG)).orElseThrow();
+
+      proxy.freeze(Direction.TO_SERVER);
+      CompletableFuture<Boolean> release = proxied.releaseAsync(lease).toCompletableFuture();
+      await()
+          .during(Duration.ofMillis(500))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !release.isDone());
+      assertThat(other.status(id).currentHolder().orElseThrow().fencingToken())
+          .as("still held while the release has not arrived")
+          .isEqualTo(lease.fencingToken());
+
+      proxy.thaw(Direction.TO_SERVER);
+      assertThat(release.get(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(other.status(id).currentHolder()).isEmpty();
+    }
+  }
+
+  @Test
+  void aDelayedReplyKeepsTheStagePendingUntilItArrives() throws Exception {
+    try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+        RedisLockProvider proxied =
+            RedisLockProvider.create(
+                "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=async&" + PATIENT)) {
+      String id = lockId();
+      LeaseGrant lease = proxied.tryAcquire(request(id, LONG)).orElseThrow();
+
+      proxy.delay(Direction.TO_CLIENT, Duration.ofSeconds(1));
+      long sent = System.nanoTime();
+      CompletableFuture<Boolean> release = proxied.releaseAsync(lease).toCompletableFuture();
+      assertThat(Duration.ofNanos(System.nanoTime() - sent))
+          .as("releaseAsync returns without the reply")
+          .isLessThan(Duration.ofMillis(500));
+      await().atMost(Duration.ofSeconds(5)).until(() -> other.status(id).currentHolder().isEmpty());
+      assertThat(release).as("released on the server, the reply still on its way").isNotDone();
+      assertThat(release.get(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(Duration.ofNanos(System.nanoTime() - sent))
+          .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    }
+  }
+
+  @Test
+  void aReleaseWithoutAnswerFailsAsReleaseFails() throws Exception {
+    try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+        RedisLockProvider proxied =
+            RedisLockProvider.create(RedisTests.proxiedUrl(proxy, "async"))) {
+      String id = lockId();
+      LeaseGrant lease = proxied.tryAcquire(request(id, LONG)).orElseThrow();
+      proxy.freeze(Direction.TO_CLIENT);
+
+      CompletableFuture<Boolean> release = proxied.releaseAsync(lease).toCompletableFuture();
+      assertThatThrownBy(() -> release.get(20, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(LockProviderException.class)
+          .cause()
+          .hasMessageContaining("failed to release lock '" + id + "'");
+      assertThatThrownBy(() -> proxied.release(lease))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("failed to release lock '" + id + "'");
+      proxy.thaw(Direction.TO_CLIENT);
+    }
+  }
+
+  @Test
+  void closeWaitsForTheAnswersOfReleasesInFlight() throws Exception {
+    FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+    ExecutorService closer = Executors.newSingleThreadExecutor();
+    try {
+      RedisLockProvider proxied =
+          RedisLockProvider.create(
+              "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=async&" + PATIENT);
+      List<LeaseGrant> leases = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        leases.add(proxied.tryAcquire(request(lockId(), LONG)).orElseThrow());
+      }
+      proxy.freeze(Direction.TO_SERVER);
+      List<CompletableFuture<Boolean>> releases = new ArrayList<>();
+      for (LeaseGrant lease : leases) {
+        releases.add(proxied.releaseAsync(lease).toCompletableFuture());
+      }
+
+      CompletableFuture<Void> closed = CompletableFuture.runAsync(proxied::close, closer);
+      await()
+          .during(Duration.ofMillis(500))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !closed.isDone());
+      proxy.thaw(Direction.TO_SERVER);
+      closed.get(20, TimeUnit.SECONDS);
+
+      for (CompletableFuture<Boolean> release : releases) {
+        assertThat(release).as("answered before close returned").isCompletedWithValue(true);
+      }
+      for (LeaseGrant lease : leases) {
+        assertThat(other.status(lease.lockId()).currentHolder()).isEmpty();
+      }
+      assertThatThrownBy(() -> proxied.releaseAsync(leases.get(0)).toCompletableFuture().join())
+          .hasCauseInstanceOf(IllegalStateException.class);
+    } finally {
+      closer.shutdownNow();
+      proxy.close();
+    }
+  }
+
+  /** {@code PUBLISH} calls so far, scripts' included, from {@code INFO commandstats}. */
+  private static long publishes() throws Exception {
+    String stats = String.valueOf(redis.call("INFO", "commandstats"));
+    Matcher matcher = Pattern.compile("cmdstat_publish:calls=(\\d+)").matcher(stats);
+    return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+  }
+}
