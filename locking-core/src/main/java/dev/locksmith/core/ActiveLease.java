@@ -4,6 +4,10 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -30,7 +34,14 @@ final class ActiveLease implements HeldLease {
   private final boolean call;
   private final AtomicReference<@Nullable String> lostReason = new AtomicReference<>();
   private final LeaseHolds holds = new LeaseHolds();
+  // Set when the holder and every retained result are done: the release has been sent (RELEASING).
   private final AtomicBoolean released = new AtomicBoolean();
+  // Set once the release was confirmed, or the deadline passed while it was awaited (ENDED): the
+  // released event has been told.
+  private final AtomicBoolean ended = new AtomicBoolean();
+  private volatile Duration heldFor = Duration.ZERO;
+  // Whether this lease's release is counted among the engine's pending releases.
+  private final AtomicBoolean pendingCounted = new AtomicBoolean();
   // Serialises the provider calls of renewal and release, so a late renewal cannot undo a release
   // or a minimum-hold shortening.
   private final ReentrantLock providerCalls = new ReentrantLock();
@@ -72,18 +83,23 @@ final class ActiveLease implements HeldLease {
    * @return whether the keeper should go on keeping this lease
    */
   boolean keep(long now, LeaseKeeper leaseKeeper) {
-    if (released.get() || lostReason.get() != null) {
+    if (ended.get() || lostReason.get() != null) {
       return false;
     }
+    boolean releasing = released.get();
     LeaseGrant current = grant;
     if (current.expiredAt(now)) {
-      markLost(deadlineReason(now));
+      if (releasing) {
+        endByTtl();
+      } else {
+        markLost(deadlineReason(now));
+      }
       return false;
     }
     if (renewal.checkAtDeadline(current.deadlineNanos(), now)) {
       leaseKeeper.checkAt(this, current.deadlineNanos());
     }
-    if (options.renew() && renewal.start(now)) {
+    if (!releasing && options.renew() && renewal.start(now)) {
       leaseKeeper.renewLater(this::renewOnce);
     }
     return true;
@@ -234,6 +250,21 @@ final class ActiveLease implements HeldLease {
     renewal.renewed(renewed.get());
   }
 
+  /**
+   * The provider reported the lease lost; ignored once its release was sent, since the release's
+   * own answer tells whether it was still held.
+   */
+  void reportedLost(String reason) {
+    if (!released.get()) {
+      markLost(reason);
+    }
+  }
+
+  /** Whether the release was sent and is not yet confirmed nor ended by the deadline. */
+  boolean isReleasing() {
+    return released.get() && !ended.get();
+  }
+
   void markLost(String reason) {
     if (lostReason.compareAndSet(null, reason)) {
       cancelWatch();
@@ -279,35 +310,105 @@ final class ActiveLease implements HeldLease {
     }
   }
 
+  /**
+   * Sends the release and returns: the lease stays kept (its deadline watched, a locked call still
+   * counted as running, closing the engine waiting for it) until the provider confirms the release
+   * or the deadline passes. An answer already there (an in-process store, the SPI's default) is
+   * taken at once, on this thread.
+   */
   private void releaseNow() {
+    long heldNanos = ticker.read() - acquiredAt;
+    heldFor = Duration.ofNanos(Math.max(0, heldNanos));
+    if (calls.skipRelease()) {
+      confirmed(Boolean.TRUE, null);
+      return;
+    }
+    CompletionStage<Boolean> stage;
+    providerCalls.lock();
+    try {
+      long holdLeft = lostReason.get() == null ? options.minHold().toNanos() - heldNanos : 0;
+      stage = calls.end(grant, holdLeft);
+    } finally {
+      providerCalls.unlock();
+    }
+    if (stage instanceof CompletableFuture<Boolean> done && done.isDone()) {
+      completedNow(done);
+      return;
+    }
+    LeaseKeeper k = keeper;
+    if (k == null) {
+      completedNow(stage.toCompletableFuture());
+      return;
+    }
+    k.pendingReleases().started();
+    pendingCounted.set(true);
+    stage.whenComplete(
+        (answer, error) ->
+            k.complete(
+                () -> {
+                  try {
+                    confirmed(answer, error);
+                  } finally {
+                    uncountPending();
+                  }
+                }));
+  }
+
+  /** Takes this lease's release off the engine's pending ones, once. */
+  private void uncountPending() {
+    LeaseKeeper k = keeper;
+    if (k != null && pendingCounted.compareAndSet(true, false)) {
+      k.pendingReleases().ended();
+    }
+  }
+
+  private void completedNow(CompletableFuture<Boolean> done) {
+    Boolean answer;
+    Throwable error = null;
+    try {
+      answer = done.join();
+    } catch (CompletionException | CancellationException e) {
+      answer = null;
+      error = e;
+    }
+    confirmed(answer, error);
+  }
+
+  /**
+   * The provider answered the release: tells the outcome as a synchronous release always told it, a
+   * loss or an error, then the release; nothing when the deadline had already ended the lease.
+   *
+   * @return whether this ended the lease
+   */
+  private boolean confirmed(@Nullable Boolean answer, @Nullable Throwable error) {
+    if (!ended.compareAndSet(false, true)) {
+      return false;
+    }
     LeaseKeeper k = keeper;
     boolean runningCall = k != null && k.stopWatching(this);
     try {
-      release();
+      if (!calls.ended(answer, error, event())) {
+        markLost("it had already expired or been taken over when it was released");
+      }
+      listeners.released(event(), heldFor);
     } finally {
       if (runningCall) {
         k.callEnded();
       }
     }
+    return true;
   }
 
-  private void release() {
-    long heldNanos = ticker.read() - acquiredAt;
-    Duration held = Duration.ofNanos(Math.max(0, heldNanos));
-    if (calls.skipRelease()) {
-      listeners.released(event(), held);
-      return;
+  /**
+   * The deadline passed while the release was awaited: the lease has ended on the store either way,
+   * so it is released, not lost, and the late answer is ignored. The keeper stops watching it.
+   */
+  private void endByTtl() {
+    if (ended.compareAndSet(false, true)) {
+      calls.endedByTtl();
+      listeners.released(event(), heldFor);
+      uncountPending();
     }
-    providerCalls.lock();
-    try {
-      long holdLeft = lostReason.get() == null ? options.minHold().toNanos() - heldNanos : 0;
-      if (!calls.end(grant, holdLeft, event())) {
-        markLost("it had already expired or been taken over when it was released");
-      }
-    } finally {
-      providerCalls.unlock();
-    }
-    listeners.released(event(), held);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.locksmith.core;
 
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +23,21 @@ final class Causes {
   static String oneLine(Throwable error) {
     String text = describe(error, 0);
     return text.length() <= MAX ? text : text.substring(0, MAX - 3) + "...";
+  }
+
+  /**
+   * What a provider's stage failed with: the cause a {@code CompletionException} wraps, itself when
+   * it is a runtime exception, else a {@link LockProviderException} around it.
+   */
+  static RuntimeException unwrapCompletion(Throwable error) {
+    Throwable cause = error;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause instanceof RuntimeException runtime
+        ? runtime
+        : new LockProviderException("the provider's call failed: " + oneLine(cause), cause);
   }
 
   private static String describe(Throwable error, int depth) {

@@ -4,6 +4,8 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,39 +84,64 @@ final class LeaseCalls {
   }
 
   /**
-   * Ends a held lease on the provider: releases it, or with {@code holdLeftNanos} of a minimum hold
-   * still owed (at least a millisecond) shortens it to end then. A failure is told to listeners and
-   * logged, never thrown; the lease then ends by its TTL.
+   * Ends a held lease on the provider: releases it through {@link LockProvider#releaseAsync}, or
+   * with {@code holdLeftNanos} of a minimum hold still owed (at least a millisecond) shortens it to
+   * end then, on this thread (a late renewal must not undo it). Never throws: the outcome, a
+   * failure included, is read with {@link #ended} once the stage completes.
    *
-   * @return {@code false} when the provider no longer held the lease (expired or taken over)
+   * @return what the provider answered: {@code false} when it no longer held the lease
    */
-  boolean end(LeaseGrant grant, long holdLeftNanos, LockEvent event) {
+  CompletionStage<Boolean> end(LeaseGrant grant, long holdLeftNanos) {
     try {
       if (holdLeftNanos >= 1_000_000) {
-        return circuit
-            .call(
-                () -> provider.renew(grant, Duration.ofNanos(holdLeftNanos)),
-                options.lockId(),
-                ProviderCircuit.RELEASED)
-            .isPresent();
+        return CompletableFuture.completedFuture(
+            circuit
+                .call(
+                    () -> provider.renew(grant, Duration.ofNanos(holdLeftNanos)),
+                    options.lockId(),
+                    ProviderCircuit.RELEASED)
+                .isPresent());
       }
-      return circuit.call(
-          () -> provider.release(grant), options.lockId(), ProviderCircuit.RELEASED);
-    } catch (ProviderDownException e) {
-      LOG.debug("{}; the lease ends by its ttl", e.getMessage());
+      return circuit.callAsync(
+          () -> provider.releaseAsync(grant), options.lockId(), ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
-      listeners.error(event, e);
-      if (ProviderCircuit.isProviderFailure(e)) {
-        LOG.debug("Releasing lock '{}' failed; it will expire by its ttl", options.lockId(), e);
-      } else {
-        LOG.warn(
-            "Releasing lock '{}' failed; it will expire by its ttl: {}",
-            options.lockId(),
-            Causes.oneLine(e));
-        LOG.debug("Releasing lock '{}' failed", options.lockId(), e);
-      }
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * What an {@link #end} that completed means for the lease. A failure is told to listeners and
+   * logged, never thrown; the lease then ends by its TTL.
+   *
+   * @param released the provider's answer, when it answered
+   * @param error what the call failed with, else {@code null}
+   * @return {@code false} when the provider no longer held the lease (expired or taken over)
+   */
+  boolean ended(@Nullable Boolean released, @Nullable Throwable error, LockEvent event) {
+    if (error == null) {
+      return released == null || released;
+    }
+    RuntimeException e = Causes.unwrapCompletion(error);
+    if (e instanceof ProviderDownException) {
+      LOG.debug("{}; the lease ends by its ttl", e.getMessage());
+      return true;
+    }
+    listeners.error(event, e);
+    if (ProviderCircuit.isProviderFailure(e)) {
+      LOG.debug("Releasing lock '{}' failed; it will expire by its ttl", options.lockId(), e);
+    } else {
+      LOG.warn(
+          "Releasing lock '{}' failed; it will expire by its ttl: {}",
+          options.lockId(),
+          Causes.oneLine(e));
+      LOG.debug("Releasing lock '{}' failed", options.lockId(), e);
     }
     return true;
+  }
+
+  /** Logs a release whose answer came after the lease's deadline had ended it. */
+  void endedByTtl() {
+    LOG.debug("Lock '{}' ended by its ttl before the release was confirmed", options.lockId());
   }
 
   /**

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -61,6 +62,11 @@ final class LeaseKeeper implements AutoCloseable {
   // probes and releases handed over so that a caller need not wait for them. Never the renewal
   // executor an application gave, which is for renewals.
   private final ExecutorService background = cachedDaemons("locksmith-background-");
+  // Where the answers of releases that completed later are handled, so that listeners never run
+  // on a provider's I/O threads: one thread, in the order the answers came.
+  private final ExecutorService completions =
+      Executors.newSingleThreadExecutor(daemons("locksmith-completions-"));
+  private final PendingReleases pendingReleases = new PendingReleases();
 
   /**
    * @param renewalExecutor runs renewals, or {@code null} for the keeper's own pool of daemon
@@ -209,7 +215,7 @@ final class LeaseKeeper implements AutoCloseable {
     }
     if (lease != null && lease.lockId().equals(grant.lockId())) {
       lostBeforeWatched.remove(grant.ownerToken());
-      lease.markLost("the provider reported it lost (" + lease.providerDescription() + ")");
+      lease.reportedLost("the provider reported it lost (" + lease.providerDescription() + ")");
     }
   }
 
@@ -235,6 +241,23 @@ final class LeaseKeeper implements AutoCloseable {
           TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException closing) {
       // The engine is closing.
+    }
+  }
+
+  /** The releases sent and not yet answered. */
+  PendingReleases pendingReleases() {
+    return pendingReleases;
+  }
+
+  /**
+   * Handles a provider's late answer on the engine's completion thread; once the keeper is closed
+   * the answer is dropped (its lease ends by its ttl).
+   */
+  void complete(Runnable handling) {
+    try {
+      completions.execute(handling);
+    } catch (RejectedExecutionException closed) {
+      LOG.debug("A release answered after the engine closed; its lease ends by its ttl");
     }
   }
 
@@ -292,6 +315,7 @@ final class LeaseKeeper implements AutoCloseable {
       sweepLock.unlock();
     }
     background.shutdownNow();
+    completions.shutdownNow();
     if (ownRenewers != null) {
       ownRenewers.shutdownNow();
     }

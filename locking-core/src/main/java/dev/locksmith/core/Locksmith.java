@@ -280,14 +280,17 @@ public final class Locksmith implements AutoCloseable {
   /**
    * Shuts the engine down gracefully: takes no more locks, waits up to the shutdown timeout ({@link
    * Builder#shutdownTimeout}) for the locked calls still running to end, each lease released as its
-   * call ends (a minimum hold kept), then stops renewing and closes the providers this engine
-   * created from URLs. Leases still held after the timeout are left to end by their TTL.
+   * call ends (a minimum hold kept) and every release sent (programmatic leases' included) is
+   * confirmed by its provider or ended by its deadline, then stops renewing and closes the
+   * providers this engine created from URLs. Leases still held or unconfirmed after the timeout are
+   * left to end by their TTL.
    */
   @Override
   public void close() {
     if (!acquirer.close()) {
       return;
     }
+    long deadline = System.nanoTime() + shutdownTimeout.toNanos();
     try {
       int running = keeper.runningCalls();
       if (running > 0) {
@@ -301,6 +304,14 @@ public final class Locksmith implements AutoCloseable {
               keeper.runningCalls(),
               Durations.format(shutdownTimeout));
         }
+      }
+      PendingReleases pending = keeper.pendingReleases();
+      Duration rest = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      if (pending.count() > 0 && !pending.await(rest)) {
+        LOG.warn(
+            "{} release(s) unconfirmed after {}; those leases end by their ttl",
+            pending.count(),
+            Durations.format(shutdownTimeout));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

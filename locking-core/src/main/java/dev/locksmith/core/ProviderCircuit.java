@@ -4,8 +4,11 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,6 +140,44 @@ final class ProviderCircuit {
     }
     answered();
     return result;
+  }
+
+  /**
+   * Runs a provider call that answers with a stage: fails fast while the circuit is open, and lets
+   * the outcome update the circuit when the stage completes (inline when it is already complete).
+   *
+   * @throws ProviderDownException while the circuit is open, without calling the provider
+   * @throws RuntimeException what starting the call throws
+   */
+  <T> CompletionStage<T> callAsync(
+      Supplier<CompletionStage<T>> call, String lockId, String action) {
+    State at = state.get();
+    if (!at.up()) {
+      throw down(at, lockId, action);
+    }
+    CompletionStage<T> stage;
+    try {
+      stage = call.get();
+    } catch (RuntimeException e) {
+      failed(at, e);
+      throw e;
+    }
+    if (stage instanceof CompletableFuture<T> done && done.isDone()) {
+      if (done.isCompletedExceptionally()) {
+        done.whenComplete((value, error) -> failed(at, Causes.unwrapCompletion(error)));
+      } else {
+        answered();
+      }
+      return done;
+    }
+    return stage.whenComplete(
+        (value, error) -> {
+          if (error == null) {
+            answered();
+          } else {
+            failed(at, Causes.unwrapCompletion(error));
+          }
+        });
   }
 
   private ProviderDownException down(State at, String lockId, String action) {

@@ -7,6 +7,7 @@ import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -49,6 +50,12 @@ final class CountingProvider extends ForwardingProvider {
   public boolean release(LeaseGrant lease) {
     calls.add("release " + lease.lockId());
     return super.release(lease);
+  }
+
+  @Override
+  public CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
+    calls.add("release " + lease.lockId());
+    return delegate.releaseAsync(lease);
   }
 
   @Override

@@ -2,7 +2,8 @@ package dev.locksmith.testkit;
 
 /**
  * Every capability contract: what a provider with waiting, renewal, fencing tokens, several locks
- * in one call, a store that can be restarted, and a faultable path passes.
+ * in one call, a store that can be restarted, a faultable path, and releases sent without waiting
+ * (or answered at once) passes.
  */
 public interface FullContract
     extends BasicLeaseContract,
@@ -12,4 +13,5 @@ public interface FullContract
         FaultContract,
         ShortTtlContract,
         StoreLifecycleContract,
-        SeveralLocksContract {}
+        SeveralLocksContract,
+        AsyncReleaseContract {}
