@@ -203,8 +203,8 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   }
 
   /**
-   * Records a lease granted (or renewed) over this connection, and now and then forgets leases the
-   * server has surely ended long ago (shortened to a minimum hold, say, and never released).
+   * Records a lease granted over this connection, and now and then forgets leases the server has
+   * surely ended long ago (shortened to a minimum hold, say, and never released).
    *
    * <p>Pruning goes by when the client last learned of each lease, not by its conservative
    * deadline: a grant pushed after a long wait has a deadline in the past but a full ttl on the
@@ -215,15 +215,44 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
    *     stays detached
    */
   void granted(LeaseGrant lease, long learnedNanos, boolean detach) {
+    pruneNowAndThen();
+    leases.merge(
+        lease.ownerToken(),
+        new Held(lease, learnedNanos, false, detach),
+        (old, fresh) -> old.detached() ? new Held(lease, learnedNanos, false, true) : fresh);
+  }
+
+  /**
+   * Records the renewal (RENEW or HOLD) of a lease recorded here, but never records it anew: a
+   * lease forgotten while its renewal was in flight (released meanwhile, its reply handled first)
+   * stays forgotten. A lease whose RELEASE is in flight stays marked as being released.
+   *
+   * @param learnedNanos when the reply renewing it arrived
+   * @param detach whether the server detached it from the connection (HOLD); a lease once detached
+   *     stays detached
+   */
+  void renewed(LeaseGrant lease, long learnedNanos, boolean detach) {
+    pruneNowAndThen();
+    leases.computeIfPresent(
+        lease.ownerToken(),
+        (token, old) -> {
+          boolean sameLease =
+              old.lease().lockId().equals(lease.lockId())
+                  && old.lease().fencingToken() == lease.fencingToken();
+          if (!sameLease) {
+            return old;
+          }
+          return new Held(lease, learnedNanos, old.releasing(), old.detached() || detach);
+        });
+  }
+
+  /** Forgets, at most once per {@link #PRUNE_INTERVAL_NANOS}, the leases surely ended by now. */
+  private void pruneNowAndThen() {
     long now = System.nanoTime();
     if (now - lastPruneNanos >= PRUNE_INTERVAL_NANOS) {
       lastPruneNanos = now;
       leases.values().removeIf(held -> held.surelyEndedBy(now));
     }
-    leases.merge(
-        lease.ownerToken(),
-        new Held(lease, learnedNanos, false, detach),
-        (old, fresh) -> old.detached() ? new Held(lease, learnedNanos, false, true) : fresh);
   }
 
   /**

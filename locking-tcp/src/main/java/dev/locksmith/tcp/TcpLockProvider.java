@@ -339,7 +339,7 @@ final class TcpLockProvider implements LockProvider {
     switch (reply.kind()) {
       case "OK" -> {
         LeaseGrant renewed = lease.renewed(ttl, sentNanos + ttl.toNanos());
-        c.granted(renewed, reply.arrivedNanos(), hold);
+        c.renewed(renewed, reply.arrivedNanos(), hold);
         return Optional.of(renewed);
       }
       case "NOTHELD" -> {
