@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.RenewalRequest;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -48,6 +49,8 @@ final class ActiveLease implements HeldLease {
   private volatile LeaseGrant grant;
   private volatile @Nullable LeaseKeeper keeper;
   private final RenewalSchedule renewal;
+  // How early a lease may join a batch of renewals going out: a twelfth of its ttl, at most 250 ms.
+  private final long earlyWindow;
 
   ActiveLease(
       LockOptions options,
@@ -69,6 +72,7 @@ final class ActiveLease implements HeldLease {
     this.acquiredAt = acquiredAt;
     this.call = call;
     this.renewal = new RenewalSchedule(grant);
+    this.earlyWindow = Math.min(options.ttl().toNanos() / 12, 250_000_000L);
   }
 
   void keepWith(LeaseKeeper leaseKeeper) {
@@ -99,10 +103,22 @@ final class ActiveLease implements HeldLease {
     if (renewal.checkAtDeadline(current.deadlineNanos(), now)) {
       leaseKeeper.checkAt(this, current.deadlineNanos());
     }
-    if (!releasing && options.renew() && renewal.start(now)) {
-      leaseKeeper.renewLater(this::renewOnce);
+    if (!releasing && options.renew()) {
+      if (renewal.start(now)) {
+        leaseKeeper.renewDue(this);
+      } else if (renewal.dueWithin(now, earlyWindow)) {
+        leaseKeeper.mayRenewEarly(this);
+      }
     }
     return true;
+  }
+
+  /**
+   * Starts a renewal before it is due, to join a batch going out now: only while the lease is held
+   * and no renewal is in flight.
+   */
+  boolean startRenewalEarly(long now) {
+    return !released.get() && lostReason.get() == null && renewal.startWithin(now, earlyWindow);
   }
 
   private String deadlineReason(long now) {
@@ -119,12 +135,70 @@ final class ActiveLease implements HeldLease {
     return "its deadline passed without a confirmed renewal";
   }
 
-  private void renewOnce() {
+  /**
+   * Takes the lease for a renewal in a batch: holds its provider calls until {@link #endRenewal} or
+   * {@link #renewAlone}, so that its release waits for the batch as it waits for a single renewal.
+   *
+   * @return what to renew, or {@code null} when the lease needs no renewal any more (released,
+   *     lost, or its deadline passed, which is reported here); its renewal is then over
+   */
+  @Nullable RenewalRequest beginRenewal() {
+    if (!providerCalls.tryLock()) {
+      // Its release (or minimum-hold shortening) is under way: no renewal is wanted.
+      renewal.finished();
+      return null;
+    }
+    boolean taken = false;
     try {
-      renewNow();
+      if (released.get() || lostReason.get() != null) {
+        return null;
+      }
+      long now = ticker.read();
+      if (grant.expiredAt(now)) {
+        markLost(deadlineReason(now));
+        return null;
+      }
+      taken = true;
+      return new RenewalRequest(grant, options.ttl());
     } finally {
+      if (!taken) {
+        providerCalls.unlock();
+        renewal.finished();
+      }
+    }
+  }
+
+  /**
+   * Applies the answer of a batch to a lease taken by {@link #beginRenewal}, as a single renewal's
+   * answer is applied, and ends its renewal.
+   *
+   * @param answer the provider's answer for this lease, when the batch was answered
+   * @param failure what the batch failed with, else {@code null}
+   */
+  void endRenewal(
+      RenewalRequest request,
+      @Nullable Optional<LeaseGrant> answer,
+      @Nullable RuntimeException failure) {
+    try {
+      applyRenewal(failure == null ? answer : calls.renewFailed(request.lease(), event(), failure));
+    } finally {
+      providerCalls.unlock();
       renewal.finished();
     }
+  }
+
+  /** Renews a lease taken by {@link #beginRenewal} on its own, and ends its renewal. */
+  void renewAlone(RenewalRequest request) {
+    try {
+      applyRenewal(calls.renew(request.lease(), event()));
+    } finally {
+      providerCalls.unlock();
+      renewal.finished();
+    }
+  }
+
+  ProviderCircuit circuit() {
+    return circuit;
   }
 
   /**
@@ -213,25 +287,9 @@ final class ActiveLease implements HeldLease {
     }
   }
 
-  /** Renews once, unless the lease was released or lost meanwhile. */
-  void renewNow() {
-    providerCalls.lock();
-    try {
-      if (!released.get() && lostReason.get() == null) {
-        renewHeld();
-      }
-    } finally {
-      providerCalls.unlock();
-    }
-  }
-
-  private void renewHeld() {
-    LeaseGrant current = grant;
-    if (current.expiredAt(ticker.read())) {
-      markLost(deadlineReason(ticker.read()));
-      return;
-    }
-    Optional<LeaseGrant> renewed = calls.renew(current, event());
+  // Three outcomes: renewed, no longer held (empty), failed (null) and retried soon.
+  @SuppressWarnings("OptionalAssignedToNull")
+  private void applyRenewal(@Nullable Optional<LeaseGrant> renewed) {
     if (renewed == null) {
       renewal.retrySoon(ticker.read(), options.ttl());
       return;

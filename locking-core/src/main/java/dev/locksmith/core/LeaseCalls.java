@@ -46,29 +46,41 @@ final class LeaseCalls {
       return circuit.call(
           () -> provider.renew(current, options.ttl()), options.lockId(), ProviderCircuit.RENEWED);
     } catch (RuntimeException e) {
-      long leftMillis = current.timeLeftAt(ticker.read()).toMillis();
-      if (e instanceof ProviderDownException) {
-        LOG.debug("{}; retrying while {} ms remain", e.getMessage(), leftMillis);
-        return null;
-      }
-      listeners.error(event, e);
-      if (ProviderCircuit.isProviderFailure(e)) {
-        // The provider's circuit logs the outage once; each failed call goes to DEBUG.
-        LOG.debug(
-            "Renewing lock '{}' failed, retrying while {} ms remain",
-            options.lockId(),
-            leftMillis,
-            e);
-      } else {
-        LOG.warn(
-            "Renewing lock '{}' failed, retrying while {} ms remain: {}",
-            options.lockId(),
-            leftMillis,
-            Causes.oneLine(e));
-        LOG.debug("Renewing lock '{}' failed", options.lockId(), e);
-      }
+      return renewFailed(current, event, e);
+    }
+  }
+
+  /**
+   * Tells listeners and the log that renewing a grant failed, as a single renewal's failure always
+   * was.
+   *
+   * @return {@code null}: the renewal is retried soon
+   */
+  @SuppressWarnings("OptionalAssignedToNull")
+  @Nullable Optional<LeaseGrant> renewFailed(
+      LeaseGrant current, LockEvent event, RuntimeException e) {
+    long leftMillis = current.timeLeftAt(ticker.read()).toMillis();
+    if (e instanceof ProviderDownException) {
+      LOG.debug("{}; retrying while {} ms remain", e.getMessage(), leftMillis);
       return null;
     }
+    listeners.error(event, e);
+    if (ProviderCircuit.isProviderFailure(e)) {
+      // The provider's circuit logs the outage once; each failed call goes to DEBUG.
+      LOG.debug(
+          "Renewing lock '{}' failed, retrying while {} ms remain",
+          options.lockId(),
+          leftMillis,
+          e);
+    } else {
+      LOG.warn(
+          "Renewing lock '{}' failed, retrying while {} ms remain: {}",
+          options.lockId(),
+          leftMillis,
+          Causes.oneLine(e));
+      LOG.debug("Renewing lock '{}' failed", options.lockId(), e);
+    }
+    return null;
   }
 
   /** Frees a grant renewed after the lease was declared lost, so the next owner need not wait. */

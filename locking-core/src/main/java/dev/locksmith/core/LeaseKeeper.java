@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -31,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * that falls before the next sweep gets a one-off check at the deadline itself, so a loss is
  * reported at the deadline, not up to a tick after it. The sweep runs only while some lease is
  * watched: the first lease watched starts it, the sweep that finds none left stops it, and the
- * thread then sleeps until a lease is watched again. Renewals run on a pool of daemon threads, at
- * most one at a time per lease, so a provider that hangs delays only its own leases.
+ * thread then sleeps until a lease is watched again. The leases due in a sweep are renewed together
+ * per provider ({@link RenewalLanes}), at most one batch in flight per provider, on a fixed pool of
+ * at most {@link #RENEWAL_THREADS} daemon threads, so a provider that hangs delays only its own
+ * leases.
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
@@ -41,6 +44,12 @@ final class LeaseKeeper implements AutoCloseable {
   private static final AtomicInteger COUNT = new AtomicInteger();
 
   private static final int RECENTLY_LOST = 1024;
+
+  /** The most threads the engine's own renewal pool runs, whatever the number of leases. */
+  static final int RENEWAL_THREADS = 8;
+
+  /** The name prefix of the renewal threads. */
+  static final String RENEWAL_PREFIX = "locksmith-renewal-";
 
   private final Ticker ticker;
   private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
@@ -56,7 +65,7 @@ final class LeaseKeeper implements AutoCloseable {
   private final Condition becameIdle = idle.newCondition();
   private final ScheduledThreadPoolExecutor sweeper =
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
-  private final Executor renewers;
+  private final RenewalLanes lanes;
   private final @Nullable ExecutorService ownRenewers;
   // The engine's own threads for work off the callers' threads that is not a renewal: outage
   // probes and releases handed over so that a caller need not wait for them. Never the renewal
@@ -74,8 +83,18 @@ final class LeaseKeeper implements AutoCloseable {
    */
   LeaseKeeper(Ticker ticker, @Nullable Executor renewalExecutor) {
     this.ticker = ticker;
-    this.ownRenewers = renewalExecutor != null ? null : cachedDaemons("locksmith-renewal-");
-    this.renewers = renewalExecutor != null ? renewalExecutor : ownRenewers;
+    this.ownRenewers =
+        renewalExecutor != null ? null : fixedDaemons(RENEWAL_THREADS, RENEWAL_PREFIX);
+    this.lanes = new RenewalLanes(renewalExecutor != null ? renewalExecutor : ownRenewers);
+  }
+
+  /** At most {@code threads} daemon threads, each ended after 30 s without work. */
+  private static ExecutorService fixedDaemons(int threads, String prefix) {
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemons(prefix));
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   private static ExecutorService cachedDaemons(String prefix) {
@@ -233,9 +252,11 @@ final class LeaseKeeper implements AutoCloseable {
     try {
       sweeper.schedule(
           () -> {
-            if (leases.get(lease.ownerToken()) == lease && !lease.keep(ticker.read(), this)) {
+            long now = ticker.read();
+            if (leases.get(lease.ownerToken()) == lease && !lease.keep(now, this)) {
               unwatch(lease);
             }
+            lanes.dispatch(now);
           },
           Math.max(0, nanos - ticker.read()),
           TimeUnit.NANOSECONDS);
@@ -261,13 +282,14 @@ final class LeaseKeeper implements AutoCloseable {
     }
   }
 
-  /** Runs a renewal off the sweeper thread. */
-  void renewLater(Runnable renewal) {
-    try {
-      renewers.execute(renewal);
-    } catch (RejectedExecutionException closing) {
-      // The engine is closing; its leases are left to expire.
-    }
+  /** A lease's renewal is due and started: it goes out with its provider's next batch. */
+  void renewDue(ActiveLease lease) {
+    lanes.due(lease);
+  }
+
+  /** A lease's renewal falls due soon: it joins a batch of its provider's sent in this sweep. */
+  void mayRenewEarly(ActiveLease lease) {
+    lanes.early(lease);
   }
 
   /**
@@ -303,6 +325,7 @@ final class LeaseKeeper implements AutoCloseable {
         LOG.debug("Keeping lease on '{}' failed", lease.lockId(), e);
       }
     }
+    lanes.dispatch(now);
   }
 
   @Override

@@ -460,8 +460,10 @@ public final class Locksmith implements AutoCloseable {
 
     /**
      * Runs lease renewals (provider calls that may block) on this executor; the engine does not
-     * shut it down. Default: a pool of daemon threads of its own, at most one renewal in flight per
-     * lease. The lease deadlines are watched by the engine's sweeper whatever this executor does.
+     * shut it down. The leases due together on one provider are renewed in one batch ({@code
+     * LockProvider.renewAll}), with at most one batch in flight per provider, each batch one task.
+     * Default: a pool of at most 8 daemon threads of the engine's own. The lease deadlines are
+     * watched by the engine's sweeper whatever this executor does.
      */
     public Builder renewalExecutor(Executor executor) {
       this.renewalExecutor = Objects.requireNonNull(executor);

@@ -34,6 +34,22 @@ final class RenewalSchedule {
     return false;
   }
 
+  /** Whether a renewal falls due within {@code window} nanoseconds from now. */
+  boolean dueWithin(long now, long window) {
+    return now + window - nextRenewal >= 0 && !renewing.get();
+  }
+
+  /**
+   * Starts a renewal due within {@code window} when none is in flight; {@code true} when it did.
+   */
+  boolean startWithin(long now, long window) {
+    if (now + window - nextRenewal >= 0 && renewing.compareAndSet(false, true)) {
+      startedAt = now;
+      return true;
+    }
+    return false;
+  }
+
   /** The renewal in flight ended, however it ended. */
   void finished() {
     renewing.set(false);

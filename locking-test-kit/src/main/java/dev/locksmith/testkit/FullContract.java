@@ -3,7 +3,7 @@ package dev.locksmith.testkit;
 /**
  * Every capability contract: what a provider with waiting, renewal, fencing tokens, several locks
  * in one call, a store that can be restarted, a faultable path, and releases sent without waiting
- * (or answered at once) passes.
+ * (or answered at once), and renewals in batches passes.
  */
 public interface FullContract
     extends BasicLeaseContract,
@@ -14,4 +14,5 @@ public interface FullContract
         ShortTtlContract,
         StoreLifecycleContract,
         SeveralLocksContract,
-        AsyncReleaseContract {}
+        AsyncReleaseContract,
+        RenewAllContract {}

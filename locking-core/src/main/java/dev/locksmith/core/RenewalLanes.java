@@ -1,0 +1,165 @@
+package dev.locksmith.core;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.RenewalRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Renews the leases due on each provider together, through {@link LockProvider#renewAll} in chunks
+ * of at most {@link LockProvider#MAX_RENEWALS_PER_CALL}: one lane per provider, with at most one
+ * batch in flight, so that a slow provider delays only its own leases and leases that fall due
+ * meanwhile join its next batch. A lease due within a small window of a batch being sent joins it
+ * early. The sweeper fills the lanes ({@link #due}, {@link #early}) and starts them ({@link
+ * #dispatch}); the batches run on the given executor.
+ */
+final class RenewalLanes {
+  private final Executor executor;
+  private final ConcurrentHashMap<ProviderCircuit, Lane> lanes = new ConcurrentHashMap<>();
+
+  RenewalLanes(Executor executor) {
+    this.executor = executor;
+  }
+
+  /** A lease whose renewal is due and started: it goes with its provider's next batch. */
+  void due(ActiveLease lease) {
+    lane(lease).queued.add(lease);
+  }
+
+  /** A lease due soon: it joins its provider's batch if one goes out in this sweep. */
+  void early(ActiveLease lease) {
+    lane(lease).early.add(lease);
+  }
+
+  private Lane lane(ActiveLease lease) {
+    return lanes.computeIfAbsent(lease.circuit(), Lane::new);
+  }
+
+  /**
+   * Sends each lane's queued leases, with the early ones, unless its batch is in flight. Called on
+   * the sweeper thread after every sweep or deadline check.
+   */
+  void dispatch(long now) {
+    for (Lane lane : lanes.values()) {
+      lane.dispatch(now);
+    }
+  }
+
+  /** The leases of one provider waiting for their batch. */
+  private final class Lane implements Runnable {
+    private final ProviderCircuit circuit;
+    private final ConcurrentLinkedQueue<ActiveLease> queued = new ConcurrentLinkedQueue<>();
+    // Only the sweeper thread touches it.
+    private final List<ActiveLease> early = new ArrayList<>();
+    private final AtomicBoolean inFlight = new AtomicBoolean();
+
+    Lane(ProviderCircuit circuit) {
+      this.circuit = circuit;
+    }
+
+    void dispatch(long now) {
+      if (!early.isEmpty()) {
+        if (!queued.isEmpty()) {
+          for (ActiveLease lease : early) {
+            if (lease.startRenewalEarly(now)) {
+              queued.add(lease);
+            }
+          }
+        }
+        early.clear();
+      }
+      start();
+    }
+
+    private void start() {
+      if (!queued.isEmpty() && inFlight.compareAndSet(false, true)) {
+        try {
+          executor.execute(this);
+        } catch (RejectedExecutionException closing) {
+          // The engine is closing; its leases are left to expire.
+          inFlight.set(false);
+        }
+      }
+    }
+
+    @Override
+    public void run() {
+      try {
+        List<ActiveLease> batch = new ArrayList<>();
+        for (ActiveLease lease = queued.poll(); lease != null; lease = queued.poll()) {
+          batch.add(lease);
+          if (batch.size() == LockProvider.MAX_RENEWALS_PER_CALL) {
+            renew(batch);
+            batch.clear();
+          }
+        }
+        if (!batch.isEmpty()) {
+          renew(batch);
+        }
+      } finally {
+        inFlight.set(false);
+      }
+      start(); // leases queued after the last poll
+    }
+
+    /** Renews up to one chunk of leases in one provider call. */
+    private void renew(List<ActiveLease> leases) {
+      List<ActiveLease> locked = new ArrayList<>(leases.size());
+      List<RenewalRequest> requests = new ArrayList<>(leases.size());
+      for (ActiveLease lease : leases) {
+        RenewalRequest request = lease.beginRenewal();
+        if (request != null) {
+          locked.add(lease);
+          requests.add(request);
+        }
+      }
+      if (locked.isEmpty()) {
+        return;
+      }
+      if (!circuit.isUp() || locked.size() == 1) {
+        // One by one: each fails fast with its own lock's message while the provider is down.
+        for (int i = 0; i < locked.size(); i++) {
+          locked.get(i).renewAlone(requests.get(i));
+        }
+        return;
+      }
+      List<Optional<LeaseGrant>> answers;
+      try {
+        answers =
+            circuit.call(
+                () -> answered(requests, circuit.provider().renewAll(requests)),
+                locked.get(0).lockId(),
+                ProviderCircuit.RENEWED);
+      } catch (RuntimeException e) {
+        for (int i = 0; i < locked.size(); i++) {
+          locked.get(i).endRenewal(requests.get(i), null, e);
+        }
+        return;
+      }
+      for (int i = 0; i < locked.size(); i++) {
+        locked.get(i).endRenewal(requests.get(i), answers.get(i), null);
+      }
+    }
+  }
+
+  /** The provider's answers, checked to be one per request. */
+  private static List<Optional<LeaseGrant>> answered(
+      List<RenewalRequest> requests, List<Optional<LeaseGrant>> answers) {
+    if (answers.size() != requests.size()) {
+      throw new LockProviderException(
+          "renewAll answered "
+              + answers.size()
+              + " times for "
+              + requests.size()
+              + " leases; a provider answers once per lease");
+    }
+    return answers;
+  }
+}

@@ -1,0 +1,184 @@
+package dev.locksmith.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.RenewalRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Leases due together on one provider are renewed in batches ({@code renewAll}) from at most 8
+ * threads, and a provider whose renewals hang delays only its own leases.
+ */
+class RenewalBatchingTest {
+  private static final Duration TTL = Duration.ofMillis(300);
+
+  @Test
+  void aThousandLeasesRenewInBatchesFromAtMostEightThreadsWithoutALoss() throws Exception {
+    RoundTrips provider = new RoundTrips(MemoryLockProvider.isolated());
+    Losses losses = new Losses();
+    List<Lease> leases = new ArrayList<>();
+    try (Locksmith locksmith =
+        Locksmith.builder().defaultProvider(provider).listener(losses).build()) {
+      for (int i = 0; i < 1_000; i++) {
+        leases.add(locksmith.acquire(LockOptions.named("lease").withKey("k" + i).withTtl(TTL)));
+      }
+      int tripsBefore = provider.trips.get();
+      int peakThreads = 0;
+      long start = System.nanoTime();
+      long end = start + TimeUnit.SECONDS.toNanos(3);
+      // Measures for 3 s, looking at the renewal threads every 10 ms.
+      for (int look = 0; look < 1_000 && System.nanoTime() < end; look++) {
+        peakThreads = Math.max(peakThreads, renewalThreads());
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      double tripsPerSecond = (provider.trips.get() - tripsBefore) / seconds;
+
+      assertThat(losses.lost).as("leases lost").isEmpty();
+      assertThat(leases).allMatch(Lease::isValid);
+      assertThat(provider.renewed.get() / seconds)
+          .as("renewals per second: each lease renews every 100 ms")
+          .isGreaterThan(5_000);
+      assertThat(tripsPerSecond)
+          .as("renewal round trips per second, for 1,000 leases")
+          .isLessThanOrEqualTo(100);
+      assertThat(peakThreads).as("peak of renewal threads").isBetween(1, 8);
+      leases.forEach(Lease::close);
+    }
+  }
+
+  @Test
+  void aProviderWhoseRenewalsHangLosesOnlyItsOwnLeasesAtTheirDeadlines() throws Exception {
+    RoundTrips healthy = new RoundTrips(MemoryLockProvider.isolated());
+    Hanging stalled = new Hanging(MemoryLockProvider.isolated());
+    Losses losses = new Losses();
+    Duration ttl = Duration.ofMillis(600);
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(healthy)
+            .provider("stalled", stalled)
+            .listener(losses)
+            .build()) {
+      List<Lease> healthyLeases = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        healthyLeases.add(locksmith.acquire(LockOptions.named("ok").withKey("k" + i).withTtl(ttl)));
+      }
+      Map<String, Long> deadlines = new ConcurrentHashMap<>();
+      List<Lease> stalledLeases = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        Lease lease =
+            locksmith.acquire(
+                LockOptions.named("stalled").withKey("k" + i).withTtl(ttl).withProvider("stalled"));
+        deadlines.put(lease.lockId(), System.nanoTime() + lease.timeLeft().toNanos());
+        stalledLeases.add(lease);
+      }
+      try {
+        await().atMost(Duration.ofSeconds(5)).until(() -> losses.lost.size() >= 10);
+        int renewedBefore = healthy.renewed.get();
+        // Three more ttls: the healthy provider's leases go on renewing.
+        long end = System.nanoTime() + ttl.multipliedBy(3).toNanos();
+        while (System.nanoTime() < end) {
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        assertThat(healthy.renewed.get() - renewedBefore).isGreaterThanOrEqualTo(300);
+        assertThat(losses.lost.keySet()).isEqualTo(deadlines.keySet());
+        for (Map.Entry<String, Long> lost : losses.lost.entrySet()) {
+          long late = lost.getValue() - deadlines.get(lost.getKey());
+          assertThat(Duration.ofNanos(late))
+              .as("%s lost after its deadline", lost.getKey())
+              .isBetween(Duration.ofMillis(-1), Duration.ofMillis(250));
+        }
+        assertThat(healthyLeases).allMatch(Lease::isValid);
+        assertThat(stalledLeases).noneMatch(Lease::isValid);
+      } finally {
+        stalled.answer.countDown();
+      }
+      healthyLeases.forEach(Lease::close);
+      stalledLeases.forEach(Lease::close);
+    }
+  }
+
+  private static int renewalThreads() {
+    return (int)
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith(LeaseKeeper.RENEWAL_PREFIX))
+            .count();
+  }
+
+  /** Counts the renewal round trips (single or batched) and the leases renewed. */
+  static final class RoundTrips extends ForwardingProvider {
+    final AtomicInteger trips = new AtomicInteger();
+    final AtomicInteger renewed = new AtomicInteger();
+
+    RoundTrips(LockProvider delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+      trips.incrementAndGet();
+      renewed.incrementAndGet();
+      return delegate.renew(lease, ttl);
+    }
+
+    @Override
+    public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
+      trips.incrementAndGet();
+      renewed.addAndGet(requests.size());
+      return delegate.renewAll(requests);
+    }
+  }
+
+  /** Renewals hang until the test answers them (at most 30 s); everything else goes through. */
+  static final class Hanging extends ForwardingProvider {
+    final CountDownLatch answer = new CountDownLatch(1);
+
+    Hanging(LockProvider delegate) {
+      super(delegate);
+    }
+
+    private void hang() {
+      try {
+        answer.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    @Override
+    public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+      hang();
+      return delegate.renew(lease, ttl);
+    }
+
+    @Override
+    public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
+      hang();
+      return delegate.renewAll(requests);
+    }
+  }
+
+  /** When each lock was reported lost, by lock id. */
+  static final class Losses implements LockListener {
+    final Map<String, Long> lost = new ConcurrentHashMap<>();
+
+    @Override
+    public void lost(LockEvent event, String reason) {
+      lost.put(event.lockId(), System.nanoTime());
+    }
+  }
+}
