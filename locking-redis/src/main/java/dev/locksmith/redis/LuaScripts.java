@@ -76,15 +76,19 @@ final class LuaScripts {
         local record = ARGV[6] .. ':' .. ARGV[7]
         if old[1] == ARGV[5] and old[2] == ARGV[6] then
           local records = record
-          if old[3] then
-            local count = 1
-            local limit = tonumber(ARGV[8])
-            for earlier in string.gmatch(old[3], '%S+') do
-              if count >= limit then
+          local limit = tonumber(ARGV[8])
+          if old[3] and limit > 1 then
+            local cut = 0
+            for _ = 1, limit - 1 do
+              cut = string.find(old[3], ' ', cut + 1, true)
+              if not cut then
                 break
               end
-              records = records .. ' ' .. earlier
-              count = count + 1
+            end
+            if cut then
+              records = record .. ' ' .. string.sub(old[3], 1, cut - 1)
+            else
+              records = record .. ' ' .. old[3]
             end
           end
           redis.call('HSET', KEYS[1], 'released', records)
@@ -240,15 +244,19 @@ final class LuaScripts {
       local record = ARGV[2] .. ':' .. ARGV[3]
       if held[1] == ARGV[1] and held[2] == ARGV[2] then
         local records = record
-        if held[3] then
-          local count = 1
-          local limit = tonumber(ARGV[5])
-          for earlier in string.gmatch(held[3], '%S+') do
-            if count >= limit then
+        local limit = tonumber(ARGV[5])
+        if held[3] and limit > 1 then
+          local cut = 0
+          for _ = 1, limit - 1 do
+            cut = string.find(held[3], ' ', cut + 1, true)
+            if not cut then
               break
             end
-            records = records .. ' ' .. earlier
-            count = count + 1
+          end
+          if cut then
+            records = record .. ' ' .. string.sub(held[3], 1, cut - 1)
+          else
+            records = record .. ' ' .. held[3]
           end
         end
         redis.call('HSET', KEYS[1], 'released', records)

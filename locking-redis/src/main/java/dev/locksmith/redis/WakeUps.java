@@ -15,8 +15,9 @@ import org.redisson.client.codec.StringCodec;
 /**
  * The release channels this JVM's waiters listen to. One subscription per channel is shared by all
  * of a provider's waiters for that lock and dropped when the last one leaves. A message, or a
- * (re)subscription after a reconnect when messages may have been missed, wakes every waiter of the
- * channel to try again. {@link #close()} wakes every waiter and drops every subscription.
+ * re-subscription after a reconnect when messages may have been missed, wakes every waiter of the
+ * channel to try again; the first subscription wakes nobody, since each waiter tries once it is in
+ * place. {@link #close()} wakes every waiter and drops every subscription.
  */
 final class WakeUps {
   private final RedissonClient client;
@@ -82,6 +83,14 @@ final class WakeUps {
     int statusListener = -1;
     boolean retired;
 
+    /**
+     * Set once the first subscription is in place. Its own confirmation wakes nobody: each waiter
+     * makes an attempt after {@link #register} returns, so a wake-up then would only cost every
+     * waiter a spurious attempt (a script run per wait). A confirmation after this, a
+     * re-subscription after a reconnect that may have missed messages, wakes every waiter.
+     */
+    volatile boolean subscribed;
+
     Channel(String name) {
       this.name = name;
       this.topic = client.getTopic(name, StringCodec.INSTANCE);
@@ -110,7 +119,9 @@ final class WakeUps {
                   new BaseStatusListener() {
                     @Override
                     public void onSubscribe(String channel) {
-                      wakeAll();
+                      if (subscribed) {
+                        wakeAll();
+                      }
                     }
                   })
               .toCompletableFuture()
@@ -120,6 +131,7 @@ final class WakeUps {
               .addListenerAsync(String.class, (channel, message) -> wakeAll())
               .toCompletableFuture()
               .join();
+      subscribed = true;
     }
 
     void unsubscribeIfIdle() {

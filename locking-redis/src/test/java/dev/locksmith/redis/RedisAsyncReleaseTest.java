@@ -54,7 +54,7 @@ class RedisAsyncReleaseTest {
   }
 
   @Test
-  void aReacquireRightAfterReleaseAsyncIsNeverBusyAndTokensRise() {
+  void aReacquireRightAfterReleaseAsyncIsNeverBusyAndTokensRise() throws Exception {
     String id = lockId();
     LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
     List<CompletionStage<Boolean>> releases = new ArrayList<>();
@@ -72,6 +72,10 @@ class RedisAsyncReleaseTest {
     }
     assertThat(provider.release(lease)).isTrue();
     assertThat(provider.pendingReleases().size()).isZero();
+    String records = (String) redis.call("HGET", LockKeys.of("async", id).lock(), "released");
+    assertThat(records.split(" "))
+        .as("records kept, folded releases' included")
+        .hasSize(LuaScripts.RELEASE_RECORDS);
   }
 
   @Test

@@ -1,0 +1,392 @@
+package dev.locksmith.benchmarks.redis;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.redis.RedisLockOptions;
+import dev.locksmith.redis.RedisLockProvider;
+import dev.locksmith.testkit.redis.RedisServerProcess;
+import dev.locksmith.testkit.redis.TestRedis;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Hot-key hand-off, Locksmith's Redis provider against Redisson's {@code RLock}, in interleaved
+ * rounds on one {@code redis-server} of its own, so that both systems see the same machine load.
+ * Each contender has a client of its own (as a separate process would); a holder keeps the lock for
+ * a short hold, notes the time and releases, and the hand-off latency runs from just before that
+ * release call until another contender's acquire returns. The releaser then waits until someone
+ * else holds before competing again, so every sample is a hand-off to a parked waiter.
+ *
+ * <p>Besides the client-side latencies it splits the server's share: with {@code slowlog-log-slower
+ * -than 0} every command is logged with its execution time, and each round reports the server µs
+ * per command by name. The gap between a round's p50 and the server's µs per hand-off is the
+ * clients' share (wake-ups, dispatch, threads).
+ *
+ * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.locksmith.benchmarks.redis.HandoffTrace
+ * [--rounds 5] [--samples 200] [--contenders 4] [--hold-ms 2] [--warmup 50]}
+ */
+public final class HandoffTrace {
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  private HandoffTrace() {}
+
+  /** One contender's way to take and give back the hot lock. */
+  private interface Contender extends AutoCloseable {
+    /**
+     * Takes the lock, waiting up to {@code wait}; returns the release, or null when not granted.
+     */
+    @Nullable Runnable acquire(Duration wait) throws Exception;
+
+    @Override
+    void close();
+  }
+
+  /** A system under test: makes one contender. */
+  private interface System {
+    String name();
+
+    Contender contender(String url, int index);
+  }
+
+  /**
+   * Runs the rounds and prints one line per round and system, then the pooled figures.
+   *
+   * @param args options, see the class comment
+   */
+  public static void main(String[] args) throws Exception {
+    int rounds = option(args, "--rounds", 5);
+    int samples = option(args, "--samples", 200);
+    int contenders = option(args, "--contenders", 4);
+    int holdMillis = option(args, "--hold-ms", 2);
+    int warmup = option(args, "--warmup", 50);
+    List<System> systems = List.of(locksmithRedis(), redissonRLock());
+    Map<String, List<long[]>> results = new TreeMap<>();
+    try (RedisServerProcess redis = TestRedis.startDedicated()) {
+      redis.call("CONFIG", "SET", "slowlog-log-slower-than", "0");
+      redis.call("CONFIG", "SET", "slowlog-max-len", "100000");
+      String url = "redis://127.0.0.1:" + redis.port();
+      java.lang.System.out.printf(
+          Locale.ROOT,
+          "hand-off, %d contenders, %d ms hold, %d rounds x %d samples per system, interleaved%n",
+          contenders,
+          holdMillis,
+          rounds,
+          samples);
+      for (int round = 1; round <= rounds; round++) {
+        for (System system : systems) {
+          List<Contender> clients = new ArrayList<>();
+          for (int i = 0; i < contenders; i++) {
+            clients.add(system.contender(url, i));
+          }
+          try {
+            // A few hand-offs so that connections, subscriptions and scripts are in place.
+            run(clients, Duration.ofMillis(holdMillis), warmup, 1);
+            redis.call("SLOWLOG", "RESET");
+            Outcome outcome = run(clients, Duration.ofMillis(holdMillis), 0, samples);
+            Object log = redis.call("SLOWLOG", "GET", "100000");
+            long[] sorted = outcome.latencies().clone();
+            Arrays.sort(sorted);
+            results.computeIfAbsent(system.name(), name -> new ArrayList<>()).add(sorted);
+            java.lang.System.out.printf(
+                Locale.ROOT,
+                "round %d %-16s p50 %7.1f us  p90 %7.1f us  p99 %7.1f us  overlaps %d  failures %d"
+                    + "  server %s%n",
+                round,
+                system.name(),
+                micros(percentile(sorted, 50)),
+                micros(percentile(sorted, 90)),
+                micros(percentile(sorted, 99)),
+                outcome.violations(),
+                outcome.failures(),
+                serverShare(log, sorted.length));
+          } finally {
+            clients.forEach(Contender::close);
+          }
+        }
+      }
+    }
+    java.lang.System.out.println("pooled (median of round p50s; p99 of all samples):");
+    for (Map.Entry<String, List<long[]>> entry : results.entrySet()) {
+      double[] p50s =
+          entry.getValue().stream()
+              .mapToDouble(sorted -> percentile(sorted, 50))
+              .sorted()
+              .toArray();
+      long[] all = entry.getValue().stream().flatMapToLong(Arrays::stream).sorted().toArray();
+      java.lang.System.out.printf(
+          Locale.ROOT,
+          "  %-16s p50 %7.1f us  p99 %7.1f us  (%d samples)%n",
+          entry.getKey(),
+          micros(p50s[p50s.length / 2]),
+          micros(percentile(all, 99)),
+          all.length);
+    }
+  }
+
+  private static System locksmithRedis() {
+    return new System() {
+      @Override
+      public String name() {
+        return "locksmith-redis";
+      }
+
+      @Override
+      public Contender contender(String url, int index) {
+        RedissonClient client = RedisClients.create(url, 2);
+        RedisLockProvider provider =
+            RedisLockProvider.create(client, new RedisLockOptions("trace"));
+        return new Contender() {
+          @Override
+          public @Nullable Runnable acquire(Duration wait) throws Exception {
+            LeaseGrant lease =
+                provider.acquire(LockRequest.of("hot", Duration.ofSeconds(30)), wait).orElse(null);
+            return lease == null ? null : () -> provider.release(lease);
+          }
+
+          @Override
+          public void close() {
+            provider.close();
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+          }
+        };
+      }
+    };
+  }
+
+  private static System redissonRLock() {
+    return new System() {
+      @Override
+      public String name() {
+        return "redisson-rlock";
+      }
+
+      @Override
+      public Contender contender(String url, int index) {
+        RedissonClient client = RedisClients.create(url, 2);
+        RLock lock = client.getLock("rlock:hot");
+        return new Contender() {
+          @Override
+          public @Nullable Runnable acquire(Duration wait) throws Exception {
+            return lock.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS) ? lock::unlock : null;
+          }
+
+          @Override
+          public void close() {
+            client.shutdown(0, 2, TimeUnit.SECONDS);
+          }
+        };
+      }
+    };
+  }
+
+  /** The server's µs per command name over the round, and per hand-off in total. */
+  private static String serverShare(@Nullable Object log, int handoffs) {
+    if (!(log instanceof List<?> entries) || handoffs == 0) {
+      return "-";
+    }
+    Map<String, long[]> byName = new TreeMap<>();
+    long total = 0;
+    for (Object entry : entries) {
+      if (!(entry instanceof List<?> fields) || fields.size() < 4) {
+        continue;
+      }
+      long micros = ((Number) fields.get(2)).longValue();
+      String name =
+          fields.get(3) instanceof List<?> command && !command.isEmpty()
+              ? String.valueOf(command.get(0)).toLowerCase(Locale.ROOT)
+              : "?";
+      if (name.equals("slowlog")) {
+        continue;
+      }
+      if (name.equals("evalsha")
+          && fields.get(3) instanceof List<?> command
+          && command.size() > 1) {
+        // One entry per script: evalsha:SHA-PREFIX.
+        String sha = String.valueOf(command.get(1));
+        name = "evalsha:" + sha.substring(0, Math.min(6, sha.length()));
+      }
+      long[] sum = byName.computeIfAbsent(name, n -> new long[2]);
+      sum[0]++;
+      sum[1] += micros;
+      total += micros;
+    }
+    StringBuilder out = new StringBuilder();
+    out.append(String.format(Locale.ROOT, "%.1f us/hand-off;", (double) total / handoffs));
+    byName.forEach(
+        (name, sum) ->
+            out.append(
+                String.format(
+                    Locale.ROOT,
+                    " %s %.2f/hand-off %.1f us",
+                    name,
+                    (double) sum[0] / handoffs,
+                    (double) sum[1] / sum[0])));
+    return out.toString();
+  }
+
+  private record Outcome(long[] latencies, long violations, long failures) {}
+
+  private static Outcome run(List<Contender> clients, Duration hold, int warmup, int samples)
+      throws InterruptedException {
+    Turns turns = new Turns(warmup, samples);
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < clients.size(); i++) {
+      int id = i;
+      Contender client = clients.get(i);
+      Thread thread = new Thread(() -> contend(id, client, hold, turns), "trace-" + id);
+      thread.setDaemon(true);
+      threads.add(thread);
+    }
+    threads.forEach(Thread::start);
+    turns.done.await(120, TimeUnit.SECONDS);
+    turns.stop();
+    for (Thread thread : threads) {
+      thread.join(WAIT.toMillis() * 2);
+    }
+    return new Outcome(turns.samples(), turns.violations.get(), turns.failures.get());
+  }
+
+  private static void contend(int id, Contender client, Duration hold, Turns turns) {
+    while (!turns.stopped) {
+      Runnable release;
+      try {
+        release = client.acquire(WAIT);
+      } catch (Exception e) {
+        turns.failures.incrementAndGet();
+        continue;
+      }
+      if (release == null) {
+        turns.failures.incrementAndGet();
+        continue;
+      }
+      long generation = turns.acquired(id, java.lang.System.nanoTime());
+      if (!turns.stopped) {
+        LockSupport.parkNanos(hold.toNanos());
+      }
+      turns.leaving();
+      try {
+        release.run();
+      } catch (RuntimeException e) {
+        turns.failures.incrementAndGet();
+      }
+      turns.awaitOtherHolder(generation, WAIT.toNanos());
+    }
+  }
+
+  /** Who held last, when it released, and the samples. */
+  private static final class Turns {
+    final CountDownLatch done = new CountDownLatch(1);
+    final AtomicLong violations = new AtomicLong();
+    final AtomicLong failures = new AtomicLong();
+    private final AtomicInteger inside = new AtomicInteger();
+    private final AtomicInteger handoffs = new AtomicInteger();
+    private final ReentrantLock mutex = new ReentrantLock();
+    private final Condition changed = mutex.newCondition();
+    private final int warmup;
+    private final long[] samples;
+    private volatile int lastHolder = -1;
+    private volatile long releasedAt;
+    private volatile boolean stopped;
+    private long generation;
+
+    Turns(int warmup, int samples) {
+      this.warmup = warmup;
+      this.samples = new long[samples];
+    }
+
+    long acquired(int id, long now) {
+      if (inside.incrementAndGet() != 1) {
+        violations.incrementAndGet();
+      }
+      int previous = lastHolder;
+      if (previous >= 0 && previous != id) {
+        int index = handoffs.getAndIncrement() - warmup;
+        if (index >= 0 && index < samples.length) {
+          samples[index] = now - releasedAt;
+          if (index == samples.length - 1) {
+            done.countDown();
+          }
+        }
+      }
+      lastHolder = id;
+      mutex.lock();
+      try {
+        generation++;
+        changed.signalAll();
+        return generation;
+      } finally {
+        mutex.unlock();
+      }
+    }
+
+    void leaving() {
+      inside.decrementAndGet();
+      releasedAt = java.lang.System.nanoTime();
+    }
+
+    void awaitOtherHolder(long seen, long nanos) {
+      mutex.lock();
+      try {
+        long left = nanos;
+        while (generation == seen && !stopped && left > 0) {
+          left = changed.awaitNanos(left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        mutex.unlock();
+      }
+    }
+
+    void stop() {
+      mutex.lock();
+      try {
+        stopped = true;
+        changed.signalAll();
+      } finally {
+        mutex.unlock();
+      }
+    }
+
+    long[] samples() {
+      int count = Math.max(0, Math.min(samples.length, handoffs.get() - warmup));
+      return Arrays.copyOf(samples, count);
+    }
+  }
+
+  private static double percentile(long[] sorted, int p) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+
+  private static double micros(double nanos) {
+    return nanos / 1_000.0;
+  }
+
+  private static int option(String[] args, String name, int defaultValue) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals(name)) {
+        return Integer.parseInt(args[i + 1]);
+      }
+    }
+    return defaultValue;
+  }
+}
