@@ -3,13 +3,14 @@ package dev.locksmith.core;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.RenewalRequest;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -35,14 +36,27 @@ final class ActiveLease implements HeldLease {
   private final boolean call;
   private final AtomicReference<@Nullable String> lostReason = new AtomicReference<>();
   private final LeaseHolds holds = new LeaseHolds();
-  // Set when the holder and every retained result are done: the release has been sent (RELEASING).
-  private final AtomicBoolean released = new AtomicBoolean();
-  // Set once the release was confirmed, or the deadline passed while it was awaited (ENDED): the
-  // released event has been told.
-  private final AtomicBoolean ended = new AtomicBoolean();
+  // RELEASED: the holder and every retained result are done, the release has been sent
+  // (RELEASING until ENDED). ENDED: the release was confirmed, or the deadline passed while it was
+  // awaited; the released event has been told. PENDING: the release is counted among the engine's
+  // pending releases. Flags of one int rather than atomic objects: a lease is made per call.
+  private static final int RELEASED = 1;
+  private static final int ENDED = 2;
+  private static final int PENDING = 4;
+  private static final VarHandle STATE;
+
+  static {
+    try {
+      STATE = MethodHandles.lookup().findVarHandle(ActiveLease.class, "state", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  @SuppressWarnings("unused") // through STATE
+  private volatile int state;
+
   private volatile Duration heldFor = Duration.ZERO;
-  // Whether this lease's release is counted among the engine's pending releases.
-  private final AtomicBoolean pendingCounted = new AtomicBoolean();
   // Serialises the provider calls of renewal and release, so a late renewal cannot undo a release
   // or a minimum-hold shortening.
   private final ReentrantLock providerCalls = new ReentrantLock();
@@ -87,10 +101,10 @@ final class ActiveLease implements HeldLease {
    * @return whether the keeper should go on keeping this lease
    */
   boolean keep(long now, LeaseKeeper leaseKeeper) {
-    if (ended.get() || lostReason.get() != null) {
+    if (has(ENDED) || lostReason.get() != null) {
       return false;
     }
-    boolean releasing = released.get();
+    boolean releasing = has(RELEASED);
     LeaseGrant current = grant;
     if (current.expiredAt(now)) {
       if (releasing) {
@@ -118,7 +132,7 @@ final class ActiveLease implements HeldLease {
    * and no renewal is in flight.
    */
   boolean startRenewalEarly(long now) {
-    return !released.get() && lostReason.get() == null && renewal.startWithin(now, earlyWindow);
+    return !has(RELEASED) && lostReason.get() == null && renewal.startWithin(now, earlyWindow);
   }
 
   private String deadlineReason(long now) {
@@ -150,7 +164,7 @@ final class ActiveLease implements HeldLease {
     }
     boolean taken = false;
     try {
-      if (released.get() || lostReason.get() != null) {
+      if (has(RELEASED) || lostReason.get() != null) {
         return null;
       }
       long now = ticker.read();
@@ -269,7 +283,7 @@ final class ActiveLease implements HeldLease {
 
   @Override
   public boolean isValid() {
-    return lostReason.get() == null && !released.get() && !grant.expiredAt(ticker.read());
+    return lostReason.get() == null && !has(RELEASED) && !grant.expiredAt(ticker.read());
   }
 
   @Override
@@ -278,7 +292,7 @@ final class ActiveLease implements HeldLease {
     if (reason != null) {
       throw new LockLostException(lockId(), reason);
     }
-    if (released.get()) {
+    if (has(RELEASED)) {
       throw new LockLostException(lockId(), "it was released");
     }
     long now = ticker.read();
@@ -313,14 +327,14 @@ final class ActiveLease implements HeldLease {
    * own answer tells whether it was still held.
    */
   void reportedLost(String reason) {
-    if (!released.get()) {
+    if (!has(RELEASED)) {
       markLost(reason);
     }
   }
 
   /** Whether the release was sent and is not yet confirmed nor ended by the deadline. */
   boolean isReleasing() {
-    return released.get() && !ended.get();
+    return has(RELEASED) && !has(ENDED);
   }
 
   void markLost(String reason) {
@@ -363,7 +377,7 @@ final class ActiveLease implements HeldLease {
   }
 
   private void dropHold() {
-    if (holds.drop() && released.compareAndSet(false, true)) {
+    if (holds.drop() && setFlag(RELEASED)) {
       releaseNow();
     }
   }
@@ -371,8 +385,8 @@ final class ActiveLease implements HeldLease {
   /**
    * Sends the release and returns: the lease stays kept (its deadline watched, a locked call still
    * counted as running, closing the engine waiting for it) until the provider confirms the release
-   * or the deadline passes. An answer already there (an in-process store, the SPI's default) is
-   * taken at once, on this thread.
+   * or the deadline passes. An answer already there (an in-process store, the SPI's default, a
+   * minimum hold shortened) is taken at once, on this thread.
    */
   private void releaseNow() {
     long heldNanos = ticker.read() - acquiredAt;
@@ -381,13 +395,27 @@ final class ActiveLease implements HeldLease {
       confirmed(Boolean.TRUE, null);
       return;
     }
-    CompletionStage<Boolean> stage;
+    CompletionStage<Boolean> stage = null;
+    Boolean answer = null;
+    RuntimeException error = null;
     providerCalls.lock();
     try {
       long holdLeft = lostReason.get() == null ? options.minHold().toNanos() - heldNanos : 0;
-      stage = calls.end(grant, holdLeft);
+      if (calls.endsAtOnce(holdLeft)) {
+        try {
+          answer = calls.endNow(grant, holdLeft);
+        } catch (RuntimeException e) {
+          error = e;
+        }
+      } else {
+        stage = calls.endAsync(grant);
+      }
     } finally {
       providerCalls.unlock();
+    }
+    if (stage == null) {
+      confirmed(answer, error);
+      return;
     }
     if (stage instanceof CompletableFuture<Boolean> done && done.isDone()) {
       completedNow(done);
@@ -399,13 +427,13 @@ final class ActiveLease implements HeldLease {
       return;
     }
     k.pendingReleases().started();
-    pendingCounted.set(true);
+    setFlag(PENDING);
     stage.whenComplete(
-        (answer, error) ->
+        (late, failure) ->
             k.complete(
                 () -> {
                   try {
-                    confirmed(answer, error);
+                    confirmed(late, failure);
                   } finally {
                     uncountPending();
                   }
@@ -415,7 +443,7 @@ final class ActiveLease implements HeldLease {
   /** Takes this lease's release off the engine's pending ones, once. */
   private void uncountPending() {
     LeaseKeeper k = keeper;
-    if (k != null && pendingCounted.compareAndSet(true, false)) {
+    if (k != null && clearFlag(PENDING)) {
       k.pendingReleases().ended();
     }
   }
@@ -439,7 +467,7 @@ final class ActiveLease implements HeldLease {
    * @return whether this ended the lease
    */
   private boolean confirmed(@Nullable Boolean answer, @Nullable Throwable error) {
-    if (!ended.compareAndSet(false, true)) {
+    if (!setFlag(ENDED)) {
       return false;
     }
     LeaseKeeper k = keeper;
@@ -462,11 +490,39 @@ final class ActiveLease implements HeldLease {
    * so it is released, not lost, and the late answer is ignored. The keeper stops watching it.
    */
   private void endByTtl() {
-    if (ended.compareAndSet(false, true)) {
+    if (setFlag(ENDED)) {
       calls.endedByTtl();
       listeners.released(event(), heldFor);
       uncountPending();
     }
+  }
+
+  private boolean has(int flag) {
+    return (state & flag) != 0;
+  }
+
+  /** Sets a flag; {@code true} when this set it. */
+  private boolean setFlag(int flag) {
+    int now;
+    do {
+      now = state;
+      if ((now & flag) != 0) {
+        return false;
+      }
+    } while (!STATE.compareAndSet(this, now, now | flag));
+    return true;
+  }
+
+  /** Clears a flag; {@code true} when this cleared it. */
+  private boolean clearFlag(int flag) {
+    int now;
+    do {
+      now = state;
+      if ((now & flag) == 0) {
+        return false;
+      }
+    } while (!STATE.compareAndSet(this, now, now & ~flag));
+    return true;
   }
 
   @Override

@@ -96,24 +96,41 @@ final class LeaseCalls {
   }
 
   /**
-   * Ends a held lease on the provider: releases it through {@link LockProvider#releaseAsync}, or
-   * with {@code holdLeftNanos} of a minimum hold still owed (at least a millisecond) shortens it to
-   * end then, on this thread (a late renewal must not undo it). Never throws: the outcome, a
-   * failure included, is read with {@link #ended} once the stage completes.
-   *
-   * @return what the provider answered: {@code false} when it no longer held the lease
+   * Whether an end of the lease is answered on the calling thread: a minimum hold still owed (at
+   * least a millisecond) is shortened there, so that no later renewal can undo it, and a provider
+   * that keeps the SPI's default {@link LockProvider#releaseAsync} releases there anyway.
    */
-  CompletionStage<Boolean> end(LeaseGrant grant, long holdLeftNanos) {
+  boolean endsAtOnce(long holdLeftNanos) {
+    return holdLeftNanos >= 1_000_000 || circuit.releasesAtOnce();
+  }
+
+  /**
+   * Ends a held lease on the provider on this thread: releases it, or with {@code holdLeftNanos} of
+   * a minimum hold still owed (at least a millisecond) shortens it to end then.
+   *
+   * @return {@code false} when the provider no longer held the lease
+   * @throws RuntimeException what the call failed with, for {@link #ended}
+   */
+  boolean endNow(LeaseGrant grant, long holdLeftNanos) {
+    if (holdLeftNanos >= 1_000_000) {
+      return circuit
+          .call(
+              () -> provider.renew(grant, Duration.ofNanos(holdLeftNanos)),
+              options.lockId(),
+              ProviderCircuit.RELEASED)
+          .isPresent();
+    }
+    return circuit.call(() -> provider.release(grant), options.lockId(), ProviderCircuit.RELEASED);
+  }
+
+  /**
+   * Sends the release of a held lease through {@link LockProvider#releaseAsync}. Never throws: the
+   * outcome, a failure included, is read with {@link #ended} once the stage completes.
+   *
+   * @return what the provider answers: {@code false} when it no longer held the lease
+   */
+  CompletionStage<Boolean> endAsync(LeaseGrant grant) {
     try {
-      if (holdLeftNanos >= 1_000_000) {
-        return CompletableFuture.completedFuture(
-            circuit
-                .call(
-                    () -> provider.renew(grant, Duration.ofNanos(holdLeftNanos)),
-                    options.lockId(),
-                    ProviderCircuit.RELEASED)
-                .isPresent());
-      }
       return circuit.callAsync(
           () -> provider.releaseAsync(grant), options.lockId(), ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
@@ -122,8 +139,8 @@ final class LeaseCalls {
   }
 
   /**
-   * What an {@link #end} that completed means for the lease. A failure is told to listeners and
-   * logged, never thrown; the lease then ends by its TTL.
+   * What an end of the lease ({@link #endNow}, {@link #endAsync}) means for the lease. A failure is
+   * told to listeners and logged, never thrown; the lease then ends by its TTL.
    *
    * @param released the provider's answer, when it answered
    * @param error what the call failed with, else {@code null}

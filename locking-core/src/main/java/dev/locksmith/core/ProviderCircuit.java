@@ -1,5 +1,6 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.time.Duration;
@@ -77,6 +78,7 @@ final class ProviderCircuit {
   private final AtomicReference<State> state;
   private final AtomicBoolean probing = new AtomicBoolean();
   private volatile boolean stopped;
+  private final boolean releasesAtOnce;
 
   ProviderCircuit(
       String name,
@@ -92,6 +94,24 @@ final class ProviderCircuit {
     this.background = background;
     this.probeInterval = probeInterval;
     this.state = new AtomicReference<>(new State(true, null, startedAt, ticker.read()));
+    this.releasesAtOnce = keepsDefaultReleaseAsync(provider);
+  }
+
+  private static boolean keepsDefaultReleaseAsync(LockProvider provider) {
+    try {
+      return provider.getClass().getMethod("releaseAsync", LeaseGrant.class).getDeclaringClass()
+          == LockProvider.class;
+    } catch (NoSuchMethodException | SecurityException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether the provider keeps the SPI's default {@link LockProvider#releaseAsync}, which releases
+   * on the calling thread: the engine then calls {@link LockProvider#release} itself.
+   */
+  boolean releasesAtOnce() {
+    return releasesAtOnce;
   }
 
   String name() {
