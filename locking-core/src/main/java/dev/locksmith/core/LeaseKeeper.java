@@ -66,7 +66,7 @@ final class LeaseKeeper implements AutoCloseable {
   private final ScheduledThreadPoolExecutor sweeper =
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
   private final RenewalLanes lanes;
-  private final @Nullable ExecutorService ownRenewers;
+  private final @Nullable ThreadPoolExecutor ownRenewers;
   // The engine's own threads for work off the callers' threads that is not a renewal: outage
   // probes and releases handed over so that a caller need not wait for them. Never the renewal
   // executor an application gave, which is for renewals.
@@ -83,16 +83,24 @@ final class LeaseKeeper implements AutoCloseable {
    */
   LeaseKeeper(Ticker ticker, @Nullable Executor renewalExecutor) {
     this.ticker = ticker;
-    this.ownRenewers =
-        renewalExecutor != null ? null : fixedDaemons(RENEWAL_THREADS, RENEWAL_PREFIX);
-    this.lanes = new RenewalLanes(renewalExecutor != null ? renewalExecutor : ownRenewers);
+    ThreadPoolExecutor own = renewalExecutor != null ? null : renewalPool();
+    this.ownRenewers = own;
+    this.lanes = own != null ? new RenewalLanes(own, own) : new RenewalLanes(renewalExecutor, null);
   }
 
-  /** At most {@code threads} daemon threads, each ended after 30 s without work. */
-  private static ExecutorService fixedDaemons(int threads, String prefix) {
+  /**
+   * At most {@link #RENEWAL_THREADS} daemon threads, each ended after 30 s without work; the lanes
+   * raise its core size to one thread per provider with leases, up to that maximum.
+   */
+  private static ThreadPoolExecutor renewalPool() {
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
-            threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemons(prefix));
+            1,
+            RENEWAL_THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            daemons(RENEWAL_PREFIX));
     pool.allowCoreThreadTimeOut(true);
     return pool;
   }

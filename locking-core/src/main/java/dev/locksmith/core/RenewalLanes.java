@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Renews the leases due on each provider together, through {@link LockProvider#renewAll} in chunks
@@ -22,10 +24,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class RenewalLanes {
   private final Executor executor;
+  private final @Nullable ThreadPoolExecutor ownPool;
+  private final int maxThreads;
   private final ConcurrentHashMap<ProviderCircuit, Lane> lanes = new ConcurrentHashMap<>();
 
-  RenewalLanes(Executor executor) {
+  /**
+   * @param executor runs the batches
+   * @param ownPool the engine's own pool when {@code executor} is it: it keeps one thread per
+   *     provider with leases to renew, up to its maximum, since a provider has one batch in flight
+   */
+  RenewalLanes(Executor executor, @Nullable ThreadPoolExecutor ownPool) {
     this.executor = executor;
+    this.ownPool = ownPool;
+    this.maxThreads = ownPool == null ? 0 : ownPool.getMaximumPoolSize();
   }
 
   /** A lease whose renewal is due and started: it goes with its provider's next batch. */
@@ -39,7 +50,14 @@ final class RenewalLanes {
   }
 
   private Lane lane(ActiveLease lease) {
-    return lanes.computeIfAbsent(lease.circuit(), Lane::new);
+    Lane lane = lanes.get(lease.circuit());
+    if (lane == null) {
+      lane = lanes.computeIfAbsent(lease.circuit(), Lane::new);
+      if (ownPool != null) {
+        ownPool.setCorePoolSize(Math.min(maxThreads, lanes.size()));
+      }
+    }
+    return lane;
   }
 
   /**

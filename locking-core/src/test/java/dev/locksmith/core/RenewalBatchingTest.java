@@ -56,7 +56,7 @@ class RenewalBatchingTest {
       assertThat(tripsPerSecond)
           .as("renewal round trips per second, for 1,000 leases")
           .isLessThanOrEqualTo(100);
-      assertThat(peakThreads).as("peak of renewal threads").isBetween(1, 8);
+      assertThat(peakThreads).as("peak of renewal threads, one provider").isBetween(1, 8);
       leases.forEach(Lease::close);
     }
   }
