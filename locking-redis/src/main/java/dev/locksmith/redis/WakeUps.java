@@ -14,10 +14,13 @@ import org.redisson.client.codec.StringCodec;
 
 /**
  * The release channels this JVM's waiters listen to. One subscription per channel is shared by all
- * of a provider's waiters for that lock and dropped when the last one leaves. A message, or a
- * re-subscription after a reconnect when messages may have been missed, wakes every waiter of the
- * channel to try again; the first subscription wakes nobody, since each waiter tries once it is in
- * place. {@link #close()} wakes every waiter and drops every subscription.
+ * of a provider's waiters for that lock; when the last one leaves it stays for {@link
+ * #LINGER_MILLIS} (at most {@link #MAX_LINGERING} channels at a time), so that the next wait on a
+ * busy lock finds it in place instead of subscribing again, and the winner of a hand-off returns
+ * without dropping it. A message, or a re-subscription after a reconnect when messages may have
+ * been missed, wakes every waiter of the channel to try again; the first subscription wakes nobody,
+ * since each waiter tries once it is in place. {@link #close()} wakes every waiter and drops every
+ * subscription.
  */
 final class WakeUps {
   private final RedissonClient client;
@@ -40,6 +43,21 @@ final class WakeUps {
   WakeUps(RedissonClient client) {
     this.client = client;
   }
+
+  /** How long a channel stays subscribed after its last waiter left: 2 s. */
+  static final long LINGER_MILLIS = 2_000;
+
+  /**
+   * How many channels may stay subscribed without waiters at a time: 4. More would eat into the
+   * client's subscription budget ({@code subscriptionsPerConnection} × the subscription pool),
+   * which waits on other locks need; beyond it a channel is dropped when its last waiter leaves.
+   */
+  static final int MAX_LINGERING = 4;
+
+  // Runs each check on the JDK's shared delay thread: it only takes a channel's mutex and sends
+  // an unsubscription without waiting.
+  private static final java.util.concurrent.Executor LINGER_TIMER =
+      CompletableFuture.delayedExecutor(LINGER_MILLIS, TimeUnit.MILLISECONDS, Runnable::run);
 
   /** How long a waiter without a subscription sleeps between attempts. */
   static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -81,7 +99,7 @@ final class WakeUps {
     final RTopic topic;
     int messageListener = -1;
     int statusListener = -1;
-    boolean retired;
+    volatile boolean retired;
 
     /**
      * Set once the first subscription is in place. Its own confirmation wakes nobody: each waiter
@@ -90,6 +108,9 @@ final class WakeUps {
      * re-subscription after a reconnect that may have missed messages, wakes every waiter.
      */
     volatile boolean subscribed;
+
+    /** When the last waiter left ({@code nanoTime}); guarded by the mutex. */
+    long idleSince;
 
     Channel(String name) {
       this.name = name;
@@ -134,11 +155,34 @@ final class WakeUps {
       subscribed = true;
     }
 
-    void unsubscribeIfIdle() {
+    /**
+     * When the channel has no waiters left: keeps it subscribed for {@link #LINGER_MILLIS} if
+     * {@code linger} and fewer than {@link #MAX_LINGERING} others linger, else drops it now. The
+     * caller holds the mutex.
+     */
+    void unsubscribeIfIdle(boolean linger) {
       if (!waiters.isEmpty() || retired) {
         return;
       }
-      retire();
+      if (!linger || closed || messageListener < 0 || lingering() > MAX_LINGERING) {
+        retire();
+        return;
+      }
+      long mark = System.nanoTime();
+      idleSince = mark;
+      LINGER_TIMER.execute(() -> retireIfStillIdle(mark));
+    }
+
+    /** Drops the subscription if no waiter came since it went idle at {@code mark}. */
+    private void retireIfStillIdle(long mark) {
+      mutex.lock();
+      try {
+        if (!retired && waiters.isEmpty() && idleSince == mark) {
+          retire();
+        }
+      } finally {
+        mutex.unlock();
+      }
     }
 
     /**
@@ -195,7 +239,7 @@ final class WakeUps {
             channel.subscribe();
           } catch (RuntimeException e) {
             channel.waiters.remove(waiter);
-            channel.unsubscribeIfIdle();
+            channel.unsubscribeIfIdle(false);
             throw e;
           }
         }
@@ -206,7 +250,10 @@ final class WakeUps {
     }
   }
 
-  /** Leaves the channel; the last waiter to leave drops the subscription. */
+  /**
+   * Leaves the channel; after the last waiter left, the subscription stays for {@link
+   * #LINGER_MILLIS} unless too many others linger (see {@link #MAX_LINGERING}).
+   */
   void unregister(Waiter waiter) {
     Channel channel = waiter.channel;
     if (channel == null) {
@@ -215,7 +262,7 @@ final class WakeUps {
     channel.mutex.lock();
     try {
       channel.waiters.remove(waiter);
-      channel.unsubscribeIfIdle();
+      channel.unsubscribeIfIdle(true);
     } finally {
       channel.mutex.unlock();
     }
@@ -240,8 +287,30 @@ final class WakeUps {
     }
   }
 
-  /** How many channels are subscribed now. */
+  /** How many channels have waiters now. */
   int subscribedChannels() {
+    int waitedOn = 0;
+    for (Channel channel : channels.values()) {
+      if (!channel.waiters.isEmpty()) {
+        waitedOn++;
+      }
+    }
+    return waitedOn;
+  }
+
+  /** How many channels are subscribed now, those lingering without waiters included. */
+  int subscriptions() {
     return channels.size();
+  }
+
+  /** How many channels are subscribed without waiters. */
+  private int lingering() {
+    int idle = 0;
+    for (Channel channel : channels.values()) {
+      if (channel.waiters.isEmpty() && !channel.retired) {
+        idle++;
+      }
+    }
+    return idle;
   }
 }

@@ -163,7 +163,7 @@ class RedisLockProviderTest {
     // The holder's TTL was five minutes: only the published release can end the wait this soon.
     LeaseGrant granted = waiter.get(10, TimeUnit.SECONDS).orElseThrow();
     assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());
-    assertThat(second.subscribedChannels()).as("subscription dropped").isZero();
+    assertThat(second.subscribedChannels()).as("no waiter left").isZero();
     assertThat(second.release(granted)).isTrue();
   }
 

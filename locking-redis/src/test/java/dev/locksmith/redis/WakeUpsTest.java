@@ -1,8 +1,13 @@
 package dev.locksmith.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.testkit.redis.RespClient;
 import dev.locksmith.testkit.redis.TestRedis;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,7 +17,10 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
-/** Release channels are subscribed and dropped over and over on one channel without a hitch. */
+/**
+ * Release channels are subscribed, joined, kept for a moment after their last waiter and dropped,
+ * over and over, without a hitch.
+ */
 class WakeUpsTest {
   private static RedissonClient client;
 
@@ -51,6 +59,57 @@ class WakeUpsTest {
     } finally {
       wakeUps.close();
     }
+  }
+
+  @Test
+  void aChannelLingersAfterItsLastWaiterLeftThenIsDroppedAndAtMostFourLinger() throws Exception {
+    WakeUps wakeUps = new WakeUps(client);
+    String channel = "wakeups-test-" + RedisTests.lockId();
+    try {
+      wakeUps.unregister(wakeUps.register(channel));
+      assertThat(wakeUps.subscribedChannels()).as("channels with waiters").isZero();
+      assertThat(wakeUps.subscriptions()).as("lingering").isEqualTo(1);
+      assertThat(subscribers(channel)).isEqualTo(1L);
+
+      // A waiter that comes meanwhile joins the subscription in place and is woken by a message.
+      assertWokenByAMessage(wakeUps, channel);
+
+      for (int i = 0; i < WakeUps.MAX_LINGERING + 2; i++) {
+        wakeUps.unregister(wakeUps.register("wakeups-test-" + RedisTests.lockId()));
+      }
+      assertThat(wakeUps.subscriptions()).isLessThanOrEqualTo(WakeUps.MAX_LINGERING);
+
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> wakeUps.subscriptions() == 0 && subscribers(channel) == 0L);
+      // Dropped for good: the next waiter subscribes afresh.
+      assertWokenByAMessage(wakeUps, channel);
+    } finally {
+      wakeUps.close();
+    }
+    assertThat(wakeUps.subscriptions()).isZero();
+  }
+
+  private static void assertWokenByAMessage(WakeUps wakeUps, String channel) throws Exception {
+    WakeUps.Waiter waiter = wakeUps.register(channel);
+    try {
+      assertThat(wakeUps.subscribedChannels()).isEqualTo(1);
+      client.getTopic(channel, StringCodec.INSTANCE).publish("released");
+      long start = System.nanoTime();
+      waiter.await(TimeUnit.SECONDS.toNanos(5));
+      assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(2));
+    } finally {
+      wakeUps.unregister(waiter);
+    }
+  }
+
+  /** How many clients the server counts on {@code channel} ({@code PUBSUB NUMSUB}). */
+  private static long subscribers(String channel) throws Exception {
+    URI server = URI.create(TestRedis.sharedUrl());
+    Object reply =
+        RespClient.call(
+            server.getHost(), server.getPort(), Duration.ofSeconds(5), "PUBSUB", "NUMSUB", channel);
+    return ((Number) ((List<?>) reply).get(1)).longValue();
   }
 
   @Test
