@@ -39,6 +39,12 @@ import org.redisson.api.RedissonClient;
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.locksmith.benchmarks.redis.HandoffTrace
  * [--rounds 5] [--samples 200] [--contenders 4] [--hold-ms 2] [--warmup 50]}
+ *
+ * <p>With {@code --cycles N} it measures instead the caller-visible time of one uncontended lock
+ * and unlock of one lock id through one provider, in interleaved rounds of N cycles: the release
+ * awaited ({@code release}) against the release sent off the caller's path ({@code releaseAsync},
+ * the next acquire folding it in), with one {@code GET} over the same client as the round-trip
+ * floor and {@code RLock.tryLock}/{@code unlock} as the peer.
  */
 public final class HandoffTrace {
   private static final Duration WAIT = Duration.ofSeconds(10);
@@ -76,6 +82,11 @@ public final class HandoffTrace {
     int warmup = option(args, "--warmup", 50);
     List<System> systems = List.of(locksmithRedis(), redissonRLock());
     Map<String, List<long[]>> results = new TreeMap<>();
+    int cycles = option(args, "--cycles", 0);
+    if (cycles > 0) {
+      cycles(rounds, cycles);
+      return;
+    }
     try (RedisServerProcess redis = TestRedis.startDedicated()) {
       redis.call("CONFIG", "SET", "slowlog-log-slower-than", "0");
       redis.call("CONFIG", "SET", "slowlog-max-len", "100000");
@@ -135,6 +146,94 @@ public final class HandoffTrace {
           micros(p50s[p50s.length / 2]),
           micros(percentile(all, 99)),
           all.length);
+    }
+  }
+
+  /** One uncontended lock and unlock, timed from the caller's side. */
+  private interface Cycle {
+    void run() throws Exception;
+  }
+
+  private static void cycles(int rounds, int cycles) throws Exception {
+    try (RedisServerProcess redis = TestRedis.startDedicated()) {
+      String url = "redis://127.0.0.1:" + redis.port();
+      RedissonClient client = RedisClients.create(url, 2);
+      RedisLockProvider provider = RedisLockProvider.create(client, new RedisLockOptions("cycle"));
+      try {
+        RLock lock = client.getLock("rlock:cycle");
+        org.redisson.api.RBucket<String> bucket = client.getBucket("cycle:floor");
+        bucket.set("x");
+        Map<String, Cycle> systems = new java.util.LinkedHashMap<>();
+        systems.put(
+            "release",
+            () -> {
+              LeaseGrant lease =
+                  provider.tryAcquire(LockRequest.of("sync", Duration.ofSeconds(30))).orElseThrow();
+              provider.release(lease);
+            });
+        systems.put(
+            "releaseAsync",
+            () -> {
+              LeaseGrant lease =
+                  provider
+                      .tryAcquire(LockRequest.of("async", Duration.ofSeconds(30)))
+                      .orElseThrow();
+              provider.releaseAsync(lease);
+            });
+        systems.put(
+            "rlock",
+            () -> {
+              if (!lock.tryLock()) {
+                throw new IllegalStateException("rlock busy");
+              }
+              lock.unlock();
+            });
+        systems.put("one GET", bucket::get);
+        Map<String, List<long[]>> results = new java.util.LinkedHashMap<>();
+        java.lang.System.out.printf(
+            Locale.ROOT,
+            "uncontended lock+unlock, caller-visible, %d rounds x %d cycles, interleaved%n",
+            rounds,
+            cycles);
+        for (int round = 0; round <= rounds; round++) {
+          for (Map.Entry<String, Cycle> system : systems.entrySet()) {
+            long[] times = new long[cycles];
+            for (int i = 0; i < cycles; i++) {
+              long start = java.lang.System.nanoTime();
+              system.getValue().run();
+              times[i] = java.lang.System.nanoTime() - start;
+            }
+            if (round == 0) {
+              continue; // warm-up
+            }
+            Arrays.sort(times);
+            results.computeIfAbsent(system.getKey(), name -> new ArrayList<>()).add(times);
+            java.lang.System.out.printf(
+                Locale.ROOT,
+                "round %d %-13s p50 %7.1f us  p99 %7.1f us%n",
+                round,
+                system.getKey(),
+                micros(percentile(times, 50)),
+                micros(percentile(times, 99)));
+          }
+        }
+        java.lang.System.out.println("pooled (median of round p50s; p99 of all samples):");
+        results.forEach(
+            (name, list) -> {
+              double[] p50s =
+                  list.stream().mapToDouble(sorted -> percentile(sorted, 50)).sorted().toArray();
+              long[] all = list.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+              java.lang.System.out.printf(
+                  Locale.ROOT,
+                  "  %-13s p50 %7.1f us  p99 %7.1f us%n",
+                  name,
+                  micros(p50s[p50s.length / 2]),
+                  micros(percentile(all, 99)));
+            });
+      } finally {
+        provider.close();
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+      }
     }
   }
 
