@@ -96,6 +96,34 @@ final class LateGrants {
     }
   }
 
+  /**
+   * Sends the release of a grant that was not used, without waiting for its answer, best effort;
+   * skipped while the provider is down (the grant ends by its ttl).
+   */
+  static void releaseAsync(LeaseGrant grant, ProviderCircuit circuit) {
+    if (!circuit.isUp()) {
+      return;
+    }
+    try {
+      circuit
+          .callAsync(
+              () -> circuit.provider().releaseAsync(grant),
+              grant.lockId(),
+              ProviderCircuit.RELEASED)
+          .whenComplete(
+              (released, error) -> {
+                if (error != null) {
+                  LOG.debug(
+                      "Releasing the late grant of '{}' failed: {}",
+                      grant.lockId(),
+                      Causes.unwrapCompletion(error).toString());
+                }
+              });
+    } catch (RuntimeException e) {
+      LOG.debug("Releasing the late grant of '{}' failed: {}", grant.lockId(), e.toString());
+    }
+  }
+
   /** The error for a late grant that cannot be retried. */
   static LockProviderException refused(String lockId, @Nullable CharSequence refusal) {
     return new LockProviderException(

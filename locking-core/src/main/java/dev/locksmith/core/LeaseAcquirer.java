@@ -338,10 +338,18 @@ final class LeaseAcquirer {
   }
 
   /**
-   * Releases grants that were not used, in reverse order, off the caller's thread: the caller gets
-   * its answer without waiting for more provider calls.
+   * Releases grants that were not used, in reverse order, without the caller waiting for the
+   * answers: sent through {@link dev.locksmith.core.spi.LockProvider#releaseAsync} where the
+   * provider has its own, else run on the engine's background threads.
    */
   private void releaseLater(List<LeaseGrant> grants, ProviderCircuit circuit) {
+    if (!circuit.releasesAtOnce()) {
+      // Sent now, in order, without waiting for the answers: no thread needed.
+      for (int k = grants.size() - 1; k >= 0; k--) {
+        LateGrants.releaseAsync(grants.get(k), circuit);
+      }
+      return;
+    }
     List<LeaseGrant> unused = List.copyOf(grants);
     keeper.runAfter(
         Duration.ZERO,

@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.OnBusy;
@@ -186,6 +187,28 @@ class AsyncReleaseTest {
     assertThat(locksmith.keeper().runningCalls()).isZero();
     assertThat(Thread.getAllStackTraces().keySet())
         .noneMatch(t -> t.getName().startsWith("locksmith-completions-"));
+  }
+
+  @Test
+  void anUnusedLateGrantsReleaseIsSentOnTheCallersThreadWithoutWaiting() {
+    VirtualTicker ticker = new VirtualTicker();
+    ScriptedProvider scripted = new ScriptedProvider(ticker);
+    DeferredReleases deferring = new DeferredReleases(scripted);
+    scripted.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read() - 1));
+    scripted.renewAnswers.add(false);
+    try (Locksmith locksmith =
+        Locksmith.builder().defaultProvider(deferring).ticker(ticker).listener(events).build()) {
+      assertThatThrownBy(
+              () -> locksmith.tryAcquire(LockOptions.named("slow").withTtl(Duration.ofMillis(20))))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("use a longer ttl");
+      // Sent before tryAcquire returned, through releaseAsync: no thread was needed.
+      assertThat(deferring.pending)
+          .singleElement()
+          .satisfies(p -> assertThat(p.lease().lockId()).isEqualTo("slow"));
+      assertThat(scripted.calls).containsExactly("tryAcquire", "renew");
+      deferring.pending.poll().answer().complete(true);
+    }
   }
 
   /**
