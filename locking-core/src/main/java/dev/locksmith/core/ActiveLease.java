@@ -332,11 +332,6 @@ final class ActiveLease implements HeldLease {
     }
   }
 
-  /** Whether the release was sent and is not yet confirmed nor ended by the deadline. */
-  boolean isReleasing() {
-    return has(RELEASED) && !has(ENDED);
-  }
-
   void markLost(String reason) {
     if (lostReason.compareAndSet(null, reason)) {
       cancelWatch();
