@@ -278,7 +278,14 @@ class SeveralKeysAtOnceTest {
           }
         };
     RecordingListener seen = new RecordingListener();
-    try (Locksmith engine = Locksmith.builder().defaultProvider(failing).listener(seen).build()) {
+    // Probed at start-up on this thread: a background start-up probe answering after the failure
+    // would close the circuit again.
+    try (Locksmith engine =
+        Locksmith.builder()
+            .defaultProvider(failing)
+            .listener(seen)
+            .requireProvidersAtStartup(true)
+            .build()) {
       assertThatThrownBy(() -> engine.tryAcquire(ACCT.withKeys("b", "a")))
           .isInstanceOf(LockProviderException.class)
           .hasMessage("store unreachable");

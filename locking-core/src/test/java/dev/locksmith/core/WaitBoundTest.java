@@ -27,6 +27,9 @@ class WaitBoundTest {
           .ticker(ticker)
           .listener(events)
           .providerProbeInterval(Duration.ofHours(1))
+          // Probed at start-up on this thread: a background start-up probe answering after a
+          // failure would close the circuit again.
+          .requireProvidersAtStartup(true)
           .build();
 
   @AfterEach
