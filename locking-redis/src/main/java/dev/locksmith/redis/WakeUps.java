@@ -175,7 +175,11 @@ final class WakeUps {
 
     /** Drops the subscription if no waiter came since it went idle at {@code mark}. */
     private void retireIfStillIdle(long mark) {
-      mutex.lock();
+      if (!mutex.tryLock()) {
+        // In use right now; never block the shared delay thread: look again after the linger.
+        LINGER_TIMER.execute(() -> retireIfStillIdle(mark));
+        return;
+      }
       try {
         if (!retired && waiters.isEmpty() && idleSince == mark) {
           retire();
