@@ -4,84 +4,59 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.Locks;
+import dev.locksmith.testkit.SeveralKeysScenarios;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Transfers between accounts, each call locking both accounts ({@code key = "{#from, #to}"}), woven
- * at compile time by ajc. Only the locks guard the balances and the transfer count: their updates
- * are read-then-write, so two calls running at once on the same account would lose one.
+ * at compile time by ajc, for {@link SeveralKeysScenarios}.
  */
-class Transfers {
-  static final long OPENING_BALANCE = 1_000;
+class Transfers implements SeveralKeysScenarios.LockedAccounts {
+  private final SeveralKeysScenarios.Book book = new SeveralKeysScenarios.Book();
 
-  private final Map<String, Long> balances = new ConcurrentHashMap<>();
-  private final AtomicLong transfers = new AtomicLong();
-
-  /** How many times a method body ran. */
-  final AtomicInteger runs = new AtomicInteger();
-
-  /** Moves {@code amount}, waiting for both accounts; {@code inside} runs under the locks. */
+  @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
-    runs.incrementAndGet();
-    move(from, to, amount);
+    book.move(from, to, amount);
     inside.accept(Locks.current());
   }
 
-  /**
-   * Moves {@code amount} unless one account is busy; returns {@code "moved"}, or null if skipped.
-   */
+  @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", onBusy = OnBusy.SKIP)
   public @Nullable String transferOrSkip(String from, String to, long amount) {
-    runs.incrementAndGet();
-    move(from, to, amount);
-    return "moved";
+    return book.move(from, to, amount);
   }
 
-  /** Moves {@code amount}, or throws at once if one account is busy. */
+  @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", onBusy = OnBusy.FAIL)
   public String transferOrFail(String from, String to, long amount) {
-    runs.incrementAndGet();
-    move(from, to, amount);
-    return "moved";
+    return book.move(from, to, amount);
   }
 
-  /** The fencing token of one account's lock, refusing to wait for it. */
+  @Override
+  @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "200ms")
+  public String transferBriefly(String from, String to, long amount) {
+    return book.move(from, to, amount);
+  }
+
+  @Override
   @DistributedLock(name = "acct", key = "#account", onBusy = OnBusy.FAIL)
   public long audit(String account) {
-    runs.incrementAndGet();
+    book.ran();
     return Locks.current().fencingToken();
   }
 
-  /** Locks every account of the list. */
-  @DistributedLock(name = "acct", key = "#accounts")
-  public String settle(List<String> accounts) {
-    runs.incrementAndGet();
+  @Override
+  @DistributedLock(name = "acct", key = "#list")
+  public String settle(List<String> list) {
+    book.ran();
     return "settled";
   }
 
-  /** An account's balance. */
-  long balance(String account) {
-    return balances.getOrDefault(account, OPENING_BALANCE);
-  }
-
-  /** How many transfers ran. */
-  long transfers() {
-    return transfers.get();
-  }
-
-  private void move(String from, String to, long amount) {
-    long before = balance(from);
-    long count = transfers.get();
-    Thread.yield(); // widen the window a lost update would need
-    balances.put(from, before - amount);
-    balances.put(to, balance(to) + amount);
-    transfers.set(count + 1);
+  @Override
+  public SeveralKeysScenarios.Book book() {
+    return book;
   }
 }
