@@ -80,6 +80,26 @@ public interface ContractFixture {
             });
   }
 
+  /**
+   * Takes {@code id} through {@code taker} once another client's release has landed: an engine
+   * sends a release off its caller's path, so a call that returned may still have its release in
+   * flight on its own connection. Polls for at most 5 s (any provider's call bound here).
+   */
+  default LeaseGrant takeOnceReleased(LockProvider taker, String id) {
+    LeaseGrant[] taken = new LeaseGrant[1];
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(5))
+        .until(
+            () -> {
+              Optional<LeaseGrant> grant =
+                  taker.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)));
+              grant.ifPresent(g -> taken[0] = g);
+              return grant.isPresent();
+            });
+    return taken[0];
+  }
+
   /** Takes {@code id} through {@code provider} for 30 s; it must be free. */
   default LeaseGrant hold(LockProvider provider, String id) {
     return provider.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
