@@ -4,13 +4,10 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.Locks;
+import dev.locksmith.testkit.SeveralKeysScenarios;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -18,96 +15,61 @@ import reactor.core.publisher.Mono;
 /**
  * Transfers between accounts, each call locking both accounts ({@code key = "{#from, #to}"}, from
  * parameter names: the test classes are compiled without -parameters), for {@link
- * SeveralKeysInterceptorTest}. Only the locks guard the balances and the transfer count: their
- * updates are read-then-write, so two calls running at once on one account would lose one.
+ * SeveralKeysInterceptorTest}.
  */
 @Singleton
 @Requires(env = "several-keys")
-class AccountTransfers {
-  static final long OPENING_BALANCE = 1_000;
+class AccountTransfers implements SeveralKeysScenarios.LockedAccounts {
+  private final SeveralKeysScenarios.Book book = new SeveralKeysScenarios.Book();
 
-  private final Map<String, Long> balances = new ConcurrentHashMap<>();
-  private final AtomicLong transfers = new AtomicLong();
-  private final AtomicInteger runs = new AtomicInteger();
-
-  /** Moves {@code amount}, waiting for both accounts; {@code inside} runs under the locks. */
+  @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
-  void transfer(String from, String to, long amount, Consumer<Lease> inside) {
-    runs.incrementAndGet();
-    move(from, to, amount);
+  public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
+    book.move(from, to, amount);
     inside.accept(Locks.current());
   }
 
-  /** Moves {@code amount} unless an account is busy: {@code "moved"}, or null when skipped. */
+  @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", onBusy = OnBusy.SKIP)
-  @Nullable String transferOrSkip(String from, String to, long amount) {
-    runs.incrementAndGet();
-    move(from, to, amount);
-    return "moved";
+  public @Nullable String transferOrSkip(String from, String to, long amount) {
+    return book.move(from, to, amount);
   }
 
-  /** Moves {@code amount}, or throws at once when an account is busy. */
+  @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", onBusy = OnBusy.FAIL)
-  String transferOrFail(String from, String to, long amount) {
-    runs.incrementAndGet();
-    move(from, to, amount);
-    return "moved";
+  public String transferOrFail(String from, String to, long amount) {
+    return book.move(from, to, amount);
   }
 
-  /** Moves {@code amount}, waiting at most 200 ms for both accounts. */
+  @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "200ms")
-  String transferBriefly(String from, String to, long amount) {
-    runs.incrementAndGet();
-    move(from, to, amount);
-    return "moved";
+  public String transferBriefly(String from, String to, long amount) {
+    return book.move(from, to, amount);
   }
 
   /** Holds both accounts from subscription until {@code work} completes; refuses when busy. */
   @DistributedLock(name = "acct", key = "{#from, #to}", onBusy = OnBusy.FAIL)
   Mono<String> settleLater(String from, String to, Mono<String> work) {
-    runs.incrementAndGet();
+    book.ran();
     return work.map(value -> value + "!");
   }
 
-  /** The fencing token of one account's lock, refusing to wait for it. */
+  @Override
   @DistributedLock(name = "acct", key = "#account", onBusy = OnBusy.FAIL)
-  long audit(String account) {
-    runs.incrementAndGet();
+  public long audit(String account) {
+    book.ran();
     return Locks.current().fencingToken();
   }
 
-  /** Locks every account of the list. */
+  @Override
   @DistributedLock(name = "acct", key = "#list")
-  String settle(List<String> list) {
-    runs.incrementAndGet();
+  public String settle(List<String> list) {
+    book.ran();
     return "settled";
   }
 
-  long balance(String account) {
-    return balances.getOrDefault(account, OPENING_BALANCE);
-  }
-
-  long transfers() {
-    return transfers.get();
-  }
-
-  /** How many times a method body ran. */
-  int runs() {
-    return runs.get();
-  }
-
-  void reset() {
-    balances.clear();
-    transfers.set(0);
-    runs.set(0);
-  }
-
-  private void move(String from, String to, long amount) {
-    long before = balance(from);
-    long count = transfers.get();
-    Thread.yield(); // widen the window a lost update would need
-    balances.put(from, before - amount);
-    balances.put(to, balance(to) + amount);
-    transfers.set(count + 1);
+  @Override
+  public SeveralKeysScenarios.Book book() {
+    return book;
   }
 }
