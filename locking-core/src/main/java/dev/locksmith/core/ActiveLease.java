@@ -43,6 +43,9 @@ final class ActiveLease implements HeldLease {
   private static final int RELEASED = 1;
   private static final int ENDED = 2;
   private static final int PENDING = 4;
+  // SENT: the release goes through releaseAsync, and the keeper keeps the lease until it is
+  // answered; without it a released lease is ended on its holder's thread and no longer kept.
+  private static final int SENT = 8;
   private static final VarHandle STATE;
 
   static {
@@ -102,10 +105,13 @@ final class ActiveLease implements HeldLease {
    * @return whether the keeper should go on keeping this lease
    */
   boolean keep(long now, LeaseKeeper leaseKeeper) {
-    if (has(ENDED) || lostReason.get() != null) {
+    int flags = state;
+    if ((flags & ENDED) != 0
+        || (flags & (RELEASED | SENT)) == RELEASED
+        || lostReason.get() != null) {
       return false;
     }
-    boolean releasing = has(RELEASED);
+    boolean releasing = (flags & RELEASED) != 0;
     LeaseGrant current = grant;
     if (current.expiredAt(now)) {
       if (releasing) {
@@ -373,45 +379,38 @@ final class ActiveLease implements HeldLease {
   }
 
   private void dropHold() {
-    if (holds.drop() && setFlag(RELEASED)) {
+    if (holds.drop()) {
       releaseNow();
     }
   }
 
   /**
-   * Sends the release and returns: the lease stays kept (its deadline watched, a locked call still
-   * counted as running, closing the engine waiting for it) until the provider confirms the release
-   * or the deadline passes. An answer already there (an in-process store, the SPI's default, a
-   * minimum hold shortened) is taken at once, on this thread.
+   * Releases the lease. A provider that answers on this thread (an in-process store, a provider
+   * with the SPI's default {@code releaseAsync}, or a minimum hold shortened) is answered here, as
+   * a release always was: the keeper stops watching the lease first. Otherwise the release is sent
+   * and this returns: the lease stays kept (its deadline watched, a locked call still counted as
+   * running, closing the engine waiting for it) until the provider confirms the release or the
+   * deadline passes; an answer already there when the stage is returned is taken at once.
    */
   private void releaseNow() {
     long heldNanos = ticker.read() - acquiredAt;
+    long holdLeft = lostReason.get() == null ? options.minHold().toNanos() - heldNanos : 0;
+    boolean skip = calls.skipRelease();
+    boolean here = skip || calls.endsAtOnce(holdLeft);
     this.heldNanos = Math.max(0, heldNanos);
-    if (calls.skipRelease()) {
-      confirmed(Boolean.TRUE, null);
+    if (!setFlag(here ? RELEASED : RELEASED | SENT)) {
       return;
     }
-    CompletionStage<Boolean> stage = null;
-    Boolean answer = null;
-    RuntimeException error = null;
+    if (here) {
+      releaseHere(skip, holdLeft);
+      return;
+    }
+    CompletionStage<Boolean> stage;
     providerCalls.lock();
     try {
-      long holdLeft = lostReason.get() == null ? options.minHold().toNanos() - heldNanos : 0;
-      if (calls.endsAtOnce(holdLeft)) {
-        try {
-          answer = calls.endNow(grant, holdLeft);
-        } catch (RuntimeException e) {
-          error = e;
-        }
-      } else {
-        stage = calls.endAsync(grant);
-      }
+      stage = calls.endAsync(grant);
     } finally {
       providerCalls.unlock();
-    }
-    if (stage == null) {
-      confirmed(answer, error);
-      return;
     }
     if (stage instanceof CompletableFuture<Boolean> done && done.isDone()) {
       completedNow(done);
@@ -434,6 +433,34 @@ final class ActiveLease implements HeldLease {
                     uncountPending();
                   }
                 }));
+  }
+
+  /**
+   * Ends the lease on this thread, unwatched first so that nothing else ends it meanwhile: skipped
+   * while the provider is down, else released or shortened to its minimum hold.
+   */
+  private void releaseHere(boolean skip, long holdLeft) {
+    LeaseKeeper k = keeper;
+    boolean runningCall = k != null && k.stopWatching(this);
+    try {
+      Boolean answer = Boolean.TRUE;
+      RuntimeException error = null;
+      if (!skip) {
+        providerCalls.lock();
+        try {
+          answer = calls.endNow(grant, holdLeft);
+        } catch (RuntimeException e) {
+          error = e;
+        } finally {
+          providerCalls.unlock();
+        }
+      }
+      report(answer, error);
+    } finally {
+      if (runningCall) {
+        k.callEnded();
+      }
+    }
   }
 
   /** Takes this lease's release off the engine's pending ones, once. */
@@ -469,16 +496,21 @@ final class ActiveLease implements HeldLease {
     LeaseKeeper k = keeper;
     boolean runningCall = k != null && k.stopWatching(this);
     try {
-      if (!calls.ended(answer, error, event())) {
-        markLost("it had already expired or been taken over when it was released");
-      }
-      listeners.released(event(), Duration.ofNanos(heldNanos));
+      report(answer, error);
     } finally {
       if (runningCall) {
         k.callEnded();
       }
     }
     return true;
+  }
+
+  /** Tells how the release ended: a loss or an error as it was answered, then the release. */
+  private void report(@Nullable Boolean answer, @Nullable Throwable error) {
+    if (!calls.ended(answer, error, event())) {
+      markLost("it had already expired or been taken over when it was released");
+    }
+    listeners.released(event(), Duration.ofNanos(heldNanos));
   }
 
   /**
