@@ -4,6 +4,7 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.RenewalRequest;
 import java.io.IOException;
@@ -136,14 +137,7 @@ final class FileLockProvider implements LockProvider {
   @Override
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
     checkOpen();
-    if (requests.size() > MAX_RENEWALS_PER_CALL) {
-      throw new IllegalArgumentException(
-          "a batch of "
-              + requests.size()
-              + " renewals; at most "
-              + MAX_RENEWALS_PER_CALL
-              + " may be renewed in one call");
-    }
+    LockRequests.checkRenewals(requests);
     return upkeep.renewAll(requests, hooks, (lockId, e) -> failure("renew", lockId, e));
   }
 

@@ -370,14 +370,7 @@ public final class RedisLockProvider implements LockProvider {
    */
   @Override
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
-    if (requests.size() > MAX_RENEWALS_PER_CALL) {
-      throw new IllegalArgumentException(
-          "a batch of "
-              + requests.size()
-              + " renewals; at most "
-              + MAX_RENEWALS_PER_CALL
-              + " may be renewed in one call");
-    }
+    LockRequests.checkRenewals(requests);
     if (requests.isEmpty()) {
       return List.of();
     }

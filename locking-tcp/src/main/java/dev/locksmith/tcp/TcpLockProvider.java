@@ -249,14 +249,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
-    if (requests.size() > MAX_RENEWALS_PER_CALL) {
-      throw new IllegalArgumentException(
-          "a batch of "
-              + requests.size()
-              + " renewals; at most "
-              + MAX_RENEWALS_PER_CALL
-              + " may be renewed in one call");
-    }
+    LockRequests.checkRenewals(requests);
     int n = requests.size();
     List<Optional<LeaseGrant>> answers = new ArrayList<>(Collections.nCopies(n, Optional.empty()));
     ClientConnection c = connector.current();

@@ -147,14 +147,7 @@ public interface LockProvider extends AutoCloseable {
    * @throws IllegalArgumentException for more than {@link #MAX_RENEWALS_PER_CALL} requests
    */
   default List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
-    if (requests.size() > MAX_RENEWALS_PER_CALL) {
-      throw new IllegalArgumentException(
-          "a batch of "
-              + requests.size()
-              + " renewals; at most "
-              + MAX_RENEWALS_PER_CALL
-              + " may be renewed in one call");
-    }
+    LockRequests.checkRenewals(requests);
     List<Optional<LeaseGrant>> renewed = new java.util.ArrayList<>(requests.size());
     for (RenewalRequest request : requests) {
       renewed.add(renew(request.lease(), request.ttl()));

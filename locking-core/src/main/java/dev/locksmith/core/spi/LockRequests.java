@@ -35,6 +35,23 @@ public final class LockRequests {
   }
 
   /**
+   * Checks a batch for {@link LockProvider#renewAll}: at most {@link
+   * LockProvider#MAX_RENEWALS_PER_CALL} requests.
+   *
+   * @throws IllegalArgumentException naming the size and the limit
+   */
+  public static void checkRenewals(List<RenewalRequest> requests) {
+    if (requests.size() > LockProvider.MAX_RENEWALS_PER_CALL) {
+      throw new IllegalArgumentException(
+          "a batch of "
+              + requests.size()
+              + " renewals; at most "
+              + LockProvider.MAX_RENEWALS_PER_CALL
+              + " may be renewed in one call");
+    }
+  }
+
+  /**
    * Releases {@code taken} in reverse order, going on past failures: the release of a batch given
    * up. A lease whose release fails ends by its TTL.
    */
