@@ -2,16 +2,10 @@ package dev.locksmith.benchmarks.load;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +41,7 @@ final class Handoff {
   static Outcome run(
       List<LockClient> clients, Duration hold, int warmup, int samples, Duration maxTime)
       throws InterruptedException {
-    Turns turns = new Turns(warmup, samples);
+    HandoffTurns turns = new HandoffTurns(warmup, samples);
     AtomicReference<@Nullable Throwable> firstError = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < clients.size(); i++) {
@@ -84,9 +78,9 @@ final class Handoff {
       int id,
       LockClient client,
       Duration hold,
-      Turns turns,
+      HandoffTurns turns,
       AtomicReference<@Nullable Throwable> firstError) {
-    while (!turns.stopped) {
+    while (!turns.stopped()) {
       LockClient.Held held;
       try {
         held = client.acquire(KEY, WAIT);
@@ -101,7 +95,7 @@ final class Handoff {
       }
       long acquiredAt = System.nanoTime();
       long generation = turns.acquired(id, acquiredAt);
-      if (!turns.stopped) {
+      if (!turns.stopped()) {
         LockSupport.parkNanos(hold.toNanos()); // the holder's work
       }
       turns.leaving();
@@ -112,96 +106,6 @@ final class Handoff {
         firstError.compareAndSet(null, e);
       }
       turns.awaitOtherHolder(generation, WAIT.toNanos());
-    }
-  }
-
-  /** The shared record of turns: who held last, when it released, and the samples. */
-  private static final class Turns {
-    final CountDownLatch done = new CountDownLatch(1);
-    final AtomicLong violations = new AtomicLong();
-    final AtomicLong failures = new AtomicLong();
-    private final AtomicInteger inside = new AtomicInteger();
-    private final AtomicInteger handoffs = new AtomicInteger();
-    private final ReentrantLock mutex = new ReentrantLock();
-    private final Condition changed = mutex.newCondition();
-    private final int warmup;
-    private final long[] samples;
-    private volatile int lastHolder = -1;
-    private volatile long releasedAt;
-    private volatile boolean stopped;
-    private long generation;
-
-    Turns(int warmup, int samples) {
-      this.warmup = warmup;
-      this.samples = new long[samples];
-    }
-
-    /** Records an acquisition at {@code now}; returns the turn's generation. */
-    long acquired(int id, long now) {
-      if (inside.incrementAndGet() != 1) {
-        violations.incrementAndGet();
-      }
-      int previous = lastHolder;
-      if (previous >= 0 && previous != id) {
-        record(now - releasedAt);
-      }
-      lastHolder = id;
-      mutex.lock();
-      try {
-        generation++;
-        changed.signalAll();
-        return generation;
-      } finally {
-        mutex.unlock();
-      }
-    }
-
-    /** The holder is about to release: the hand-off clock starts. */
-    void leaving() {
-      inside.decrementAndGet();
-      releasedAt = System.nanoTime();
-    }
-
-    private void record(long latency) {
-      int index = handoffs.getAndIncrement() - warmup;
-      if (index >= 0 && index < samples.length) {
-        samples[index] = latency;
-        if (index == samples.length - 1) {
-          done.countDown();
-        }
-      }
-    }
-
-    void awaitOtherHolder(long seen, long nanos) {
-      mutex.lock();
-      try {
-        long left = nanos;
-        while (generation == seen && !stopped && left > 0) {
-          left = changed.awaitNanos(left);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        mutex.unlock();
-      }
-    }
-
-    void stop() {
-      mutex.lock();
-      try {
-        stopped = true;
-        changed.signalAll();
-      } finally {
-        mutex.unlock();
-      }
-    }
-
-    int count() {
-      return Math.max(0, Math.min(samples.length, handoffs.get() - warmup));
-    }
-
-    long[] samples() {
-      return Arrays.copyOf(samples, count());
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.locksmith.benchmarks.redis;
 
+import dev.locksmith.benchmarks.load.HandoffTurns;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.redis.RedisLockOptions;
@@ -13,13 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -342,7 +338,7 @@ public final class HandoffTrace {
 
   private static Outcome run(List<Contender> clients, Duration hold, int warmup, int samples)
       throws InterruptedException {
-    Turns turns = new Turns(warmup, samples);
+    HandoffTurns turns = new HandoffTurns(warmup, samples);
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < clients.size(); i++) {
       int id = i;
@@ -360,8 +356,8 @@ public final class HandoffTrace {
     return new Outcome(turns.samples(), turns.violations.get(), turns.failures.get());
   }
 
-  private static void contend(int id, Contender client, Duration hold, Turns turns) {
-    while (!turns.stopped) {
+  private static void contend(int id, Contender client, Duration hold, HandoffTurns turns) {
+    while (!turns.stopped()) {
       Runnable release;
       try {
         release = client.acquire(WAIT);
@@ -374,7 +370,7 @@ public final class HandoffTrace {
         continue;
       }
       long generation = turns.acquired(id, java.lang.System.nanoTime());
-      if (!turns.stopped) {
+      if (!turns.stopped()) {
         LockSupport.parkNanos(hold.toNanos());
       }
       turns.leaving();
@@ -384,87 +380,6 @@ public final class HandoffTrace {
         turns.failures.incrementAndGet();
       }
       turns.awaitOtherHolder(generation, WAIT.toNanos());
-    }
-  }
-
-  /** Who held last, when it released, and the samples. */
-  private static final class Turns {
-    final CountDownLatch done = new CountDownLatch(1);
-    final AtomicLong violations = new AtomicLong();
-    final AtomicLong failures = new AtomicLong();
-    private final AtomicInteger inside = new AtomicInteger();
-    private final AtomicInteger handoffs = new AtomicInteger();
-    private final ReentrantLock mutex = new ReentrantLock();
-    private final Condition changed = mutex.newCondition();
-    private final int warmup;
-    private final long[] samples;
-    private volatile int lastHolder = -1;
-    private volatile long releasedAt;
-    private volatile boolean stopped;
-    private long generation;
-
-    Turns(int warmup, int samples) {
-      this.warmup = warmup;
-      this.samples = new long[samples];
-    }
-
-    long acquired(int id, long now) {
-      if (inside.incrementAndGet() != 1) {
-        violations.incrementAndGet();
-      }
-      int previous = lastHolder;
-      if (previous >= 0 && previous != id) {
-        int index = handoffs.getAndIncrement() - warmup;
-        if (index >= 0 && index < samples.length) {
-          samples[index] = now - releasedAt;
-          if (index == samples.length - 1) {
-            done.countDown();
-          }
-        }
-      }
-      lastHolder = id;
-      mutex.lock();
-      try {
-        generation++;
-        changed.signalAll();
-        return generation;
-      } finally {
-        mutex.unlock();
-      }
-    }
-
-    void leaving() {
-      inside.decrementAndGet();
-      releasedAt = java.lang.System.nanoTime();
-    }
-
-    void awaitOtherHolder(long seen, long nanos) {
-      mutex.lock();
-      try {
-        long left = nanos;
-        while (generation == seen && !stopped && left > 0) {
-          left = changed.awaitNanos(left);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        mutex.unlock();
-      }
-    }
-
-    void stop() {
-      mutex.lock();
-      try {
-        stopped = true;
-        changed.signalAll();
-      } finally {
-        mutex.unlock();
-      }
-    }
-
-    long[] samples() {
-      int count = Math.max(0, Math.min(samples.length, handoffs.get() - warmup));
-      return Arrays.copyOf(samples, count);
     }
   }
 
