@@ -1,11 +1,14 @@
 package dev.locksmith.aspectj;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -62,11 +65,22 @@ final class FileEngines implements BeforeEachCallback, AfterEachCallback {
       open.get(i).close();
     }
     open.clear();
-    try (Stream<Path> files = Files.walk(directory())) {
+    // An engine's start-up probe may still be creating and removing its own files in the
+    // directory for a moment after close; clear it until it stays empty.
+    Path current = directory();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .ignoreExceptions() // a file gone or added mid-walk: walk again
+        .until(() -> deleteTree(current));
+    dir = null;
+  }
+
+  private static boolean deleteTree(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
       for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(file);
+        Files.deleteIfExists(file);
       }
     }
-    dir = null;
+    return !Files.exists(root);
   }
 }
