@@ -2,7 +2,7 @@ package dev.locksmith.benchmarks;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.internal.LockedInvocation;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;

@@ -1,8 +1,8 @@
 package dev.locksmith.aspectj;
 
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.ReactiveCall;
-import dev.locksmith.core.integration.ReactiveReturns;
+import dev.locksmith.core.internal.ReactiveCall;
+import dev.locksmith.core.internal.ReactiveReturns;
 import java.lang.reflect.Method;
 import org.aspectj.lang.ProceedingJoinPoint;
 import org.aspectj.lang.annotation.Around;

@@ -1,6 +1,6 @@
 package dev.locksmith.aspectj;
 
-import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.internal.LockedInvocation;
 import java.lang.reflect.Method;
 import org.aspectj.lang.ProceedingJoinPoint;
 import org.jspecify.annotations.Nullable;

@@ -3,7 +3,7 @@ package dev.locksmith.aspectj;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.Signatures;
+import dev.locksmith.core.internal.Signatures;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;

@@ -1,8 +1,8 @@
 package dev.locksmith.core;
 
-import dev.locksmith.core.integration.KeyLanguage;
-import dev.locksmith.core.integration.KeyLanguage.CompiledKey;
-import dev.locksmith.core.integration.KeyRoot;
+import dev.locksmith.core.internal.KeyLanguage;
+import dev.locksmith.core.internal.KeyLanguage.CompiledKey;
+import dev.locksmith.core.internal.KeyRoot;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package dev.locksmith.core;
 
-import dev.locksmith.core.integration.KeyLanguage;
+import dev.locksmith.core.internal.KeyLanguage;
 import java.util.Iterator;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;

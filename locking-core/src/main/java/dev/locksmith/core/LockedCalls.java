@@ -1,8 +1,8 @@
 package dev.locksmith.core;
 
-import dev.locksmith.core.integration.LockedInvocation;
-import dev.locksmith.core.integration.PreparedCall;
-import dev.locksmith.core.integration.ReleaseDeferral;
+import dev.locksmith.core.internal.LockedInvocation;
+import dev.locksmith.core.internal.PreparedCall;
+import dev.locksmith.core.internal.ReleaseDeferral;
 import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Method;
 import java.util.List;

@@ -2,10 +2,10 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.integration.KeyLanguage;
-import dev.locksmith.core.integration.LockedInvocation;
-import dev.locksmith.core.integration.PreparedCall;
-import dev.locksmith.core.integration.ReleaseDeferral;
+import dev.locksmith.core.internal.KeyLanguage;
+import dev.locksmith.core.internal.LockedInvocation;
+import dev.locksmith.core.internal.PreparedCall;
+import dev.locksmith.core.internal.ReleaseDeferral;
 import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -429,10 +429,9 @@ public final class Locksmith implements AutoCloseable {
 
     /**
      * The language of annotation keys such as {@code #accountId}, in place of the one found on the
-     * class path ({@code META-INF/services/dev.locksmith.core.integration.KeyLanguage}, which
-     * {@code locking-spel} registers); for example SpEL with a bean resolver. Without either, only
-     * literal keys in single quotes can be used, and an expression key fails validation naming the
-     * method.
+     * class path ({@code META-INF/services/dev.locksmith.core.internal.KeyLanguage}, which {@code
+     * locking-spel} registers); for example SpEL with a bean resolver. Without either, only literal
+     * keys in single quotes can be used, and an expression key fails validation naming the method.
      */
     public Builder keyLanguage(KeyLanguage language) {
       this.keyLanguage = Objects.requireNonNull(language);

@@ -2,8 +2,8 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.integration.KeyLanguage;
-import dev.locksmith.core.integration.Signatures;
+import dev.locksmith.core.internal.KeyLanguage;
+import dev.locksmith.core.internal.Signatures;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;

@@ -19,14 +19,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The direction of dependencies (annotations on nothing, core on no framework) and the shape of
  * core's public surface: the user API in {@code dev.locksmith.core}, integration hooks in {@code
- * dev.locksmith.core.integration}.
+ * dev.locksmith.core.internal}.
  */
 class ArchitectureTest {
   private static final String USER_API = "dev.locksmith.core";
 
   /**
    * The public types of the user API package: what application code uses. A public type that only
-   * integrations use belongs in {@code dev.locksmith.core.integration}, one that providers use in
+   * integrations use belongs in {@code dev.locksmith.core.internal}, one that providers use in
    * {@code dev.locksmith.core.spi}.
    */
   private static final Set<String> USER_API_TYPES =
@@ -113,7 +113,7 @@ class ArchitectureTest {
         .arePublic()
         .should(
             new ArchCondition<JavaClass>(
-                "be user API (an integration hook belongs in dev.locksmith.core.integration)") {
+                "be user API (an integration hook belongs in dev.locksmith.core.internal)") {
               @Override
               public void check(JavaClass type, ConditionEvents events) {
                 String name = type.getName().substring(USER_API.length() + 1);
@@ -123,7 +123,7 @@ class ArchitectureTest {
                           type,
                           type.getName()
                               + " is public in the user API package but not user API: move it to"
-                              + " dev.locksmith.core.integration (or .spi), or list it here"));
+                              + " dev.locksmith.core.internal (or .spi), or list it here"));
                 }
               }
             })
@@ -156,7 +156,7 @@ class ArchitectureTest {
                             unit.getFullName()
                                 + " names "
                                 + type.getName()
-                                + "; Spring types belong in dev.locksmith.core.integration"));
+                                + "; Spring types belong in dev.locksmith.core.internal"));
                   }
                 }
               }
@@ -168,13 +168,13 @@ class ArchitectureTest {
   void integrationHooksDependOnTheUserApiAndNoFramework() {
     classes()
         .that()
-        .resideInAPackage("dev.locksmith.core.integration..")
+        .resideInAPackage("dev.locksmith.core.internal..")
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
             "java..",
             USER_API,
-            "dev.locksmith.core.integration..",
+            "dev.locksmith.core.internal..",
             "org.jspecify..",
             // Optional: only for methods that return Mono or Flux (see ReactorConfinementTest).
             "reactor.core..",

@@ -1,6 +1,6 @@
 package dev.locksmith.core;
 
-import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.internal.LockedInvocation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.integration.LockedInvocation;
-import dev.locksmith.core.integration.PreparedCall;
-import dev.locksmith.core.integration.ReleaseDeferral;
+import dev.locksmith.core.internal.LockedInvocation;
+import dev.locksmith.core.internal.PreparedCall;
+import dev.locksmith.core.internal.ReleaseDeferral;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.lang.reflect.Method;

@@ -1,6 +1,6 @@
 package dev.locksmith.micronaut;
 
-import dev.locksmith.core.integration.Signatures;
+import dev.locksmith.core.internal.Signatures;
 import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;

@@ -2,10 +2,10 @@ package dev.locksmith.micronaut;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.LockedInvocation;
-import dev.locksmith.core.integration.PreparedCall;
-import dev.locksmith.core.integration.ReactiveCall;
-import dev.locksmith.core.integration.ReactiveResults;
+import dev.locksmith.core.internal.LockedInvocation;
+import dev.locksmith.core.internal.PreparedCall;
+import dev.locksmith.core.internal.ReactiveCall;
+import dev.locksmith.core.internal.ReactiveResults;
 import io.micronaut.aop.InterceptPhase;
 import io.micronaut.aop.InterceptedMethod;
 import io.micronaut.aop.InterceptorBean;

@@ -1,7 +1,7 @@
 package dev.locksmith.spel;
 
-import dev.locksmith.core.integration.KeyLanguage;
-import dev.locksmith.core.integration.KeyRoot;
+import dev.locksmith.core.internal.KeyLanguage;
+import dev.locksmith.core.internal.KeyRoot;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;

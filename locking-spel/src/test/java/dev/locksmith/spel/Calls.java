@@ -1,7 +1,7 @@
 package dev.locksmith.spel;
 
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.internal.LockedInvocation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;

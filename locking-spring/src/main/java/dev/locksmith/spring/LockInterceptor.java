@@ -1,8 +1,8 @@
 package dev.locksmith.spring;
 
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.LockedInvocation;
-import dev.locksmith.core.integration.ReactiveReturns;
+import dev.locksmith.core.internal.LockedInvocation;
+import dev.locksmith.core.internal.ReactiveReturns;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;

@@ -2,8 +2,8 @@ package dev.locksmith.spring;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.Proxies;
-import dev.locksmith.core.integration.Signatures;
+import dev.locksmith.core.internal.Proxies;
+import dev.locksmith.core.internal.Signatures;
 import java.lang.reflect.Method;
 import java.util.HashSet;
 import java.util.List;

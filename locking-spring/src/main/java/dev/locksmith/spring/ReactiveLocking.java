@@ -1,9 +1,9 @@
 package dev.locksmith.spring;
 
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.ReactiveCall;
-import dev.locksmith.core.integration.ReactiveResults;
-import dev.locksmith.core.integration.ReactiveReturns;
+import dev.locksmith.core.internal.ReactiveCall;
+import dev.locksmith.core.internal.ReactiveResults;
+import dev.locksmith.core.internal.ReactiveReturns;
 import java.lang.reflect.Method;
 import org.springframework.aop.ProxyMethodInvocation;
 

@@ -1,7 +1,7 @@
 package dev.locksmith.spring;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.integration.ReleaseDeferral;
+import dev.locksmith.core.internal.ReleaseDeferral;
 import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;

@@ -1,7 +1,7 @@
 package dev.locksmith.tcp;
 
 import dev.locksmith.core.spi.LeaseGrant;
-import dev.locksmith.tcp.protocol.Protocol;
+import dev.locksmith.tcp.internal.Protocol;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;

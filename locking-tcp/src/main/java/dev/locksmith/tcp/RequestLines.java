@@ -2,8 +2,8 @@ package dev.locksmith.tcp;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.tcp.protocol.LockIds;
-import dev.locksmith.tcp.protocol.Protocol;
+import dev.locksmith.tcp.internal.LockIds;
+import dev.locksmith.tcp.internal.Protocol;
 import java.time.Duration;
 import java.util.List;
 

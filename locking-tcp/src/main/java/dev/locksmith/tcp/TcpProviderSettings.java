@@ -2,7 +2,7 @@ package dev.locksmith.tcp;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.spi.ProviderUrl;
-import dev.locksmith.tcp.protocol.Protocol;
+import dev.locksmith.tcp.internal.Protocol;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.locksmith.benchmarks.redis;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.integration.LockedInvocation;
+import dev.locksmith.core.internal.LockedInvocation;
 import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.redis.RedisLockOptions;
 import dev.locksmith.redis.RedisLockProvider;

@@ -1,6 +1,6 @@
 package dev.locksmith.tcp.server;
 
-import dev.locksmith.tcp.protocol.Protocol;
+import dev.locksmith.tcp.internal.Protocol;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -36,7 +36,7 @@ sealed interface Request {
    * {@code <id> ACQUIRE-ALL <ttl-ms> <n> <lock> <owner-token|-> ... [owner description]}: takes
    * every lock, or none when one is busy, without waiting.
    *
-   * @param locks one to {@link dev.locksmith.tcp.protocol.Protocol#MAX_LOCKS_PER_REQUEST} locks,
+   * @param locks one to {@link dev.locksmith.tcp.internal.Protocol#MAX_LOCKS_PER_REQUEST} locks,
    *     distinct, in the order the client gave them
    */
   record AcquireAll(String id, long ttlMillis, List<Part> locks, String owner) implements Request {

@@ -1,7 +1,7 @@
 package dev.locksmith.tcp.server;
 
-import dev.locksmith.tcp.protocol.LockIds;
-import dev.locksmith.tcp.protocol.Protocol;
+import dev.locksmith.tcp.internal.LockIds;
+import dev.locksmith.tcp.internal.Protocol;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package dev.locksmith.tcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.locksmith.tcp.protocol.Protocol;
+import dev.locksmith.tcp.internal.Protocol;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;

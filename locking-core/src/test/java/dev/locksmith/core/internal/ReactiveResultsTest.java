@@ -1,4 +1,4 @@
-package dev.locksmith.core.integration;
+package dev.locksmith.core.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.locksmith.core.integration;
+package dev.locksmith.core.internal;
 
 import java.lang.reflect.Method;
 import java.util.List;
@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The language in which the {@code key} of {@code @DistributedLock} is written, such as SpEL
  * ({@code #accountId}). The engine finds one through {@link java.util.ServiceLoader} ({@code
- * META-INF/services/dev.locksmith.core.integration.KeyLanguage}), or is given one by {@link
+ * META-INF/services/dev.locksmith.core.internal.KeyLanguage}), or is given one by {@link
  * dev.locksmith.core.Locksmith.Builder#keyLanguage}.
  *
  * <p>The language only parses and evaluates. The engine keeps the rules around it: a blank key

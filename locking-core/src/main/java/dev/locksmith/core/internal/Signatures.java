@@ -1,4 +1,4 @@
-package dev.locksmith.core.integration;
+package dev.locksmith.core.internal;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;

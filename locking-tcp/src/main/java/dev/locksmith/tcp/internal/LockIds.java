@@ -1,4 +1,4 @@
-package dev.locksmith.tcp.protocol;
+package dev.locksmith.tcp.internal;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;

@@ -1,8 +1,0 @@
-/**
- * What the lock server and its client share: the wire encoding of lock ids and the protocol's
- * limits and defaults. The protocol itself is specified in {@code locking-tcp/PROTOCOL.md}.
- */
-@NullMarked
-package dev.locksmith.tcp.protocol;
-
-import org.jspecify.annotations.NullMarked;
