@@ -32,7 +32,7 @@ final class Weaving {
 
   /** What to do about a class that was not woven. */
   static final String HOW_TO_WEAVE =
-      "To weave a class, add dev.locksmith:locking-aspectj to <aspectLibraries> of the"
+      "To weave a class, add dev.locksmith:locksmith-aspectj to <aspectLibraries> of the"
           + " aspectj-maven-plugin and let ajc compile or weave the class (compile-time or binary"
           + " weaving), or start the JVM with -javaagent:aspectjweaver.jar and locking-aspectj on"
           + " the class path, with the class inside an <include within=...> of your"

@@ -55,8 +55,8 @@ final class WeavingVerifier {
     if (indexes.isEmpty()) {
       LOG.warn(
           "No {} on the class path: weaving of @DistributedLock methods cannot be verified. Compile"
-              + " with dev.locksmith:locking-annotations as an annotation processor (on JDK 23 and"
-              + " later: annotationProcessorPaths of the maven-compiler-plugin, or -proc:full)",
+              + " with dev.locksmith:locksmith-annotations as an annotation processor (on JDK 23"
+              + " and later: annotationProcessorPaths of the maven-compiler-plugin, or -proc:full)",
           LockedMethodIndexer.INDEX);
       return 0;
     }

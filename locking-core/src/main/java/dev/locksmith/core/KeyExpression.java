@@ -85,8 +85,8 @@ final class KeyExpression {
               + ", attribute key: '"
               + text
               + "' is an expression, but no key language is on the class path: add the"
-              + " dependency dev.locksmith:locking-spel (SpEL keys such as #accountId), or write a"
-              + " literal key in single quotes");
+              + " dependency dev.locksmith:locksmith-spel (SpEL keys such as #accountId), or write"
+              + " a literal key in single quotes");
     }
     CompiledKey compiled;
     try {

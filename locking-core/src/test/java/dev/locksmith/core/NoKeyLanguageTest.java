@@ -71,7 +71,7 @@ class NoKeyLanguageTest {
         .hasMessage(
             "@DistributedLock on dev.locksmith.core.NoKeyLanguageTest$Transfers.transfer(String),"
                 + " attribute key: '#accountId' is an expression, but no key language is on the"
-                + " class path: add the dependency dev.locksmith:locking-spel (SpEL keys such as"
+                + " class path: add the dependency dev.locksmith:locksmith-spel (SpEL keys such as"
                 + " #accountId), or write a literal key in single quotes");
   }
 

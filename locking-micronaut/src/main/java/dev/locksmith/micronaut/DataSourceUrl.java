@@ -34,7 +34,7 @@ final class DataSourceUrl {
       return new LockConfigurationException(
           prefix
               + " through locking-jdbc, which is not on the class path; add the dependency"
-              + " dev.locksmith:locking-jdbc");
+              + " dev.locksmith:locksmith-jdbc");
     }
     int dataSources = beanContext.getBeanDefinitions(DataSource.class).size();
     return new LockConfigurationException(

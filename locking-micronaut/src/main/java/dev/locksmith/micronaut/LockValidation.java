@@ -67,7 +67,7 @@ final class LockValidation {
     String reason =
         Proxies.canIntercept(method)
             ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
-                + " annotation mapper. Add dev.locksmith:locking-micronaut to the annotation"
+                + " annotation mapper. Add dev.locksmith:locksmith-micronaut to the annotation"
                 + " processor path next to io.micronaut:micronaut-inject-java"
             : "it is "
                 + Proxies.NOT_INTERCEPTABLE

@@ -35,7 +35,7 @@ final class ApplicationDataSource {
       throw new LockConfigurationException(
           prefix
               + " through locking-jdbc, which is not on the class path; add the dependency"
-              + " dev.locksmith:locking-jdbc");
+              + " dev.locksmith:locksmith-jdbc");
     }
     int dataSources = beanFactory.getBeanNamesForType(DataSource.class).length;
     throw new LockConfigurationException(

@@ -46,7 +46,7 @@ class DataSourceMissingTest {
             context ->
                 assertThat(analysis(context.getStartupFailure()).getDescription())
                     .contains("locking-jdbc, which is not on the class path")
-                    .contains("dev.locksmith:locking-jdbc"));
+                    .contains("dev.locksmith:locksmith-jdbc"));
   }
 
   @Test
