@@ -6,17 +6,9 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +21,12 @@ class AcquireAllFallbackTest {
 
   @Test
   void aServerWithoutAcquireAllGetsOneAcquirePerLock() throws Exception {
-    try (OldServer server = new OldServer()) {
+    AtomicLong fencing = new AtomicLong();
+    try (OldServer server =
+        new OldServer(
+            Map.of(
+                "ACQUIRE",
+                words -> "OK " + words[5] + " " + fencing.incrementAndGet() + " " + words[3]))) {
       try (LockProvider provider = LockProviders.create("tcp://127.0.0.1:" + server.port())) {
         List<LeaseGrant> first =
             provider
@@ -47,70 +44,6 @@ class AcquireAllFallbackTest {
             .as("ACQUIRE-ALL tried once, refused, then one ACQUIRE per lock from then on")
             .containsExactly("ACQUIRE-ALL", "ACQUIRE", "ACQUIRE", "ACQUIRE", "ACQUIRE");
       }
-    }
-  }
-
-  /**
-   * A lock server of an earlier version, for one connection: grants every ACQUIRE and answers
-   * anything else (ACQUIRE-ALL) with {@code ERR UNKNOWN_COMMAND}.
-   */
-  private static final class OldServer implements AutoCloseable {
-    private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    private final List<String> commands = new CopyOnWriteArrayList<>();
-    private final AtomicLong fencing = new AtomicLong();
-    private final Thread thread = new Thread(this::serve, "old-lock-server");
-    private volatile Socket connection;
-
-    OldServer() throws IOException {
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    int port() {
-      return socket.getLocalPort();
-    }
-
-    List<String> commands() {
-      return commands;
-    }
-
-    private void serve() {
-      try (Socket accepted = socket.accept()) {
-        connection = accepted;
-        BufferedReader in =
-            new BufferedReader(
-                new InputStreamReader(accepted.getInputStream(), StandardCharsets.UTF_8));
-        OutputStream out = accepted.getOutputStream();
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          String[] words = line.split(" ");
-          String id = words[0];
-          String command = words[1];
-          String reply;
-          switch (command) {
-            case "ACQUIRE" ->
-                reply = id + " OK " + words[5] + " " + fencing.incrementAndGet() + " " + words[3];
-            case "PING" -> reply = id + " PONG";
-            default -> reply = id + " ERR UNKNOWN_COMMAND " + command;
-          }
-          if (!command.equals("PING")) {
-            commands.add(command);
-          }
-          out.write((reply + "\n").getBytes(StandardCharsets.UTF_8));
-          out.flush();
-        }
-      } catch (IOException e) {
-        // closed by the test
-      }
-    }
-
-    @Override
-    public void close() throws Exception {
-      socket.close();
-      Socket c = connection;
-      if (c != null) {
-        c.close();
-      }
-      thread.join(5_000);
     }
   }
 }

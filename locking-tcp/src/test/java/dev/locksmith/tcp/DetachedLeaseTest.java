@@ -10,14 +10,13 @@ import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.MinHoldChecks;
 import java.time.Duration;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A lease shortened to its minimum hold (a scheduled job's "hold at least this long") belongs to no
@@ -27,23 +26,11 @@ import org.junit.jupiter.api.Test;
  */
 class DetachedLeaseTest {
   private static final Duration MIN_HOLD = Duration.ofSeconds(2);
-  private static LockServer server;
-  private static String url;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = LockServer.builder().port(0).build();
-    url = "tcp://127.0.0.1:" + server.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension static final RunningServer server = new RunningServer();
 
   @Test
   void aMinHoldLeaseOutlivesItsClientsDeliberateClose() throws Exception {
-    LockProvider holder = LockProviders.create(url);
+    LockProvider holder = LockProviders.create(server.url());
     // Taken before the acquisition, which is when minHold starts: the lock must not be free
     // before minHold has passed since then (a clock read after acquire returns can be late).
     long grantedAt = System.nanoTime();
@@ -71,8 +58,8 @@ class DetachedLeaseTest {
 
   @Test
   void aLeaseOfRunningWorkEndsWithItsConnectionAtOnce() throws Exception {
-    try (LockProvider other = LockProviders.create(url)) {
-      LockProvider holder = LockProviders.create(url);
+    try (LockProvider other = LockProviders.create(server.url())) {
+      LockProvider holder = LockProviders.create(server.url());
       Locksmith locksmith = Locksmith.builder().defaultProvider(holder).build();
       Lease running = locksmith.acquire(jobOptions("running-work"));
       assertThat(running.isValid()).isTrue();
@@ -88,8 +75,8 @@ class DetachedLeaseTest {
 
   @Test
   void aLeaseRenewedWithItsOwnTtlStaysTiedToTheConnection() throws Exception {
-    try (LockProvider other = LockProviders.create(url)) {
-      LockProvider holder = LockProviders.create(url);
+    try (LockProvider other = LockProviders.create(server.url())) {
+      LockProvider holder = LockProviders.create(server.url());
       LeaseGrant grant =
           holder
               .tryAcquire(LockRequest.of("renewed-same-ttl", Duration.ofSeconds(30)))
@@ -111,7 +98,7 @@ class DetachedLeaseTest {
    * before the acquisition); then anyone can.
    */
   private static void assertHeldUntilTheMinHoldEnds(String id, long grantedAt) throws Exception {
-    try (LockProvider other = LockProviders.create(url)) {
+    try (LockProvider other = LockProviders.create(server.url())) {
       if (MinHoldChecks.freeOnlyAfterMinHold(
           other, id, grantedAt, MIN_HOLD, "the lock was free again before its minHold ended")) {
         return;

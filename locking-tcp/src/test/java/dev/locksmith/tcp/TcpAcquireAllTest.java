@@ -8,15 +8,15 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link TcpLockProvider#tryAcquireAll}: one ACQUIRE-ALL request, all or none, on a real server.
@@ -24,25 +24,17 @@ import org.junit.jupiter.api.Test;
 class TcpAcquireAllTest {
   private static final Duration TTL = Duration.ofSeconds(30);
 
-  private LockServer server;
-  private int port;
+  @RegisterExtension final RunningServer server = new RunningServer();
   private final List<LockProvider> providers = new ArrayList<>();
-
-  @BeforeEach
-  void start() throws Exception {
-    server = LockServer.builder().port(0).build();
-    port = server.start();
-  }
 
   @AfterEach
   void stop() {
     providers.forEach(LockProvider::close);
-    server.close();
   }
 
   /** A provider whose connection sends no PING during a test, so requests can be counted. */
   private LockProvider provider() {
-    LockProvider provider = LockProviders.create("tcp://127.0.0.1:" + port + "?ping-interval=10m");
+    LockProvider provider = LockProviders.create(server.url("?ping-interval=10m"));
     providers.add(provider);
     return provider;
   }

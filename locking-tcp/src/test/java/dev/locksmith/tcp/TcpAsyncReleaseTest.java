@@ -8,7 +8,7 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import dev.locksmith.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +20,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link TcpLockProvider#releaseAsync} against the real lock server: the RELEASE is on the wire
@@ -33,23 +32,11 @@ import org.junit.jupiter.api.Test;
 class TcpAsyncReleaseTest {
   private static final Duration TTL = Duration.ofSeconds(30);
   private static final int ROUNDS = 1_000;
-  private static LockServer server;
-  private static String url;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = LockServer.builder().port(0).build();
-    url = "tcp://127.0.0.1:" + server.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension static final RunningServer server = new RunningServer();
 
   @Test
   void aTryAcquireRightAfterReleaseAsyncIsNeverBusyAndTokensRise() {
-    try (LockProvider provider = LockProviders.create(url)) {
+    try (LockProvider provider = LockProviders.create(server.url())) {
       List<CompletionStage<Boolean>> releases = new ArrayList<>(ROUNDS);
       long last = 0;
       for (int i = 0; i < ROUNDS; i++) {
@@ -68,7 +55,7 @@ class TcpAsyncReleaseTest {
   @Test
   void aTryAcquireOnAnotherThreadRightAfterReleaseAsyncIsNeverBusy() throws Exception {
     ExecutorService other = Executors.newSingleThreadExecutor();
-    try (LockProvider provider = LockProviders.create(url)) {
+    try (LockProvider provider = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("async-other", TTL)).orElseThrow();
       List<CompletionStage<Boolean>> releases = new ArrayList<>(ROUNDS);
       for (int i = 0; i < ROUNDS; i++) {
@@ -95,7 +82,7 @@ class TcpAsyncReleaseTest {
   void theLeaseStaysHeldOnTheServerAndTheStageOpenUntilTheReleaseArrives() throws Exception {
     try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
         LockProvider provider = viaProxy(proxy, "10s");
-        LockProvider observer = LockProviders.create(url)) {
+        LockProvider observer = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("async-held", TTL)).orElseThrow();
       proxy.freeze(FaultProxy.Direction.TO_SERVER);
       CompletableFuture<Boolean> release = provider.releaseAsync(grant).toCompletableFuture();
@@ -133,7 +120,7 @@ class TcpAsyncReleaseTest {
   @Test
   void closeCompletesThePendingReleasesFirst() throws Exception {
     try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
-        LockProvider observer = LockProviders.create(url)) {
+        LockProvider observer = LockProviders.create(server.url())) {
       LockProvider provider = viaProxy(proxy, "10s");
       List<LeaseGrant> grants = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
@@ -192,7 +179,7 @@ class TcpAsyncReleaseTest {
   void aConnectionDroppedAfterTheReleaseWasSentGivesTrue() throws Exception {
     try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
         LockProvider provider = viaProxy(proxy, "10s");
-        LockProvider observer = LockProviders.create(url)) {
+        LockProvider observer = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("async-dropped", TTL)).orElseThrow();
       List<LeaseGrant> lost = new ArrayList<>();
       provider.onLeaseLost(lost::add);
@@ -210,7 +197,7 @@ class TcpAsyncReleaseTest {
 
   @Test
   void aLeaseTheClientKnowsIsGoneCompletesFalseAtOnce() {
-    try (LockProvider provider = LockProviders.create(url)) {
+    try (LockProvider provider = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("async-twice", TTL)).orElseThrow();
       assertThat(provider.releaseAsync(grant).toCompletableFuture().join()).isTrue();
       assertThat(provider.releaseAsync(grant).toCompletableFuture()).isCompletedWithValue(false);
@@ -219,8 +206,8 @@ class TcpAsyncReleaseTest {
 
   @Test
   void aLeaseTakenOverOnTheServerCompletesFalse() throws Exception {
-    try (LockProvider provider = LockProviders.create(url);
-        LockProvider other = LockProviders.create(url)) {
+    try (LockProvider provider = LockProviders.create(server.url());
+        LockProvider other = LockProviders.create(server.url())) {
       LeaseGrant grant =
           provider
               .tryAcquire(LockRequest.of("async-expired", Duration.ofMillis(200)))

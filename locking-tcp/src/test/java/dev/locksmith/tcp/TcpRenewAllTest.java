@@ -10,16 +10,15 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.RenewalRequest;
-import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import dev.locksmith.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link TcpLockProvider#renewAll} against the real lock server: one write for the whole batch and
@@ -28,23 +27,11 @@ import org.junit.jupiter.api.Test;
  */
 class TcpRenewAllTest {
   private static final Duration TTL = Duration.ofSeconds(20);
-  private static LockServer server;
-  private static String url;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = LockServer.builder().port(0).build();
-    url = "tcp://127.0.0.1:" + server.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension static final RunningServer server = new RunningServer();
 
   @Test
   void aHundredLeasesAreRenewedInOneWriteAndOneRequestEach() {
-    try (TcpLockProvider provider = (TcpLockProvider) LockProviders.create(url)) {
+    try (TcpLockProvider provider = (TcpLockProvider) LockProviders.create(server.url())) {
       List<RenewalRequest> requests = new ArrayList<>();
       for (int i = 0; i < 100; i++) {
         LeaseGrant grant = provider.tryAcquire(LockRequest.of("batch-" + i, TTL)).orElseThrow();
@@ -85,8 +72,8 @@ class TcpRenewAllTest {
 
   @Test
   void aLeaseReleasedOrExpiredMeanwhileIsAnsweredEmptyInItsPlace() throws Exception {
-    try (LockProvider provider = LockProviders.create(url);
-        LockProvider other = LockProviders.create(url)) {
+    try (LockProvider provider = LockProviders.create(server.url());
+        LockProvider other = LockProviders.create(server.url())) {
       LeaseGrant first = provider.tryAcquire(LockRequest.of("mixed-1", TTL)).orElseThrow();
       LeaseGrant released = provider.tryAcquire(LockRequest.of("mixed-2", TTL)).orElseThrow();
       LeaseGrant expired =
@@ -121,7 +108,7 @@ class TcpRenewAllTest {
     try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
         LockProvider provider =
             LockProviders.create("tcp://127.0.0.1:" + proxy.port() + "?request-timeout=10s");
-        LockProvider observer = LockProviders.create(url)) {
+        LockProvider observer = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("dropped-batch", TTL)).orElseThrow();
       proxy.resetAll();
       await()
@@ -158,8 +145,8 @@ class TcpRenewAllTest {
 
   @Test
   void aShorterTtlDetachesTheLeaseAsRenewDoes() throws Exception {
-    try (LockProvider observer = LockProviders.create(url)) {
-      LockProvider provider = LockProviders.create(url);
+    try (LockProvider observer = LockProviders.create(server.url())) {
+      LockProvider provider = LockProviders.create(server.url());
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("batch-hold", TTL)).orElseThrow();
       assertThat(provider.renewAll(List.of(new RenewalRequest(grant, Duration.ofSeconds(10)))))
           .singleElement()
@@ -173,7 +160,7 @@ class TcpRenewAllTest {
 
   @Test
   void anEmptyBatchSendsNothing() {
-    try (TcpLockProvider provider = (TcpLockProvider) LockProviders.create(url)) {
+    try (TcpLockProvider provider = (TcpLockProvider) LockProviders.create(server.url())) {
       ClientConnection connection = provider.connection();
       long writesBefore = connection.writes();
       assertThat(provider.renewAll(List.of())).isEmpty();
@@ -183,7 +170,7 @@ class TcpRenewAllTest {
 
   @Test
   void moreThan512RenewalsAreRefused() {
-    try (LockProvider provider = LockProviders.create(url)) {
+    try (LockProvider provider = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("too-many", TTL)).orElseThrow();
       List<RenewalRequest> requests =
           Collections.nCopies(

@@ -6,33 +6,21 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.tcp.internal.Protocol;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code ACQUIRE-ALL}: several locks in one request, all or none, on a real server. */
 class AcquireAllProtocolTest {
   private static final Pattern THREE_GRANTED =
       Pattern.compile("1 OK 3 ta (\\d+) tb (\\d+) tc (\\d+) 30000");
 
-  private LockServer server;
-  private int port;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = LockServer.builder().port(0).maxLocksPerConnection(8).maxErrors(100).build();
-    port = server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @RegisterExtension
+  final RunningServer server = new RunningServer(b -> b.maxLocksPerConnection(8).maxErrors(100));
 
   @Test
   void grantsEveryLockWithItsOwnIncreasingFencingToken() throws Exception {
-    try (LineClient c = new LineClient(port);
-        LineClient other = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port());
+        LineClient other = new LineClient(server.port())) {
       String ok = c.call("0 ACQUIRE before 30000 0 t0");
       long before = Long.parseLong(ok.split(" ")[3]);
       Matcher m = THREE_GRANTED.matcher(c.call("1 ACQUIRE-ALL 30000 3 a ta b tb c tc web-1/42"));
@@ -57,13 +45,13 @@ class AcquireAllProtocolTest {
 
   @Test
   void oneBusyLockTakesNoneAndIsNamed() throws Exception {
-    try (LineClient holder = new LineClient(port);
-        LineClient c = new LineClient(port)) {
+    try (LineClient holder = new LineClient(server.port());
+        LineClient c = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE my%20b 30000 0 h")).startsWith("1 OK");
       assertThat(c.call("2 ACQUIRE-ALL 30000 3 a ta my%20b tb c tc")).isEqualTo("2 BUSY my%20b");
       assertThat(holder.call("3 STATUS a")).isEqualTo("3 FREE 0");
       assertThat(holder.call("4 STATUS c")).isEqualTo("4 FREE 0");
-      assertThat(server.lockCount()).isEqualTo(1);
+      assertThat(server.server().lockCount()).isEqualTo(1);
       assertThat(holder.call("5 RELEASE my%20b h")).isEqualTo("5 OK");
       assertThat(c.call("6 ACQUIRE-ALL 30000 3 a ta my%20b tb c tc")).startsWith("6 OK 3 ta ");
     }
@@ -71,9 +59,9 @@ class AcquireAllProtocolTest {
 
   @Test
   void aLockWithWaitersIsBusyAsForAnAcquireWithoutWait() throws Exception {
-    try (LineClient holder = new LineClient(port);
-        LineClient waiter = new LineClient(port);
-        LineClient c = new LineClient(port)) {
+    try (LineClient holder = new LineClient(server.port());
+        LineClient waiter = new LineClient(server.port());
+        LineClient c = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE q 30000 0 h")).startsWith("1 OK");
       waiter.send("w ACQUIRE q 30000 10000 wt");
       await().until(() -> holder.call("s STATUS q").matches("s HELD \\d+ \\d+ 1 -"));
@@ -86,7 +74,7 @@ class AcquireAllProtocolTest {
 
   @Test
   void theServerMakesTokensForDashes() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       String[] f = c.call("1 ACQUIRE-ALL 5000 2 x - y mine").split(" ");
       assertThat(f).hasSize(8);
       assertThat(f[3]).matches("[0-9a-f]{24}-[0-9a-f]+");
@@ -98,24 +86,24 @@ class AcquireAllProtocolTest {
 
   @Test
   void theLocksEndWithTheConnection() throws Exception {
-    try (LineClient other = new LineClient(port)) {
-      try (LineClient c = new LineClient(port)) {
+    try (LineClient other = new LineClient(server.port())) {
+      try (LineClient c = new LineClient(server.port())) {
         assertThat(c.call("1 ACQUIRE-ALL 30000 3 a ta b tb c tc")).startsWith("1 OK 3");
       }
-      await().until(() -> server.lockCount() == 0);
+      await().until(() -> server.server().lockCount() == 0);
       assertThat(other.call("2 ACQUIRE-ALL 30000 2 c x a y")).startsWith("2 OK 2 x ");
     }
   }
 
   @Test
   void everyLockCountsAgainstTheConnectionsLimit() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 ACQUIRE-ALL 30000 5 a - b - c - d - e -")).startsWith("1 OK 5");
       assertThat(c.call("2 ACQUIRE-ALL 30000 4 f - g - h - i -"))
           .isEqualTo(
               "2 ERR LIMIT this connection holds or waits for 5 locks; 4 more would pass the"
                   + " limit of 8");
-      assertThat(server.lockCount()).isEqualTo(5);
+      assertThat(server.server().lockCount()).isEqualTo(5);
       assertThat(c.call("3 ACQUIRE-ALL 30000 3 f - g - h -")).startsWith("3 OK 3");
       assertThat(c.call("4 ACQUIRE i 30000 0 t")).startsWith("4 ERR LIMIT");
     }
@@ -154,16 +142,16 @@ class AcquireAllProtocolTest {
     for (int i = 0; i < 65; i++) {
       line.append(" k").append(i).append(" -");
     }
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call(line.toString()))
           .isEqualTo("1 ERR LIMIT n is 65; one ACQUIRE-ALL names at most 64 locks");
-      assertThat(server.lockCount()).isZero();
+      assertThat(server.server().lockCount()).isZero();
     }
   }
 
   @Test
   void badLinesAreRejectedNamingTheFieldAndTheServerServesOn() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 ACQUIRE-ALL 30000"))
           .isEqualTo(
               "1 ERR SYNTAX ACQUIRE-ALL takes '<id> ACQUIRE-ALL <ttl-ms> <n> <lock>"
@@ -196,13 +184,13 @@ class AcquireAllProtocolTest {
           .startsWith("13 ERR BAD_ARGUMENT owner token of lock 2 '");
       assertThat(c.call("14 acquire-all 30000 1 a -")).startsWith("14 OK 1 ");
       assertThat(c.call("15 PING")).isEqualTo("15 PONG");
-      assertThat(server.lockCount()).isEqualTo(1);
+      assertThat(server.server().lockCount()).isEqualTo(1);
     }
   }
 
   @Test
   void wordsAfterTheNthPairAreTheOwnerDescription() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 ACQUIRE-ALL 30000 1 m tm n tn")).matches("1 OK 1 tm \\d+ 30000");
       assertThat(c.call("2 STATUS m")).matches("2 HELD \\d+ \\d+ 0 n tn");
       assertThat(c.call("3 STATUS n")).isEqualTo("3 FREE 0");
@@ -211,8 +199,8 @@ class AcquireAllProtocolTest {
 
   @Test
   void anIdOfAWaitingAcquireIsRefused() throws Exception {
-    try (LineClient holder = new LineClient(port);
-        LineClient c = new LineClient(port)) {
+    try (LineClient holder = new LineClient(server.port());
+        LineClient c = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE q 30000 0 h")).startsWith("1 OK");
       c.send("w ACQUIRE q 30000 10000 wt");
       await().until(() -> holder.call("s STATUS q").matches("s HELD \\d+ \\d+ 1 -"));

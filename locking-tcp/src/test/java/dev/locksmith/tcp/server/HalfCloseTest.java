@@ -3,9 +3,8 @@ package dev.locksmith.tcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Clients that shut down their sending side after their requests, as {@code printf ... | nc -N} and
@@ -13,24 +12,12 @@ import org.junit.jupiter.api.Test;
  */
 class HalfCloseTest {
   private static final int ROUNDS = 50;
-  private static LockServer server;
-  private static int port;
-
-  @BeforeAll
-  static void start() throws Exception {
-    server = LockServer.builder().port(0).build();
-    port = server.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension static final RunningServer server = new RunningServer();
 
   @Test
   void aRequestThenHalfCloseIsAnsweredEveryTime() throws Exception {
     for (int i = 0; i < ROUNDS; i++) {
-      try (LineClient c = new LineClient(port)) {
+      try (LineClient c = new LineClient(server.port())) {
         c.send("1 STATUS half-close-" + i);
         c.shutdownOutput();
         assertThat(c.read()).as("round %d", i).isEqualTo("1 FREE 0");
@@ -42,7 +29,7 @@ class HalfCloseTest {
   @Test
   void pingThenHalfCloseIsAnsweredEveryTime() throws Exception {
     for (int i = 0; i < ROUNDS; i++) {
-      try (LineClient c = new LineClient(port)) {
+      try (LineClient c = new LineClient(server.port())) {
         c.send("1 PING");
         c.shutdownOutput();
         assertThat(c.read()).as("round %d", i).isEqualTo("1 PONG");
@@ -53,8 +40,8 @@ class HalfCloseTest {
 
   @Test
   void pipelinedRequestsBeforeTheHalfCloseAreAllAnsweredInOrder() throws Exception {
-    try (LineClient c = new LineClient(port);
-        LineClient observer = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port());
+        LineClient observer = new LineClient(server.port())) {
       StringBuilder lines = new StringBuilder();
       for (int i = 0; i < 200; i++) {
         lines.append(i).append(" ACQUIRE pipelined-").append(i).append(" 60000 0 t").append(i);
@@ -73,8 +60,8 @@ class HalfCloseTest {
 
   @Test
   void anAcquireStillWaitingAtTheHalfCloseIsCancelled() throws Exception {
-    try (LineClient holder = new LineClient(port);
-        LineClient c = new LineClient(port)) {
+    try (LineClient holder = new LineClient(server.port());
+        LineClient c = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE half-close-busy 60000 0 h")).startsWith("1 OK h ");
       c.send("1 PING");
       c.send("2 ACQUIRE half-close-busy 60000 60000 w");

@@ -4,28 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class LockServerProtocolTest {
-  private LockServer server;
-  private int port;
-
-  @BeforeEach
-  void start() throws Exception {
-    server = LockServer.builder().port(0).maxWaitersPerLock(2).maxErrors(3).build();
-    port = server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
+  @RegisterExtension
+  final RunningServer server = new RunningServer(b -> b.maxWaitersPerLock(2).maxErrors(3));
 
   @Test
   void acquireRenewStatusReleaseRoundTrip() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 PING")).isEqualTo("1 PONG");
       String ok = c.call("2 ACQUIRE orders:42 30000 0 tok-1 host/1/main");
       assertThat(ok).matches("2 OK tok-1 \\d+ 30000");
@@ -44,7 +32,7 @@ class LockServerProtocolTest {
 
   @Test
   void serverMakesATokenWhenTheClientSendsDash() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       String ok = c.call("a ACQUIRE job 5000 0 -");
       assertThat(ok).matches("a OK [\\x21-\\x7E]+ \\d+ 5000");
       String token = ok.split(" ")[2];
@@ -54,8 +42,8 @@ class LockServerProtocolTest {
 
   @Test
   void percentEncodedLockIdsNameTheSameLock() throws Exception {
-    try (LineClient a = new LineClient(port);
-        LineClient b = new LineClient(port)) {
+    try (LineClient a = new LineClient(server.port());
+        LineClient b = new LineClient(server.port())) {
       assertThat(a.call("1 ACQUIRE my%20lock%3A%C3%A9 5000 0 t1")).startsWith("1 OK");
       assertThat(b.call("1 ACQUIRE my%20lock:é 5000 0 t2")).isEqualTo("1 BUSY");
       assertThat(b.call("2 ACQUIRE my%zz 5000 0 t2"))
@@ -66,9 +54,9 @@ class LockServerProtocolTest {
 
   @Test
   void waitersAreGrantedInFifoOrderByPush() throws Exception {
-    try (LineClient holder = new LineClient(port);
-        LineClient first = new LineClient(port);
-        LineClient second = new LineClient(port)) {
+    try (LineClient holder = new LineClient(server.port());
+        LineClient first = new LineClient(server.port());
+        LineClient second = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE q 30000 0 h")).startsWith("1 OK");
       first.send("w1 ACQUIRE q 30000 10000 f first");
       await().until(() -> waiters(holder, "q") == 1);
@@ -84,7 +72,7 @@ class LockServerProtocolTest {
 
   @Test
   void repliesToRequestsThatDoNotWaitKeepRequestOrder() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       StringBuilder batch = new StringBuilder();
       for (int i = 0; i < 300; i++) {
         batch.append('s').append(i).append(" STATUS k").append(i % 7).append('\n');
@@ -109,7 +97,7 @@ class LockServerProtocolTest {
   @Test
   void quitClosesOnlyAfterTheEarlierRepliesWereSent() throws Exception {
     for (int round = 0; round < 20; round++) {
-      try (LineClient c = new LineClient(port)) {
+      try (LineClient c = new LineClient(server.port())) {
         assertThat(c.call("1 ACQUIRE quit 30000 0 t")).startsWith("1 OK");
         c.sendBytes(
             "2 RELEASE quit t\n3 STATUS quit\n4 QUIT\n5 PING\n"
@@ -124,7 +112,7 @@ class LockServerProtocolTest {
 
   @Test
   void fencingTokensIncreaseWithEveryGrant() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       long previous = 0;
       for (int i = 0; i < 5; i++) {
         String ok = c.call(i + " ACQUIRE f 5000 0 t" + i);
@@ -138,8 +126,8 @@ class LockServerProtocolTest {
 
   @Test
   void waitRunsOutWithTimeoutAndCancelWithdrawsAWaiter() throws Exception {
-    try (LineClient holder = new LineClient(port);
-        LineClient waiter = new LineClient(port)) {
+    try (LineClient holder = new LineClient(server.port());
+        LineClient waiter = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE t 30000 0 h")).startsWith("1 OK");
       long start = System.nanoTime();
       assertThat(waiter.call("2 ACQUIRE t 30000 150 w")).isEqualTo("2 TIMEOUT");
@@ -158,8 +146,8 @@ class LockServerProtocolTest {
 
   @Test
   void renewAndReleaseAreOwnerChecked() throws Exception {
-    try (LineClient owner = new LineClient(port);
-        LineClient other = new LineClient(port)) {
+    try (LineClient owner = new LineClient(server.port());
+        LineClient other = new LineClient(server.port())) {
       assertThat(owner.call("1 ACQUIRE o 30000 0 mine")).startsWith("1 OK");
       assertThat(other.call("1 RELEASE o theirs")).isEqualTo("1 NOTHELD");
       assertThat(other.call("2 RELEASE o mine")).isEqualTo("2 NOTHELD");
@@ -171,8 +159,8 @@ class LockServerProtocolTest {
 
   @Test
   void expiredLeaseIsHandedToTheWaiterWithoutPolling() throws Exception {
-    try (LineClient holder = new LineClient(port);
-        LineClient waiter = new LineClient(port)) {
+    try (LineClient holder = new LineClient(server.port());
+        LineClient waiter = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE e 200 0 h")).startsWith("1 OK");
       assertThat(waiter.call("1 ACQUIRE e 5000 5000 w")).startsWith("1 OK w");
       assertThat(holder.call("2 RENEW e h 1000")).isEqualTo("2 NOTHELD");
@@ -181,10 +169,10 @@ class LockServerProtocolTest {
 
   @Test
   void closingAConnectionReleasesItsLeasesAtOnceAndSkipsItsWaits() throws Exception {
-    try (LineClient waiter = new LineClient(port);
-        LineClient observer = new LineClient(port)) {
-      LineClient holder = new LineClient(port);
-      LineClient gone = new LineClient(port);
+    try (LineClient waiter = new LineClient(server.port());
+        LineClient observer = new LineClient(server.port())) {
+      LineClient holder = new LineClient(server.port());
+      LineClient gone = new LineClient(server.port());
       assertThat(holder.call("1 ACQUIRE d 60000 0 h")).startsWith("1 OK");
       gone.send("1 ACQUIRE d 60000 60000 g");
       await().until(() -> waiters(observer, "d") == 1);
@@ -201,7 +189,7 @@ class LockServerProtocolTest {
 
   @Test
   void malformedLinesGetErrorsNamingTheProblemAndRepeatedGarbageCloses() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 FROB x")).startsWith("1 ERR UNKNOWN_COMMAND unknown command 'FROB'");
       assertThat(c.call("2 ACQUIRE x ten 0 t"))
           .isEqualTo("2 ERR BAD_ARGUMENT ttl-ms 'ten' is not a whole number");
@@ -212,14 +200,14 @@ class LockServerProtocolTest {
       assertThat(c.read()).isEqualTo("* BYE too-many-errors");
       assertThat(c.read()).isNull();
     }
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 PING")).isEqualTo("1 PONG");
     }
   }
 
   @Test
   void tooLongLinesAreDiscardedWithAnError() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       c.send("1 STATUS " + "x".repeat(LockServer.DEFAULT_MAX_LINE_LENGTH));
       assertThat(c.read()).startsWith("* ERR LINE_TOO_LONG line longer than 262144 bytes");
       assertThat(c.call("2 STATUS " + "k".repeat(1025)))
@@ -230,7 +218,7 @@ class LockServerProtocolTest {
 
   @Test
   void waitersPerLockAreLimited() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 ACQUIRE l 30000 0 h")).startsWith("1 OK");
       c.send("2 ACQUIRE l 30000 30000 a");
       c.send("3 ACQUIRE l 30000 30000 b");
@@ -243,9 +231,9 @@ class LockServerProtocolTest {
 
   @Test
   void shutdownTellsClients() throws Exception {
-    try (LineClient c = new LineClient(port)) {
+    try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 ACQUIRE s 30000 0 h")).startsWith("1 OK");
-      server.close();
+      server.server().close();
       assertThat(c.readUntilClosed()).isEqualTo("* BYE shutting-down");
     }
   }

@@ -1,0 +1,89 @@
+package dev.locksmith.tcp.server;
+
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A lock server on a free loopback port for the tests of one class: registered on a static field it
+ * runs for the whole class, on an instance field it is started afresh for each test.
+ *
+ * <pre>{@code
+ * @RegisterExtension static final RunningServer server = new RunningServer();
+ * @RegisterExtension final RunningServer server = new RunningServer(b -> b.maxErrors(3));
+ * }</pre>
+ */
+public final class RunningServer
+    implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+  private final UnaryOperator<LockServer.Builder> settings;
+  private LockServer server;
+  private boolean perTest;
+
+  /** A server with the default settings. */
+  public RunningServer() {
+    this(UnaryOperator.identity());
+  }
+
+  /** A server built with {@code settings} applied to a builder already on port 0. */
+  public RunningServer(UnaryOperator<LockServer.Builder> settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    start();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    stop();
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) throws Exception {
+    if (server == null) {
+      perTest = true;
+      start();
+    }
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    if (perTest) {
+      stop();
+    }
+  }
+
+  /** The running server. */
+  public LockServer server() {
+    return server;
+  }
+
+  /** The port the server listens on. */
+  public int port() {
+    return server.port();
+  }
+
+  /** {@code tcp://127.0.0.1:<port>} followed by {@code parameters} (such as {@code "?x=y"}). */
+  public String url(String parameters) {
+    return "tcp://127.0.0.1:" + port() + parameters;
+  }
+
+  /** {@code tcp://127.0.0.1:<port>}. */
+  public String url() {
+    return url("");
+  }
+
+  private void start() throws Exception {
+    server = settings.apply(LockServer.builder().port(0)).build();
+    server.start();
+  }
+
+  private void stop() {
+    server.close();
+    server = null;
+  }
+}
