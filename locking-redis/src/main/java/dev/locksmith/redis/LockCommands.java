@@ -9,11 +9,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -35,12 +39,13 @@ final class LockCommands {
   /** How many lock ids a message about several locks names before it counts the rest. */
   static final int NAMED_IN_MESSAGES = 5;
 
-  private final RScript script;
+  private final Scripts scripts;
   private final FirstContact firstContact;
+  private final Set<CompletableFuture<Boolean>> compensations = ConcurrentHashMap.newKeySet();
   private final String description;
 
   LockCommands(RedissonClient client, FirstContact firstContact, String description) {
-    this.script = client.getScript(StringCodec.INSTANCE);
+    this.scripts = new Scripts(client.getScript(StringCodec.INSTANCE));
     this.firstContact = firstContact;
     this.description = description;
   }
@@ -113,9 +118,8 @@ final class LockCommands {
             "acquire",
             request.lockId(),
             () ->
-                script.evalAsync(
+                scripts.run(
                     keys.lock(),
-                    RScript.Mode.READ_WRITE,
                     LuaScripts.ACQUIRE,
                     RScript.ReturnType.LIST,
                     List.of(keys.lock(), keys.fence()),
@@ -175,9 +179,8 @@ final class LockCommands {
             "acquire",
             subject,
             () ->
-                script.evalAsync(
+                scripts.run(
                     keys.get(0).lock(),
-                    RScript.Mode.READ_WRITE,
                     LuaScripts.ACQUIRE_ALL,
                     RScript.ReturnType.LIST,
                     scriptKeys,
@@ -208,9 +211,8 @@ final class LockCommands {
             "renew",
             lease.lockId(),
             () ->
-                script.evalAsync(
+                scripts.run(
                     keys.lock(),
-                    RScript.Mode.READ_WRITE,
                     LuaScripts.RENEW,
                     RScript.ReturnType.LONG,
                     List.of(keys.lock(), keys.channel()),
@@ -230,9 +232,8 @@ final class LockCommands {
             "release",
             lease.lockId(),
             () ->
-                script.evalAsync(
+                scripts.run(
                     keys.lock(),
-                    RScript.Mode.READ_WRITE,
                     LuaScripts.RELEASE,
                     RScript.ReturnType.LONG,
                     List.of(keys.lock(), keys.channel()),
@@ -253,9 +254,8 @@ final class LockCommands {
             "release",
             "lock '" + lease.lockId() + "'",
             () ->
-                script.<Long>evalAsync(
+                scripts.<Long>run(
                     keys.lock(),
-                    RScript.Mode.READ_WRITE,
                     LuaScripts.RELEASE,
                     RScript.ReturnType.LONG,
                     List.of(keys.lock(), keys.channel()),
@@ -291,9 +291,8 @@ final class LockCommands {
             "renew",
             subject,
             () ->
-                script.evalAsync(
+                scripts.run(
                     keys.get(0).lock(),
-                    RScript.Mode.READ_WRITE,
                     LuaScripts.RENEW_ALL,
                     RScript.ReturnType.LIST,
                     scriptKeys,
@@ -324,12 +323,8 @@ final class LockCommands {
             "read the status of",
             lockId,
             () ->
-                script.evalAsync(
-                    keys.lock(),
-                    RScript.Mode.READ_ONLY,
-                    LuaScripts.STATUS,
-                    RScript.ReturnType.LIST,
-                    List.of(keys.lock())));
+                scripts.run(
+                    keys.lock(), LuaScripts.STATUS, RScript.ReturnType.LIST, List.of(keys.lock())));
     if (reply == null || reply.size() < 3) {
       return new LockStatus(lockId, null, -1);
     }
@@ -348,13 +343,40 @@ final class LockCommands {
    * outcome is unknown. Never throws; the stage completes with whether a lock was deleted.
    */
   CompletionStage<Boolean> releaseAbandoned(LockRequest request, LockKeys keys) {
+    CompletableFuture<Boolean> sent = sendReleaseAbandoned(request, keys);
+    if (!sent.isDone()) {
+      compensations.add(sent);
+      sent.whenComplete((released, error) -> compensations.remove(sent));
+    }
+    return sent;
+  }
+
+  /**
+   * Waits until every compensating release sent so far ({@link #releaseAbandoned}) is answered or
+   * failed, at most until {@code deadline} ({@link System#nanoTime()}); each is bounded by
+   * Redisson's timeout and retries. Returns how many were still unanswered then.
+   */
+  int awaitCompensations(long deadline) throws InterruptedException {
+    List<CompletableFuture<Boolean>> inFlight = List.copyOf(compensations);
+    if (inFlight.isEmpty()) {
+      return 0;
+    }
+    try {
+      CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new))
+          .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // counted below; a compensation never fails its stage
+    }
+    return (int) inFlight.stream().filter(stage -> !stage.isDone()).count();
+  }
+
+  private CompletableFuture<Boolean> sendReleaseAbandoned(LockRequest request, LockKeys keys) {
     try {
       return firstContact
           .send(
               () ->
-                  script.<Long>evalAsync(
+                  scripts.<Long>run(
                       keys.lock(),
-                      RScript.Mode.READ_WRITE,
                       LuaScripts.RELEASE_ABANDONED,
                       RScript.ReturnType.LONG,
                       List.of(keys.lock(), keys.channel()),
@@ -393,7 +415,7 @@ final class LockCommands {
   }
 
   /** Runs one command on one lock and waits for its reply; a failure becomes one clean line. */
-  private <T> T call(String action, String lockId, Supplier<RFuture<T>> command) {
+  private <T> T call(String action, String lockId, Supplier<? extends CompletionStage<T>> command) {
     return callOn(action, "lock '" + lockId + "'", command);
   }
 
@@ -401,7 +423,8 @@ final class LockCommands {
    * Runs one command and waits for its reply; a failure becomes one clean line naming {@code
    * subject} ({@code lock 'ID'}, {@code locks 'A', 'B'}).
    */
-  private <T> T callOn(String action, String subject, Supplier<RFuture<T>> command) {
+  private <T> T callOn(
+      String action, String subject, Supplier<? extends CompletionStage<T>> command) {
     try {
       return firstContact.send(command).join();
     } catch (RuntimeException e) {
@@ -414,7 +437,7 @@ final class LockCommands {
    * when the command does.
    */
   private <T> CompletableFuture<T> send(
-      String action, String subject, Supplier<RFuture<T>> command) {
+      String action, String subject, Supplier<? extends CompletionStage<T>> command) {
     CompletableFuture<T> sent;
     try {
       sent = firstContact.send(command);

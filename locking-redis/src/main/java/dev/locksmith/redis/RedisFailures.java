@@ -45,6 +45,12 @@ final class RedisFailures {
   // "Redis server response timeout (800 ms)".
   private static final Pattern RESPONSE_TIMEOUT = Pattern.compile("timeout \\((\\d+) ?ms\\)");
 
+  /** What an endpoint that does not know {@code EVALSHA} (a Sentinel port, mostly) is told. */
+  static final String NO_SCRIPTS =
+      "answered EVAL/EVALSHA with ERR unknown command: is this a Sentinel port? A Sentinel set-up"
+          + " is given as a Redisson YAML file with sentinelServersConfig"
+          + " (redis:///path/to/redisson.yaml), not as redis://HOST:PORT";
+
   /** Where Redisson's details begin in a message; the reason is what comes before. */
   private static final String[] DETAILS = {
     ". channel:",
@@ -121,6 +127,9 @@ final class RedisFailures {
     if (error instanceof IllegalStateException
         && String.valueOf(error.getMessage()).toLowerCase(Locale.ROOT).contains("shutdown")) {
       return "the Redisson client is shut down";
+    }
+    if (find(error, Scripts.NoScripts.class) != null) {
+      return at + NO_SCRIPTS;
     }
     if (find(error, RedisOutOfMemoryException.class) != null) {
       // Under noeviction a full Redis refuses writes ("OOM command not allowed ...").

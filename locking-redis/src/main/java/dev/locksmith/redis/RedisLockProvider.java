@@ -441,12 +441,12 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   /**
-   * Waits for the answers of the releases still in flight ({@link #releaseAsync}), at most {@link
-   * #CLOSE_WAIT}, failing those still unanswered then with a {@link LockProviderException}
-   * ("provider closed"); wakes every waiter of this provider, which then throws a {@link
-   * LockProviderException} ("provider closed") holding nothing, drops the provider's subscriptions
-   * and, when it created the client, shuts the client down. Leases still held expire by their TTL;
-   * later calls throw {@link IllegalStateException}.
+   * Waits for the answers of the releases still in flight ({@link #releaseAsync}) and of the
+   * compensating releases of failed acquires, at most {@link #CLOSE_WAIT}, failing those still
+   * unanswered then with a {@link LockProviderException} ("provider closed"); wakes every waiter of
+   * this provider, which then throws a {@link LockProviderException} ("provider closed") holding
+   * nothing, drops the provider's subscriptions and, when it created the client, shuts the client
+   * down. Leases still held expire by their TTL; later calls throw {@link IllegalStateException}.
    */
   @Override
   public void close() {
@@ -454,6 +454,7 @@ public final class RedisLockProvider implements LockProvider {
       return;
     }
     closed = true;
+    long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
     try {
       int failed = pendingReleases.drain(CLOSE_WAIT, description);
       if (failed > 0) {
@@ -468,6 +469,7 @@ public final class RedisLockProvider implements LockProvider {
       Thread.currentThread().interrupt();
       pendingReleases.failUnanswered(description);
     }
+    awaitCompensations(deadline);
     wakeUps.close();
     firstContact.close();
     if (ownsClient) {
@@ -476,6 +478,27 @@ public final class RedisLockProvider implements LockProvider {
       } catch (RuntimeException e) {
         LOG.debug("Shutting down the Redisson client of {} failed: {}", description, e.toString());
       }
+    }
+  }
+
+  /**
+   * Lets the compensating releases of failed acquires ({@link #releaseAbandoned}) finish before the
+   * client is shut down: shut down first, their commands failed with Redisson's "shutdown" and the
+   * locks they were to free stayed held for their whole TTL (a {@code locksmith run} whose acquire
+   * timed out closes its provider at once).
+   */
+  private void awaitCompensations(long deadline) {
+    try {
+      int unanswered = commands.awaitCompensations(deadline);
+      if (unanswered > 0) {
+        LOG.warn(
+            "Redis {}: closed with {} release(s) of failed acquires unanswered; those locks end"
+                + " by their TTL at the latest",
+            description,
+            unanswered);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
