@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.testkit.RecordingListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
