@@ -6,11 +6,15 @@ import dev.locksmith.core.spi.LockStatus;
 
 /** Describes who holds a lock, for messages. */
 final class Holders {
+  /** How a description starts when the provider could not say who holds the lock. */
+  static final String UNKNOWN = "held by an unknown owner";
+
   private Holders() {}
 
   /**
-   * {@code "held by OWNER (fencing token N, X ms left)"}, or {@code "held by another owner"} when
-   * the provider cannot tell (or no longer shows a holder).
+   * {@code "held by OWNER (fencing token N, X ms left)"}; when the provider cannot tell, {@code
+   * "held by an unknown owner"} and why: the lock was free again when asked, or the status read
+   * failed (its reason, on one line).
    */
   static String describe(LockProvider provider, String lockId) {
     try {
@@ -20,15 +24,20 @@ final class Holders {
           .map(
               h ->
                   "held by "
-                      + h.owner()
+                      + (h.owner().isBlank() ? "an owner without a name" : h.owner())
                       + " (fencing token "
                       + h.fencingToken()
                       + ", "
                       + h.timeLeft().toMillis()
                       + " ms left)")
-          .orElse("held by another owner");
+          .orElse(UNKNOWN + " (the lock was free again when asked)");
     } catch (LockException e) {
-      return "held by another owner";
+      return UNKNOWN + " (could not read who: " + Errors.clean(e) + ")";
     }
+  }
+
+  /** Whether {@code description}, from {@link #describe}, names the holder. */
+  static boolean named(String description) {
+    return !description.startsWith(UNKNOWN);
   }
 }

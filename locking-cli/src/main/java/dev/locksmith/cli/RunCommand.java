@@ -219,12 +219,12 @@ final class RunCommand implements Callable<Integer> {
     if (busyId == null || !ids.contains(busyId)) {
       busyId =
           ids.stream()
-              .filter(id -> !Holders.describe(provider, id).equals("held by another owner"))
+              .filter(id -> Holders.named(Holders.describe(provider, id)))
               .findFirst()
               .orElse(null);
     }
     return busyId == null
-        ? "one of them held by another owner"
+        ? "one of them " + Holders.UNKNOWN
         : "'" + busyId + "' " + Holders.describe(provider, busyId);
   }
 
