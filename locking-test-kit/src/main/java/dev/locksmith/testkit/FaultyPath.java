@@ -31,7 +31,7 @@ public interface FaultyPath extends AutoCloseable {
 
   /** Thaws the path and closes the client and whatever carries the faults. */
   @Override
-  void close() throws Exception;
+  void close();
 
   /** A network client behind a proxy; closing closes both. */
   static FaultyPath through(FaultProxy proxy, LockProvider client) {
