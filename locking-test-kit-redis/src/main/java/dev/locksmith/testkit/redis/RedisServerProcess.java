@@ -38,15 +38,18 @@ public final class RedisServerProcess implements AutoCloseable {
   private final Path binary;
   private final List<String> extraArgs;
   private final Path dir;
+  private final @Nullable Path configFile;
   private final ReentrantLock mutex = new ReentrantLock();
   private int port;
   private @Nullable Process process;
   private boolean closed;
 
-  private RedisServerProcess(Path binary, List<String> extraArgs, Path dir) {
+  private RedisServerProcess(
+      Path binary, List<String> extraArgs, Path dir, @Nullable Path configFile) {
     this.binary = binary;
     this.extraArgs = List.copyOf(extraArgs);
     this.dir = dir;
+    this.configFile = configFile;
   }
 
   /**
@@ -56,15 +59,41 @@ public final class RedisServerProcess implements AutoCloseable {
    *     "yes"}
    */
   public static RedisServerProcess start(Path binary, String... extraArgs) {
-    Path dir;
+    Path dir = tempDir();
+    RedisServerProcess server = new RedisServerProcess(binary, List.of(extraArgs), dir, null);
+    server.startOnFreePort();
+    return server;
+  }
+
+  /**
+   * Starts {@code binary} with a configuration file of the given text (written to the server's
+   * working directory and passed as the first argument, where {@code redis-server} expects it) on a
+   * free port, and waits until it answers {@code PING}. A Sentinel needs this: it rewrites its file
+   * as it learns the set-up, so the file stays across {@link #restart() restarts}.
+   *
+   * @param config the file's text, such as {@code "sentinel monitor m 127.0.0.1 6379 2\n"}
+   * @param extraArgs more {@code redis-server} arguments, such as {@code "--sentinel"}
+   */
+  public static RedisServerProcess startWithConfig(
+      Path binary, String config, String... extraArgs) {
+    Path dir = tempDir();
+    Path file = dir.resolve("redis.conf");
     try {
-      dir = Files.createTempDirectory("locksmith-redis");
+      Files.writeString(file, config, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+    RedisServerProcess server = new RedisServerProcess(binary, List.of(extraArgs), dir, file);
+    server.startOnFreePort();
+    return server;
+  }
+
+  private static Path tempDir() {
+    try {
+      return Files.createTempDirectory("locksmith-redis");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    RedisServerProcess server = new RedisServerProcess(binary, List.of(extraArgs), dir);
-    server.startOnFreePort();
-    return server;
   }
 
   private void startOnFreePort() {
@@ -99,6 +128,9 @@ public final class RedisServerProcess implements AutoCloseable {
       }
       List<String> command = new ArrayList<>();
       command.add(binary.toString());
+      if (configFile != null) {
+        command.add(configFile.toString());
+      }
       command.addAll(
           List.of(
               "--port",
@@ -187,6 +219,11 @@ public final class RedisServerProcess implements AutoCloseable {
   /** The port, the same across restarts. */
   public int port() {
     return port;
+  }
+
+  /** The server's working directory, which holds its log ({@code redis.log}). */
+  public Path directory() {
+    return dir;
   }
 
   /** Whether the process runs. */

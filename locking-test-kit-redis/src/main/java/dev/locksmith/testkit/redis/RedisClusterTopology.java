@@ -1,0 +1,325 @@
+package dev.locksmith.testkit.redis;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Redis Cluster of child processes on free loopback ports, all from one {@code redis-server}
+ * binary: three masters owning the 16384 slots in three ranges and one replica each, {@code
+ * cluster-node-timeout} 1000 ms, so that a killed master's replica takes over within a few seconds.
+ * Built with plain commands ({@code CLUSTER ADDSLOTS}, {@code MEET}, {@code REPLICATE}), no {@code
+ * redis-cli}. Nodes can be killed ({@link RedisServerProcess#stop}, SIGKILL) and restarted (each
+ * keeps its {@code nodes.conf}, so it rejoins as itself), and a slot can be moved to another master
+ * with its keys ({@link #migrateSlot}).
+ *
+ * <p>{@link #start} returns once every node says {@code cluster_state:ok}, knows all six nodes and
+ * each master's replica is in sync.
+ */
+public final class RedisClusterTopology implements AutoCloseable {
+  /** The number of hash slots. */
+  public static final int SLOTS = 16384;
+
+  private static final Logger LOG = LoggerFactory.getLogger(RedisClusterTopology.class);
+  private static final Duration READY = Duration.ofSeconds(30);
+  private static final int MASTERS = 3;
+
+  private final List<RedisServerProcess> nodes;
+  private final Map<RedisServerProcess, String> ids = new HashMap<>();
+
+  private RedisClusterTopology(List<RedisServerProcess> nodes) {
+    this.nodes = nodes;
+  }
+
+  /** Starts the cluster from the test kit's binary ({@link RedisBinaries#find}). */
+  public static RedisClusterTopology start() {
+    return start(RedisBinaries.find());
+  }
+
+  /** Starts the cluster from {@code binary} and waits until it serves every slot. */
+  public static RedisClusterTopology start(Path binary) {
+    List<RedisServerProcess> nodes = new ArrayList<>();
+    RedisClusterTopology cluster = new RedisClusterTopology(nodes);
+    try {
+      for (int i = 0; i < 2 * MASTERS; i++) {
+        RedisServerProcess node =
+            RedisServerProcess.start(
+                binary,
+                "--cluster-enabled",
+                "yes",
+                "--cluster-node-timeout",
+                "1000",
+                "--cluster-config-file",
+                "nodes.conf",
+                // A replica takes over however long ago it last heard from its master.
+                "--cluster-replica-validity-factor",
+                "0");
+        nodes.add(node);
+        cluster.ids.put(node, String.valueOf(node.call("CLUSTER", "MYID")));
+      }
+      for (int m = 0; m < MASTERS; m++) {
+        int first = m * SLOTS / MASTERS;
+        int last = (m + 1) * SLOTS / MASTERS - 1;
+        List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
+        for (int slot = first; slot <= last; slot++) {
+          command.add(Integer.toString(slot));
+        }
+        nodes.get(m).call(command.toArray(String[]::new));
+      }
+      RedisServerProcess seed = nodes.get(0);
+      for (RedisServerProcess node : nodes.subList(1, nodes.size())) {
+        seed.call("CLUSTER", "MEET", node.host(), Integer.toString(node.port()));
+      }
+      for (RedisServerProcess node : nodes) {
+        Probe.await(node + " knowing all six nodes", READY, () -> knownNodes(node) == nodes.size());
+      }
+      for (int m = 0; m < MASTERS; m++) {
+        nodes.get(MASTERS + m).call("CLUSTER", "REPLICATE", cluster.id(nodes.get(m)));
+      }
+      for (RedisServerProcess node : nodes) {
+        Probe.await(
+            node + " with cluster_state:ok and three replicas known",
+            READY,
+            () -> stateOk(node) && replicasKnown(node) == MASTERS);
+      }
+      for (int m = 0; m < MASTERS; m++) {
+        RedisServerProcess master = nodes.get(m);
+        long offset = Probe.offset(master);
+        Probe.await(
+            "the replica of " + master + " in sync",
+            READY,
+            () -> Probe.acknowledged(master, offset, 1));
+      }
+      LOG.info(
+          "Redis Cluster ready: masters {}, replicas {}",
+          nodes.subList(0, MASTERS).stream().map(RedisServerProcess::port).toList(),
+          nodes.subList(MASTERS, nodes.size()).stream().map(RedisServerProcess::port).toList());
+      return cluster;
+    } catch (IOException | RuntimeException e) {
+      cluster.close();
+      throw new IllegalStateException("cannot start the Redis Cluster: " + e.getMessage(), e);
+    }
+  }
+
+  private static List<String[]> nodeLines(RedisServerProcess node) throws IOException {
+    List<String[]> lines = new ArrayList<>();
+    for (String line : String.valueOf(node.call("CLUSTER", "NODES")).split("\n")) {
+      if (!line.isBlank()) {
+        lines.add(line.strip().split(" "));
+      }
+    }
+    return lines;
+  }
+
+  private static int knownNodes(RedisServerProcess node) throws IOException {
+    int known = 0;
+    for (String[] fields : nodeLines(node)) {
+      if (!fields[2].contains("handshake") && !fields[2].contains("noaddr")) {
+        known++;
+      }
+    }
+    return known;
+  }
+
+  private static int replicasKnown(RedisServerProcess node) throws IOException {
+    int replicas = 0;
+    for (String[] fields : nodeLines(node)) {
+      if (fields[2].contains("slave") && !fields[2].contains("fail")) {
+        replicas++;
+      }
+    }
+    return replicas;
+  }
+
+  private static boolean stateOk(RedisServerProcess node) throws IOException {
+    return String.valueOf(node.call("CLUSTER", "INFO")).contains("cluster_state:ok");
+  }
+
+  /** The six nodes: the three first-started masters, then their replicas in the same order. */
+  public List<RedisServerProcess> nodes() {
+    return List.copyOf(nodes);
+  }
+
+  /** The nodes' addresses as clients take them, {@code redis://127.0.0.1:PORT}. */
+  public List<String> nodeAddresses() {
+    return nodes.stream().map(RedisServerProcess::url).toList();
+  }
+
+  /** The node's cluster id ({@code CLUSTER MYID}), the same across restarts. */
+  public String id(RedisServerProcess node) {
+    String id = ids.get(node);
+    if (id == null) {
+      throw new IllegalArgumentException(node + " is not a node of this cluster");
+    }
+    return id;
+  }
+
+  /** The slot of {@code key}, as a running node computes it ({@code CLUSTER KEYSLOT}). */
+  public int slotOf(String key) throws IOException {
+    return (int) (long) (Long) running().call("CLUSTER", "KEYSLOT", key);
+  }
+
+  /** The master serving {@code slot}, as a running node sees it ({@code CLUSTER SLOTS}). */
+  public RedisServerProcess ownerOf(int slot) throws IOException {
+    return ownerOf(running(), slot);
+  }
+
+  private RedisServerProcess ownerOf(RedisServerProcess asked, int slot) throws IOException {
+    Object reply = asked.call("CLUSTER", "SLOTS");
+    if (reply instanceof List<?> ranges) {
+      for (Object range : ranges) {
+        List<?> fields = (List<?>) range;
+        long first = (Long) fields.get(0);
+        long last = (Long) fields.get(1);
+        if (slot >= first && slot <= last) {
+          int port = (int) (long) (Long) ((List<?>) fields.get(2)).get(1);
+          return node(port);
+        }
+      }
+    }
+    throw new IOException(asked + " knows no owner of slot " + slot);
+  }
+
+  /** The node on {@code port}. */
+  public RedisServerProcess node(int port) {
+    return nodes.stream()
+        .filter(node -> node.port() == port)
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no cluster node on port " + port));
+  }
+
+  private RedisServerProcess running() {
+    return nodes.stream()
+        .filter(RedisServerProcess::isRunning)
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no cluster node runs"));
+  }
+
+  /** The running replica that follows {@code master}, if any. */
+  public @Nullable RedisServerProcess replicaOf(RedisServerProcess master) throws IOException {
+    String masterId = id(master);
+    for (String[] fields : nodeLines(running())) {
+      if (fields[2].contains("slave") && fields[3].equals(masterId)) {
+        RedisServerProcess replica = byId(fields[0]);
+        if (replica.isRunning()) {
+          return replica;
+        }
+      }
+    }
+    return null;
+  }
+
+  private RedisServerProcess byId(String id) {
+    return ids.entrySet().stream()
+        .filter(entry -> entry.getValue().equals(id))
+        .map(Map.Entry::getKey)
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no cluster node with id " + id));
+  }
+
+  /**
+   * Waits until the writes {@code master} took up to now reached its replica (the offset {@code
+   * WAIT 1} waits for, read from {@code INFO replication}).
+   */
+  public void awaitReplicated(RedisServerProcess master, Duration timeout) throws IOException {
+    long offset = Probe.offset(master);
+    Probe.await(
+        "the writes of " + master + " up to offset " + offset + " on its replica",
+        timeout,
+        () -> Probe.acknowledged(master, offset, 1));
+  }
+
+  /**
+   * Waits until every running node says {@code cluster_state:ok} and sees a running master other
+   * than {@code killed} serving {@code slot}.
+   *
+   * @return that master
+   */
+  public RedisServerProcess awaitFailover(RedisServerProcess killed, int slot, Duration timeout) {
+    RedisServerProcess[] owner = new RedisServerProcess[1];
+    Probe.await(
+        "a master other than " + killed + " serving slot " + slot,
+        timeout,
+        () -> {
+          RedisServerProcess agreed = null;
+          for (RedisServerProcess node : nodes) {
+            if (!node.isRunning()) {
+              continue;
+            }
+            RedisServerProcess seen = ownerOf(node, slot);
+            if (!stateOk(node) || seen == killed || (agreed != null && seen != agreed)) {
+              return false;
+            }
+            agreed = seen;
+          }
+          owner[0] = agreed;
+          return agreed != null && agreed.isRunning();
+        });
+    return owner[0];
+  }
+
+  /**
+   * Moves {@code slot} and its keys from the master serving it to {@code target}, as {@code
+   * redis-cli --cluster reshard} does: {@code SETSLOT IMPORTING} on the target, {@code MIGRATING}
+   * on the source, {@code MIGRATE} of the keys in batches of 100, then {@code SETSLOT NODE} on the
+   * target, the source and every other running master.
+   *
+   * @return how many keys moved
+   * @throws IllegalArgumentException when {@code target} already serves the slot
+   */
+  public int migrateSlot(int slot, RedisServerProcess target) throws IOException {
+    RedisServerProcess source = ownerOf(slot);
+    if (source == target) {
+      throw new IllegalArgumentException(target + " already serves slot " + slot);
+    }
+    String s = Integer.toString(slot);
+    target.call("CLUSTER", "SETSLOT", s, "IMPORTING", id(source));
+    source.call("CLUSTER", "SETSLOT", s, "MIGRATING", id(target));
+    int moved = 0;
+    while (true) {
+      Object keys = source.call("CLUSTER", "GETKEYSINSLOT", s, "100");
+      if (!(keys instanceof List<?> list) || list.isEmpty()) {
+        break;
+      }
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  "MIGRATE",
+                  target.host(),
+                  Integer.toString(target.port()),
+                  "",
+                  "0",
+                  "5000",
+                  "KEYS"));
+      list.forEach(key -> command.add(String.valueOf(key)));
+      source.call(command.toArray(String[]::new));
+      moved += list.size();
+    }
+    target.call("CLUSTER", "SETSLOT", s, "NODE", id(target));
+    source.call("CLUSTER", "SETSLOT", s, "NODE", id(target));
+    for (RedisServerProcess node : nodes) {
+      if (node != source && node != target && node.isRunning() && isMaster(node)) {
+        node.call("CLUSTER", "SETSLOT", s, "NODE", id(target));
+      }
+    }
+    LOG.info("slot {} moved from {} to {} with {} keys", slot, source.port(), target.port(), moved);
+    return moved;
+  }
+
+  private static boolean isMaster(RedisServerProcess node) throws IOException {
+    return node.call("ROLE") instanceof List<?> role && "master".equals(role.get(0));
+  }
+
+  /** Kills every node and deletes their directories. */
+  @Override
+  public void close() {
+    nodes.forEach(RedisServerProcess::close);
+  }
+}
