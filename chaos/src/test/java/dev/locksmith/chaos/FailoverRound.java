@@ -1,0 +1,274 @@
+package dev.locksmith.chaos;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockEvent;
+import dev.locksmith.core.LockException;
+import dev.locksmith.core.LockListener;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.testkit.CriticalSection;
+import dev.locksmith.testkit.History;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+
+/**
+ * One round of the Redis topology scenarios (11-13): a client holds a lock (TTL 6 s, renewed every
+ * 2 s), {@value #WAITERS} waiters in clients of their own wait for it ({@code waitTimeout} 30 s),
+ * the lock's keys are confirmed on the replicas, a fault is injected (a master killed, a slot
+ * moved), one more waiter starts its acquire right after it (its first call meets the fault), the
+ * fault is waited out, the holder keeps its lease until a renewal after the fault is confirmed (or
+ * the lease is lost) and then releases it; each waiter then takes the lock for a 20 ms section.
+ * Every client is its own engine and Redisson client in the test JVM, so grants and sections are
+ * timed on one clock.
+ */
+final class FailoverRound {
+  static final int WAITERS = 3;
+  static final Duration TTL = Duration.ofSeconds(6);
+  static final Duration WAIT_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration SECTION = Duration.ofMillis(20);
+  // A renewal is due every TTL/3 = 2 s; one confirmed after the fault shows within that plus the
+  // retry of a renewal that failed during it; the lease's own deadline ends the wait earlier.
+  private static final Duration RENEWAL_BOUND = TTL.plusSeconds(4);
+
+  /** A step of the round against the topology, such as killing a master and awaiting failover. */
+  @FunctionalInterface
+  interface Step {
+    void run() throws Exception;
+  }
+
+  /** Counts the waiters' subscriptions to the lock's channel on the servers. */
+  @FunctionalInterface
+  interface Subscribers {
+    long count() throws Exception;
+  }
+
+  /** One waiter's turn: its index, token, grant and release, and validity at its section's end. */
+  record Turn(int index, long token, long grantedAt, long releasedAt, boolean valid) {}
+
+  /**
+   * What the round measured.
+   *
+   * @param faultAt when the fault was injected
+   * @param faultDoneAt when the topology served the lock's slot again
+   * @param renewedAt when a renewal after the fault was seen, or 0 when the lease was lost first
+   * @param lostAt when the holder's lease was reported lost, or 0
+   * @param holderEnd the end of the holder's section: its release, or its last valid moment
+   * @param failed waiters whose acquire threw a provider error
+   * @param violations overlaps, tokens out of order and waiters not served within their timeout
+   */
+  record Result(
+      long faultAt,
+      long faultDoneAt,
+      long renewedAt,
+      long lostAt,
+      long holderEnd,
+      long holderToken,
+      List<Turn> turns,
+      List<String> failed,
+      List<String> violations) {
+
+    /** The first waiter's grant, or 0 when none was granted. */
+    long firstGrant() {
+      return turns.isEmpty() ? 0 : turns.get(0).grantedAt();
+    }
+
+    /** The figures every topology scenario reports. */
+    Figures figures(String topology) {
+      long overlaps = violations.stream().filter(v -> v.contains("overlap")).count();
+      long tokenOrder = violations.stream().filter(v -> v.contains("fencing")).count();
+      long unserved = violations.stream().filter(v -> v.contains("not served")).count();
+      Figures figures =
+          new Figures()
+              .put("topology", topology)
+              .put("waiters (queued before the fault + started right after it)", WAITERS + " + 1")
+              .millis("lease TTL", TTL)
+              .millis("waitTimeout", WAIT_TIMEOUT)
+              .put("overlaps", overlaps)
+              .put("token order violations", tokenOrder)
+              .put("waiters not served within waitTimeout", unserved)
+              .put("waiters failed with a provider error", failed.size())
+              .put("holder's lease lost across the fault", lostAt != 0)
+              .put(
+                  "fencing tokens (holder; waiters in grant order)",
+                  holderToken
+                      + "; "
+                      + turns.stream()
+                          .map(t -> Long.toString(t.token()))
+                          .collect(Collectors.joining(", ")))
+              .millis("fault -> topology serving again", faultDoneAt - faultAt);
+      if (renewedAt != 0) {
+        figures.millis("fault -> holder's first renewal after it", renewedAt - faultAt);
+      }
+      if (!turns.isEmpty()) {
+        figures
+            .millis("fault -> first waiter granted (time to service)", firstGrant() - faultAt)
+            .millis("holder's release -> first waiter granted", firstGrant() - holderEnd);
+        List<Long> handOffs = new ArrayList<>();
+        for (int i = 1; i < turns.size(); i++) {
+          handOffs.add(turns.get(i).grantedAt() - turns.get(i - 1).releasedAt());
+        }
+        figures.latencies("hand-off between waiters", handOffs);
+      }
+      return figures;
+    }
+  }
+
+  private FailoverRound() {}
+
+  /**
+   * Runs the round on the provider {@code url}.
+   *
+   * @param replicated waits until the lock's keys reached the replicas that may take over
+   * @param fault injects the fault
+   * @param recovered returns once the topology serves the lock's slot again
+   * @param subscribers the waiters' subscriptions now, to know they all wait
+   */
+  static Result run(
+      String url,
+      String lockId,
+      Step replicated,
+      Step fault,
+      Step recovered,
+      Subscribers subscribers)
+      throws Exception {
+    AtomicLong lostAt = new AtomicLong();
+    LockListener onLost =
+        new LockListener() {
+          @Override
+          public void lost(LockEvent event, String reason) {
+            lostAt.compareAndSet(0, System.nanoTime());
+          }
+        };
+    List<Client> clients = new ArrayList<>();
+    List<String> violations = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    List<Turn> turns = new ArrayList<>();
+    try (Client holder = Client.connect(url, onLost)) {
+      LockOptions options = LockOptions.named(lockId).withTtl(TTL);
+      Lease held = holder.locksmith().acquire(options);
+      long heldAt = System.nanoTime();
+      Async.Call<Long> watch = Async.start("holder-watch", () -> lastValidMoment(held));
+      List<Async.Call<Turn>> waiters = new ArrayList<>();
+      for (int i = 0; i < WAITERS; i++) {
+        Client client = Client.connect(url);
+        clients.add(client);
+        int index = i;
+        waiters.add(Async.start("waiter-" + i, () -> turn(client, options, index)));
+      }
+      Readiness.awaitParked(waiters.stream().map(Async.Call::thread).toList());
+      // The late waiter's client has taken a lock of its own before (connected, the server's
+      // eviction policy checked): a running client whose acquire starts right after the fault.
+      Client late = Client.connect(url);
+      clients.add(late);
+      late.locksmith().acquire(LockOptions.named(lockId + "-warm-up").withTtl(TTL)).close();
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> subscribers.count() >= WAITERS);
+      replicated.run();
+
+      long faultAt = System.nanoTime();
+      fault.run();
+      waiters.add(Async.start("late-waiter", () -> turn(late, options, WAITERS)));
+      recovered.run();
+      long faultDoneAt = System.nanoTime();
+      long renewedAt = awaitRenewal(held);
+      long releasedAt = System.nanoTime();
+      try {
+        held.close();
+      } catch (LockException e) {
+        // A lease already lost may fail to release; its key ends by its TTL.
+      }
+      long lastValid = watch.result().get(70, TimeUnit.SECONDS);
+      long holderEnd = Math.min(releasedAt, lastValid);
+
+      long waitBound = WAIT_TIMEOUT.plusSeconds(10).toMillis();
+      for (Async.Call<Turn> waiter : waiters) {
+        String name = waiter.thread().getName();
+        try {
+          turns.add(waiter.result().get(waitBound, TimeUnit.MILLISECONDS));
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof LockProviderException) {
+            failed.add(name + ": " + e.getCause());
+          }
+          violations.add(name + " not served within its waitTimeout: " + e.getCause());
+        } catch (TimeoutException e) {
+          violations.add(name + " not served within its waitTimeout: still waiting");
+        }
+      }
+      turns.sort(Comparator.comparingLong(Turn::grantedAt));
+      List<CriticalSection> sections = new ArrayList<>();
+      sections.add(new CriticalSection(0, held.fencingToken(), heldAt, holderEnd));
+      for (Turn turn : turns) {
+        sections.add(
+            new CriticalSection(
+                turn.index() + 1, turn.token(), turn.grantedAt(), turn.releasedAt()));
+        if (!turn.valid()) {
+          violations.add("waiter " + turn.index() + "'s lease was not valid at its section's end");
+        }
+      }
+      violations.addAll(History.check(sections).violations());
+      return new Result(
+          faultAt,
+          faultDoneAt,
+          renewedAt,
+          lostAt.get(),
+          holderEnd,
+          held.fencingToken(),
+          List.copyOf(turns),
+          List.copyOf(failed),
+          List.copyOf(violations));
+    } finally {
+      clients.forEach(Client::close);
+    }
+  }
+
+  /**
+   * Waits until the lease's deadline moves later than it was when the fault was over (a renewal
+   * confirmed after it), or the lease is no longer valid.
+   *
+   * @return when the renewal was seen, or 0 when the lease ended first
+   */
+  private static long awaitRenewal(Lease held) {
+    long start = System.nanoTime();
+    long deadline = start + held.timeLeft().toNanos();
+    long until = start + RENEWAL_BOUND.toNanos();
+    while (held.isValid() && System.nanoTime() - until < 0) {
+      long now = System.nanoTime();
+      if (now + held.timeLeft().toNanos() - deadline > TimeUnit.MILLISECONDS.toNanos(100)) {
+        return now;
+      }
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // the interval between two looks
+    }
+    return 0;
+  }
+
+  /** Watches the holder's lease every 0.5 ms; the last moment it was valid (bounded: 60 s). */
+  private static long lastValidMoment(Lease held) {
+    long lastValid = System.nanoTime();
+    long until = lastValid + TimeUnit.SECONDS.toNanos(60);
+    while (held.isValid() && System.nanoTime() - until < 0) {
+      lastValid = System.nanoTime();
+      LockSupport.parkNanos(500_000);
+    }
+    return lastValid;
+  }
+
+  private static Turn turn(Client client, LockOptions options, int index) throws Exception {
+    Lease lease = client.locksmith().acquire(options.withWaitTimeout(WAIT_TIMEOUT));
+    long grantedAt = System.nanoTime();
+    LockSupport.parkNanos(SECTION.toNanos()); // the critical section's work
+    boolean valid = lease.isValid();
+    long releasedAt = System.nanoTime();
+    lease.close();
+    return new Turn(index, lease.fencingToken(), grantedAt, releasedAt, valid);
+  }
+}
