@@ -2,13 +2,13 @@ package dev.locksmith.zookeeper;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.ProviderFigures;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,10 +23,7 @@ import org.apache.curator.test.TestingServer;
  * and 50 hand-offs, and at most 30 s each.
  */
 public final class ZkFigures {
-  private static final int PAIRS = 2000;
-  private static final int HAND_OFFS = 50;
   private static final int QUEUED = 20;
-  private static final long LIMIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   private ZkFigures() {}
 
@@ -37,52 +34,8 @@ public final class ZkFigures {
             TestZooKeeper.start(Files.createTempDirectory("locksmith-zk-figures"));
         ZkLockProvider a = provider(server);
         ZkLockProvider b = provider(server)) {
-      for (int i = 0; i < 200; i++) { // warm-up
-        a.release(a.tryAcquire(LockRequest.of("figures-warm", Duration.ofSeconds(10))).get());
-      }
-      List<Long> pairs = new ArrayList<>();
-      long start = System.nanoTime();
-      for (int i = 0; i < PAIRS && System.nanoTime() - start < LIMIT_NANOS; i++) {
-        long t0 = System.nanoTime();
-        LeaseGrant grant =
-            a.tryAcquire(LockRequest.of("figures-pair", Duration.ofSeconds(10))).get();
-        a.release(grant);
-        pairs.add(System.nanoTime() - t0);
-      }
-      List<Long> handOffs = new ArrayList<>();
-      start = System.nanoTime();
-      for (int i = 0; i < HAND_OFFS && System.nanoTime() - start < LIMIT_NANOS; i++) {
-        String id = "figures-hand-off-" + i;
-        LeaseGrant held = a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).get();
-        Future<Optional<LeaseGrant>> waiting =
-            pool.submit(
-                () ->
-                    b.acquire(LockRequest.of(id, Duration.ofSeconds(10)), Duration.ofSeconds(20)));
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (a.status(id).waiters() == 0 && System.nanoTime() < until) {
-          TimeUnit.MILLISECONDS.sleep(5);
-        }
-        // Let the waiter settle into its wait, as a real waiter would be.
-        TimeUnit.MILLISECONDS.sleep(50);
-        long t0 = System.nanoTime();
-        a.release(held);
-        LeaseGrant taken = waiting.get(20, TimeUnit.SECONDS).orElseThrow();
-        handOffs.add(System.nanoTime() - t0);
-        b.release(taken);
-      }
-      System.out.printf(
-          "%s%n  lock+unlock (tryAcquire+release, one thread, %d pairs): p50 %.2f ms, p99 %.2f ms,"
-              + " %.0f pairs/s%n  hand-off to a waiter in another client (%d): p50 %.2f ms,"
-              + " p99 %.2f ms, max %.2f ms%n",
-          a.description(),
-          pairs.size(),
-          percentile(pairs, 50),
-          percentile(pairs, 99),
-          pairs.size() / (pairs.stream().mapToLong(Long::longValue).sum() / 1e9),
-          handOffs.size(),
-          percentile(handOffs, 50),
-          percentile(handOffs, 99),
-          percentile(handOffs, 100));
+      new ProviderFigures(id -> a.status(id).waiters() > 0, Duration.ofMillis(50))
+          .measure(a.description(), a, b, pool);
       fifo(server, a, pool);
     } finally {
       pool.shutdownNow();
@@ -137,12 +90,5 @@ public final class ZkFigures {
     } finally {
       clients.forEach(ZkLockProvider::close);
     }
-  }
-
-  private static double percentile(List<Long> nanos, int percent) {
-    List<Long> sorted = new ArrayList<>(nanos);
-    Collections.sort(sorted);
-    int index = Math.min(sorted.size() - 1, (int) Math.ceil(percent / 100.0 * sorted.size()) - 1);
-    return sorted.get(Math.max(0, index)) / 1e6;
   }
 }
