@@ -1,9 +1,5 @@
 package dev.locksmith.micronaut.app;
 
-import dev.locksmith.annotation.DistributedLock;
-import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.Locks;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
@@ -15,7 +11,7 @@ import org.apache.curator.retry.RetryOneTime;
 
 /**
  * The application's {@link CuratorFramework} (started on {@code test.zk}, closed by its own bean's
- * pre-destroy), a meter registry and a locked job, for {@link CuratorProviderTest}.
+ * pre-destroy), for {@link CuratorProviderTest}.
  */
 @Factory
 @Requires(env = "curator")
@@ -33,22 +29,6 @@ class CuratorBeans {
             .build();
     client.start();
     return client;
-  }
-
-  @Singleton
-  SimpleMeterRegistry simpleMeterRegistry() {
-    return new SimpleMeterRegistry();
-  }
-
-  /** A job locked on the default provider. */
-  @Singleton
-  @Requires(env = "curator")
-  static class CuratorJob {
-    @DistributedLock(name = "zk-job", key = "#day", onBusy = OnBusy.FAIL)
-    long run(String day, Gate gate) {
-      gate.pass();
-      return Locks.current().fencingToken();
-    }
   }
 
   /** Records when the context destroys the application's client, and whether it was started. */

@@ -2,10 +2,8 @@ package dev.locksmith.micronaut.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviderException;
@@ -14,11 +12,9 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.testkit.redis.TestRedis;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthResult;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -67,26 +63,14 @@ class CuratorProviderTest {
       assertThat(((ZkLockProvider) provider).client()).isSameAs(client);
       assertThat(provider.description()).isEqualTo("zk://" + server.getConnectString() + "/mn");
 
-      CuratorBeans.CuratorJob job = context.getBean(CuratorBeans.CuratorJob.class);
-      Gate gate = new Gate();
-      CompletableFuture<Long> holder = CompletableFuture.supplyAsync(() -> job.run("mon", gate));
-      gate.awaitEntered();
-      assertThat(client.getChildren().forPath("/mn/locks/zk-job:mon"))
-          .as("the holder's lease node")
-          .hasSize(1);
-      assertThatThrownBy(() -> job.run("mon", Gate.opened())).isInstanceOf(LockBusyException.class);
-      gate.open();
-      long token = holder.get(20, TimeUnit.SECONDS);
-      assertThat(job.run("mon", Gate.opened())).isGreaterThan(token);
-
-      SimpleMeterRegistry meters = context.getBean(SimpleMeterRegistry.class);
-      assertThat(
-              meters
-                  .get("locksmith.acquire")
-                  .tags("name", "zk-job", "provider", "default", "outcome", "acquired")
-                  .timer()
-                  .count())
-          .isEqualTo(2);
+      DayJobChecks.holdsEachDayAlone(
+          context,
+          "zk-job",
+          context.getBean(DayJobs.class)::onZooKeeper,
+          () ->
+              assertThat(client.getChildren().forPath("/mn/locks/zk-job:mon"))
+                  .as("the holder's lease node")
+                  .hasSize(1));
       HealthResult health = HealthChecks.locksmith(context);
       assertThat(health.getStatus()).isEqualTo(HealthStatus.UP);
       assertThat(String.valueOf(HealthChecks.provider(health, "default")))
@@ -104,19 +88,10 @@ class CuratorProviderTest {
       server.stop();
       assertThatThrownBy(() -> locksmith.tryAcquire(LockOptions.named("health")))
           .isInstanceOf(LockProviderException.class);
-      HealthResult down = HealthChecks.locksmith(context);
-      assertThat(down.getStatus()).isEqualTo(HealthStatus.DOWN);
-      assertThat(HealthChecks.provider(down, "default"))
-          .containsEntry("status", "DOWN")
-          .containsKey("error");
+      HealthChecks.assertDefaultDown(context);
 
       server.restart();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(
-              () ->
-                  assertThat(HealthChecks.locksmith(context).getStatus())
-                      .isEqualTo(HealthStatus.UP));
+      HealthChecks.awaitUp(context);
       locksmith.tryAcquire(LockOptions.named("health")).orElseThrow().close();
     }
   }

@@ -1,10 +1,6 @@
 package dev.locksmith.micronaut.app;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.locksmith.annotation.DistributedLock;
-import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.Locks;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
@@ -14,8 +10,8 @@ import jakarta.inject.Singleton;
 import javax.sql.DataSource;
 
 /**
- * The application's {@link DataSource} (a pool on {@code test.database-url}), a meter registry and
- * a locked job, for {@link DataSourceProviderTest}.
+ * The application's {@link DataSource} (a pool on {@code test.database-url}), for {@link
+ * DataSourceProviderTest}.
  */
 @Factory
 @Requires(env = "datasource")
@@ -30,21 +26,5 @@ class DataSourceBeans {
     pool.setJdbcUrl(url);
     pool.setMaximumPoolSize(4);
     return pool;
-  }
-
-  @Singleton
-  SimpleMeterRegistry simpleMeterRegistry() {
-    return new SimpleMeterRegistry();
-  }
-
-  /** A job locked on the default provider. */
-  @Singleton
-  @Requires(env = "datasource")
-  static class DataSourceJob {
-    @DistributedLock(name = "ds-job", key = "#day", onBusy = OnBusy.FAIL)
-    long run(String day, Gate gate) {
-      gate.pass();
-      return Locks.current().fencingToken();
-    }
   }
 }

@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockBusyException;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.jdbc.JdbcLockProvider;
 import dev.locksmith.testkit.jdbc.TestPostgres;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.health.HealthStatus;
-import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,13 +21,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import reactor.core.publisher.Mono;
 
 /**
  * {@code locksmith.url: jdbc} in a real Micronaut context: the default provider is {@code
@@ -71,32 +65,16 @@ class DataSourceProviderTest {
           .isSameAs(locksmith.providers().get("jdbc"));
       assertThat(((JdbcLockProvider) provider).table()).isEqualTo(table);
 
-      DataSourceBeans.DataSourceJob job = context.getBean(DataSourceBeans.DataSourceJob.class);
-      Gate gate = new Gate();
-      CompletableFuture<Long> holder = CompletableFuture.supplyAsync(() -> job.run("mon", gate));
-      gate.awaitEntered();
-      try (Connection outside = DriverManager.getConnection(databaseUrl(database))) {
-        assertThat(committedOwner(outside, table, "ds-job:mon")).isNotEqualTo("no row");
-      }
-      assertThatThrownBy(() -> job.run("mon", Gate.opened())).isInstanceOf(LockBusyException.class);
-      gate.open();
-      long token = holder.get(20, TimeUnit.SECONDS);
-      assertThat(job.run("mon", Gate.opened())).isGreaterThan(token);
-
-      SimpleMeterRegistry meters = context.getBean(SimpleMeterRegistry.class);
-      assertThat(
-              meters
-                  .get("locksmith.acquire")
-                  .tags("name", "ds-job", "provider", "default", "outcome", "acquired")
-                  .timer()
-                  .count())
-          .isEqualTo(2);
-      HealthResult health =
-          context.getBeansOfType(HealthIndicator.class).stream()
-              .map(indicator -> Mono.from(indicator.getResult()).block())
-              .filter(result -> result != null && result.getName().equals("locksmith"))
-              .findFirst()
-              .orElseThrow();
+      DayJobChecks.holdsEachDayAlone(
+          context,
+          "ds-job",
+          context.getBean(DayJobs.class)::onDataSource,
+          () -> {
+            try (Connection outside = DriverManager.getConnection(databaseUrl(database))) {
+              assertThat(committedOwner(outside, table, "ds-job:mon")).isNotEqualTo("no row");
+            }
+          });
+      HealthResult health = HealthChecks.locksmith(context);
       assertThat(health.getStatus()).isEqualTo(HealthStatus.UP);
       assertThat(String.valueOf(health.getDetails())).contains("application DataSource");
     }

@@ -1,7 +1,6 @@
 package dev.locksmith.micronaut.app;
 
 import dev.locksmith.testkit.redis.TestRedis;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
@@ -10,7 +9,7 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
-/** The application's own Redisson client and a meter registry to read meters from. */
+/** The application's own Redisson client. */
 @Factory
 @Requires(env = "providers")
 class ProvidersTestBeans {
@@ -21,10 +20,5 @@ class ProvidersTestBeans {
     Config config = new Config();
     config.useSingleServer().setAddress(TestRedis.sharedUrl());
     return Redisson.create(config);
-  }
-
-  @Singleton
-  SimpleMeterRegistry simpleMeterRegistry() {
-    return new SimpleMeterRegistry();
   }
 }
