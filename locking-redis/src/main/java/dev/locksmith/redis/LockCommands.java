@@ -20,7 +20,6 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,11 +40,19 @@ final class LockCommands {
 
   private final Scripts scripts;
   private final FirstContact firstContact;
+  private final int replicas;
+  private final Duration replicaTimeout;
   private final Set<CompletableFuture<Boolean>> compensations = ConcurrentHashMap.newKeySet();
   private final String description;
 
-  LockCommands(RedissonClient client, FirstContact firstContact, String description) {
-    this.scripts = new Scripts(client.getScript(StringCodec.INSTANCE));
+  LockCommands(
+      RedissonClient client,
+      FirstContact firstContact,
+      String description,
+      RedisLockOptions options) {
+    this.scripts = new Scripts(client);
+    this.replicas = options.replicas();
+    this.replicaTimeout = options.replicaTimeout();
     this.firstContact = firstContact;
     this.description = description;
   }
@@ -91,7 +98,11 @@ final class LockCommands {
     try {
       return acquireOnce(request, keys, fold);
     } catch (LockProviderException e) {
-      releaseAbandoned(request, keys);
+      CompletionStage<Boolean> released = releaseAbandoned(request, keys);
+      if (e instanceof ReplicasMissing) {
+        // Granted but not acknowledged: nothing stays held once the refusal is thrown.
+        released.toCompletableFuture().join();
+      }
       throw e;
     }
   }
@@ -113,17 +124,18 @@ final class LockCommands {
               fold.releaseId(),
               Integer.toString(LuaScripts.RELEASE_RECORDS)
             };
-    List<Object> reply =
+    Scripts.Acked<List<Object>> acked =
         call(
             "acquire",
             request.lockId(),
             () ->
-                scripts.run(
+                granting(
                     keys.lock(),
                     LuaScripts.ACQUIRE,
                     RScript.ReturnType.LIST,
                     List.of(keys.lock(), keys.fence()),
                     arguments));
+    List<Object> reply = acked.reply();
     int expected = fold == null ? 2 : 3;
     if (reply == null || reply.size() != expected) {
       throw new LockProviderException(
@@ -134,10 +146,15 @@ final class LockCommands {
               + "': "
               + reply);
     }
-    return new Attempt(
-        asLong(reply.get(0)) == 1L,
-        asLong(reply.get(1)),
-        fold == null ? null : asLong(reply.get(2)) == 1L);
+    Attempt attempt =
+        new Attempt(
+            asLong(reply.get(0)) == 1L,
+            asLong(reply.get(1)),
+            fold == null ? null : asLong(reply.get(2)) == 1L);
+    if (attempt.granted()) {
+      checkAcknowledged("grant", "lock '" + request.lockId() + "'", acked);
+    }
+    return attempt;
   }
 
   /**
@@ -151,8 +168,12 @@ final class LockCommands {
     try {
       return acquireAllOnce(requests, keys);
     } catch (LockProviderException e) {
+      List<CompletableFuture<Boolean>> released = new ArrayList<>(requests.size());
       for (int i = 0; i < requests.size(); i++) {
-        releaseAbandoned(requests.get(i), keys.get(i));
+        released.add(releaseAbandoned(requests.get(i), keys.get(i)).toCompletableFuture());
+      }
+      if (e instanceof ReplicasMissing) {
+        released.forEach(CompletableFuture::join);
       }
       throw e;
     }
@@ -174,17 +195,18 @@ final class LockCommands {
       arguments[4 * i + 3] = Long.toString(ttl + LuaScripts.FENCE_MARGIN_MILLIS);
     }
     String subject = locksNamed(requests);
-    List<Object> reply =
+    Scripts.Acked<List<Object>> acked =
         callOn(
             "acquire",
             subject,
             () ->
-                scripts.run(
+                granting(
                     keys.get(0).lock(),
                     LuaScripts.ACQUIRE_ALL,
                     RScript.ReturnType.LIST,
                     scriptKeys,
                     arguments));
+    List<Object> reply = acked.reply();
     if (reply != null && reply.size() == 3 && asLong(reply.get(0)) == 0L) {
       return Optional.empty();
     }
@@ -201,17 +223,18 @@ final class LockCommands {
     for (int i = 1; i < reply.size(); i++) {
       fences.add(asLong(reply.get(i)));
     }
+    checkAcknowledged("grant", subject, acked);
     return Optional.of(List.copyOf(fences));
   }
 
   /** Runs the renew script: whether {@code lease} was still held and now lasts {@code ttl}. */
   boolean renew(LeaseGrant lease, LockKeys keys, Duration ttl) {
-    Long renewed =
+    Scripts.Acked<Long> acked =
         call(
             "renew",
             lease.lockId(),
             () ->
-                scripts.run(
+                granting(
                     keys.lock(),
                     LuaScripts.RENEW,
                     RScript.ReturnType.LONG,
@@ -219,7 +242,11 @@ final class LockCommands {
                     lease.ownerToken(),
                     Long.toString(lease.fencingToken()),
                     Long.toString(millis(ttl))));
-    return renewed != null && renewed == 1L;
+    boolean renewed = acked.reply() != null && acked.reply() == 1L;
+    if (renewed) {
+      checkAcknowledged("renewal", "lock '" + lease.lockId() + "'", acked);
+    }
+    return renewed;
   }
 
   /**
@@ -287,18 +314,19 @@ final class LockCommands {
       arguments[3 * i + 2] = Long.toString(millis(ttls.get(i)));
     }
     String subject = leasesNamed(leases);
-    return this.<List<Object>>send(
+    return this.<Scripts.Acked<List<Object>>>send(
             "renew",
             subject,
             () ->
-                scripts.run(
+                granting(
                     keys.get(0).lock(),
                     LuaScripts.RENEW_ALL,
                     RScript.ReturnType.LIST,
                     scriptKeys,
                     arguments))
         .thenApply(
-            reply -> {
+            acked -> {
+              List<Object> reply = acked.reply();
               if (reply == null || reply.size() != leases.size()) {
                 throw new LockProviderException(
                     "Redis "
@@ -311,6 +339,9 @@ final class LockCommands {
               List<Boolean> renewed = new ArrayList<>(reply.size());
               for (Object answer : reply) {
                 renewed.add(asLong(answer) == 1L);
+              }
+              if (renewed.contains(true)) {
+                checkAcknowledged("renewal", subject, acked);
               }
               return renewed;
             });
@@ -411,6 +442,56 @@ final class LockCommands {
           request.lockId(),
           RedisFailures.reason(e));
       return CompletableFuture.completedFuture(false);
+    }
+  }
+
+  /**
+   * Runs a script that grants or extends leases: alone when no replica need acknowledge it, else
+   * followed by {@code WAIT} on the same connection ({@link Scripts#runAcked}).
+   */
+  private <T> CompletableFuture<Scripts.Acked<T>> granting(
+      String key, String lua, RScript.ReturnType type, List<Object> scriptKeys, Object... args) {
+    if (replicas == 0) {
+      return scripts
+          .<T>run(key, lua, type, scriptKeys, args)
+          .thenApply(r -> new Scripts.Acked<>(r, 0));
+    }
+    return scripts.runAcked(key, lua, type, scriptKeys, replicas, replicaTimeout, args);
+  }
+
+  /**
+   * Refuses a {@code what} ({@code grant}, {@code renewal}) that fewer replicas acknowledged than
+   * the options ask for.
+   */
+  private void checkAcknowledged(String what, String subject, Scripts.Acked<?> acked) {
+    if (acked.replicas() >= replicas) {
+      return;
+    }
+    throw new ReplicasMissing(
+        "Redis "
+            + description
+            + " refused the "
+            + what
+            + " of "
+            + subject
+            + ": "
+            + acked.replicas()
+            + " of "
+            + replicas
+            + " replica(s) acknowledged it within "
+            + Durations.format(replicaTimeout)
+            + " (replicas="
+            + replicas
+            + ")"
+            + (what.equals("grant") ? "; released it" : ""));
+  }
+
+  /** A grant or renewal that fewer replicas acknowledged than the options ask for. */
+  static final class ReplicasMissing extends LockProviderException {
+    private static final long serialVersionUID = 1L;
+
+    ReplicasMissing(String message) {
+      super(message);
     }
   }
 

@@ -6,9 +6,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.redisson.config.Config;
 import org.redisson.config.SingleServerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns a provider URL into a Redisson {@link Config} and {@link RedisLockOptions}. Two forms:
@@ -23,6 +27,8 @@ import org.redisson.config.SingleServerConfig;
  * @param options the provider options
  */
 record RedisUrl(Config config, RedisLockOptions options) {
+  private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
+
   static final int DEFAULT_PORT = 6379;
 
   /** How long Redisson waits for a reply, unless {@code timeout} says otherwise. */
@@ -59,6 +65,9 @@ record RedisUrl(Config config, RedisLockOptions options) {
     return timeout.plus(interval).multipliedBy(attempts + 1L);
   }
 
+  /** The pool size unless {@code pool-size} says otherwise. */
+  static final int DEFAULT_POOL_SIZE = 8;
+
   static final Set<String> SERVER_PARAMETERS =
       Set.of(
           "prefix",
@@ -68,8 +77,21 @@ record RedisUrl(Config config, RedisLockOptions options) {
           "retry-interval",
           "client-name",
           "pool-size",
-          "allow-eviction");
-  static final Set<String> FILE_PARAMETERS = Set.of("prefix", "config", "allow-eviction");
+          "allow-eviction",
+          "replicas",
+          "replica-timeout");
+  static final Set<String> FILE_PARAMETERS =
+      Set.of(
+          "prefix",
+          "config",
+          "allow-eviction",
+          "replicas",
+          "replica-timeout",
+          "timeout",
+          "connect-timeout",
+          "retry-attempts",
+          "retry-interval",
+          "pool-size");
 
   static RedisUrl parse(ProviderUrl url) {
     String scheme = url.scheme();
@@ -87,16 +109,41 @@ record RedisUrl(Config config, RedisLockOptions options) {
   }
 
   private static RedisLockOptions options(ProviderUrl url) {
-    boolean allowEviction = url.booleanParameter("allow-eviction", false);
     String prefix = url.parameter("prefix");
     if (prefix == null) {
-      return RedisLockOptions.defaults().withAllowEviction(allowEviction);
+      prefix = RedisLockOptions.DEFAULT_PREFIX;
     }
     try {
-      return new RedisLockOptions(prefix, allowEviction);
+      RedisLockOptions.checkPrefix(prefix);
     } catch (IllegalArgumentException e) {
       throw url.error("parameter 'prefix': " + e.getMessage());
     }
+    boolean allowEviction = url.booleanParameter("allow-eviction", false);
+    int replicas = nonNegative(url, "replicas", 0);
+    Duration replicaTimeout =
+        url.durationParameter("replica-timeout", RedisLockOptions.DEFAULT_REPLICA_TIMEOUT);
+    try {
+      return new RedisLockOptions(prefix, allowEviction, replicas, replicaTimeout);
+    } catch (IllegalArgumentException e) {
+      throw url.error("parameter 'replica-timeout': " + e.getMessage());
+    }
+  }
+
+  /** The timeout, retry and pool limits of the URL's parameters, or their defaults. */
+  private static ClientLimits limits(ProviderUrl url) {
+    Set<String> given = new HashSet<>();
+    for (String name : ClientLimits.PARAMETERS) {
+      if (url.parameter(name) != null) {
+        given.add(name);
+      }
+    }
+    return new ClientLimits(
+        millis(url, "timeout", DEFAULT_TIMEOUT),
+        millis(url, "connect-timeout", DEFAULT_CONNECT_TIMEOUT),
+        nonNegative(url, "retry-attempts", DEFAULT_RETRY_ATTEMPTS),
+        millis(url, "retry-interval", DEFAULT_RETRY_INTERVAL),
+        Math.max(1, nonNegative(url, "pool-size", DEFAULT_POOL_SIZE)),
+        given);
   }
 
   private static Config fromFile(ProviderUrl url) {
@@ -123,11 +170,9 @@ record RedisUrl(Config config, RedisLockOptions options) {
     if (!Files.isRegularFile(file)) {
       throw url.error("names Redisson YAML file '" + file + "' in its " + where + "; no such file");
     }
+    Config config;
     try {
-      Config config = Config.fromYAML(file.toFile());
-      // Creating the provider never needs the servers: Redisson connects at the first call.
-      config.setLazyInitialization(true);
-      return config;
+      config = Config.fromYAML(file.toFile());
     } catch (IOException | RuntimeException e) {
       throw url.error(
           "names Redisson YAML file '"
@@ -135,8 +180,21 @@ record RedisUrl(Config config, RedisLockOptions options) {
               + "' in its "
               + where
               + ", which Redisson cannot read: "
-              + e.getMessage());
+              + RedisFailures.cleaned(e));
     }
+    // Creating the provider never needs the servers: Redisson connects at the first call.
+    config.setLazyInitialization(true);
+    NodeAddresses.check(config, file, url);
+    List<String> changes = limits(url).boundFile(config);
+    if (!changes.isEmpty()) {
+      LOG.info(
+          "Redisson YAML file '{}': {} lowered to Locksmith's bounds, so that a stuck call fails"
+              + " within (timeout + retry-interval) x (retry-attempts + 1); give a URL parameter"
+              + " beside the file (such as ?timeout=3s) to choose another",
+          file,
+          String.join(", ", changes));
+    }
+    return config;
   }
 
   private static Config fromServer(ProviderUrl url, String scheme) {
@@ -152,23 +210,12 @@ record RedisUrl(Config config, RedisLockOptions options) {
     config.setLazyInitialization(true);
     config.setThreads(2);
     config.setNettyThreads(4);
-    config.setUseScriptCache(true);
-    int timeout = millis(url, "timeout", DEFAULT_TIMEOUT);
     SingleServerConfig server =
         config
             .useSingleServer()
             .setAddress(scheme + "://" + host + ":" + port)
-            .setDatabase(database(url))
-            .setTimeout(timeout)
-            // A subscription (of a waiter) is bounded like any command, not by Redisson's 7.5 s.
-            .setSubscriptionTimeout(timeout)
-            .setConnectTimeout(millis(url, "connect-timeout", DEFAULT_CONNECT_TIMEOUT))
-            .setRetryAttempts(nonNegative(url, "retry-attempts", DEFAULT_RETRY_ATTEMPTS))
-            .setRetryInterval(millis(url, "retry-interval", DEFAULT_RETRY_INTERVAL))
-            .setConnectionPoolSize(Math.max(1, nonNegative(url, "pool-size", 8)))
-            .setConnectionMinimumIdleSize(1)
-            .setSubscriptionConnectionPoolSize(Math.max(1, nonNegative(url, "pool-size", 8)))
-            .setSubscriptionConnectionMinimumIdleSize(1);
+            .setDatabase(database(url));
+    limits(url).applyTo(server);
     String clientName = url.parameter("client-name");
     if (clientName != null && !clientName.isBlank()) {
       server.setClientName(clientName.strip());

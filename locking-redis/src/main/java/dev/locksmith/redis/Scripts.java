@@ -3,14 +3,20 @@ package dev.locksmith.redis;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import org.redisson.api.BatchOptions;
+import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.codec.StringCodec;
 
 /**
  * Runs the provider's scripts by {@code EVALSHA}, loading a script once ({@code SCRIPT LOAD}) when
@@ -27,10 +33,53 @@ import org.redisson.client.RedisNoScriptException;
 final class Scripts {
   private static final Map<String, String> SHAS = new ConcurrentHashMap<>();
 
+  private final RedissonClient client;
   private final RScript script;
 
-  Scripts(RScript script) {
-    this.script = script;
+  Scripts(RedissonClient client) {
+    this.client = client;
+    this.script = client.getScript(StringCodec.INSTANCE);
+  }
+
+  /**
+   * A script's reply and how many replicas acknowledged the writes of its connection.
+   *
+   * @param reply the script's reply
+   * @param replicas the replicas that acknowledged, as {@code WAIT} counted them
+   */
+  record Acked<T>(T reply, int replicas) {}
+
+  /**
+   * Runs {@code lua} on the master of {@code key}'s node and then {@code WAIT replicas timeout} on
+   * the same connection (a Redisson batch with {@code sync}), so the count covers the script's
+   * writes. The script goes as {@code EVAL}, with its source: Redisson sends a batch's scripts that
+   * way. Bounded by Redisson's timeout plus {@code timeout}, and its retries.
+   */
+  @SuppressWarnings("unchecked")
+  <T> CompletableFuture<Acked<T>> runAcked(
+      String key,
+      String lua,
+      RScript.ReturnType type,
+      List<Object> keys,
+      int replicas,
+      Duration timeout,
+      Object... args) {
+    RBatch batch = client.createBatch(BatchOptions.defaults().sync(replicas, timeout));
+    batch
+        .getScript(StringCodec.INSTANCE)
+        .evalAsync(key, RScript.Mode.READ_WRITE, lua, type, keys, args);
+    return batch
+        .executeAsync()
+        .toCompletableFuture()
+        .handle(
+            (result, error) -> {
+              if (error != null) {
+                Throwable cause = RedisFailures.unwrap(error);
+                throw new CompletionException(
+                    NoScripts.isUnknownCommand(cause) ? new NoScripts(cause) : cause);
+              }
+              return new Acked<>((T) result.getResponses().get(0), result.getSyncedSlaves());
+            });
   }
 
   /**
