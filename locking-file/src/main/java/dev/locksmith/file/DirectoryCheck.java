@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,7 +80,8 @@ final class DirectoryCheck {
       }
       return null;
     } catch (LockProviderException problem) {
-      return new LockProviderException(problem.getMessage(), e);
+      return new LockProviderException(
+          Objects.requireNonNullElse(problem.getMessage(), problem.toString()), e);
     }
   }
 

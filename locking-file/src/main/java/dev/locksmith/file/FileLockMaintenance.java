@@ -159,9 +159,10 @@ public final class FileLockMaintenance {
       }
       byte[] head = head(fence);
       String lockId = head == null ? null : lockIdOf(head);
-      if (Files.exists(lock)
-          || attributes.lastModifiedTime().toMillis() >= cutoffMillis
+      if (head == null
           || lockId == null
+          || Files.exists(lock)
+          || attributes.lastModifiedTime().toMillis() >= cutoffMillis
           || !LockFileNames.baseName(lockId).equals(base)) {
         countersKept++;
         return;
