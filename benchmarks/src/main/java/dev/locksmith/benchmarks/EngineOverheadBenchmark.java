@@ -8,15 +8,10 @@ import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -25,13 +20,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * direct call of the same method in the same run. The interceptor is simulated as an integration
  * builds it: one {@link LockedInvocation} per call whose {@code proceed} calls the method directly.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class EngineOverheadBenchmark {
+public class EngineOverheadBenchmark extends BenchmarkDefaults {
   /** The annotated service. */
   public static class Accounts {
     private long balance;
@@ -79,13 +71,13 @@ public class EngineOverheadBenchmark {
 
   /** The method through the engine, keyed by SpEL. */
   @Benchmark
-  public Object lockedWithKey() throws Throwable {
+  public @Nullable Object lockedWithKey() throws Throwable {
     return locksmith.invoke(new Call(deposit, () -> accounts.deposit("acct-1", 1), "acct-1", 1L));
   }
 
   /** The method through the engine, without a key. */
   @Benchmark
-  public Object lockedWithoutKey() throws Throwable {
+  public @Nullable Object lockedWithoutKey() throws Throwable {
     return locksmith.invoke(new Call(sweep, () -> accounts.sweep(1), 1L));
   }
 

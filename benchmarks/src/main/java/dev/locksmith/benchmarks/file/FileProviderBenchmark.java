@@ -1,5 +1,6 @@
 package dev.locksmith.benchmarks.file;
 
+import dev.locksmith.benchmarks.BenchmarkDefaults;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
@@ -11,18 +12,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.results.RunResult;
@@ -45,13 +39,9 @@ import org.slf4j.LoggerFactory;
  *       JVM.
  * </ul>
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class FileProviderBenchmark {
+public class FileProviderBenchmark extends BenchmarkDefaults {
   private static final Logger LOG = LoggerFactory.getLogger(FileProviderBenchmark.class);
   static final String LOCK_ID = "bench:file";
   static final String OWNER = "bench";

@@ -1,19 +1,15 @@
 package dev.locksmith.benchmarks.jdbc;
 
+import dev.locksmith.benchmarks.BenchmarkDefaults;
 import dev.locksmith.testkit.jdbc.TestPostgres;
 import java.sql.SQLException;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -25,13 +21,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@link Systems#raw}). Sample time, so JMH reports p50 and p99 besides the mean. {@link
  * JdbcComparison} runs it and prints the ratios.
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class JdbcProviderBenchmark {
+public class JdbcProviderBenchmark extends BenchmarkDefaults {
   /**
    * The system property with the PostgreSQL URL to use, set by {@link JdbcComparison} so that every
    * fork measures the same server.

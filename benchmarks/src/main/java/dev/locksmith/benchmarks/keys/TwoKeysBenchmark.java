@@ -1,21 +1,15 @@
 package dev.locksmith.benchmarks.keys;
 
+import dev.locksmith.benchmarks.BenchmarkDefaults;
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -24,13 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * keys ({@link LockOptions#withKeys}) against the baseline of two nested single-key calls, the way
  * users wrote it before several keys were one annotation. A subclass names the provider.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
-public abstract class TwoKeysBenchmark {
+public abstract class TwoKeysBenchmark extends BenchmarkDefaults {
   private static final LockOptions TRANSFER = LockOptions.named("transfer");
   private static final LockOptions FROM = TRANSFER.withKey("account-1");
   private static final LockOptions TO = TRANSFER.withKey("account-2");
