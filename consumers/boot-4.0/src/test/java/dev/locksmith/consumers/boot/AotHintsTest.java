@@ -29,7 +29,8 @@ class AotHintsTest {
         .contains("dev.locksmith.core.internal.KeyRoot")
         .contains("META-INF/services/dev.locksmith.core.spi.LockProviderFactory")
         .contains("dev.locksmith.core.memory.MemoryLockProviderFactory")
-        .contains("dev.locksmith.consumers.boot.Settlement");
+        .contains("dev.locksmith.consumers.boot.Settlement")
+        .contains("dev.locksmith.spring.boot.LocksmithProperties");
   }
 
   private static String metadata(Path dir) throws IOException {
