@@ -169,9 +169,8 @@ final class EvictionPolicy {
 
   /** The server's error reply, without the channel and command details Redisson appends. */
   private static String replyOf(RuntimeException e) {
-    String message = String.valueOf(e.getMessage());
-    int details = message.indexOf(". channel: ");
-    return details < 0 ? message : message.substring(0, details).strip();
+    // The first line, before Redisson's channel, command and parameter dump.
+    return RedisFailures.cleaned(RedisFailures.unwrap(e));
   }
 
   private static LockProviderException notReached(String description, RuntimeException e) {
