@@ -3,6 +3,7 @@ package dev.locksmith.tcp;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -106,16 +107,19 @@ final class Connector {
     } finally {
       connectLock.unlock();
     }
-    return mine != null ? connectNow(mine) : awaitAttempt(theirs, entered);
+    if (mine != null) {
+      return connectNow(mine);
+    }
+    // No attempt of this caller's: there was one already, left in theirs above.
+    return awaitAttempt(Objects.requireNonNull(theirs), entered);
   }
 
   private ClientConnection connectNow(CompletableFuture<ClientConnection> mine) {
-    ClientConnection c = null;
-    RuntimeException failure = null;
+    ClientConnection c;
     try {
       c = opener.open();
     } catch (RuntimeException e) {
-      failure = e;
+      throw failed(mine, e);
     } catch (Error e) {
       connectLock.lock();
       try {
@@ -126,24 +130,17 @@ final class Connector {
       mine.completeExceptionally(e);
       throw e;
     }
+    RuntimeException failure = null;
     connectLock.lock();
     try {
       attempt = null;
-      if (failure == null && closed) {
+      if (closed) {
         c.close("provider closed", true);
         failure = new LockProviderException("provider for " + settings + " is closed");
-      } else if (failure == null) {
+      } else {
         failures = 0;
         lastFailure = null;
         connection = c;
-      } else {
-        failures++;
-        lastFailure = failure;
-        long backoff =
-            failure instanceof LockConfigurationException
-                ? REJECTED_BACKOFF_NANOS
-                : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
-        nextAttemptNanos = System.nanoTime() + backoff;
       }
     } finally {
       connectLock.unlock();
@@ -155,6 +152,27 @@ final class Connector {
     }
     mine.complete(c);
     return c;
+  }
+
+  /** Records a failed attempt, backs off from it, fails {@code mine}; the failure to throw. */
+  private RuntimeException failed(
+      CompletableFuture<ClientConnection> mine, RuntimeException failure) {
+    connectLock.lock();
+    try {
+      attempt = null;
+      failures++;
+      lastFailure = failure;
+      long backoff =
+          failure instanceof LockConfigurationException
+              ? REJECTED_BACKOFF_NANOS
+              : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
+      nextAttemptNanos = System.nanoTime() + backoff;
+    } finally {
+      connectLock.unlock();
+    }
+    LOG.debug("Connecting to {} failed: {}", settings, failure.getMessage());
+    mine.completeExceptionally(failure);
+    return failure;
   }
 
   /**
@@ -178,7 +196,7 @@ final class Connector {
                   + ConnectFailures.connectTimeout(settings),
               e);
         } catch (ExecutionException e) {
-          throw sameFailure(e.getCause());
+          throw sameFailure(Objects.requireNonNullElse(e.getCause(), e));
         }
       }
     } finally {
@@ -191,10 +209,10 @@ final class Connector {
   /** The failure of a shared attempt, thrown anew for another caller, with it as the cause. */
   private static RuntimeException sameFailure(Throwable failure) {
     if (failure instanceof LockConfigurationException e) {
-      return new LockConfigurationException(e.getMessage(), e);
+      return new LockConfigurationException(String.valueOf(e.getMessage()), e);
     }
     if (failure instanceof LockProviderException e) {
-      return new LockProviderException(e.getMessage(), e);
+      return new LockProviderException(String.valueOf(e.getMessage()), e);
     }
     return new LockProviderException("connecting failed: " + failure, failure);
   }

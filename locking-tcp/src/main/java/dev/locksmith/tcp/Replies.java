@@ -7,6 +7,7 @@ import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,7 @@ final class Replies {
     try {
       return p.reply().get(nanos, TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
-      throw failure(e.getCause());
+      throw failure(Objects.requireNonNullElse(e.getCause(), e));
     }
   }
 

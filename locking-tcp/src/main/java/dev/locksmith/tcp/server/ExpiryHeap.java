@@ -1,6 +1,7 @@
 package dev.locksmith.tcp.server;
 
 import java.util.Arrays;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,7 +10,9 @@ import org.jspecify.annotations.Nullable;
  * array per lease, and one timer for the earliest end serves every lease. Core thread only.
  */
 final class ExpiryHeap {
-  private LockEntry[] heap = new LockEntry[64];
+  /** Entries at [0, size); null past them, so a removed lease is not kept reachable. */
+  private @Nullable LockEntry[] heap = new LockEntry[64];
+
   private int size;
 
   int size() {
@@ -35,7 +38,7 @@ final class ExpiryHeap {
       return;
     }
     entry.heapIndex = -1;
-    LockEntry last = heap[--size];
+    LockEntry last = at(--size);
     heap[size] = null;
     if (index < size) {
       place(last, index);
@@ -55,6 +58,11 @@ final class ExpiryHeap {
     }
   }
 
+  /** The entry at {@code index}, one of the first {@code size}. */
+  private LockEntry at(int index) {
+    return Objects.requireNonNull(heap[index]);
+  }
+
   /** Puts {@code entry} at {@code index}, and tells it its position. */
   private void place(LockEntry entry, int index) {
     heap[index] = entry;
@@ -62,10 +70,10 @@ final class ExpiryHeap {
   }
 
   private void up(int index) {
-    LockEntry entry = heap[index];
+    LockEntry entry = at(index);
     while (index > 0) {
       int parent = (index - 1) >>> 1;
-      LockEntry above = heap[parent];
+      LockEntry above = at(parent);
       if (entry.expiresAt - above.expiresAt >= 0) {
         break;
       }
@@ -76,15 +84,15 @@ final class ExpiryHeap {
   }
 
   private void down(int index) {
-    LockEntry entry = heap[index];
+    LockEntry entry = at(index);
     int half = size >>> 1;
     while (index < half) {
       int child = 2 * index + 1;
-      LockEntry smaller = heap[child];
+      LockEntry smaller = at(child);
       int right = child + 1;
-      if (right < size && heap[right].expiresAt - smaller.expiresAt < 0) {
+      if (right < size && at(right).expiresAt - smaller.expiresAt < 0) {
         child = right;
-        smaller = heap[right];
+        smaller = at(right);
       }
       if (smaller.expiresAt - entry.expiresAt >= 0) {
         break;

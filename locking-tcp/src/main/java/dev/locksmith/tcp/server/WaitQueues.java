@@ -99,7 +99,10 @@ final class WaitQueues {
 
   private void waitRanOut(Waiter waiter) {
     LockEntry entry = index.get(waiter.request.lockId());
-    ArrayDeque<Waiter> queue = entry == null ? null : entry.waiters;
+    if (entry == null) {
+      return;
+    }
+    ArrayDeque<Waiter> queue = entry.waiters;
     if (queue == null || !queue.remove(waiter)) {
       return;
     }
