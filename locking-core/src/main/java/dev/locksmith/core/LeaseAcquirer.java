@@ -176,6 +176,9 @@ final class LeaseAcquirer {
               String.join("', '", lockIds),
               ProviderCircuit.ACQUIRED);
     } catch (RuntimeException e) {
+      if (wait && ProviderCircuit.isProviderFailure(e)) {
+        return Batch.ONE_BY_ONE; // each key then rides through the outage within the wait
+      }
       listeners.error(attempt, e);
       throw e;
     }
@@ -274,10 +277,15 @@ final class LeaseAcquirer {
     long waitNanos = options.waitTimeout().toNanos();
     // Every provider call on the caller's thread starts before a WAIT's deadline, one at a time,
     // so a WAIT ends no later than its timeout plus the one call in flight at the deadline.
+    // A WAIT rides through an outage: a provider failure (or the open circuit's fast failure)
+    // makes it pause (OutageBackoff, ended early when the circuit closes) and ask again, until its
+    // timeout; the last failure is then the timeout's cause.
+    OutageBackoff backoff = new OutageBackoff();
+    RuntimeException outage = null;
     for (int attempts = 0; ; attempts++) {
       long remaining = waitNanos - (ticker.read() - start);
       if (wait && attempts > 0 && remaining <= 0) {
-        throw timedOut(attempt, start);
+        throw outage == null ? timedOut(attempt, start) : timedOut(attempt, start, circuit, outage);
       }
       LockRequest request =
           new LockRequest(
@@ -302,9 +310,15 @@ final class LeaseAcquirer {
         Thread.currentThread().interrupt();
         throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
       } catch (RuntimeException e) {
-        listeners.error(attempt, e);
-        throw e;
+        if (!wait || !ProviderCircuit.isProviderFailure(e)) {
+          listeners.error(attempt, e);
+          throw e;
+        }
+        outage = e;
+        pauseInOutage(circuit, backoff, waitNanos - (ticker.read() - start), lockId);
+        continue;
       }
+      outage = null;
       if (grant.isPresent()) {
         boolean inTime = !wait || ticker.read() - start < waitNanos;
         StringBuilder refusal = new StringBuilder();
@@ -409,6 +423,51 @@ final class LeaseAcquirer {
     LockProviderException error = LateGrants.refused(attempt.lockId(), refusal);
     listeners.error(attempt, error);
     return error;
+  }
+
+  /**
+   * Pauses a WAIT whose provider failed: for the back-off's next pause or the time left, whichever
+   * is shorter, ended early when the circuit closes. The next attempt goes through the circuit,
+   * which fails it fast without calling the provider while the circuit is still open.
+   *
+   * @throws IllegalStateException when the engine closed meanwhile
+   * @throws LockException when interrupted
+   */
+  private void pauseInOutage(
+      ProviderCircuit circuit, OutageBackoff backoff, long leftNanos, String lockId) {
+    if (leftNanos > 0) {
+      try {
+        circuit.awaitBack(Math.min(backoff.nextNanos(), leftNanos));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
+      }
+    }
+    if (circuit.isStopped()) {
+      checkOpen();
+    }
+  }
+
+  /**
+   * Tells listeners that a WAIT ran out while its provider failed, and returns the exception to
+   * throw: its message names the provider and the failure, its cause is the failure.
+   */
+  private LockTimeoutException timedOut(
+      LockEvent attempt, long start, ProviderCircuit circuit, RuntimeException outage) {
+    Duration waited = Duration.ofNanos(ticker.read() - start);
+    listeners.timedOut(attempt, waited);
+    String problem = outage instanceof ProviderDownException ? circuit.health().problem() : null;
+    return new LockTimeoutException(
+        attempt.lockId(),
+        waited,
+        "lock provider "
+            + circuit.name()
+            + " ("
+            + circuit.description()
+            + ") did not answer ("
+            + (problem != null ? problem : Causes.oneLine(outage))
+            + "); a WAIT waits through an outage until its timeout",
+        outage);
   }
 
   /** Tells listeners that a WAIT ran out, and returns the exception to throw. */

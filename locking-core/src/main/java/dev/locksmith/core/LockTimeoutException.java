@@ -15,6 +15,23 @@ public final class LockTimeoutException extends LockException {
     this.waited = waited;
   }
 
+  /**
+   * Creates an exception for a wait that ran out while the lock's provider did not answer.
+   *
+   * @param lockId the id of the lock that was not granted
+   * @param waited how long the caller waited
+   * @param outage what the provider's last call failed with, one line, naming the provider
+   * @param cause the provider failure (or the fast failure of its open circuit) that ended the last
+   *     attempt
+   */
+  public LockTimeoutException(String lockId, Duration waited, String outage, Throwable cause) {
+    super(
+        "Timed out after " + waited.toMillis() + " ms waiting for lock '" + lockId + "': " + outage,
+        cause);
+    this.lockId = lockId;
+    this.waited = waited;
+  }
+
   /** The id of the lock that was not granted. */
   public String lockId() {
     return lockId;

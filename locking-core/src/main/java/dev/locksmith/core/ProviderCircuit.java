@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -28,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * held) is an answer. Errors of configuration or arguments ({@link LockException}s other than
  * {@link LockProviderException}, {@link IllegalArgumentException}, {@link
  * UnsupportedOperationException}) are answers too: the provider was reached.
+ *
+ * <p>A WAIT does not fail fast while the circuit is open: it waits for the circuit to close ({@link
+ * #awaitBack}), with back-off ({@link OutageBackoff}), and asks again only then, so its retries
+ * reach the provider no more often than the probes do.
  *
  * <p>Exactly one line is logged per change of state: WARN when the provider goes down, INFO when it
  * is back. The failures themselves, with stack traces, are logged at DEBUG.
@@ -79,6 +85,9 @@ final class ProviderCircuit {
   private final AtomicBoolean probing = new AtomicBoolean();
   private volatile boolean stopped;
   private final boolean releasesAtOnce;
+  // Signalled when the circuit closes or stops, for the WAITs riding through an outage.
+  private final ReentrantLock changes = new ReentrantLock();
+  private final Condition back = changes.newCondition();
 
   ProviderCircuit(
       String name,
@@ -240,6 +249,7 @@ final class ProviderCircuit {
     }
     State up = new State(true, null, Instant.now(), ticker.read());
     if (state.compareAndSet(down, up)) {
+      signalBack();
       LOG.info(
           "Lock provider {} is back after {} s",
           name,
@@ -311,6 +321,46 @@ final class ProviderCircuit {
   /** Ends probing and state changes: the engine is closing and its providers with it. */
   void stop() {
     stopped = true;
+    signalBack();
+  }
+
+  /** Whether {@link #stop()} was called. */
+  boolean isStopped() {
+    return stopped;
+  }
+
+  private void signalBack() {
+    changes.lock();
+    try {
+      back.signalAll();
+    } finally {
+      changes.unlock();
+    }
+  }
+
+  /**
+   * Waits up to {@code nanos} (real time) for the circuit to close, for a WAIT that a provider
+   * failure interrupted: returns early when the circuit was open on entry and closes meanwhile, or
+   * when the circuit stops; a circuit closed on entry (the failure did not open it) is waited on
+   * for the full time. Never calls the provider.
+   *
+   * @throws InterruptedException if the thread is interrupted while waiting
+   */
+  void awaitBack(long nanos) throws InterruptedException {
+    boolean upOnEntry = state.get().up();
+    long deadline = System.nanoTime() + nanos;
+    changes.lock();
+    try {
+      while (!stopped && (upOnEntry || !state.get().up())) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return;
+        }
+        back.awaitNanos(left);
+      }
+    } finally {
+      changes.unlock();
+    }
   }
 
   /** Nanoseconds as seconds with one decimal, such as {@code 12.3}. */
