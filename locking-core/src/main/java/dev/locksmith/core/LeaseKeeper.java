@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -10,7 +11,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +42,8 @@ final class LeaseKeeper implements AutoCloseable {
   static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
   private static final AtomicInteger COUNT = new AtomicInteger();
+  // Set on the threads of every engine's keeper: a close on one of them does not wait for them.
+  private static final ThreadLocal<Boolean> OWN_THREAD = ThreadLocal.withInitial(() -> false);
 
   private static final int RECENTLY_LOST = 1024;
 
@@ -67,10 +69,22 @@ final class LeaseKeeper implements AutoCloseable {
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
   private final RenewalLanes lanes;
   private final @Nullable ThreadPoolExecutor ownRenewers;
+
+  /**
+   * The most threads of the engine's background pool, whatever the load: its tasks beyond that
+   * queue. Its tasks are outage probes (at most one per provider), the start-up checks (one per
+   * provider) and unused grants' releases; none waits for another, so a queued task only waits for
+   * a running one's provider call to end, and cannot deadlock.
+   */
+  static final int BACKGROUND_THREADS = 4;
+
+  /** The name prefix of the background threads. */
+  static final String BACKGROUND_PREFIX = "locksmith-background-";
+
   // The engine's own threads for work off the callers' threads that is not a renewal: outage
   // probes and releases handed over so that a caller need not wait for them. Never the renewal
   // executor an application gave, which is for renewals.
-  private final ExecutorService background = cachedDaemons("locksmith-background-");
+  private final ThreadPoolExecutor background = backgroundPool();
   // Where the answers of releases that completed later are handled, so that listeners never run
   // on a provider's I/O threads: one thread, in the order the answers came.
   private final ExecutorService completions =
@@ -105,14 +119,32 @@ final class LeaseKeeper implements AutoCloseable {
     return pool;
   }
 
-  private static ExecutorService cachedDaemons(String prefix) {
-    return new ThreadPoolExecutor(
-        0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), daemons(prefix));
+  /**
+   * At most {@link #BACKGROUND_THREADS} daemon threads, each ended after 30 s without work; tasks
+   * beyond them queue in order.
+   */
+  private static ThreadPoolExecutor backgroundPool() {
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            BACKGROUND_THREADS,
+            BACKGROUND_THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            daemons(BACKGROUND_PREFIX));
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   private static ThreadFactory daemons(String prefix) {
     return task -> {
-      Thread thread = new Thread(task, prefix + COUNT.incrementAndGet());
+      Thread thread =
+          new Thread(
+              () -> {
+                OWN_THREAD.set(true);
+                task.run();
+              },
+              prefix + COUNT.incrementAndGet());
       thread.setDaemon(true);
       return thread;
     };
@@ -338,6 +370,43 @@ final class LeaseKeeper implements AutoCloseable {
 
   @Override
   public void close() {
+    close(Duration.ZERO);
+  }
+
+  /**
+   * Stops every thread of the keeper (interrupting the tasks running on them), then waits up to
+   * {@code wait} for the tasks still running to end, so that none of them calls a provider after
+   * this returns. A close from a keeper's own thread (a listener's, say) does not wait.
+   *
+   * @return whether every task ended in time
+   */
+  boolean close(Duration wait) {
+    stop();
+    if (wait.isZero() || wait.isNegative() || OWN_THREAD.get()) {
+      return background.isTerminated();
+    }
+    long deadline = System.nanoTime() + wait.toNanos();
+    try {
+      for (ExecutorService executor : ownExecutors()) {
+        long left = deadline - System.nanoTime();
+        if (!executor.awaitTermination(Math.max(0, left), TimeUnit.NANOSECONDS)) {
+          return false;
+        }
+      }
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private List<ExecutorService> ownExecutors() {
+    return ownRenewers == null
+        ? List.of(background, sweeper, completions)
+        : List.of(background, ownRenewers, sweeper, completions);
+  }
+
+  private void stop() {
     sweepLock.lock();
     try {
       sweeper.shutdownNow();

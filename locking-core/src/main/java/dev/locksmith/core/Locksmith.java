@@ -44,6 +44,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Locksmith implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Locksmith.class);
+  // The least time close gives its own threads' provider calls (probes, releases) to end.
+  private static final Duration MIN_SETTLE = Duration.ofSeconds(1);
   private final ConfiguredProviders providers;
   private final List<LockProvider> ownedProviders;
   private final LeaseKeeper keeper;
@@ -281,9 +283,11 @@ public final class Locksmith implements AutoCloseable {
    * Shuts the engine down gracefully: takes no more locks, waits up to the shutdown timeout ({@link
    * Builder#shutdownTimeout}) for the locked calls still running to end, each lease released as its
    * call ends (a minimum hold kept) and every release sent (programmatic leases' included) is
-   * confirmed by its provider or ended by its deadline, then stops renewing and closes the
-   * providers this engine created from URLs. Leases still held or unconfirmed after the timeout are
-   * left to end by their TTL.
+   * confirmed by its provider or ended by its deadline, then stops renewing, stops its own threads
+   * and waits for their provider calls still running (a start-up or outage probe, a release handed
+   * over, a renewal) to end, interrupted, for the rest of the shutdown timeout and at least 1 s, so
+   * that none calls a provider after this returns, and closes the providers this engine created
+   * from URLs. Leases still held or unconfirmed after the timeout are left to end by their TTL.
    */
   @Override
   public void close() {
@@ -317,7 +321,16 @@ public final class Locksmith implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     circuits.stop();
-    keeper.close();
+    // The background tasks (a start-up or outage probe, a release handed over) are interrupted and
+    // waited for, so that none calls a provider after close returns.
+    Duration rest = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+    Duration settle = rest.compareTo(MIN_SETTLE) < 0 ? MIN_SETTLE : rest;
+    if (!keeper.close(settle)) {
+      LOG.warn(
+          "A provider call of the engine's own threads was still running {} after close;"
+              + " it ignored the interrupt",
+          Durations.format(settle));
+    }
     for (LockProvider provider : ownedProviders) {
       provider.close();
     }
