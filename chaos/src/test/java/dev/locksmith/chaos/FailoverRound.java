@@ -116,6 +116,11 @@ final class FailoverRound {
           handOffs.add(turns.get(i).grantedAt() - turns.get(i - 1).releasedAt());
         }
         figures.latencies("hand-off between waiters", handOffs);
+        turns.stream()
+            .filter(t -> t.index() == WAITERS)
+            .findFirst()
+            .ifPresent(
+                late -> figures.millis("fault -> late waiter granted", late.grantedAt() - faultAt));
       }
       return figures;
     }
