@@ -63,7 +63,8 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
               maxPoll,
               retention);
     } catch (IllegalArgumentException e) {
-      throw url.error("parameter '" + e.getMessage().split(" ", 2)[0] + "': " + e.getMessage());
+      String message = String.valueOf(e.getMessage());
+      throw url.error("parameter '" + message.split(" ", 2)[0] + "': " + message);
     }
     String driverUrl = driverUrl(url.text());
     try {
