@@ -2,6 +2,7 @@ package dev.locksmith.zookeeper;
 
 import dev.locksmith.core.LockProviderException;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -86,7 +87,7 @@ final class ZkCalls {
       giveUp(future, late);
       throw e;
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
+      Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
       if (cause instanceof KeeperException.NoNodeException
           || cause instanceof KeeperException.BadVersionException
           || cause instanceof KeeperException.NodeExistsException) {
