@@ -13,6 +13,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -101,7 +102,8 @@ public interface FaultContract extends ContractFixture {
       result = Optional.empty();
     }
     assertThat(result).as("a lease granted too late is never handed out").isEmpty();
-    assertThat(other.status(id).holder().fencingToken()).isEqualTo(taker.fencingToken());
+    assertThat(Objects.requireNonNull(other.status(id).holder(), "a holder").fencingToken())
+        .isEqualTo(taker.fencingToken());
     assertThat(other.renew(taker, ttl)).as("the new holder is untouched").isPresent();
     assertThat(other.release(taker)).isTrue();
   }

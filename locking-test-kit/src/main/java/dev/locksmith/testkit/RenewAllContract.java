@@ -10,6 +10,7 @@ import dev.locksmith.core.spi.RenewalRequest;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -78,7 +79,8 @@ public interface RenewAllContract extends ContractFixture {
     assertThat(answers.get(0)).as("the live lease").isPresent();
     assertThat(answers.get(1)).as("the lease taken over after it expired").isEmpty();
     assertThat(answers.get(2)).as("the released lease").isEmpty();
-    assertThat(b.status(takenId).holder().fencingToken()).isEqualTo(taker.fencingToken());
+    assertThat(Objects.requireNonNull(b.status(takenId).holder(), "a holder").fencingToken())
+        .isEqualTo(taker.fencingToken());
     assertThat(b.renew(taker, Duration.ofSeconds(30)))
         .as("the new holder is untouched")
         .isPresent();

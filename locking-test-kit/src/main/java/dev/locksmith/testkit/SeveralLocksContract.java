@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -146,12 +147,12 @@ public interface SeveralLocksContract extends ContractFixture {
                       }
                       won++;
                       for (String id : set) {
-                        if (inside.get(id).incrementAndGet() != 1) {
+                        if (Objects.requireNonNull(inside.get(id)).incrementAndGet() != 1) {
                           overlaps.add(id + " in round " + round);
                         }
                       }
                       for (String id : set) {
-                        inside.get(id).decrementAndGet();
+                        Objects.requireNonNull(inside.get(id)).decrementAndGet();
                       }
                       for (LeaseGrant grant : grants.get()) {
                         client.release(grant);

@@ -415,7 +415,7 @@ public final class TransferHarness {
       } catch (TimeoutException e) {
         return -1;
       } catch (ExecutionException e) {
-        e.getCause().printStackTrace();
+        Objects.requireNonNullElse(e.getCause(), e).printStackTrace();
         return 2;
       }
     }

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The checked history of random transfers among accounts, each transfer holding both accounts'
@@ -52,7 +53,7 @@ public record TransferHistory(
               "transfer " + transfer.origin() + " names an unknown account '" + account + "'");
           continue;
         }
-        sections.get(account).add(transfer.section(account));
+        Objects.requireNonNull(sections.get(account)).add(transfer.section(account));
         long delta = account.equals(transfer.from()) ? -transfer.amount() : transfer.amount();
         replayed.merge(account, delta, Long::sum);
       }
@@ -66,7 +67,7 @@ public record TransferHistory(
     Map<String, History> histories = new LinkedHashMap<>();
     for (Map.Entry<String, Long> balance : balances.entrySet()) {
       String account = balance.getKey();
-      long expected = replayed.get(account);
+      long expected = Objects.requireNonNull(replayed.get(account));
       if (balance.getValue() != expected) {
         violations.add(
             "lost update on account '"
@@ -76,7 +77,7 @@ public record TransferHistory(
                 + ", the recorded transfers make it "
                 + expected);
       }
-      History history = History.check(sections.get(account));
+      History history = History.check(Objects.requireNonNull(sections.get(account)));
       history.violations().forEach(v -> violations.add("account '" + account + "': " + v));
       histories.put(account, history);
     }

@@ -149,7 +149,7 @@ public final class TestPostgres implements AutoCloseable {
               "-D",
               dataDir.toString(),
               "-l",
-              dataDir.getParent().resolve("server.log").toString(),
+              dataDir.resolveSibling("server.log").toString(),
               "-o",
               "-p "
                   + port
