@@ -2,6 +2,8 @@ package dev.locksmith.aspectj;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.testkit.SeveralKeysContract;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,13 +14,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * account, on a {@code file:} provider shared with another owner: the {@link SeveralKeysScenarios},
  * plus what the aspect's engine reported.
  */
-class SeveralKeysWovenTest {
+class SeveralKeysWovenTest implements SeveralKeysContract {
   @RegisterExtension final FileEngines engines = new FileEngines();
   final Transfers transfers = new Transfers();
 
   /** The scenarios against the provider of the engine the aspect uses in this test. */
-  private SeveralKeysScenarios scenarios() {
+  @Override
+  public SeveralKeysScenarios scenarios() {
     return new SeveralKeysScenarios(transfers, AspectLocksmith.engine().providers().get(""));
+  }
+
+  @Override
+  public Locksmith elsewhere() {
+    return engines.otherProcess();
+  }
+
+  @Override
+  public String settleMethod() {
+    return "Transfers.settle(List)";
   }
 
   @Test
@@ -28,31 +41,22 @@ class SeveralKeysWovenTest {
     assertEachAccountLockedOnceAndReleased("acct:a", "acct:b");
   }
 
-  @Test
-  void transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate() throws Exception {
-    scenarios().transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate();
+  @Override
+  public void whileOneAccountIsHeldElsewhere() {
+    List<String> events = engines.listener.events();
+    assertThat(events).filteredOn(event -> event.startsWith("busy ")).hasSize(2);
+    assertThat(events).filteredOn(event -> event.startsWith("timedOut ")).hasSize(1);
+    assertThat(events).doesNotContain("acquired acct:b");
+    assertThat(events)
+        .as("whatever was taken before the busy key was let go")
+        .filteredOn("released acct:a"::equals)
+        .hasSameSizeAs(events.stream().filter("acquired acct:a"::equals).toList());
   }
 
   @Test
-  void withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld() {
-    scenarios()
-        .withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld(
-            engines.otherProcess(),
-            () -> {
-              List<String> events = engines.listener.events();
-              assertThat(events).filteredOn(event -> event.startsWith("busy ")).hasSize(2);
-              assertThat(events).filteredOn(event -> event.startsWith("timedOut ")).hasSize(1);
-              assertThat(events).doesNotContain("acquired acct:b");
-              assertThat(events)
-                  .as("whatever was taken before the busy key was let go")
-                  .filteredOn("released acct:a"::equals)
-                  .hasSameSizeAs(events.stream().filter("acquired acct:a"::equals).toList());
-            });
-  }
-
-  @Test
-  void aNestedCallOnOneAccountRunsUnderTheOuterLease() {
-    scenarios().aNestedCallOnOneAccountRunsUnderTheOuterLease();
+  @Override
+  public void aNestedCallOnOneAccountRunsUnderTheOuterLease() {
+    SeveralKeysContract.super.aNestedCallOnOneAccountRunsUnderTheOuterLease();
 
     assertEachAccountLockedOnceAndReleased("acct:a", "acct:b", "acct:c");
   }
@@ -73,8 +77,9 @@ class SeveralKeysWovenTest {
   }
 
   @Test
-  void anEmptyListOfAccountsFailsNamingTheMethod() {
-    scenarios().anEmptyListOfAccountsFailsNamingTheMethod("Transfers.settle(List)");
+  @Override
+  public void anEmptyListOfAccountsFailsNamingTheMethod() {
+    SeveralKeysContract.super.anEmptyListOfAccountsFailsNamingTheMethod();
 
     assertThat(engines.listener.events()).isEmpty();
   }

@@ -10,6 +10,7 @@ import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.testkit.SeveralKeysContract;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,7 +38,7 @@ import reactor.core.publisher.Mono;
       "locksmith.url=mem:" + SeveralKeysBootTest.STORE,
       "spring.datasource.url=jdbc:h2:mem:several-keys;DB_CLOSE_DELAY=-1"
     })
-class SeveralKeysBootTest {
+class SeveralKeysBootTest implements SeveralKeysContract {
   static final String STORE = "spring-several-keys";
 
   @Autowired Accounts accounts;
@@ -145,6 +146,21 @@ class SeveralKeysBootTest {
     }
   }
 
+  @Override
+  public SeveralKeysScenarios scenarios() {
+    return scenarios;
+  }
+
+  @Override
+  public Locksmith elsewhere() {
+    return elsewhere;
+  }
+
+  @Override
+  public String settleMethod() {
+    return "SeveralKeysBootTest$Accounts.settle(List)";
+  }
+
   private LockProvider provider() {
     return locksmith.providers().get("");
   }
@@ -161,15 +177,9 @@ class SeveralKeysBootTest {
     scenarios.insideTheCallEachAccountHasItsOwnLeaseHeldOnTheProvider();
   }
 
-  @Test
-  void transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate() throws Exception {
-    scenarios.transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate();
-  }
-
-  @Test
-  void withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld() {
-    scenarios.withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld(
-        elsewhere, () -> assertThat(held()).containsExactly("acct:b"));
+  @Override
+  public void whileOneAccountIsHeldElsewhere() {
+    assertThat(held()).containsExactly("acct:b");
   }
 
   @Test
@@ -177,11 +187,6 @@ class SeveralKeysBootTest {
     scenarios.aLazyResultHoldsBothAccountsFromSubscriptionUntilItCompletes(
         (from, to, work) ->
             accounts.settleLater(from, to, Mono.fromCompletionStage(work))::toFuture);
-  }
-
-  @Test
-  void aNestedCallOnOneAccountRunsUnderTheOuterLease() {
-    scenarios.aNestedCallOnOneAccountRunsUnderTheOuterLease();
   }
 
   @Test
@@ -208,11 +213,5 @@ class SeveralKeysBootTest {
 
     assertThat(held()).isEmpty();
     assertThat(accounts.book().runs()).isEqualTo(3);
-  }
-
-  @Test
-  void anEmptyListOfAccountsFailsNamingTheMethod() {
-    scenarios.anEmptyListOfAccountsFailsNamingTheMethod(
-        "SeveralKeysBootTest$Accounts.settle(List)");
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.SeveralKeysContract;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import io.micronaut.aop.Intercepted;
 import io.micronaut.context.ApplicationContext;
@@ -21,10 +22,11 @@ import reactor.core.publisher.Mono;
 /**
  * A bean whose method locks two accounts ({@code key = "{#from, #to}"}) in a real application
  * context against the in-process TCP lock server: the {@link SeveralKeysScenarios} through the
- * interceptor Micronaut generates for the bean.
+ * interceptor Micronaut generates for the bean (those the other integrations run alike through
+ * {@link SeveralKeysContract}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SeveralKeysInterceptorTest {
+class SeveralKeysInterceptorTest implements SeveralKeysContract {
   private LockServer server;
   private ApplicationContext context;
   private AccountTransfers transfers;
@@ -51,6 +53,21 @@ class SeveralKeysInterceptorTest {
     server.close();
   }
 
+  @Override
+  public SeveralKeysScenarios scenarios() {
+    return scenarios;
+  }
+
+  @Override
+  public Locksmith elsewhere() {
+    return elsewhere;
+  }
+
+  @Override
+  public String settleMethod() {
+    return "AccountTransfers.settle(List)";
+  }
+
   @BeforeEach
   void reset() {
     transfers.book().reset();
@@ -70,30 +87,9 @@ class SeveralKeysInterceptorTest {
   }
 
   @Test
-  void transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate() throws Exception {
-    scenarios.transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate();
-  }
-
-  @Test
-  void withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld() {
-    scenarios.withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld(
-        elsewhere, () -> {});
-  }
-
-  @Test
-  void aNestedCallOnOneAccountRunsUnderTheOuterLease() {
-    scenarios.aNestedCallOnOneAccountRunsUnderTheOuterLease();
-  }
-
-  @Test
   void aMonoHoldsBothAccountsFromSubscriptionUntilItCompletes() throws Exception {
     scenarios.aLazyResultHoldsBothAccountsFromSubscriptionUntilItCompletes(
         (from, to, work) ->
             transfers.settleLater(from, to, Mono.fromCompletionStage(work))::toFuture);
-  }
-
-  @Test
-  void anEmptyListOfAccountsFailsNamingTheMethod() {
-    scenarios.anEmptyListOfAccountsFailsNamingTheMethod("AccountTransfers.settle(List)");
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.aspectj.AspectLocksmith;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.testkit.SeveralKeysContract;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,7 +20,7 @@ import reactor.core.publisher.Mono;
  * aspect uses, with no Spring proxy around the bean. Same context as {@link AspectJModeTest}.
  */
 @AspectJModeBootTest
-class SeveralKeysAspectJModeTest {
+class SeveralKeysAspectJModeTest implements SeveralKeysContract {
   @Autowired WovenAccounts accounts;
   @Autowired Locksmith locksmith;
 
@@ -28,6 +29,21 @@ class SeveralKeysAspectJModeTest {
       Locksmith.builder().defaultProvider(LockProviders.create("mem:aspectj-mode")).build();
 
   private SeveralKeysScenarios scenarios;
+
+  @Override
+  public SeveralKeysScenarios scenarios() {
+    return scenarios;
+  }
+
+  @Override
+  public Locksmith elsewhere() {
+    return elsewhere;
+  }
+
+  @Override
+  public String settleMethod() {
+    return "WovenAccounts.settle(List)";
+  }
 
   @BeforeEach
   void reset() {
@@ -49,30 +65,9 @@ class SeveralKeysAspectJModeTest {
   }
 
   @Test
-  void transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate() throws Exception {
-    scenarios.transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate();
-  }
-
-  @Test
-  void withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld() {
-    scenarios.withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld(
-        elsewhere, () -> {});
-  }
-
-  @Test
   void aMonoHoldsBothAccountsFromSubscriptionUntilItCompletes() throws Exception {
     scenarios.aLazyResultHoldsBothAccountsFromSubscriptionUntilItCompletes(
         (from, to, work) ->
             accounts.settleLater(from, to, Mono.fromCompletionStage(work))::toFuture);
-  }
-
-  @Test
-  void aNestedCallOnOneAccountRunsUnderTheOuterLease() {
-    scenarios.aNestedCallOnOneAccountRunsUnderTheOuterLease();
-  }
-
-  @Test
-  void anEmptyListOfAccountsFailsNamingTheMethod() {
-    scenarios.anEmptyListOfAccountsFailsNamingTheMethod("WovenAccounts.settle(List)");
   }
 }
