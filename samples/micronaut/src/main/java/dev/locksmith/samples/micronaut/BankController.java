@@ -39,18 +39,20 @@ class BankController {
 
   @Error(exception = IllegalArgumentException.class)
   HttpResponse<Problem> badRequest(IllegalArgumentException e) {
-    return HttpResponse.<Problem>status(HttpStatus.BAD_REQUEST).body(new Problem(e.getMessage()));
+    return HttpResponse.<Problem>status(HttpStatus.BAD_REQUEST)
+        .body(new Problem(String.valueOf(e.getMessage())));
   }
 
   @Error(exception = InsufficientFundsException.class)
   HttpResponse<Problem> insufficientFunds(InsufficientFundsException e) {
-    return HttpResponse.<Problem>status(HttpStatus.CONFLICT).body(new Problem(e.getMessage()));
+    return HttpResponse.<Problem>status(HttpStatus.CONFLICT)
+        .body(new Problem(String.valueOf(e.getMessage())));
   }
 
   @Error(exception = LockTimeoutException.class)
   HttpResponse<Problem> busy(LockTimeoutException e) {
     return HttpResponse.<Problem>status(HttpStatus.SERVICE_UNAVAILABLE)
         .header("Retry-After", "1")
-        .body(new Problem(e.getMessage()));
+        .body(new Problem(String.valueOf(e.getMessage())));
   }
 }

@@ -1,6 +1,7 @@
 package dev.locksmith.samples.springboot;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
@@ -62,12 +63,16 @@ class Ledger {
   }
 
   private long balance(String id) {
-    List<Long> rows =
+    List<@Nullable Long> rows =
         jdbc.queryForList("select balance_cents from account where id = ?", Long.class, id);
     if (rows.isEmpty()) {
       throw new UnknownAccountException(id);
     }
-    return rows.get(0);
+    Long balance = rows.get(0);
+    if (balance == null) {
+      throw new IllegalStateException("account " + id + " has no balance");
+    }
+    return balance;
   }
 
   private void write(String id, long balance, long fence) {
