@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -79,9 +80,9 @@ public final class LatencyLoops {
     for (int round = 0; round < rounds; round++) {
       for (Map.Entry<String, ? extends Contender> entry : contenders.entrySet()) {
         String name = entry.getKey();
-        long[] nanos = samples.get(name);
-        int n = counts.get(name);
-        long used = spent.get(name);
+        long[] nanos = Objects.requireNonNull(samples.get(name));
+        int n = Objects.requireNonNull(counts.get(name));
+        long used = Objects.requireNonNull(spent.get(name));
         for (int i = 0; i < perRound && used < maxTime.toNanos(); i++) {
           long took = pair(name, entry.getValue());
           nanos[n++] = took;
@@ -93,7 +94,10 @@ public final class LatencyLoops {
     }
     Map<String, Percentiles> result = new LinkedHashMap<>();
     samples.forEach(
-        (name, nanos) -> result.put(name, Percentiles.of(Arrays.copyOf(nanos, counts.get(name)))));
+        (name, nanos) ->
+            result.put(
+                name,
+                Percentiles.of(Arrays.copyOf(nanos, Objects.requireNonNull(counts.get(name))))));
     return result;
   }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
@@ -171,7 +172,7 @@ public final class LoadBenchmarks {
           Duration warmup = round == 0 ? settings.warmup() : Duration.ofSeconds(1);
           Throughput.Window window =
               Throughput.measure(
-                  clients.get(system),
+                  Objects.requireNonNull(clients.get(system)),
                   "tp-" + system.name(),
                   settings.clients(),
                   warmup,
@@ -182,7 +183,7 @@ public final class LoadBenchmarks {
               system.name(),
               Math.round(window.cyclesPerSecond()),
               window.failures());
-          rounds.get(system).add(window.cyclesPerSecond());
+          Objects.requireNonNull(rounds.get(system)).add(window.cyclesPerSecond());
           failures.merge(system, window.failures(), Long::sum);
         }
       }
@@ -191,7 +192,7 @@ public final class LoadBenchmarks {
     }
     List<ThroughputRow> rows = new ArrayList<>();
     for (LockSystem system : systems) {
-      List<Double> measured = rounds.get(system);
+      List<Double> measured = Objects.requireNonNull(rounds.get(system));
       rows.add(
           new ThroughputRow(
               system.name(),
@@ -199,7 +200,7 @@ public final class LoadBenchmarks {
               settings.clients(),
               List.copyOf(measured),
               median(measured),
-              failures.get(system)));
+              Objects.requireNonNull(failures.get(system))));
     }
     return rows;
   }

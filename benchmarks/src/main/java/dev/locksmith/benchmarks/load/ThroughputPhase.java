@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,8 +93,8 @@ final class ThroughputPhase {
             }
           }
         }
-        double tcpMedian = LoadBenchmarks.median(rounds.get("tcp"));
-        double redisMedian = LoadBenchmarks.median(rounds.get("redis"));
+        double tcpMedian = LoadBenchmarks.median(Objects.requireNonNull(rounds.get("tcp")));
+        double redisMedian = LoadBenchmarks.median(Objects.requireNonNull(rounds.get("redis")));
         ratios.add(
             String.format(Locale.ROOT, "%.2fx at %d clients", tcpMedian / redisMedian, clients));
         out.append(
@@ -104,12 +105,12 @@ final class ThroughputPhase {
                 tcpMedian,
                 redisMedian,
                 tcpMedian / redisMedian,
-                rounded(rounds.get("tcp")),
-                rounded(rounds.get("redis")),
-                LoadBenchmarks.median(serverCores.get("tcp")),
-                LoadBenchmarks.median(serverCores.get("redis")),
-                LoadBenchmarks.median(clientCores.get("tcp")),
-                LoadBenchmarks.median(clientCores.get("redis"))));
+                rounded(Objects.requireNonNull(rounds.get("tcp"))),
+                rounded(Objects.requireNonNull(rounds.get("redis"))),
+                LoadBenchmarks.median(Objects.requireNonNull(serverCores.get("tcp"))),
+                LoadBenchmarks.median(Objects.requireNonNull(serverCores.get("redis"))),
+                LoadBenchmarks.median(Objects.requireNonNull(clientCores.get("tcp"))),
+                LoadBenchmarks.median(Objects.requireNonNull(clientCores.get("redis")))));
         cpu.add(
             String.format(
                 Locale.ROOT,
@@ -117,10 +118,10 @@ final class ThroughputPhase {
                     + " cores while its clients used %.2f (redis-server %.2f, its clients %.2f)",
                 clients,
                 2 * tcpMedian,
-                LoadBenchmarks.median(serverCores.get("tcp")),
-                LoadBenchmarks.median(clientCores.get("tcp")),
-                LoadBenchmarks.median(serverCores.get("redis")),
-                LoadBenchmarks.median(clientCores.get("redis"))));
+                LoadBenchmarks.median(Objects.requireNonNull(serverCores.get("tcp"))),
+                LoadBenchmarks.median(Objects.requireNonNull(clientCores.get("tcp"))),
+                LoadBenchmarks.median(Objects.requireNonNull(serverCores.get("redis"))),
+                LoadBenchmarks.median(Objects.requireNonNull(clientCores.get("redis")))));
       }
     }
     findings.limits.add(

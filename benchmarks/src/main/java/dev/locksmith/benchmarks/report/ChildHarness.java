@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -71,7 +72,7 @@ record ChildHarness(
     try {
       child = ChildJvm.builder(className).args(args).output(log).start();
     } catch (UncheckedIOException e) {
-      return List.of("could not start: " + e.getCause().getMessage());
+      return List.of("could not start: " + Objects.requireNonNull(e.getCause()).getMessage());
     }
     try (child) {
       Process process = child.process();
