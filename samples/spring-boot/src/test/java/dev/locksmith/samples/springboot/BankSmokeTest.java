@@ -6,14 +6,12 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.samples.springboot.TransferLoad.Sent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -59,21 +57,7 @@ class BankSmokeTest {
 
   @Test
   void concurrentTransfersKeepEveryBalanceExact() throws Exception {
-    int accountLocksBefore = events.acquired("account");
-    List<Sent> sent = new TransferLoad(port).send(THREADS, TRANSFERS_PER_THREAD);
-    assertThat(sent).hasSize(THREADS * TRANSFERS_PER_THREAD);
-    // 200: moved; 409: refused, the account would have gone below zero. Nothing else.
-    assertThat(sent).extracting(Sent::status).containsOnly(200, 409);
-    assertThat(sent).filteredOn(s -> s.status() == 200).hasSizeGreaterThan(THREADS);
-
-    Map<String, Long> balances = TransferLoad.balances(jdbc);
-    // A lost update (two requests reading the same balance) would break this exact match.
-    assertThat(balances).isEqualTo(TransferLoad.expectedBalances(sent));
-    assertThat(balances.values().stream().mapToLong(Long::longValue).sum())
-        .isEqualTo(INITIAL_CENTS * ACCOUNTS.size());
-    assertThat(balances.values()).allSatisfy(b -> assertThat(b).isNotNegative());
-    // Every request took both account locks in one call: one grant, with its own event, per key.
-    assertThat(events.acquired("account") - accountLocksBefore).isEqualTo(2 * sent.size());
+    new TransferLoad(port).sendAndCheckBalances(jdbc, events, THREADS, TRANSFERS_PER_THREAD);
   }
 
   @Test

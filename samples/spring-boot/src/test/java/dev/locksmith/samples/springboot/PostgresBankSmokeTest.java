@@ -7,14 +7,12 @@ import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.jdbc.JdbcLockProvider;
-import dev.locksmith.samples.springboot.TransferLoad.Sent;
 import dev.locksmith.testkit.jdbc.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -72,19 +70,7 @@ class PostgresBankSmokeTest {
 
   @Test
   void concurrentTransfersTakeTheirLocksInTheDatabaseAndKeepEveryBalanceExact() throws Exception {
-    int accountLocksBefore = events.acquired("account");
-    List<Sent> sent = new TransferLoad(port).send(THREADS, TRANSFERS_PER_THREAD);
-    assertThat(sent).hasSize(THREADS * TRANSFERS_PER_THREAD);
-    assertThat(sent).extracting(Sent::status).containsOnly(200, 409);
-    assertThat(sent).filteredOn(s -> s.status() == 200).hasSizeGreaterThan(THREADS);
-
-    Map<String, Long> balances = TransferLoad.balances(jdbc);
-    // A lost update (two requests reading the same balance) would break this exact match.
-    assertThat(balances).isEqualTo(TransferLoad.expectedBalances(sent));
-    assertThat(balances.values().stream().mapToLong(Long::longValue).sum())
-        .isEqualTo(TransferLoad.INITIAL_CENTS * TransferLoad.ACCOUNTS.size());
-    assertThat(balances.values()).allSatisfy(b -> assertThat(b).isNotNegative());
-    assertThat(events.acquired("account") - accountLocksBefore).isEqualTo(2 * sent.size());
+    new TransferLoad(port).sendAndCheckBalances(jdbc, events, THREADS, TRANSFERS_PER_THREAD);
 
     // The grants came from the lock table of the bank's database: one row per account lock,
     // holding the fencing token of that lock's last grant, and every grant had a token of its own.
@@ -136,24 +122,14 @@ class PostgresBankSmokeTest {
   }
 
   private Map<String, Long> lockTokens(String lockIdPattern) {
-    Map<String, Long> tokens = new HashMap<>();
-    jdbc.query(
+    return TransferLoad.numbersById(
+        jdbc,
         "select lock_id, fencing_token from locksmith_locks where lock_id like ?",
-        row -> {
-          tokens.put(row.getString(1), row.getLong(2));
-        },
         lockIdPattern);
-    return tokens;
   }
 
   private Map<String, Long> fences() {
-    Map<String, Long> fences = new HashMap<>();
-    jdbc.query(
-        "select id, fence from account",
-        row -> {
-          fences.put(row.getString(1), row.getLong(2));
-        });
-    return fences;
+    return TransferLoad.numbersById(jdbc, "select id, fence from account");
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.locksmith.samples.springboot;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,13 +74,46 @@ final class TransferLoad {
 
   /** Every account's balance, read through the application's {@code JdbcTemplate}. */
   static Map<String, Long> balances(JdbcTemplate jdbc) {
-    Map<String, Long> balances = new HashMap<>();
+    return numbersById(jdbc, "select id, balance_cents from account");
+  }
+
+  /** The rows of a query of an id and a number, as a map from id to number. */
+  static Map<String, Long> numbersById(JdbcTemplate jdbc, String sql, Object... args) {
+    Map<String, Long> numbers = new HashMap<>();
     jdbc.query(
-        "select id, balance_cents from account",
+        sql,
         row -> {
-          balances.put(row.getString(1), row.getLong(2));
-        });
-    return balances;
+          numbers.put(row.getString(1), row.getLong(2));
+        },
+        args);
+    return numbers;
+  }
+
+  /**
+   * Sends {@code perThread} transfers from each of {@code threads} threads and checks the outcome
+   * every bank keeps whatever its lock store: each request moved the money or was refused for want
+   * of it (200 or 409, more than one move per thread), every balance is exact and none negative,
+   * and each request took both account locks in one call (one grant, with its own event, per key).
+   *
+   * @return the transfers sent, for the caller's further checks
+   */
+  List<Sent> sendAndCheckBalances(JdbcTemplate jdbc, LockEvents events, int threads, int perThread)
+      throws Exception {
+    int accountLocksBefore = events.acquired("account");
+    List<Sent> sent = send(threads, perThread);
+    assertThat(sent).hasSize(threads * perThread);
+    // 200: moved; 409: refused, the account would have gone below zero. Nothing else.
+    assertThat(sent).extracting(Sent::status).containsOnly(200, 409);
+    assertThat(sent).filteredOn(s -> s.status() == 200).hasSizeGreaterThan(threads);
+
+    Map<String, Long> balances = balances(jdbc);
+    // A lost update (two requests reading the same balance) would break this exact match.
+    assertThat(balances).isEqualTo(expectedBalances(sent));
+    assertThat(balances.values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(INITIAL_CENTS * ACCOUNTS.size());
+    assertThat(balances.values()).allSatisfy(b -> assertThat(b).isNotNegative());
+    assertThat(events.acquired("account") - accountLocksBefore).isEqualTo(2 * sent.size());
+    return sent;
   }
 
   private List<Sent> sendTransfers(Random random, CountDownLatch start, int count)
