@@ -62,6 +62,15 @@ class ProviderUrlTest {
   }
 
   @Test
+  void bracesInAParameterValueReachTheProvider() {
+    ProviderUrl url = ProviderUrl.parse("redis://127.0.0.1:6379?prefix=a{b}");
+
+    assertThat(url.parameters()).containsEntry("prefix", "a{b}");
+    assertThat(url.text()).isEqualTo("redis://127.0.0.1:6379?prefix=a{b}");
+    assertThat(url.uri().getPort()).isEqualTo(6379);
+  }
+
+  @Test
   void unknownSchemeListsTheKnownOnes() {
     assertThatThrownBy(() -> LockProviders.create("zookeeper://zk:2181"))
         .isInstanceOf(LockConfigurationException.class)

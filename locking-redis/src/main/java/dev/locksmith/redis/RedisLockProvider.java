@@ -134,33 +134,8 @@ public final class RedisLockProvider implements LockProvider {
    *     it
    */
   public static RedisLockProvider create(String url) {
-    checkPrefixFirst(url);
     return (RedisLockProvider)
         new RedisLockProviderFactory().create(dev.locksmith.core.spi.ProviderUrl.parse(url));
-  }
-
-  /**
-   * Refuses a {@code prefix} parameter with {@code {} or {@code }} by the prefix rule, before the
-   * URL is parsed: {@link java.net.URI} refuses those characters with a message about an index.
-   */
-  private static void checkPrefixFirst(String url) {
-    int query = url.indexOf('?');
-    if (query < 0) {
-      return;
-    }
-    for (String parameter : url.substring(query + 1).split("&")) {
-      if (parameter.startsWith("prefix=")) {
-        String prefix =
-            java.net.URLDecoder.decode(
-                parameter.substring("prefix=".length()), java.nio.charset.StandardCharsets.UTF_8);
-        try {
-          RedisLockOptions.checkPrefix(prefix);
-        } catch (IllegalArgumentException e) {
-          throw new dev.locksmith.core.LockConfigurationException(
-              "Provider URL parameter 'prefix': " + e.getMessage());
-        }
-      }
-    }
   }
 
   /**

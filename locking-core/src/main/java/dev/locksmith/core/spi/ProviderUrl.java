@@ -41,7 +41,8 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     URI uri;
     try {
       // A bare scheme such as "mem:" is not a URI to java.net.URI; read it as "mem:/".
-      uri = new URI(trimmed.matches("[A-Za-z][A-Za-z0-9+.-]*:") ? trimmed + "/" : trimmed);
+      String parsed = trimmed.matches("[A-Za-z][A-Za-z0-9+.-]*:") ? trimmed + "/" : trimmed;
+      uri = new URI(bracesEncodedInQuery(parsed));
     } catch (URISyntaxException e) {
       throw new LockConfigurationException(
           "Provider URL '"
@@ -66,6 +67,20 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
       rawQuery = question < 0 ? null : ssp.substring(question + 1);
     }
     return new ProviderUrl(trimmed, uri, parseQuery(trimmed, rawQuery));
+  }
+
+  /**
+   * Percent-encodes braces in the query: java.net.URI refuses them, but a parameter value may hold
+   * one (a Redis prefix with a hash tag), and the provider, not the URI parser, says whether it
+   * may.
+   */
+  private static String bracesEncodedInQuery(String text) {
+    int question = text.indexOf('?');
+    if (question < 0) {
+      return text;
+    }
+    return text.substring(0, question)
+        + text.substring(question).replace("{", "%7B").replace("}", "%7D");
   }
 
   private static Map<String, String> parseQuery(String text, @Nullable String rawQuery) {
