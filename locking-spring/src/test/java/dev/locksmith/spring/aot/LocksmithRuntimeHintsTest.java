@@ -6,6 +6,7 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.internal.KeyRoot;
 import dev.locksmith.core.memory.MemoryLockProviderFactory;
 import dev.locksmith.file.FileLockProviderFactory;
+import dev.locksmith.spel.SpelKeyLanguage;
 import dev.locksmith.tcp.TcpLockProviderFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -47,12 +48,13 @@ class LocksmithRuntimeHintsTest {
   }
 
   @Test
-  void everyProviderFactoryOnTheClassPathCanBeCreated() throws NoSuchMethodException {
+  void everyProviderFactoryAndKeyLanguageOnTheClassPathCanBeCreated() throws NoSuchMethodException {
     for (Class<?> factory :
         List.of(
             MemoryLockProviderFactory.class,
             FileLockProviderFactory.class,
-            TcpLockProviderFactory.class)) {
+            TcpLockProviderFactory.class,
+            SpelKeyLanguage.class)) {
       assertThat(
               RuntimeHintsPredicates.reflection().onConstructorInvocation(factory.getConstructor()))
           .as(factory.getName())
