@@ -457,7 +457,7 @@ final class ActiveLease implements HeldLease {
       }
       report(answer, error);
     } finally {
-      if (runningCall) {
+      if (runningCall && k != null) {
         k.callEnded();
       }
     }
@@ -498,7 +498,7 @@ final class ActiveLease implements HeldLease {
     try {
       report(answer, error);
     } finally {
-      if (runningCall) {
+      if (runningCall && k != null) {
         k.callEnded();
       }
     }

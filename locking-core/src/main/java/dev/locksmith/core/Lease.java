@@ -73,7 +73,7 @@ public interface Lease extends AutoCloseable {
   }
 
   private static List<@Nullable String> keysOf(List<Lease> leases) {
-    return leases.stream().map(Lease::key).toList();
+    return leases.stream().<@Nullable String>map(Lease::key).toList();
   }
 
   /**

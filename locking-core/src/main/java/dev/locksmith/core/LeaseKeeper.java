@@ -97,9 +97,14 @@ final class LeaseKeeper implements AutoCloseable {
    */
   LeaseKeeper(Ticker ticker, @Nullable Executor renewalExecutor) {
     this.ticker = ticker;
-    ThreadPoolExecutor own = renewalExecutor != null ? null : renewalPool();
-    this.ownRenewers = own;
-    this.lanes = own != null ? new RenewalLanes(own, own) : new RenewalLanes(renewalExecutor, null);
+    if (renewalExecutor != null) {
+      this.ownRenewers = null;
+      this.lanes = new RenewalLanes(renewalExecutor, null);
+    } else {
+      ThreadPoolExecutor own = renewalPool();
+      this.ownRenewers = own;
+      this.lanes = new RenewalLanes(own, own);
+    }
   }
 
   /**

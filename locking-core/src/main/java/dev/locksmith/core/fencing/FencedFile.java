@@ -3,7 +3,6 @@ package dev.locksmith.core.fencing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,8 +72,9 @@ public final class FencedFile {
 
   private Fenced update(long token, @Nullable String newValue) {
     try (FileChannel channel =
-            FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock ignored = channel.lock()) {
+        FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      // Held until the channel closes: closing a channel releases its locks.
+      channel.lock();
       Fenced current = read();
       if (token < current.token()) {
         throw new StaleFencingTokenException(path.toString(), token, current.token());

@@ -41,9 +41,12 @@ public final class ReactiveReturns {
       throw new IllegalArgumentException(
           returnType.getName() + " is not a Reactor Mono or Flux on Locksmith's class path");
     }
-    return returnType.getName().equals(MONO)
-        ? ReactiveResults.mono(subscriptions)
-        : ReactiveResults.flux(subscriptions);
+    // Two returns, not one conditional expression: javac 25 types the join of Mono and Flux as
+    // their common supertype in the stack map, and verifying that loads Reactor's CorePublisher.
+    if (returnType.getName().equals(MONO)) {
+      return ReactiveResults.mono(subscriptions);
+    }
+    return ReactiveResults.flux(subscriptions);
   }
 
   private static boolean isPresent(String name) {

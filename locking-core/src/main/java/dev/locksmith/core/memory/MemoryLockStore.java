@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,7 +96,7 @@ final class MemoryLockStore {
   }
 
   /** Runs {@code action} under the lock's mutex, retiring the state when it becomes idle. */
-  private <T> T locked(String lockId, Function<LockState, T> action) {
+  private <T extends @Nullable Object> T locked(String lockId, Function<LockState, T> action) {
     LockState state = lockLive(lockId);
     try {
       T result = action.apply(state);
@@ -115,7 +116,8 @@ final class MemoryLockStore {
   }
 
   @Nullable LeaseGrant tryGrant(LockRequest request) {
-    return locked(request.lockId(), s -> s.grantIfFree(request, System.nanoTime()));
+    return this.<@Nullable LeaseGrant>locked(
+        request.lockId(), s -> s.grantIfFree(request, System.nanoTime()));
   }
 
   /**
@@ -145,7 +147,7 @@ final class MemoryLockStore {
       }
       List<LeaseGrant> grants = new ArrayList<>(requests.size());
       for (LockRequest request : requests) {
-        grants.add(states.get(request.lockId()).grant(request, now));
+        grants.add(Objects.requireNonNull(states.get(request.lockId())).grant(request, now));
       }
       return grants;
     } finally {
@@ -192,7 +194,7 @@ final class MemoryLockStore {
   }
 
   void expireHolder(String lockId) {
-    locked(
+    this.<@Nullable Void>locked(
         lockId,
         s -> {
           s.expireIfDue(System.nanoTime());
@@ -205,7 +207,7 @@ final class MemoryLockStore {
    * and must use or release it), else {@code null}.
    */
   @Nullable LeaseGrant cancel(Waiter waiter) {
-    return locked(
+    return this.<@Nullable LeaseGrant>locked(
         waiter.request.lockId(),
         s -> {
           s.waiters.remove(waiter);
@@ -217,14 +219,15 @@ final class MemoryLockStore {
   }
 
   @Nullable LeaseGrant renew(LeaseGrant lease, Duration ttl) {
-    return locked(
+    return this.<@Nullable LeaseGrant>locked(
         lease.lockId(),
         s -> {
           long now = System.nanoTime();
           if (!s.heldAt(lease, now)) {
             return null;
           }
-          Holding current = s.holder;
+          // Held, so there is a holder.
+          Holding current = Objects.requireNonNull(s.holder);
           long expiresAt = now + ttl.toNanos();
           s.holder = new Holding(current.request, current.fencingToken, expiresAt);
           return lease.renewed(ttl, expiresAt);
