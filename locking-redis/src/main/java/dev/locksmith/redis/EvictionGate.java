@@ -75,7 +75,9 @@ final class EvictionGate {
   private RuntimeException checkFailed(String lockId, RuntimeException e) {
     Throwable failure = RedisFailures.unwrap(e);
     if (failure instanceof LockConfigurationException refused) {
-      return refused == e ? refused : new LockConfigurationException(refused.getMessage(), refused);
+      return refused == e
+          ? refused
+          : new LockConfigurationException(String.valueOf(refused.getMessage()), refused);
     }
     Throwable cause =
         failure instanceof LockProviderException && failure.getCause() != null
