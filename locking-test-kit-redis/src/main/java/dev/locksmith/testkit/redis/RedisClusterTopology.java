@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -163,7 +164,7 @@ public final class RedisClusterTopology implements AutoCloseable {
 
   /** The slot of {@code key}, as a running node computes it ({@code CLUSTER KEYSLOT}). */
   public int slotOf(String key) throws IOException {
-    return (int) (long) (Long) running().call("CLUSTER", "KEYSLOT", key);
+    return (int) (long) (Long) Objects.requireNonNull(running().call("CLUSTER", "KEYSLOT", key));
   }
 
   /** The master serving {@code slot}, as a running node sees it ({@code CLUSTER SLOTS}). */
@@ -243,7 +244,7 @@ public final class RedisClusterTopology implements AutoCloseable {
    * @return that master
    */
   public RedisServerProcess awaitFailover(RedisServerProcess killed, int slot, Duration timeout) {
-    RedisServerProcess[] owner = new RedisServerProcess[1];
+    @Nullable RedisServerProcess[] owner = new RedisServerProcess[1];
     Probe.await(
         "a master other than " + killed + " serving slot " + slot,
         timeout,
@@ -262,7 +263,8 @@ public final class RedisClusterTopology implements AutoCloseable {
           owner[0] = agreed;
           return agreed != null && agreed.isRunning();
         });
-    return owner[0];
+    // The wait ends only once a running master agreed on.
+    return Objects.requireNonNull(owner[0]);
   }
 
   /**
