@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.jdbc.JdbcLockProvider;
+import dev.locksmith.spring.HeldJob;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -70,16 +70,7 @@ class H2DataSourceBootTest {
   public static class Job {
     @DistributedLock(name = "h2-job", onBusy = OnBusy.SKIP)
     public @Nullable String run(CountDownLatch entered, CountDownLatch release) {
-      entered.countDown();
-      try {
-        if (!release.await(10, TimeUnit.SECONDS)) {
-          return "not released";
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return "interrupted";
-      }
-      return Locks.current().lockId();
+      return HeldJob.holdUntilReleased(entered, release);
     }
   }
 }

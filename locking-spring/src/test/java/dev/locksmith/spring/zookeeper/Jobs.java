@@ -2,9 +2,8 @@ package dev.locksmith.spring.zookeeper;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.Locks;
+import dev.locksmith.spring.HeldJob;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /** A job that holds its lock until told to end; skipped (null) while another holds it. */
@@ -12,15 +11,6 @@ public class Jobs {
   /** Runs under lock {@code zk-job}, returning its id, or null when skipped. */
   @DistributedLock(name = "zk-job", onBusy = OnBusy.SKIP)
   public @Nullable String run(CountDownLatch entered, CountDownLatch release) {
-    entered.countDown();
-    try {
-      if (!release.await(10, TimeUnit.SECONDS)) {
-        return "not released";
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "interrupted";
-    }
-    return Locks.current().lockId();
+    return HeldJob.holdUntilReleased(entered, release);
   }
 }
