@@ -62,10 +62,12 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--name", description = "Locks each --key as NAME:KEY; needed for several --key.")
   @Nullable String name;
 
-  /** The locks, set once the options are checked. */
+  /** The locks, set once the options are checked: first thing in call(), picocli's entry point. */
+  @SuppressWarnings("NullAway.Init")
   private RunKeys locks;
 
-  /** How messages name the locks: {@code 'KEY'}, or every lock id. */
+  /** How messages name the locks: {@code 'KEY'}, or every lock id; set with {@link #locks}. */
+  @SuppressWarnings("NullAway.Init")
   private String key;
 
   @Option(
