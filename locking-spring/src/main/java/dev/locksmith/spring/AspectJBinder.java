@@ -4,6 +4,7 @@ import dev.locksmith.core.Locksmith;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,13 +79,14 @@ final class AspectJBinder implements BeanPostProcessor, DisposableBean {
       throw new IllegalStateException(
           ASPECT_ENGINE_CLASS + " has no public static " + name + " method for the engine", e);
     } catch (InvocationTargetException e) {
-      if (e.getCause() instanceof RuntimeException failure) {
+      Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
+      if (cause instanceof RuntimeException failure) {
         // Such as the weaving check's LockConfigurationException, which the failure analyzer
         // turns into Boot's start-up report.
         throw failure;
       }
       throw new IllegalStateException(
-          ASPECT_ENGINE_CLASS + "." + name + " failed: " + e.getCause().getMessage(), e.getCause());
+          ASPECT_ENGINE_CLASS + "." + name + " failed: " + cause.getMessage(), cause);
     }
   }
 }
