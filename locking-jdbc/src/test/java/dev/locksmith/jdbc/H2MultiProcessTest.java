@@ -17,38 +17,55 @@ class H2MultiProcessTest {
 
   @Test
   void separateJvmsOnH2NeverOverlap(@TempDir Path dir) throws Exception {
-    // It listens on loopback only: the build sets h2.bindAddress for every test JVM.
-    Server server =
-        Server.createTcpServer("-tcpPort", "0", "-ifNotExists", "-baseDir", dir.toString()).start();
-    try {
-      String url =
-          "jdbc:h2:tcp://127.0.0.1:"
-              + server.getPort()
-              + "/processes?table="
-              + TestDatabases.table("h2_processes");
-      MultiProcessHarness.Result result = MultiProcessHarness.run(url, 3, 20, dir.resolve("run"));
-      assertThat(result.violations()).isEmpty();
-      assertThat(result.counter()).isEqualTo(60);
-    } finally {
-      server.stop();
-    }
+    onH2Server(
+        dir,
+        "processes",
+        "h2_processes",
+        url -> {
+          MultiProcessHarness.Result result =
+              MultiProcessHarness.run(url, 3, 20, dir.resolve("run"));
+          assertThat(result.violations()).isEmpty();
+          assertThat(result.counter()).isEqualTo(60);
+        });
   }
 
   @Test
   void transfersOverTwoKeysInFourJvmsOnH2NeverDeadlockOrOverlap(@TempDir Path dir)
       throws Exception {
+    onH2Server(
+        dir,
+        "transfers",
+        "h2_transfers",
+        url -> {
+          TransferHarness.Result result = TransferHarness.run(url, dir.resolve("run"));
+          System.out.println("h2: " + result.figures());
+          assertThat(result.violations()).isEmpty();
+          assertThat(result.transfers()).isEqualTo(120);
+        });
+  }
+
+  /** What runs against the provider URL of a database. */
+  private interface OnUrl {
+    void run(String url) throws Exception;
+  }
+
+  /**
+   * Runs {@code check} with the provider URL of {@code database} (its lock table named from {@code
+   * table}) on an H2 TCP server of its own over {@code dir}, then stops the server.
+   */
+  private static void onH2Server(Path dir, String database, String table, OnUrl check)
+      throws Exception {
+    // It listens on loopback only: the build sets h2.bindAddress for every test JVM.
     Server server =
         Server.createTcpServer("-tcpPort", "0", "-ifNotExists", "-baseDir", dir.toString()).start();
     try {
-      String url =
+      check.run(
           "jdbc:h2:tcp://127.0.0.1:"
               + server.getPort()
-              + "/transfers?table="
-              + TestDatabases.table("h2_transfers");
-      TransferHarness.Result result = TransferHarness.run(url, dir.resolve("run"));
-      System.out.println("h2: " + result.figures());
-      assertThat(result.violations()).isEmpty();
-      assertThat(result.transfers()).isEqualTo(120);
+              + "/"
+              + database
+              + "?table="
+              + TestDatabases.table(table));
     } finally {
       server.stop();
     }
