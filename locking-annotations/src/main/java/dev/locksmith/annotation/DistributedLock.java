@@ -26,7 +26,11 @@ import java.lang.annotation.Target;
 @Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 public @interface DistributedLock {
 
-  /** The lock's name. Default: {@code SimpleClassName.methodName} of the annotated method. */
+  /**
+   * The lock's name. Default: {@code SimpleClassName.methodName} of the annotated method.
+   *
+   * @return the name, or empty for the default
+   */
   String name() default "";
 
   /**
@@ -43,6 +47,8 @@ public @interface DistributedLock {
    * elements' text sorted), so two calls over the same keys cannot deadlock whatever order they
    * list them in; an empty collection is an error, and so are more than 64 distinct elements (the
    * most one call may lock).
+   *
+   * @return the key expression, or empty for none
    */
   String key() default "";
 
@@ -52,30 +58,46 @@ public @interface DistributedLock {
    * #minHold()} are a whole number with {@code ms}, {@code s}, {@code m}, {@code h} or {@code d},
    * or ISO-8601 ({@code PT10S}); each at most 365 days, and the ttl more than zero. Anything else
    * fails at start-up (or the first call) naming the class, method and attribute.
+   *
+   * @return the lease length
    */
   String ttl() default "30s";
 
   /**
    * Whether the lease is renewed while the method runs. When {@code false}, {@link #ttl()} is a
    * hard upper bound on how long the lock is held, and the lease is reported lost when it runs out.
+   *
+   * @return whether the lease is renewed
    */
   boolean renew() default true;
 
   /**
    * What to do when another owner holds the lock. Default {@link OnBusy#AUTO}: skip for scheduled
    * methods (each tick runs once across instances), wait for the others.
+   *
+   * @return what a call does when the lock is busy
    */
   OnBusy onBusy() default OnBusy.AUTO;
 
-  /** How long {@link OnBusy#WAIT} waits for the lock before failing. */
+  /**
+   * How long {@link OnBusy#WAIT} waits for the lock before failing.
+   *
+   * @return the longest wait
+   */
   String waitTimeout() default "30s";
 
   /**
    * Keep the lock at least this long after acquiring it, even when the method returns earlier: the
    * guard for scheduled jobs on hosts whose clocks differ. Default: release at once.
+   *
+   * @return the shortest hold
    */
   String minHold() default "0s";
 
-  /** The name of a configured provider. Default: the default provider. */
+  /**
+   * The name of a configured provider. Default: the default provider.
+   *
+   * @return the provider's name, or empty for the default
+   */
   String provider() default "";
 }

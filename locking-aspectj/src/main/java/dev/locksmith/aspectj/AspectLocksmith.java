@@ -45,6 +45,7 @@ public final class AspectLocksmith {
    * <p>First it checks, as {@link #verifyWeaving()} does, that every {@code @DistributedLock}
    * method the compiler listed is woven; when one is not, the engine is not set.
    *
+   * @param locksmith the engine every woven call uses from now on
    * @throws IllegalStateException when a locked call already created an engine from settings
    * @throws LockConfigurationException listing every listed method that would run unlocked
    */
@@ -70,6 +71,7 @@ public final class AspectLocksmith {
    * The engine: the one set by {@link #use}, else one created now from settings, after the same
    * weaving check as {@link #verifyWeaving()}.
    *
+   * @return the engine woven calls use
    * @throws LockConfigurationException when the settings name a provider URL that is wrong, or when
    *     a listed {@code @DistributedLock} method would run unlocked
    */
@@ -134,6 +136,7 @@ public final class AspectLocksmith {
    * engine over with {@link #use} calls this when it closes, so that closing one context does not
    * take the engine away from another that has set its own since.
    *
+   * @param expected the engine the caller set
    * @return whether the engine was forgotten
    */
   public static boolean reset(Locksmith expected) {
@@ -190,6 +193,7 @@ public final class AspectLocksmith {
    * (durations, keys, providers, busy policy), and checks that each such class was woven with
    * {@link DistributedLockAspect}, so that mistakes fail at start-up instead of on the first call.
    *
+   * @param types the classes to check
    * @return how many annotated methods were checked
    * @throws LockConfigurationException naming the class, method and attribute of the first mistake,
    *     or the class that was not woven
@@ -208,6 +212,7 @@ public final class AspectLocksmith {
    * {@link #validate(Class[])} for every class in the given packages and their sub-packages, found
    * on the class path (directories and jars) of the context class loader.
    *
+   * @param packageNames the packages to scan, such as {@code com.example.jobs}
    * @return how many annotated methods were checked
    * @throws LockConfigurationException naming the first mistake
    */

@@ -44,13 +44,22 @@ public final class Main implements Callable<Integer> {
 
   Main() {}
 
-  /** Runs the command line and exits with its code. */
+  /**
+   * Runs the command line and exits with its code.
+   *
+   * @param args the command line
+   */
   public static void main(String[] args) {
     Logging.configure(args);
     System.exit(execute(args));
   }
 
-  /** Runs the command line and returns its exit code. */
+  /**
+   * Runs the command line and returns its exit code.
+   *
+   * @param args the command line
+   * @return the exit code
+   */
   public static int execute(String... args) {
     return commandLine().execute(args);
   }

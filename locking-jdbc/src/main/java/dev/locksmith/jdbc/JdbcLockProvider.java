@@ -81,6 +81,8 @@ public final class JdbcLockProvider implements LockProvider {
    * jdbc:postgresql://127.0.0.1/app?user=app&table=locksmith_locks}, with a small connection pool
    * of its own; see the module's README for the parameters.
    *
+   * @param url the JDBC URL with Locksmith's parameters
+   * @return the provider, which closes its pool when closed
    * @throws dev.locksmith.core.LockConfigurationException when a part of the URL is wrong, naming
    *     it, or no driver on the class path accepts it
    */
@@ -94,6 +96,9 @@ public final class JdbcLockProvider implements LockProvider {
    * proxy. A separate small pool for locks is advised, so that busy business work cannot starve
    * lock renewals: a call that gets no connection within {@code timeout} fails as the provider
    * being down.
+   *
+   * @param dataSource the application's pool
+   * @return the builder
    */
   public static JdbcLockProviderBuilder builder(DataSource dataSource) {
     return new JdbcLockProviderBuilder(dataSource);
@@ -237,7 +242,11 @@ public final class JdbcLockProvider implements LockProvider {
     return description;
   }
 
-  /** The lock table's name. */
+  /**
+   * The lock table's name.
+   *
+   * @return the table, as configured
+   */
   public String table() {
     return settings.table();
   }

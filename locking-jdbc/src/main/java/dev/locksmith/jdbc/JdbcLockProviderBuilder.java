@@ -24,13 +24,23 @@ public final class JdbcLockProviderBuilder {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
   }
 
-  /** The lock table, optionally {@code schema.table}; default {@code locksmith_locks}. */
+  /**
+   * The lock table, optionally {@code schema.table}; default {@code locksmith_locks}.
+   *
+   * @param table the table's name
+   * @return this builder
+   */
   public JdbcLockProviderBuilder table(String table) {
     this.table = Objects.requireNonNull(table, "table");
     return this;
   }
 
-  /** Whether the table is created on first use when missing; default {@code true}. */
+  /**
+   * Whether the table is created on first use when missing; default {@code true}.
+   *
+   * @param createTable whether to create a missing table
+   * @return this builder
+   */
   public JdbcLockProviderBuilder createTable(boolean createTable) {
     this.createTable = createTable;
     return this;
@@ -39,19 +49,32 @@ public final class JdbcLockProviderBuilder {
   /**
    * How long one call may take, borrowing the connection included (the data source's own connection
    * timeout applies too); default 2 s.
+   *
+   * @param timeout the bound of one call
+   * @return this builder
    */
   public JdbcLockProviderBuilder timeout(Duration timeout) {
     this.timeout = Objects.requireNonNull(timeout, "timeout");
     return this;
   }
 
-  /** The longest pause between a polling waiter's attempts; default 100 ms. */
+  /**
+   * The longest pause between a polling waiter's attempts; default 100 ms.
+   *
+   * @param maxPoll the longest pause
+   * @return this builder
+   */
   public JdbcLockProviderBuilder maxPoll(Duration maxPoll) {
     this.maxPoll = Objects.requireNonNull(maxPoll, "maxPoll");
     return this;
   }
 
-  /** How long rows of ended leases are kept before a sweep deletes them; default 1 h. */
+  /**
+   * How long rows of ended leases are kept before a sweep deletes them; default 1 h.
+   *
+   * @param retention how long ended rows are kept
+   * @return this builder
+   */
   public JdbcLockProviderBuilder retention(Duration retention) {
     this.retention = Objects.requireNonNull(retention, "retention");
     return this;
@@ -60,13 +83,21 @@ public final class JdbcLockProviderBuilder {
   /**
    * The database ({@code postgresql}, {@code mariadb}, {@code mysql} or {@code h2}); default: read
    * from the connection's metadata at the first call.
+   *
+   * @param database the database's kind
+   * @return this builder
    */
   public JdbcLockProviderBuilder database(String database) {
     this.database = Objects.requireNonNull(database, "database");
     return this;
   }
 
-  /** The description for logs and health; default {@code jdbc (application DataSource, TABLE)}. */
+  /**
+   * The description for logs and health; default {@code jdbc (application DataSource, TABLE)}.
+   *
+   * @param description the description
+   * @return this builder
+   */
   public JdbcLockProviderBuilder description(String description) {
     this.description = Objects.requireNonNull(description, "description");
     return this;
@@ -75,6 +106,7 @@ public final class JdbcLockProviderBuilder {
   /**
    * Builds the provider without contacting the database.
    *
+   * @return the provider; it never closes the data source
    * @throws LockConfigurationException when a setting is wrong, naming it
    */
   public JdbcLockProvider build() {

@@ -56,7 +56,11 @@ public final class MicrometerLockListener implements LockListener {
   private final MeterRegistry registry;
   private final AtomicLong active = new AtomicLong();
 
-  /** Creates the listener and registers the active-leases gauge. */
+  /**
+   * Creates the listener and registers the active-leases gauge.
+   *
+   * @param registry where the meters go
+   */
   public MicrometerLockListener(MeterRegistry registry) {
     this.registry = registry;
     Gauge.builder(ACTIVE, active, AtomicLong::get)

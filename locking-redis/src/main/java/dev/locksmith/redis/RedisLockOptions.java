@@ -33,7 +33,15 @@ public record RedisLockOptions(
   /** The longest {@link #replicaTimeout()}: 1 minute. */
   public static final Duration MAX_REPLICA_TIMEOUT = Duration.ofMinutes(1);
 
-  /** Validates the prefix and the replica settings. */
+  /**
+   * Validates the prefix and the replica settings.
+   *
+   * @param prefix see {@link #prefix()}
+   * @param allowEviction see {@link #allowEviction()}
+   * @param replicas see {@link #replicas()}
+   * @param replicaTimeout see {@link #replicaTimeout()}
+   * @throws IllegalArgumentException when a value is out of range, naming it
+   */
   public RedisLockOptions {
     Objects.requireNonNull(prefix, "prefix");
     Objects.requireNonNull(replicaTimeout, "replicaTimeout");
@@ -63,7 +71,11 @@ public record RedisLockOptions(
     this(prefix, allowEviction, 0, DEFAULT_REPLICA_TIMEOUT);
   }
 
-  /** Options with {@code prefix} that refuse a server which may evict lock keys. */
+  /**
+   * Options with {@code prefix} that refuse a server which may evict lock keys.
+   *
+   * @param prefix see {@link #prefix()}
+   */
   public RedisLockOptions(String prefix) {
     this(prefix, false);
   }
@@ -85,12 +97,19 @@ public record RedisLockOptions(
   /**
    * The options with the default prefix {@value #DEFAULT_PREFIX}, refusing a server which may evict
    * lock keys, waiting for no replica.
+   *
+   * @return the default options
    */
   public static RedisLockOptions defaults() {
     return new RedisLockOptions(DEFAULT_PREFIX, false);
   }
 
-  /** These options with another prefix. */
+  /**
+   * These options with another prefix.
+   *
+   * @param newPrefix the prefix
+   * @return the new options
+   */
   public RedisLockOptions withPrefix(String newPrefix) {
     return new RedisLockOptions(newPrefix, allowEviction, replicas, replicaTimeout);
   }
@@ -98,6 +117,9 @@ public record RedisLockOptions(
   /**
    * These options accepting ({@code true}) or refusing ({@code false}) a server whose {@code
    * maxmemory-policy} may evict lock keys; see {@link #allowEviction()}.
+   *
+   * @param allow whether to accept such a server
+   * @return the new options
    */
   public RedisLockOptions withAllowEviction(boolean allow) {
     return new RedisLockOptions(prefix, allow, replicas, replicaTimeout);
@@ -106,6 +128,10 @@ public record RedisLockOptions(
   /**
    * These options with grants and renewals acknowledged by {@code count} replicas within {@code
    * timeout}; see {@link #replicas()}.
+   *
+   * @param count how many replicas acknowledge, 0 for none
+   * @param timeout how long a grant waits for them
+   * @return the new options
    */
   public RedisLockOptions withReplicas(int count, Duration timeout) {
     return new RedisLockOptions(prefix, allowEviction, count, timeout);

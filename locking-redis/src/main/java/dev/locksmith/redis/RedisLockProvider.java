@@ -111,6 +111,10 @@ public final class RedisLockProvider implements LockProvider {
    * A provider over an existing client, such as the one a Spring or Micronaut application already
    * configured. {@link #close()} leaves the client open: its creator shuts it down. Nothing is sent
    * to Redis here; the server's {@code maxmemory-policy} is checked before the first grant.
+   *
+   * @param client the application's client
+   * @param options the key prefix and other options
+   * @return the provider
    */
   public static RedisLockProvider create(RedissonClient client, RedisLockOptions options) {
     Objects.requireNonNull(client, "client");
@@ -130,6 +134,8 @@ public final class RedisLockProvider implements LockProvider {
    * <p>Only the URL is checked: the client connects at the first call, so this succeeds while Redis
    * is down, and calls fail with {@link LockProviderException} until it is up.
    *
+   * @param url the provider URL
+   * @return the provider, which shuts its client down when closed
    * @throws dev.locksmith.core.LockConfigurationException when a part of the URL is wrong, naming
    *     it
    */
@@ -156,7 +162,11 @@ public final class RedisLockProvider implements LockProvider {
     }
   }
 
-  /** The key prefix and other options. */
+  /**
+   * The key prefix and other options.
+   *
+   * @return the options
+   */
   public RedisLockOptions options() {
     return options;
   }

@@ -43,6 +43,9 @@ public final class SpelKeyLanguage implements KeyLanguage {
    * SpEL whose evaluation context is adjusted before each evaluation, for example {@code context ->
    * context.setBeanResolver(new BeanFactoryResolver(beanFactory))}. The context's root object is
    * the call's {@link KeyRoot} and the parameters are set as variables.
+   *
+   * @param customizer adjusts each evaluation's context
+   * @return the key language
    */
   public static SpelKeyLanguage withContext(Consumer<StandardEvaluationContext> customizer) {
     return new SpelKeyLanguage(Objects.requireNonNull(customizer));

@@ -73,6 +73,8 @@ public final class ZkLockProvider implements LockProvider {
    * A provider for a URL such as {@code zk://127.0.0.1:2181,127.0.0.2:2181/locksmith?
    * sessionTimeout=10s}, with a Curator client of its own; see the module's README.
    *
+   * @param url the provider URL
+   * @return the provider, which closes its client when closed
    * @throws dev.locksmith.core.LockConfigurationException when a part of the URL is wrong, naming
    *     it
    */
@@ -83,6 +85,9 @@ public final class ZkLockProvider implements LockProvider {
   /**
    * A builder for a provider over an application's {@link CuratorFramework}, started or to be
    * started by the application, which also closes it; the provider never does.
+   *
+   * @param client the application's client
+   * @return the builder
    */
   public static ZkLockProviderBuilder builder(CuratorFramework client) {
     return new ZkLockProviderBuilder(client);
@@ -221,7 +226,11 @@ public final class ZkLockProvider implements LockProvider {
     return description;
   }
 
-  /** The Curator client this provider works through. */
+  /**
+   * The Curator client this provider works through.
+   *
+   * @return the client
+   */
   public CuratorFramework client() {
     return client;
   }

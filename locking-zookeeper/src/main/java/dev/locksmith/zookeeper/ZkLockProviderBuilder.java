@@ -19,6 +19,8 @@ public final class ZkLockProviderBuilder {
    * The node under which locks live ({@code <basePath>/locks/...}), relative to the client's
    * namespace; default {@code /locksmith}.
    *
+   * @param path the base path, such as {@code /locksmith}
+   * @return this builder
    * @throws IllegalArgumentException when it is not a valid ZooKeeper path
    */
   public ZkLockProviderBuilder basePath(String path) {
@@ -34,6 +36,8 @@ public final class ZkLockProviderBuilder {
   /**
    * One call's bound, waiting for a connection and retries included; default 2 s.
    *
+   * @param timeout the bound
+   * @return this builder
    * @throws IllegalArgumentException when outside 100 ms to 5 min
    */
   public ZkLockProviderBuilder timeout(Duration timeout) {
@@ -42,7 +46,11 @@ public final class ZkLockProviderBuilder {
     return this;
   }
 
-  /** The provider; it never closes the client. */
+  /**
+   * The provider; it never closes the client.
+   *
+   * @return the provider
+   */
   public ZkLockProvider build() {
     String connect = client.getZookeeperClient().getCurrentConnectionString();
     String namespace = client.getNamespace();

@@ -28,7 +28,19 @@ public final class DemoRun implements Callable<Integer> {
   private final PrintWriter out;
   private final boolean ansi;
 
-  /** Describes a run; {@link #call()} performs it. */
+  /**
+   * Describes a run; {@link #call()} performs it.
+   *
+   * @param url the provider URL, or null for a TCP lock server started in this process
+   * @param workers how many worker JVMs
+   * @param sections critical sections per worker
+   * @param ttl the lease length
+   * @param work time spent between reading and writing the ledger
+   * @param chaos whether to pause one holder and kill another
+   * @param dir where the ledger and event files go, or null for a temporary directory
+   * @param out where the demo reports
+   * @param ansi whether to color the report
+   */
   public DemoRun(
       @Nullable String url,
       int workers,

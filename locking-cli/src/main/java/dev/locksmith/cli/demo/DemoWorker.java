@@ -14,7 +14,12 @@ import java.time.Duration;
 public final class DemoWorker {
   private DemoWorker() {}
 
-  /** Runs the worker. */
+  /**
+   * Runs the worker.
+   *
+   * @param args {@code URL WORKER SECTIONS LEDGER EVENTS TTL WORK}
+   * @throws Exception when the worker fails; its JVM then exits with an error
+   */
   public static void main(String[] args) throws Exception {
     String url = args[0];
     int worker = Integer.parseInt(args[1]);

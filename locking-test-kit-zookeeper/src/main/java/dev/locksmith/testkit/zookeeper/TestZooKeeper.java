@@ -40,6 +40,7 @@ public final class TestZooKeeper {
    * A started server on a free port of 127.0.0.1, its data in a temporary directory deleted on
    * close.
    *
+   * @return the running server; closing it stops it
    * @throws IllegalStateException when the server cannot start
    */
   public static TestingServer start() {
@@ -50,6 +51,8 @@ public final class TestZooKeeper {
    * A started server on a free port of 127.0.0.1 keeping its data in {@code dataDir} (kept on close
    * and across a restart).
    *
+   * @param dataDir the server's data directory
+   * @return the running server; closing it stops it
    * @throws IllegalStateException when the server cannot start
    */
   public static TestingServer start(Path dataDir) {
@@ -71,6 +74,8 @@ public final class TestZooKeeper {
    * A started ensemble of {@code servers} servers on 127.0.0.1, each on ports of its own and with a
    * temporary data directory deleted on close.
    *
+   * @param servers how many servers, at least 1
+   * @return the running ensemble; closing it stops every server
    * @throws IllegalArgumentException when {@code servers} is less than 1
    * @throws IllegalStateException when the ensemble cannot start
    */
@@ -97,6 +102,11 @@ public final class TestZooKeeper {
   /**
    * A server's spec on free loopback ports; {@code dataDir} null for a temporary one, {@code
    * serverId} -1 for a standalone server.
+   *
+   * @param dataDir the data directory, or null for a temporary one
+   * @param deleteOnClose whether the data directory is deleted when the server closes
+   * @param serverId the server's id in an ensemble, or -1 for a standalone server
+   * @return the spec
    */
   public static InstanceSpec spec(@Nullable Path dataDir, boolean deleteOnClose, int serverId) {
     int[] ports = freePorts(3);
@@ -117,6 +127,8 @@ public final class TestZooKeeper {
   /**
    * The instance that leads {@code cluster} now, asked with the {@code srvr} four-letter command.
    *
+   * @param cluster a running ensemble
+   * @return the leader's spec
    * @throws IllegalStateException when no server says it leads
    */
   public static InstanceSpec leader(TestingCluster cluster) {
