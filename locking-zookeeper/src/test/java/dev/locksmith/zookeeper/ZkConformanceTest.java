@@ -11,19 +11,19 @@ import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.RenewalContract;
 import dev.locksmith.testkit.SeveralLocksContract;
 import dev.locksmith.testkit.ShortTtlContract;
+import dev.locksmith.testkit.TestResource;
 import dev.locksmith.testkit.WaitingContract;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
-import java.io.IOException;
 import java.nio.file.Files;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The test kit's conformance suite on a real ZooKeeper server ({@code curator-test}'s {@link
  * TestingServer}), every client through a {@code zk:} URL; the fault cases put a {@link FaultProxy}
- * between a client and the server. Fencing tokens across restarts are in {@link ZkRestartTest}: the
- * store-lifecycle contract's lost-state case does not hold for ZooKeeper (see the README).
+ * between a client and the server.get(). Fencing tokens across restarts are in {@link
+ * ZkRestartTest}: the store-lifecycle contract's lost-state case does not hold for ZooKeeper (see
+ * the README).
  */
 class ZkConformanceTest extends LockProviderContract
     implements BasicLeaseContract,
@@ -33,26 +33,19 @@ class ZkConformanceTest extends LockProviderContract
         FaultContract,
         ShortTtlContract,
         SeveralLocksContract {
-  private static TestingServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = TestZooKeeper.start(Files.createTempDirectory("locksmith-zk"));
-  }
-
-  @AfterAll
-  static void stopServer() throws IOException {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestResource<TestingServer> server =
+      new TestResource<>(() -> TestZooKeeper.start(Files.createTempDirectory("locksmith-zk")));
 
   @Override
   protected LockProvider newProvider() {
-    return LockProviders.create(ZkTestServers.url(server.getConnectString(), "conformance", ""));
+    return LockProviders.create(
+        ZkTestServers.url(server.get().getConnectString(), "conformance", ""));
   }
 
   @Override
   protected FaultyPath newFaultyClient() throws Exception {
-    FaultProxy proxy = FaultProxy.start("127.0.0.1", server.getPort());
+    FaultProxy proxy = FaultProxy.start("127.0.0.1", server.get().getPort());
     return FaultyPath.through(
         proxy,
         ZkLockProvider.create(ZkTestServers.url("127.0.0.1:" + proxy.port(), "conformance", "")));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.FaultProxy;
+import dev.locksmith.testkit.TestResource;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -16,10 +17,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The holder's path to the server frozen by a {@link FaultProxy}, both ways, as a partition does:
@@ -32,29 +32,23 @@ import org.junit.jupiter.api.Timeout;
 class ZkFrozenPathTest {
   private static final Duration SESSION = Duration.ofSeconds(3);
   private static final Duration TTL = Duration.ofSeconds(60);
-  private static TestingServer server;
 
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = TestZooKeeper.start(Files.createTempDirectory("locksmith-zk-frozen"));
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestResource<TestingServer> server =
+      new TestResource<>(
+          () -> TestZooKeeper.start(Files.createTempDirectory("locksmith-zk-frozen")));
 
   @Test
   void aFrozenHolderIsReportedLostBeforeTheNextWaiterIsGranted() throws Exception {
     String parameters = "sessionTimeout=" + SESSION.toMillis() + "ms";
     ExecutorService pool = Executors.newSingleThreadExecutor();
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.getPort());
+    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.get().getPort());
         ZkLockProvider holder =
             ZkLockProvider.create(
                 ZkTestServers.url("127.0.0.1:" + proxy.port(), "frozen", parameters));
         ZkLockProvider waiter =
             ZkLockProvider.create(
-                ZkTestServers.url(server.getConnectString(), "frozen", parameters))) {
+                ZkTestServers.url(server.get().getConnectString(), "frozen", parameters))) {
       AtomicLong lostAt = new AtomicLong();
       holder.onLeaseLost(grant -> lostAt.set(System.nanoTime()));
       String id = "frozen-holder";

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.FaultProxy;
+import dev.locksmith.testkit.TestResource;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.time.Duration;
 import java.util.List;
@@ -19,10 +20,9 @@ import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The reply to a lease node's protected create lost on its way back through a {@link FaultProxy},
@@ -40,26 +40,19 @@ class ZkLostCreateReplyTest {
 
   private static final Duration TTL = Duration.ofSeconds(30);
   private static final String BASE = "/lost-create-reply";
-  private static TestingServer server;
 
-  @BeforeAll
-  static void startServer() {
-    server = TestZooKeeper.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestResource<TestingServer> server = new TestResource<>(TestZooKeeper::start);
 
   @Test
   void aGrantWhoseCreateReplyWasLostCarriesItsNodesCreationZxid() throws Exception {
     String id = "lost-create-reply";
     AtomicInteger reconnects = new AtomicInteger();
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.getPort());
+    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.get().getPort());
         CuratorFramework client = client(proxy);
         CuratorFramework observer =
-            CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
+            CuratorFrameworkFactory.newClient(
+                server.get().getConnectString(), new RetryOneTime(100))) {
       client
           .getConnectionStateListenable()
           .addListener(
@@ -77,7 +70,7 @@ class ZkLostCreateReplyTest {
                   .build();
           ZkLockProvider other =
               ZkLockProvider.create(
-                  ZkTestServers.url(server.getConnectString(), BASE.substring(1), ""))) {
+                  ZkTestServers.url(server.get().getConnectString(), BASE.substring(1), ""))) {
         loseTheCreateReply(proxy, provider, other, observer, id, reconnects);
       }
     }

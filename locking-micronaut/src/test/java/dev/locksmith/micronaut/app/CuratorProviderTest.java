@@ -9,6 +9,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.testkit.TestResource;
 import dev.locksmith.testkit.redis.TestRedis;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
@@ -21,9 +22,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * ZooKeeper in a real Micronaut context on a curator-test server: the application's {@link
@@ -32,21 +32,12 @@ import org.junit.jupiter.api.Test;
  * factory, and a bad base path stopping the start.
  */
 class CuratorProviderTest {
-  private TestingServer server;
-
-  @BeforeEach
-  void startServer() throws Exception {
-    server = TestZooKeeper.start();
-  }
-
-  @AfterEach
-  void closeServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  final TestResource<TestingServer> server = new TestResource<>(TestZooKeeper::start);
 
   private ApplicationContext start(Map<String, Object> properties, String... environments) {
     Map<String, Object> all = new java.util.HashMap<>(properties);
-    all.put("test.zk", server.getConnectString());
+    all.put("test.zk", server.get().getConnectString());
     return ApplicationContext.run(all, environments);
   }
 
@@ -61,7 +52,8 @@ class CuratorProviderTest {
           .isSameAs(locksmith.providers().get("curator"));
       CuratorFramework client = context.getBean(CuratorFramework.class);
       assertThat(((ZkLockProvider) provider).client()).isSameAs(client);
-      assertThat(provider.description()).isEqualTo("zk://" + server.getConnectString() + "/mn");
+      assertThat(provider.description())
+          .isEqualTo("zk://" + server.get().getConnectString() + "/mn");
 
       DayJobChecks.holdsEachDayAlone(
           context,
@@ -74,7 +66,7 @@ class CuratorProviderTest {
       HealthResult health = HealthChecks.locksmith(context);
       assertThat(health.getStatus()).isEqualTo(HealthStatus.UP);
       assertThat(String.valueOf(HealthChecks.provider(health, "default")))
-          .contains("zk://" + server.getConnectString() + "/mn");
+          .contains("zk://" + server.get().getConnectString() + "/mn");
     }
   }
 
@@ -85,12 +77,12 @@ class CuratorProviderTest {
       locksmith.tryAcquire(LockOptions.named("health")).orElseThrow().close();
       assertThat(HealthChecks.locksmith(context).getStatus()).isEqualTo(HealthStatus.UP);
 
-      server.stop();
+      server.get().stop();
       assertThatThrownBy(() -> locksmith.tryAcquire(LockOptions.named("health")))
           .isInstanceOf(LockProviderException.class);
       HealthChecks.assertDefaultDown(context);
 
-      server.restart();
+      server.get().restart();
       HealthChecks.awaitUp(context);
       locksmith.tryAcquire(LockOptions.named("health")).orElseThrow().close();
     }
@@ -110,7 +102,7 @@ class CuratorProviderTest {
 
   @Test
   void theUrlMakesAZooKeeperProviderThatTakesLocksOnTheServer() throws Exception {
-    String url = "zk://" + server.getConnectString() + "/mn-url";
+    String url = "zk://" + server.get().getConnectString() + "/mn-url";
     try (ApplicationContext context = start(Map.of("locksmith.url", url), "none")) {
       Locksmith locksmith = context.getBean(Locksmith.class);
       LockProvider provider = locksmith.providers().get("");
@@ -134,7 +126,7 @@ class CuratorProviderTest {
 
   @Test
   void theUrlWinsOverTheApplicationsClient() {
-    String url = "zk://" + server.getConnectString() + "/mn-wins";
+    String url = "zk://" + server.get().getConnectString() + "/mn-wins";
     try (ApplicationContext context = start(Map.of("locksmith.url", url), "curator")) {
       Locksmith locksmith = context.getBean(Locksmith.class);
       assertThat(locksmith.providers().get("").description()).isEqualTo(url);

@@ -9,6 +9,7 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.micrometer.MicrometerLockListener;
+import dev.locksmith.testkit.TestResource;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,9 +24,8 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -45,17 +45,8 @@ import org.springframework.core.env.Environment;
  * before the client.
  */
 class CuratorBeanBootTest {
-  private TestingServer server;
-
-  @BeforeEach
-  void startServer() throws Exception {
-    server = TestZooKeeper.start();
-  }
-
-  @AfterEach
-  void closeServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  final TestResource<TestingServer> server = new TestResource<>(TestZooKeeper::start);
 
   @Test
   void theApplicationsClientIsTheDefaultProviderAndSecondCallersAreSkipped() throws Exception {
@@ -66,7 +57,8 @@ class CuratorBeanBootTest {
       assertThat(((ZkLockProvider) provider).client())
           .as("the application's client, not one of the provider's own")
           .isSameAs(context.getBean(CuratorFramework.class));
-      assertThat(provider.description()).isEqualTo("zk://" + server.getConnectString() + "/boot");
+      assertThat(provider.description())
+          .isEqualTo("zk://" + server.get().getConnectString() + "/boot");
 
       Jobs jobs = context.getBean(Jobs.class);
       CountDownLatch entered = new CountDownLatch(1);
@@ -99,7 +91,7 @@ class CuratorBeanBootTest {
       locksmith.tryAcquire(LockOptions.named("health")).orElseThrow().close();
       assertThat(status(health)).isEqualTo(Status.UP);
 
-      server.stop();
+      server.get().stop();
       assertThatThrownBy(() -> locksmith.tryAcquire(LockOptions.named("health")))
           .isInstanceOf(LockProviderException.class);
       IndicatedHealthDescriptor down =
@@ -107,10 +99,10 @@ class CuratorBeanBootTest {
       assertThat(down.getStatus()).isEqualTo(Status.DOWN);
       assertThat(down.getDetails().get("provider"))
           .asString()
-          .startsWith("zk://" + server.getConnectString());
+          .startsWith("zk://" + server.get().getConnectString());
       assertThat(down.getDetails().get("problem")).asString().isNotBlank();
 
-      server.restart();
+      server.get().restart();
       await("locksmith health UP after the server restarted")
           .atMost(Duration.ofSeconds(30))
           .until(() -> status(health), Status.UP::equals);
@@ -154,7 +146,7 @@ class CuratorBeanBootTest {
     return new SpringApplicationBuilder(App.class)
         .web(WebApplicationType.NONE)
         .properties(
-            "test.zk=" + server.getConnectString(),
+            "test.zk=" + server.get().getConnectString(),
             "management.endpoint.health.show-details=always",
             "spring.main.banner-mode=off")
         .properties(more)

@@ -9,6 +9,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.redis.RedisLockProvider;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import dev.locksmith.spring.boot.LocksmithFailureAnalyzer;
+import dev.locksmith.testkit.TestResource;
 import dev.locksmith.testkit.redis.TestRedis;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
@@ -18,9 +19,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -36,25 +36,16 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * bad base path stops the start naming the property.
  */
 class ZkUrlBootTest {
-  private static TestingServer server;
+  @RegisterExtension
+  static final TestResource<TestingServer> server = new TestResource<>(TestZooKeeper::start);
 
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class));
 
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = TestZooKeeper.start();
-  }
-
-  @AfterAll
-  static void closeServer() throws Exception {
-    server.close();
-  }
-
   @Test
   void theUrlMakesAZooKeeperProviderThatTakesLocksOnTheServer() {
-    String url = "zk://" + server.getConnectString() + "/by-url";
+    String url = "zk://" + server.get().getConnectString() + "/by-url";
     runner
         .withPropertyValues("locksmith.url=" + url)
         .run(
@@ -85,7 +76,7 @@ class ZkUrlBootTest {
     try (CuratorFramework client = client()) {
       runner
           .withBean(CuratorFramework.class, () -> client)
-          .withPropertyValues("locksmith.url=zk://" + server.getConnectString() + "/url-wins")
+          .withPropertyValues("locksmith.url=zk://" + server.get().getConnectString() + "/url-wins")
           .run(
               context -> {
                 assertThat(context).doesNotHaveBean(ZkLockProvider.class);
@@ -164,7 +155,7 @@ class ZkUrlBootTest {
 
   private static CuratorFramework client() {
     CuratorFramework client =
-        CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100));
+        CuratorFrameworkFactory.newClient(server.get().getConnectString(), new RetryOneTime(100));
     client.start();
     return client;
   }
