@@ -51,18 +51,11 @@ public interface ContractFixture {
    */
   default LeaseGrant takeAfterExpiry(LockProvider taker, String id) {
     ContractTimings timings = timings();
-    LeaseGrant[] taken = new LeaseGrant[1];
-    await()
-        .atMost(timings.shortTtl().plus(timings.expiryGrace()).plusSeconds(5))
-        .pollInterval(Duration.ofMillis(20))
-        .until(
-            () -> {
-              Optional<LeaseGrant> grant =
-                  taker.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)));
-              grant.ifPresent(g -> taken[0] = g);
-              return grant.isPresent();
-            });
-    return taken[0];
+    return takeWhenFree(
+        taker,
+        id,
+        timings.shortTtl().plus(timings.expiryGrace()).plusSeconds(5),
+        Duration.ofMillis(20));
   }
 
   /**
@@ -86,10 +79,16 @@ public interface ContractFixture {
    * flight on its own connection. Polls for at most 5 s (any provider's call bound here).
    */
   default LeaseGrant takeOnceReleased(LockProvider taker, String id) {
+    return takeWhenFree(taker, id, Duration.ofSeconds(5), Duration.ofMillis(5));
+  }
+
+  /** Tries {@code id} through {@code taker} every {@code poll} until it is granted for 30 s. */
+  private static LeaseGrant takeWhenFree(
+      LockProvider taker, String id, Duration atMost, Duration poll) {
     LeaseGrant[] taken = new LeaseGrant[1];
     await()
-        .atMost(Duration.ofSeconds(5))
-        .pollInterval(Duration.ofMillis(5))
+        .atMost(atMost)
+        .pollInterval(poll)
         .until(
             () -> {
               Optional<LeaseGrant> grant =
