@@ -47,7 +47,11 @@ public final class DisabledLockingWarning implements SmartInitializingSingleton,
     }
   }
 
-  /** How many {@code @DistributedLock} methods the context's bean classes have. */
+  /**
+   * How many {@code @DistributedLock} methods the context's bean classes have.
+   *
+   * @return the count
+   */
   public int countAnnotatedMethods() {
     ConfigurableListableBeanFactory factory = Objects.requireNonNull(beanFactory);
     Set<Class<?>> seen = new HashSet<>();

@@ -28,15 +28,25 @@ import org.springframework.context.annotation.Import;
 @Import({EnableDistributedLockingRegistrar.class, DefaultLocksmithSelector.class})
 public @interface EnableDistributedLocking {
 
-  /** How annotated methods are intercepted. */
+  /**
+   * How annotated methods are intercepted.
+   *
+   * @return the interception mode
+   */
   LockingMode mode() default LockingMode.PROXY;
 
   /**
    * The order of the lock advisor among other advisors on the same bean. The default runs the lock
    * outside {@code @Transactional} (whose advisor has the lowest precedence).
+   *
+   * @return the advisor's order
    */
   int order() default LockingInfrastructure.DEFAULT_ORDER;
 
-  /** Whether proxies subclass the target class instead of implementing its interfaces. */
+  /**
+   * Whether proxies subclass the target class instead of implementing its interfaces.
+   *
+   * @return whether proxies subclass the target class
+   */
   boolean proxyTargetClass() default false;
 }

@@ -33,7 +33,12 @@ public final class LockingInfrastructure {
 
   private LockingInfrastructure() {}
 
-  /** Whether the infrastructure is already registered in a registry. */
+  /**
+   * Whether the infrastructure is already registered in a registry.
+   *
+   * @param registry the registry
+   * @return whether it is registered
+   */
   public static boolean isRegistered(BeanDefinitionRegistry registry) {
     return registry.containsBeanDefinition(VALIDATOR_BEAN_NAME);
   }
@@ -41,6 +46,7 @@ public final class LockingInfrastructure {
   /**
    * Registers the infrastructure unless it is already there.
    *
+   * @param registry where the beans are registered
    * @param mode how annotated methods are intercepted
    * @param order the advisor's order (proxy mode)
    * @param proxyTargetClass whether proxies subclass the target class (proxy mode)

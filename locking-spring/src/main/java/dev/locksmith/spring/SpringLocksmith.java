@@ -37,6 +37,7 @@ public final class SpringLocksmith {
    * @param beanFactory the factory whose provider and listener beans are used
    * @param environment resolves {@code ${...}} placeholders
    * @param settings provider URLs
+   * @return the engine
    */
   public static Locksmith create(
       ConfigurableListableBeanFactory beanFactory,
@@ -54,7 +55,11 @@ public final class SpringLocksmith {
    * calls) before it closes the providers and the clients they use, such as a {@code
    * RedissonClient}.
    *
+   * @param beanFactory the factory whose provider and listener beans are used
+   * @param environment resolves {@code ${...}} placeholders
+   * @param settings provider URLs
    * @param customizer applies further engine settings, such as the shutdown timeout
+   * @return the engine
    */
   public static Locksmith create(
       ConfigurableListableBeanFactory beanFactory,

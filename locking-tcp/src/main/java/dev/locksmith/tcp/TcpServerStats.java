@@ -26,7 +26,12 @@ import java.util.Optional;
  */
 public record TcpServerStats(String server, Map<String, String> fields) {
 
-  /** Copies the fields. */
+  /**
+   * Copies the fields.
+   *
+   * @param server the server's address, as the provider describes it
+   * @param fields every {@code name=value} field of the reply, in order
+   */
   public TcpServerStats {
     fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
   }
@@ -34,6 +39,7 @@ public record TcpServerStats(String server, Map<String, String> fields) {
   /**
    * Asks the server behind a {@code tcp://} provider for its counters.
    *
+   * @param provider a {@code tcp://} provider
    * @return the counters, or empty when {@code provider} is not a {@code tcp://} provider
    * @throws LockProviderException when the server cannot be reached or refuses
    */
@@ -56,7 +62,12 @@ public record TcpServerStats(String server, Map<String, String> fields) {
     return new TcpServerStats(server, fields);
   }
 
-  /** A numeric field, or -1 when the server did not send it. */
+  /**
+   * A numeric field, or -1 when the server did not send it.
+   *
+   * @param name the field's name
+   * @return its value, or -1 when the server did not send it
+   */
   public long count(String name) {
     String value = fields.get(name);
     if (value == null) {
@@ -69,27 +80,47 @@ public record TcpServerStats(String server, Map<String, String> fields) {
     }
   }
 
-  /** Authenticated connections open now. */
+  /**
+   * Authenticated connections open now.
+   *
+   * @return authenticated connections open now
+   */
   public long connections() {
     return count("connections");
   }
 
-  /** Connections open now that have not authenticated yet. */
+  /**
+   * Connections open now that have not authenticated yet.
+   *
+   * @return connections open now that have not authenticated yet
+   */
   public long unauthenticatedConnections() {
     return count("unauthenticated");
   }
 
-  /** Locks held now, detached leases included. */
+  /**
+   * Locks held now, detached leases included.
+   *
+   * @return locks held now, detached leases included
+   */
   public long heldLocks() {
     return count("held");
   }
 
-  /** Leases kept for a minimum hold, held until their end whatever their client does. */
+  /**
+   * Leases kept for a minimum hold, held until their end whatever their client does.
+   *
+   * @return leases kept for a minimum hold, held until their end whatever their client does
+   */
   public long detachedLeases() {
     return count("detached");
   }
 
-  /** ACQUIREs waiting now. */
+  /**
+   * ACQUIREs waiting now.
+   *
+   * @return aCQUIREs waiting now
+   */
   public long waiters() {
     return count("waiters");
   }
@@ -97,27 +128,46 @@ public record TcpServerStats(String server, Map<String, String> fields) {
   /**
    * Request lines read since the start, rejected ones included; one {@code ACQUIRE-ALL} of several
    * locks is one request.
+   *
+   * @return request lines read since the start, rejected ones included; one {@code ACQUIRE-ALL} of
+   *     several locks is one request
    */
   public long requests() {
     return count("requests");
   }
 
-  /** Leases granted since the start. */
+  /**
+   * Leases granted since the start.
+   *
+   * @return leases granted since the start
+   */
   public long grants() {
     return count("grants");
   }
 
-  /** Leases released by RELEASE since the start. */
+  /**
+   * Leases released by RELEASE since the start.
+   *
+   * @return leases released by RELEASE since the start
+   */
   public long releases() {
     return count("releases");
   }
 
-  /** Leases that ran out since the start. */
+  /**
+   * Leases that ran out since the start.
+   *
+   * @return leases that ran out since the start
+   */
   public long expiries() {
     return count("expiries");
   }
 
-  /** AUTH requests with a wrong secret since the start. */
+  /**
+   * AUTH requests with a wrong secret since the start.
+   *
+   * @return AUTH requests with a wrong secret since the start
+   */
   public long refusedAuths() {
     return count("refused_auths");
   }
@@ -125,17 +175,28 @@ public record TcpServerStats(String server, Map<String, String> fields) {
   /**
    * The bucket bound at or below which half of the hand-offs (a lock freed to its grant to the next
    * waiter sent) took, or empty before the first hand-off.
+   *
+   * @return the bucket bound at or below which half of the hand-offs (a lock freed to its grant to
+   *     the next waiter sent) took, or empty before the first hand-off
    */
   public Optional<Duration> handoffP50() {
     return millis("handoff_p50_le_ms");
   }
 
-  /** As {@link #handoffP50()}, for 99% of the hand-offs. */
+  /**
+   * As {@link #handoffP50()}, for 99% of the hand-offs.
+   *
+   * @return as {@link #handoffP50()}, for 99% of the hand-offs
+   */
   public Optional<Duration> handoffP99() {
     return millis("handoff_p99_le_ms");
   }
 
-  /** How long the server has been running. */
+  /**
+   * How long the server has been running.
+   *
+   * @return how long the server has been running
+   */
   public Duration uptime() {
     return Duration.ofSeconds(Math.max(0, count("uptime_s")));
   }
@@ -152,7 +213,11 @@ public record TcpServerStats(String server, Map<String, String> fields) {
     }
   }
 
-  /** A few lines for a status screen, each ending in a newline. */
+  /**
+   * A few lines for a status screen, each ending in a newline.
+   *
+   * @return a few lines for a status screen, each ending in a newline
+   */
   public String summary() {
     StringBuilder out = new StringBuilder();
     Duration up = uptime();

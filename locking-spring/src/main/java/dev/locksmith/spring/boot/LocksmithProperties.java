@@ -69,82 +69,146 @@ public class LocksmithProperties {
 
   private final Curator curator = new Curator();
 
-  /** Whether the auto-configuration is on. */
+  /**
+   * Whether the auto-configuration is on.
+   *
+   * @return whether the auto-configuration is on
+   */
   public boolean isEnabled() {
     return enabled;
   }
 
-  /** Turns the auto-configuration on or off. */
+  /**
+   * Turns the auto-configuration on or off.
+   *
+   * @param enabled whether the auto-configuration is on
+   */
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
   }
 
-  /** The default provider's URL. */
+  /**
+   * The default provider's URL.
+   *
+   * @return the default provider's URL
+   */
   public @Nullable String getUrl() {
     return url;
   }
 
-  /** Sets the default provider's URL. */
+  /**
+   * Sets the default provider's URL.
+   *
+   * @param url the default provider's URL
+   */
   public void setUrl(@Nullable String url) {
     this.url = url;
   }
 
-  /** The named providers. */
+  /**
+   * The named providers.
+   *
+   * @return the named providers
+   */
   public Map<String, Provider> getProviders() {
     return providers;
   }
 
-  /** Sets the named providers. */
+  /**
+   * Sets the named providers.
+   *
+   * @param providers the named providers
+   */
   public void setProviders(Map<String, Provider> providers) {
     this.providers = providers;
   }
 
-  /** The interception mode. */
+  /**
+   * The interception mode.
+   *
+   * @return the interception mode
+   */
   public LockingMode getMode() {
     return mode;
   }
 
-  /** Sets the interception mode. */
+  /**
+   * Sets the interception mode.
+   *
+   * @param mode the interception mode
+   */
   public void setMode(LockingMode mode) {
     this.mode = mode;
   }
 
-  /** The lock advisor's order. */
+  /**
+   * The lock advisor's order.
+   *
+   * @return the lock advisor's order
+   */
   public int getOrder() {
     return order;
   }
 
-  /** Sets the lock advisor's order. */
+  /**
+   * Sets the lock advisor's order.
+   *
+   * @param order the lock advisor's order
+   */
   public void setOrder(int order) {
     this.order = order;
   }
 
-  /** Whether start-up fails when a provider does not answer. */
+  /**
+   * Whether start-up fails when a provider does not answer.
+   *
+   * @return whether start-up fails when a provider does not answer
+   */
   public boolean isRequireProvidersAtStartup() {
     return requireProvidersAtStartup;
   }
 
-  /** Sets whether start-up fails when a provider does not answer. */
+  /**
+   * Sets whether start-up fails when a provider does not answer.
+   *
+   * @param requireProvidersAtStartup whether start-up fails when a provider does not answer
+   */
   public void setRequireProvidersAtStartup(boolean requireProvidersAtStartup) {
     this.requireProvidersAtStartup = requireProvidersAtStartup;
   }
 
-  /** How long closing waits for running locked calls. */
+  /**
+   * How long closing waits for running locked calls.
+   *
+   * @return how long closing waits for running locked calls
+   */
   public Duration getShutdownTimeout() {
     return shutdownTimeout;
   }
 
-  /** Sets how long closing waits for running locked calls. */
+  /**
+   * Sets how long closing waits for running locked calls.
+   *
+   * @param shutdownTimeout how long closing waits for running locked calls
+   */
   public void setShutdownTimeout(Duration shutdownTimeout) {
     this.shutdownTimeout = shutdownTimeout;
   }
 
-  /** How often a provider that is down is probed. */
+  /**
+   * How often a provider that is down is probed.
+   *
+   * @return how often a provider that is down is probed
+   */
   public Duration getProviderProbeInterval() {
     return providerProbeInterval;
   }
 
-  /** Sets how often a provider that is down is probed. */
+  /**
+   * Sets how often a provider that is down is probed.
+   *
+   * @param providerProbeInterval how often a provider that is down is probed
+   */
   public void setProviderProbeInterval(Duration providerProbeInterval) {
     this.providerProbeInterval = providerProbeInterval;
   }
@@ -152,6 +216,7 @@ public class LocksmithProperties {
   /**
    * Applies the engine settings that are not provider URLs.
    *
+   * @param builder the engine's builder
    * @throws LockConfigurationException naming the property whose value the engine refuses
    */
   public void configure(Locksmith.Builder builder) {
@@ -169,17 +234,29 @@ public class LocksmithProperties {
     }
   }
 
-  /** Settings for a provider over the application's RedissonClient. */
+  /**
+   * Settings for a provider over the application's RedissonClient.
+   *
+   * @return settings for a provider over the application's RedissonClient
+   */
   public Redisson getRedisson() {
     return redisson;
   }
 
-  /** Settings for a provider over the application's DataSource ({@code locksmith.url=jdbc}). */
+  /**
+   * Settings for a provider over the application's DataSource ({@code locksmith.url=jdbc}).
+   *
+   * @return settings for a provider over the application's DataSource ({@code locksmith.url=jdbc})
+   */
   public Jdbc getJdbc() {
     return jdbc;
   }
 
-  /** Settings for a provider over the application's CuratorFramework (ZooKeeper). */
+  /**
+   * Settings for a provider over the application's CuratorFramework (ZooKeeper).
+   *
+   * @return settings for a provider over the application's CuratorFramework (ZooKeeper)
+   */
   public Curator getCurator() {
     return curator;
   }
@@ -188,6 +265,7 @@ public class LocksmithProperties {
    * The provider URLs as the engine reads them; {@code locksmith.url=jdbc}, the application's
    * DataSource, is a bean of the auto-configuration instead.
    *
+   * @return the settings
    * @throws LockConfigurationException when a named provider's URL is the bare {@code jdbc}
    */
   public LocksmithSettings toSettings() {
@@ -218,12 +296,20 @@ public class LocksmithProperties {
     /** URL of the provider. */
     private @Nullable String url;
 
-    /** The URL. */
+    /**
+     * The URL.
+     *
+     * @return the URL
+     */
     public @Nullable String getUrl() {
       return url;
     }
 
-    /** Sets the URL. */
+    /**
+     * Sets the URL.
+     *
+     * @param url the URL
+     */
     public void setUrl(@Nullable String url) {
       this.url = url;
     }
@@ -247,32 +333,56 @@ public class LocksmithProperties {
      */
     private boolean allowEviction;
 
-    /** Whether the RedissonClient bean is used. */
+    /**
+     * Whether the RedissonClient bean is used.
+     *
+     * @return whether the RedissonClient bean is used
+     */
     public boolean isEnabled() {
       return enabled;
     }
 
-    /** Sets whether the RedissonClient bean is used. */
+    /**
+     * Sets whether the RedissonClient bean is used.
+     *
+     * @param enabled whether the RedissonClient bean is used
+     */
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
     }
 
-    /** The key prefix. */
+    /**
+     * The key prefix.
+     *
+     * @return the key prefix
+     */
     public String getPrefix() {
       return prefix;
     }
 
-    /** Sets the key prefix. */
+    /**
+     * Sets the key prefix.
+     *
+     * @param prefix the key prefix
+     */
     public void setPrefix(String prefix) {
       this.prefix = prefix;
     }
 
-    /** Whether an evicting maxmemory-policy is accepted. */
+    /**
+     * Whether an evicting maxmemory-policy is accepted.
+     *
+     * @return whether an evicting maxmemory-policy is accepted
+     */
     public boolean isAllowEviction() {
       return allowEviction;
     }
 
-    /** Sets whether an evicting maxmemory-policy is accepted. */
+    /**
+     * Sets whether an evicting maxmemory-policy is accepted.
+     *
+     * @param allowEviction whether an evicting maxmemory-policy is accepted
+     */
     public void setAllowEviction(boolean allowEviction) {
       this.allowEviction = allowEviction;
     }
@@ -289,22 +399,38 @@ public class LocksmithProperties {
      */
     private boolean createTable = true;
 
-    /** The lock table. */
+    /**
+     * The lock table.
+     *
+     * @return the lock table
+     */
     public String getTable() {
       return table;
     }
 
-    /** Sets the lock table. */
+    /**
+     * Sets the lock table.
+     *
+     * @param table the lock table
+     */
     public void setTable(String table) {
       this.table = table;
     }
 
-    /** Whether the table is created when missing. */
+    /**
+     * Whether the table is created when missing.
+     *
+     * @return whether the table is created when missing
+     */
     public boolean isCreateTable() {
       return createTable;
     }
 
-    /** Sets whether the table is created when missing. */
+    /**
+     * Sets whether the table is created when missing.
+     *
+     * @param createTable whether the table is created when missing
+     */
     public void setCreateTable(boolean createTable) {
       this.createTable = createTable;
     }
@@ -324,32 +450,56 @@ public class LocksmithProperties {
     /** One lock call's bound, waiting for a connection and Curator's retries included. */
     private Duration timeout = Duration.ofSeconds(2);
 
-    /** Whether the CuratorFramework bean is used. */
+    /**
+     * Whether the CuratorFramework bean is used.
+     *
+     * @return whether the CuratorFramework bean is used
+     */
     public boolean isEnabled() {
       return enabled;
     }
 
-    /** Sets whether the CuratorFramework bean is used. */
+    /**
+     * Sets whether the CuratorFramework bean is used.
+     *
+     * @param enabled whether the CuratorFramework bean is used
+     */
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
     }
 
-    /** The base path of the lock nodes. */
+    /**
+     * The base path of the lock nodes.
+     *
+     * @return the base path of the lock nodes
+     */
     public String getBasePath() {
       return basePath;
     }
 
-    /** Sets the base path of the lock nodes. */
+    /**
+     * Sets the base path of the lock nodes.
+     *
+     * @param basePath the base path of the lock nodes
+     */
     public void setBasePath(String basePath) {
       this.basePath = basePath;
     }
 
-    /** One lock call's bound. */
+    /**
+     * One lock call's bound.
+     *
+     * @return one lock call's bound
+     */
     public Duration getTimeout() {
       return timeout;
     }
 
-    /** Sets one lock call's bound. */
+    /**
+     * Sets one lock call's bound.
+     *
+     * @param timeout one lock call's bound
+     */
     public void setTimeout(Duration timeout) {
       this.timeout = timeout;
     }

@@ -17,7 +17,12 @@ public final class LockIds {
 
   private LockIds() {}
 
-  /** Encodes a lock id for the wire. */
+  /**
+   * Encodes a lock id for the wire.
+   *
+   * @param lockId the lock id
+   * @return its wire form
+   */
   public static String encode(String lockId) {
     byte[] bytes = lockId.getBytes(StandardCharsets.UTF_8);
     StringBuilder out = new StringBuilder(bytes.length + 8);
@@ -35,6 +40,8 @@ public final class LockIds {
   /**
    * Decodes a lock id from the wire.
    *
+   * @param wire a lock id's wire form
+   * @return the lock id
    * @throws IllegalArgumentException naming the problem, when an escape is broken, the id is empty
    *     or the bytes are not UTF-8
    */

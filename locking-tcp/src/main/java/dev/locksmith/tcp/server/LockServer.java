@@ -31,7 +31,11 @@ public final class LockServer implements AutoCloseable {
     this.runtime = new ServerRuntime(settings);
   }
 
-  /** A builder with the defaults: port 7420 on 127.0.0.1, no data directory, no auth, no TLS. */
+  /**
+   * A builder with the defaults: port 7420 on 127.0.0.1, no data directory, no auth, no TLS.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -49,7 +53,11 @@ public final class LockServer implements AutoCloseable {
     return runtime.start();
   }
 
-  /** The bound port; -1 before {@link #start()}. */
+  /**
+   * The bound port; -1 before {@link #start()}.
+   *
+   * @return the bound port; -1 before {@link #start()}
+   */
   public int port() {
     return runtime.port();
   }
@@ -57,12 +65,19 @@ public final class LockServer implements AutoCloseable {
   /**
    * The Prometheus endpoint's bound port; -1 when there is none ({@link Builder#metricsPort(int)})
    * or before {@link #start()}.
+   *
+   * @return the Prometheus endpoint's bound port; -1 when there is none ({@link
+   *     Builder#metricsPort(int)}) or before {@link #start()}
    */
   public int metricsPort() {
     return runtime.metricsPort();
   }
 
-  /** Whether the server has been closed. */
+  /**
+   * Whether the server has been closed.
+   *
+   * @return whether the server has been closed
+   */
   public boolean isClosed() {
     return runtime.isClosed();
   }
@@ -76,7 +91,11 @@ public final class LockServer implements AutoCloseable {
     runtime.close();
   }
 
-  /** Blocks until {@link #close()} has finished. */
+  /**
+   * Blocks until {@link #close()} has finished.
+   *
+   * @throws InterruptedException when interrupted while waiting
+   */
   public void awaitTermination() throws InterruptedException {
     runtime.awaitTermination();
   }
@@ -136,7 +155,12 @@ public final class LockServer implements AutoCloseable {
 
     private Builder() {}
 
-    /** The TCP port; 0 picks a free one, which {@link LockServer#start()} returns. */
+    /**
+     * The TCP port; 0 picks a free one, which {@link LockServer#start()} returns.
+     *
+     * @param port the TCP port; 0 picks a free one, which {@link LockServer#start()} returns
+     * @return this builder
+     */
     public Builder port(int port) {
       if (port < 0 || port > 65_535) {
         throw new IllegalArgumentException("port " + port + " is outside 0..65535");
@@ -145,7 +169,13 @@ public final class LockServer implements AutoCloseable {
       return this;
     }
 
-    /** The address to bind; {@code 127.0.0.1} by default, {@code 0.0.0.0} for all interfaces. */
+    /**
+     * The address to bind; {@code 127.0.0.1} by default, {@code 0.0.0.0} for all interfaces.
+     *
+     * @param address the address to bind; {@code 127.0.0.1} by default, {@code 0.0.0.0} for all
+     *     interfaces
+     * @return this builder
+     */
     public Builder bind(String address) {
       this.bind = Objects.requireNonNull(address, "address");
       return this;
@@ -155,19 +185,33 @@ public final class LockServer implements AutoCloseable {
      * Where the fencing high-water mark is kept. Tokens are max(last + 1, the clock in
      * microseconds) either way; the mark keeps them increasing across restarts even if the clock
      * was set back.
+     *
+     * @param dataDir where the fencing high-water mark is kept
+     * @return this builder
      */
     public Builder dataDir(@Nullable Path dataDir) {
       this.dataDir = dataDir;
       return this;
     }
 
-    /** Requires clients to send {@code AUTH <secret>} first; null turns authentication off. */
+    /**
+     * Requires clients to send {@code AUTH <secret>} first; null turns authentication off.
+     *
+     * @param secret the shared secret, or null for no authentication
+     * @return this builder
+     */
     public Builder secret(@Nullable String secret) {
       this.secret = secret == null ? null : new Secret(secret);
       return this;
     }
 
-    /** Reads the shared secret from a file (surrounding whitespace and newlines are stripped). */
+    /**
+     * Reads the shared secret from a file (surrounding whitespace and newlines are stripped).
+     *
+     * @param file the file holding the secret
+     * @return this builder
+     * @throws IOException when the file cannot be read
+     */
     public Builder secretFile(Path file) throws IOException {
       String text = Files.readString(file, StandardCharsets.UTF_8).strip();
       if (text.isEmpty()) {
@@ -177,7 +221,13 @@ public final class LockServer implements AutoCloseable {
       return this;
     }
 
-    /** Serves TLS with a PEM certificate chain and a PEM PKCS#8 private key. */
+    /**
+     * Serves TLS with a PEM certificate chain and a PEM PKCS#8 private key.
+     *
+     * @param certPem the PEM certificate chain
+     * @param keyPem the PEM PKCS#8 private key
+     * @return this builder
+     */
     public Builder tls(Path certPem, Path keyPem) {
       this.tlsCert = Objects.requireNonNull(certPem, "certPem");
       this.tlsKey = Objects.requireNonNull(keyPem, "keyPem");
@@ -189,13 +239,21 @@ public final class LockServer implements AutoCloseable {
      * ACQUIRE-ALL of 64 lock ids of 1024 bytes each even when every byte is percent-encoded, with
      * 128-character owner tokens). A server with a larger {@link #maxKeyBytes} needs a longer line
      * for that: {@code 64 * (3 * maxKeyBytes + 130) + 2048} bytes.
+     *
+     * @param bytes the longest request line in bytes, without the newline
+     * @return this builder
      */
     public Builder maxLineLength(int bytes) {
       this.maxLineLength = positive("maxLineLength", bytes);
       return this;
     }
 
-    /** The longest lock id in UTF-8 bytes after decoding (default 1024). */
+    /**
+     * The longest lock id in UTF-8 bytes after decoding (default 1024).
+     *
+     * @param bytes the longest lock id in UTF-8 bytes after decoding (default 1024)
+     * @return this builder
+     */
     public Builder maxKeyBytes(int bytes) {
       this.maxKeyBytes = positive("maxKeyBytes", bytes);
       return this;
@@ -205,6 +263,9 @@ public final class LockServer implements AutoCloseable {
      * How many authenticated connections may be open at once (default 4096). With a secret,
      * connections that have not authenticated yet count against {@link #maxUnauthenticated(int)}
      * instead; without one, every connection is authenticated.
+     *
+     * @param count how many authenticated connections may be open at once (default 4096)
+     * @return this builder
      */
     public Builder maxConnections(int count) {
       this.maxConnections = positive("maxConnections", count);
@@ -215,6 +276,9 @@ public final class LockServer implements AutoCloseable {
      * With a secret: how many connections may be open without having authenticated yet (default
      * 256), on top of {@link #maxConnections(int)}, so connections that never authenticate cannot
      * take the places of real clients.
+     *
+     * @param count how many connections may be open without having authenticated yet
+     * @return this builder
      */
     public Builder maxUnauthenticated(int count) {
       this.maxUnauthenticated = positive("maxUnauthenticated", count);
@@ -224,13 +288,23 @@ public final class LockServer implements AutoCloseable {
     /**
      * With a secret: how many connections from one client address may be open without having
      * authenticated yet (default 8).
+     *
+     * @param count with a secret: how many connections from one client address may be open without
+     *     having authenticated yet (default 8)
+     * @return this builder
      */
     public Builder maxUnauthenticatedPerAddress(int count) {
       this.maxUnauthenticatedPerAddress = positive("maxUnauthenticatedPerAddress", count);
       return this;
     }
 
-    /** How many connections one client address may have open, in any state (default 1024). */
+    /**
+     * How many connections one client address may have open, in any state (default 1024).
+     *
+     * @param count how many connections one client address may have open, in any state (default
+     *     1024)
+     * @return this builder
+     */
     public Builder maxConnectionsPerAddress(int count) {
       this.maxConnectionsPerAddress = positive("maxConnectionsPerAddress", count);
       return this;
@@ -240,31 +314,54 @@ public final class LockServer implements AutoCloseable {
      * How many detached leases (shortened to a minimum hold, held until their end whatever their
      * client does) the server keeps at once (default 100,000). A {@code HOLD} beyond it is refused
      * and the lease stays attached to its connection.
+     *
+     * @param count how many detached leases the server keeps at once
+     * @return this builder
      */
     public Builder maxDetachedLeases(int count) {
       this.maxDetachedLeases = positive("maxDetachedLeases", count);
       return this;
     }
 
-    /** How many ACQUIREs may wait for one lock (default 1024). */
+    /**
+     * How many ACQUIREs may wait for one lock (default 1024).
+     *
+     * @param count how many ACQUIREs may wait for one lock (default 1024)
+     * @return this builder
+     */
     public Builder maxWaitersPerLock(int count) {
       this.maxWaitersPerLock = positive("maxWaitersPerLock", count);
       return this;
     }
 
-    /** How many locks one connection may hold and wait for together (default 1024). */
+    /**
+     * How many locks one connection may hold and wait for together (default 1024).
+     *
+     * @param count how many locks one connection may hold and wait for together (default 1024)
+     * @return this builder
+     */
     public Builder maxLocksPerConnection(int count) {
       this.maxLocksPerConnection = positive("maxLocksPerConnection", count);
       return this;
     }
 
-    /** How many bad lines in a row close a connection (default 10). */
+    /**
+     * How many bad lines in a row close a connection (default 10).
+     *
+     * @param count how many bad lines in a row close a connection (default 10)
+     * @return this builder
+     */
     public Builder maxErrors(int count) {
       this.maxErrors = positive("maxErrors", count);
       return this;
     }
 
-    /** How long a connection may send nothing before it is closed (default 5 minutes). */
+    /**
+     * How long a connection may send nothing before it is closed (default 5 minutes).
+     *
+     * @param timeout how long a connection may send nothing before it is closed (default 5 minutes)
+     * @return this builder
+     */
     public Builder idleTimeout(Duration timeout) {
       this.idleTimeout = positive("idleTimeout", timeout);
       return this;
@@ -273,6 +370,9 @@ public final class LockServer implements AutoCloseable {
     /**
      * With a secret: how long a new connection has to authenticate (TLS handshake included) before
      * it is closed with {@code * BYE auth-timeout} (default 5 seconds).
+     *
+     * @param timeout how long a new connection has to authenticate
+     * @return this builder
      */
     public Builder authTimeout(Duration timeout) {
       this.authTimeout = positive("authTimeout", timeout);
@@ -283,6 +383,9 @@ public final class LockServer implements AutoCloseable {
      * How long a connection may take to finish a line it has started before it is closed with
      * {@code * BYE line-timeout} (default 10 seconds). Against clients that trickle bytes, which
      * the idle timeout never catches.
+     *
+     * @param timeout how long a connection may take to finish a line it has started
+     * @return this builder
      */
     public Builder lineTimeout(Duration timeout) {
       this.lineTimeout = positive("lineTimeout", timeout);
@@ -292,6 +395,9 @@ public final class LockServer implements AutoCloseable {
     /**
      * Serves Prometheus metrics at {@code http://BIND:PORT/metrics} (0 picks a free port, see
      * {@link LockServer#metricsPort()}; -1, the default, serves none).
+     *
+     * @param port the metrics port: 0 for a free one, -1 for none
+     * @return this builder
      */
     public Builder metricsPort(int port) {
       if (port < -1 || port > 65_535) {
@@ -304,6 +410,9 @@ public final class LockServer implements AutoCloseable {
     /**
      * The address the metrics endpoint binds; {@code 127.0.0.1} by default. The endpoint has no
      * authentication.
+     *
+     * @param address the address the metrics endpoint binds; {@code 127.0.0.1} by default
+     * @return this builder
      */
     public Builder metricsBind(String address) {
       this.metricsBind = Objects.requireNonNull(address, "address");
@@ -316,6 +425,9 @@ public final class LockServer implements AutoCloseable {
      * the fastest on few cores. More spread socket and TLS work (many TLS handshakes at once, say)
      * over more threads; the lock table stays on the first, and the others hand their requests to
      * it.
+     *
+     * @param threads netty event loops (default 1)
+     * @return this builder
      */
     public Builder workerThreads(int threads) {
       this.workerThreads = positive("workerThreads", threads);
@@ -327,6 +439,9 @@ public final class LockServer implements AutoCloseable {
      * directory (default 1,000,000). Tokens follow the clock in microseconds, so under load the
      * mark is written at most once per this many microseconds (once a second by default), and a
      * server restarted after a crash waits at most this long for the clock to pass the stored mark.
+     *
+     * @param tokens fencing tokens reserved by each write of the high-water mark
+     * @return this builder
      */
     public Builder fencingBlock(long tokens) {
       if (tokens < 1) {
@@ -336,7 +451,11 @@ public final class LockServer implements AutoCloseable {
       return this;
     }
 
-    /** Creates the server; {@link LockServer#start()} binds it. */
+    /**
+     * Creates the server; {@link LockServer#start()} binds it.
+     *
+     * @return the server, not bound until {@link LockServer#start()}
+     */
     public LockServer build() {
       return new LockServer(
           new ServerSettings(
