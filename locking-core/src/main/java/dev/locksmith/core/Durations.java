@@ -25,6 +25,8 @@ public final class Durations {
   /**
    * Parses a duration.
    *
+   * @param text such as {@code 500ms}, {@code 10s} or {@code PT10S}
+   * @return the duration
    * @throws IllegalArgumentException naming the text and the accepted forms, when it is neither
    *     form, is negative or is longer than {@link #MAX}
    */
@@ -72,6 +74,7 @@ public final class Durations {
   /**
    * Checks a duration given as a {@link Duration} against the same bounds as parsed text.
    *
+   * @param duration the duration
    * @param what what the duration is, for the message, such as {@code "ttl"}
    * @return the duration
    * @throws IllegalArgumentException naming {@code what} when it is negative or over {@link #MAX}
@@ -92,7 +95,12 @@ public final class Durations {
         "'" + text.strip() + "' is longer than the longest duration Locksmith accepts, 365d");
   }
 
-  /** Formats a duration the short way this class parses, such as {@code 1500ms} or {@code 30s}. */
+  /**
+   * Formats a duration the short way this class parses, such as {@code 1500ms} or {@code 30s}.
+   *
+   * @param duration the duration
+   * @return its short form
+   */
   public static String format(Duration duration) {
     long millis = duration.toMillis();
     if (millis % 1000 != 0) {

@@ -5,10 +5,18 @@ import java.util.List;
 /** The lock is held by another owner and the busy policy is {@code FAIL}. */
 public final class LockBusyException extends LockException {
   private static final long serialVersionUID = 1L;
+
+  /** The id of the busy lock, the first of a set. */
   private final String lockId;
+
+  /** Every lock of the set asked for, or the one lock. */
   private final List<String> lockIds;
 
-  /** Creates an exception for the given lock id. */
+  /**
+   * Creates an exception for the given lock id.
+   *
+   * @param lockId the busy lock's id
+   */
   public LockBusyException(String lockId) {
     super("Lock '" + lockId + "' is held by another owner");
     this.lockId = lockId;
@@ -38,6 +46,9 @@ public final class LockBusyException extends LockException {
   /**
    * The id of the busy lock; for a set of locks asked for at once, the first of them ({@link
    * #lockIds()} lists them all).
+   *
+   * @return the id of the busy lock; for a set of locks asked for at once, the first of them
+   *     ({@link #lockIds()} lists them all)
    */
   public String lockId() {
     return lockId;
@@ -46,6 +57,9 @@ public final class LockBusyException extends LockException {
   /**
    * The busy lock's id, or for a set of locks asked for at once, every lock of the set, one of
    * which was busy.
+   *
+   * @return the busy lock's id, or for a set of locks asked for at once, every lock of the set, one
+   *     of which was busy
    */
   public List<String> lockIds() {
     return lockIds;

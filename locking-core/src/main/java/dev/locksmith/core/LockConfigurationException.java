@@ -7,12 +7,21 @@ package dev.locksmith.core;
 public final class LockConfigurationException extends LockException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates an exception with a message that says what is wrong and where. */
+  /**
+   * Creates an exception with a message that says what is wrong and where.
+   *
+   * @param message what is wrong and where
+   */
   public LockConfigurationException(String message) {
     super(message);
   }
 
-  /** Creates an exception with a message and the error that revealed the mistake. */
+  /**
+   * Creates an exception with a message and the error that revealed the mistake.
+   *
+   * @param message what is wrong and where
+   * @param cause the error that revealed the mistake
+   */
   public LockConfigurationException(String message, Throwable cause) {
     super(message, cause);
   }

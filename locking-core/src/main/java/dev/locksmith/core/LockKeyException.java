@@ -7,12 +7,21 @@ package dev.locksmith.core;
 public final class LockKeyException extends LockException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates an exception with a message naming the method and the expression. */
+  /**
+   * Creates an exception with a message naming the method and the expression.
+   *
+   * @param message names the method and the expression
+   */
   public LockKeyException(String message) {
     super(message);
   }
 
-  /** Creates an exception with a message and the evaluation error. */
+  /**
+   * Creates an exception with a message and the evaluation error.
+   *
+   * @param message names the method and the expression
+   * @param cause the evaluation error
+   */
   public LockKeyException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -10,21 +10,50 @@ import java.time.Duration;
  */
 public interface LockListener {
 
-  /** A lease was granted after {@code waited}. */
+  /**
+   * A lease was granted after {@code waited}.
+   *
+   * @param event the lock and its call
+   * @param waited how long the call waited
+   */
   default void acquired(LockEvent event, Duration waited) {}
 
-  /** The lock was held by another owner and the policy was SKIP or FAIL. */
+  /**
+   * The lock was held by another owner and the policy was SKIP or FAIL.
+   *
+   * @param event the lock and its call
+   */
   default void busy(LockEvent event) {}
 
-  /** WAIT ran out after {@code waited}. */
+  /**
+   * WAIT ran out after {@code waited}.
+   *
+   * @param event the lock and its call
+   * @param waited how long the call waited
+   */
   default void timedOut(LockEvent event, Duration waited) {}
 
-  /** The lease was released (or left to run out at its minimum hold time) after {@code held}. */
+  /**
+   * The lease was released (or left to run out at its minimum hold time) after {@code held}.
+   *
+   * @param event the lock and its call
+   * @param held how long the lease was held
+   */
   default void released(LockEvent event, Duration held) {}
 
-  /** The lease was lost while held, for the reason given. */
+  /**
+   * The lease was lost while held, for the reason given.
+   *
+   * @param event the lock and its call
+   * @param reason why the lease was lost
+   */
   default void lost(LockEvent event, String reason) {}
 
-  /** The provider failed while acquiring, renewing or releasing. */
+  /**
+   * The provider failed while acquiring, renewing or releasing.
+   *
+   * @param event the lock and its call
+   * @param error the provider's failure
+   */
   default void error(LockEvent event, Throwable error) {}
 }

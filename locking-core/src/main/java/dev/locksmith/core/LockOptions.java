@@ -47,7 +47,19 @@ public record LockOptions(
   /** The annotation's default wait timeout. */
   public static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofSeconds(30);
 
-  /** Validates the options. */
+  /**
+   * Validates the options.
+   *
+   * @param name see {@link #name()}
+   * @param key see {@link #key()}
+   * @param ttl see {@link #ttl()}
+   * @param renew see {@link #renew()}
+   * @param onBusy see {@link #onBusy()}
+   * @param waitTimeout see {@link #waitTimeout()}
+   * @param minHold see {@link #minHold()}
+   * @param provider see {@link #provider()}
+   * @param keys see {@link #keys()}
+   */
   public LockOptions {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(ttl, "ttl");
@@ -97,7 +109,18 @@ public record LockOptions(
     }
   }
 
-  /** Options with one key or none. */
+  /**
+   * Options with one key or none.
+   *
+   * @param name see {@link #name()}
+   * @param key see {@link #key()}
+   * @param ttl see {@link #ttl()}
+   * @param renew see {@link #renew()}
+   * @param onBusy see {@link #onBusy()}
+   * @param waitTimeout see {@link #waitTimeout()}
+   * @param minHold see {@link #minHold()}
+   * @param provider see {@link #provider()}
+   */
   public LockOptions(
       String name,
       @Nullable String key,
@@ -110,13 +133,22 @@ public record LockOptions(
     this(name, key, ttl, renew, onBusy, waitTimeout, minHold, provider, List.of());
   }
 
-  /** Options for a lock with the annotation's defaults: 30s ttl, renewed, WAIT up to 30s. */
+  /**
+   * Options for a lock with the annotation's defaults: 30s ttl, renewed, WAIT up to 30s.
+   *
+   * @param name the lock's name
+   * @return the options
+   */
   public static LockOptions named(String name) {
     return new LockOptions(
         name, null, DEFAULT_TTL, true, OnBusy.WAIT, DEFAULT_WAIT_TIMEOUT, Duration.ZERO, "");
   }
 
-  /** The lock id: the name, or {@code name:key}. */
+  /**
+   * The lock id: the name, or {@code name:key}.
+   *
+   * @return the lock id: the name, or {@code name:key}
+   */
   public String lockId() {
     return key == null ? name : name + ":" + key;
   }
@@ -124,12 +156,20 @@ public record LockOptions(
   /**
    * The lock ids this lock takes, in lock order: one for one key or none, one per distinct key with
    * several.
+   *
+   * @return the lock ids this lock takes, in lock order: one for one key or none, one per distinct
+   *     key with several
    */
   public List<String> lockIds() {
     return keys.isEmpty() ? List.of(lockId()) : keys.stream().map(k -> name + ":" + k).toList();
   }
 
-  /** The same options with one key (or none), in place of any keys before. */
+  /**
+   * The same options with one key (or none), in place of any keys before.
+   *
+   * @param newKey the key, or null for none
+   * @return the new options
+   */
   public LockOptions withKey(@Nullable String newKey) {
     return new LockOptions(name, newKey, ttl, renew, onBusy, waitTimeout, minHold, provider);
   }
@@ -143,6 +183,8 @@ public record LockOptions(
    *
    * <p>One call may name at most {@link LockProvider#MAX_KEYS_PER_CALL} (64) distinct keys.
    *
+   * @param newKeys the keys
+   * @return the new options
    * @throws IllegalArgumentException when there is no key, a key is null or empty, or there are
    *     more than {@link LockProvider#MAX_KEYS_PER_CALL} distinct keys
    */
@@ -161,37 +203,72 @@ public record LockOptions(
         name, null, ttl, renew, onBusy, waitTimeout, minHold, provider, List.copyOf(newKeys));
   }
 
-  /** The same options with several keys; see {@link #withKeys(Collection)}. */
+  /**
+   * The same options with several keys; see {@link #withKeys(Collection)}.
+   *
+   * @param newKeys the keys
+   * @return the new options
+   */
   public LockOptions withKeys(String... newKeys) {
     return withKeys(List.of(newKeys));
   }
 
-  /** The same options with a lease length. */
+  /**
+   * The same options with a lease length.
+   *
+   * @param newTtl the lease length
+   * @return the new options
+   */
   public LockOptions withTtl(Duration newTtl) {
     return new LockOptions(name, key, newTtl, renew, onBusy, waitTimeout, minHold, provider, keys);
   }
 
-  /** The same options with renewal on or off. */
+  /**
+   * The same options with renewal on or off.
+   *
+   * @param newRenew whether the lease is renewed
+   * @return the new options
+   */
   public LockOptions withRenew(boolean newRenew) {
     return new LockOptions(name, key, ttl, newRenew, onBusy, waitTimeout, minHold, provider, keys);
   }
 
-  /** The same options with a busy policy. */
+  /**
+   * The same options with a busy policy.
+   *
+   * @param newOnBusy the busy policy
+   * @return the new options
+   */
   public LockOptions withOnBusy(OnBusy newOnBusy) {
     return new LockOptions(name, key, ttl, renew, newOnBusy, waitTimeout, minHold, provider, keys);
   }
 
-  /** The same options with a wait timeout. */
+  /**
+   * The same options with a wait timeout.
+   *
+   * @param newWaitTimeout the longest wait
+   * @return the new options
+   */
   public LockOptions withWaitTimeout(Duration newWaitTimeout) {
     return new LockOptions(name, key, ttl, renew, onBusy, newWaitTimeout, minHold, provider, keys);
   }
 
-  /** The same options with a minimum hold time. */
+  /**
+   * The same options with a minimum hold time.
+   *
+   * @param newMinHold the shortest hold
+   * @return the new options
+   */
   public LockOptions withMinHold(Duration newMinHold) {
     return new LockOptions(name, key, ttl, renew, onBusy, waitTimeout, newMinHold, provider, keys);
   }
 
-  /** The same options on a named provider. */
+  /**
+   * The same options on a named provider.
+   *
+   * @param newProvider the provider's name
+   * @return the new options
+   */
   public LockOptions withProvider(String newProvider) {
     return new LockOptions(name, key, ttl, renew, onBusy, waitTimeout, minHold, newProvider, keys);
   }

@@ -10,17 +10,31 @@ package dev.locksmith.core;
 public class LockProviderException extends LockException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates an exception with a message. */
+  /**
+   * Creates an exception with a message.
+   *
+   * @param message the message
+   */
   public LockProviderException(String message) {
     super(message);
   }
 
-  /** Creates an exception with a message and a cause. */
+  /**
+   * Creates an exception with a message and a cause.
+   *
+   * @param message the message
+   * @param cause the cause
+   */
   public LockProviderException(String message, Throwable cause) {
     super(message, cause);
   }
 
-  /** Creates an exception with a message and no stack trace; see {@link LockException}. */
+  /**
+   * Creates an exception with a message and no stack trace; see {@link LockException}.
+   *
+   * @param message the message
+   * @param writableStackTrace whether the stack trace is filled in
+   */
   protected LockProviderException(String message, boolean writableStackTrace) {
     super(message, writableStackTrace);
   }

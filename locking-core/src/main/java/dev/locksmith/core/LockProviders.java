@@ -11,12 +11,22 @@ import java.util.TreeMap;
 public final class LockProviders {
   private LockProviders() {}
 
-  /** Creates a provider for a URL such as {@code tcp://host:7420} or {@code file:///mnt/locks}. */
+  /**
+   * Creates a provider for a URL such as {@code tcp://host:7420} or {@code file:///mnt/locks}.
+   *
+   * @param url the provider URL
+   * @return the provider
+   */
   public static LockProvider create(String url) {
     return create(ProviderUrl.parse(url));
   }
 
-  /** Creates a provider for a parsed URL. */
+  /**
+   * Creates a provider for a parsed URL.
+   *
+   * @param url the parsed URL
+   * @return the provider
+   */
   public static LockProvider create(ProviderUrl url) {
     Map<String, LockProviderFactory> factories = factories();
     LockProviderFactory factory = factories.get(url.scheme());

@@ -5,10 +5,19 @@ import java.time.Duration;
 /** Waiting for a lock ran out before the lock was granted. */
 public final class LockTimeoutException extends LockException {
   private static final long serialVersionUID = 1L;
+
+  /** The id of the lock that was not granted. */
   private final String lockId;
+
+  /** How long the caller waited. */
   private final Duration waited;
 
-  /** Creates an exception for the given lock id and the time spent waiting. */
+  /**
+   * Creates an exception for the given lock id and the time spent waiting.
+   *
+   * @param lockId the id of the lock that was not granted
+   * @param waited how long the caller waited
+   */
   public LockTimeoutException(String lockId, Duration waited) {
     super("Timed out after " + waited.toMillis() + " ms waiting for lock '" + lockId + "'");
     this.lockId = lockId;
@@ -32,12 +41,20 @@ public final class LockTimeoutException extends LockException {
     this.waited = waited;
   }
 
-  /** The id of the lock that was not granted. */
+  /**
+   * The id of the lock that was not granted.
+   *
+   * @return the id of the lock that was not granted
+   */
   public String lockId() {
     return lockId;
   }
 
-  /** How long the caller waited. */
+  /**
+   * How long the caller waited.
+   *
+   * @return how long the caller waited
+   */
   public Duration waited() {
     return waited;
   }

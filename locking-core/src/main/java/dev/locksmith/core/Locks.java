@@ -10,6 +10,8 @@ public final class Locks {
    * The innermost lease held by the current thread through {@code @DistributedLock} or {@link
    * Locksmith#run}/{@link Locksmith#call}.
    *
+   * @return the innermost lease held by the current thread through {@code @DistributedLock} or
+   *     {@link Locksmith#run}/{@link Locksmith#call}
    * @throws IllegalStateException when the current thread runs no locked method
    */
   public static Lease current() {
@@ -23,7 +25,11 @@ public final class Locks {
     return lease;
   }
 
-  /** The innermost lease held by the current thread, if any. */
+  /**
+   * The innermost lease held by the current thread, if any.
+   *
+   * @return the innermost lease held by the current thread, if any
+   */
   public static Optional<Lease> currentIfAny() {
     return Optional.ofNullable(HeldLeases.current());
   }

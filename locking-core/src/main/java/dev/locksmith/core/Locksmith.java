@@ -74,7 +74,11 @@ public final class Locksmith implements AutoCloseable {
     this.lockedCalls = new LockedCalls(specs, acquirer, listeners, builder.releaseDeferral);
   }
 
-  /** A builder with no providers. */
+  /**
+   * A builder with no providers.
+   *
+   * @return a builder with no providers
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -82,6 +86,10 @@ public final class Locksmith implements AutoCloseable {
   /**
    * An engine configured from {@code locksmith.url} and {@code locksmith.providers.<name>.url} in
    * system properties, environment variables or {@code locksmith.properties} on the class path.
+   *
+   * @return an engine configured from {@code locksmith.url} and {@code
+   *     locksmith.providers.<name>.url} in system properties, environment variables or {@code
+   *     locksmith.properties} on the class path
    */
   public static Locksmith fromSettings() {
     return builder().settings(LocksmithSettings.load()).build();
@@ -91,6 +99,7 @@ public final class Locksmith implements AutoCloseable {
    * Runs an intercepted call of an annotated method under its lock, applying the method's busy
    * policy. A {@code CompletionStage} result holds the lock until it completes.
    *
+   * @param invocation the intercepted call
    * @return the method's result, or for a skipped call {@code null}, {@code Optional.empty()} or a
    *     completed stage
    * @throws LockBusyException when busy under FAIL
@@ -104,6 +113,9 @@ public final class Locksmith implements AutoCloseable {
   /**
    * Resolves an intercepted call's lock without taking it, for results that run later such as
    * reactive publishers; see {@link PreparedCall}.
+   *
+   * @param invocation the intercepted call
+   * @return the call with its lock resolved
    */
   public PreparedCall prepare(LockedInvocation invocation) {
     return lockedCalls.prepare(invocation);
@@ -113,6 +125,7 @@ public final class Locksmith implements AutoCloseable {
    * Checks the {@code @DistributedLock} of every method of a class now (durations, key expressions,
    * providers, busy policy), so that a mistake fails at start-up rather than on the first call.
    *
+   * @param type the class
    * @return how many annotated methods were checked
    * @throws LockConfigurationException naming the class, method and attribute of the first mistake
    */
@@ -127,6 +140,8 @@ public final class Locksmith implements AutoCloseable {
    * that carry {@code @DistributedLock} or inherit it ({@link #isAnnotated}), synthetic and bridge
    * methods left out: the one walk every integration makes to find what to validate or intercept.
    *
+   * @param type the class
+   * @return those methods
    * @throws LinkageError when a method of the class names a class that cannot be loaded
    */
   public static List<Method> annotatedMethods(Class<?> type) {
@@ -141,17 +156,31 @@ public final class Locksmith implements AutoCloseable {
     return methods;
   }
 
-  /** Checks the {@code @DistributedLock} of one method now; see {@link #validate(Class)}. */
+  /**
+   * Checks the {@code @DistributedLock} of one method now; see {@link #validate(Class)}.
+   *
+   * @param method the method
+   */
   public void validate(Method method) {
     specs.get(method);
   }
 
-  /** Whether a method carries {@code @DistributedLock}, directly or through a meta-annotation. */
+  /**
+   * Whether a method carries {@code @DistributedLock}, directly or through a meta-annotation.
+   *
+   * @param method the method
+   * @return whether it is annotated
+   */
   public static boolean isAnnotated(Method method) {
     return MethodSpecs.find(method) != null;
   }
 
-  /** Returns the annotation that governs a method, if any. */
+  /**
+   * Returns the annotation that governs a method, if any.
+   *
+   * @param method the method
+   * @return the governing annotation, if any
+   */
   public static Optional<DistributedLock> annotationOf(Method method) {
     return Optional.ofNullable(MethodSpecs.find(method));
   }
@@ -162,6 +191,9 @@ public final class Locksmith implements AutoCloseable {
    * overrides or implements that does (superclasses first, then interfaces). Integrations use it to
    * tell an inherited annotation, which an AspectJ execution pointcut does not see, from the
    * method's own.
+   *
+   * @param method the method
+   * @return that method, if any
    */
   public static Optional<Method> annotationSource(Method method) {
     return Optional.ofNullable(MethodSpecs.annotationSource(method));
@@ -170,6 +202,7 @@ public final class Locksmith implements AutoCloseable {
   /**
    * Takes a lock now if it is free, never waiting. With several keys, every key's lock or none.
    *
+   * @param options the lock and its settings
    * @return the lease, or empty when another owner holds the lock (any of the keys)
    */
   public Optional<Lease> tryAcquire(LockOptions options) {
@@ -184,6 +217,8 @@ public final class Locksmith implements AutoCloseable {
    * ({@link LockOptions#withKeys}), takes every key's lock in lock order, all or nothing, within
    * one wait timeout; {@link Lease#leases()} gives each key's lease.
    *
+   * @param options the lock and its settings
+   * @return the lease; close it to release the lock
    * @throws LockBusyException when busy and the policy is FAIL or SKIP
    * @throws LockTimeoutException when WAIT ran out
    */
@@ -212,7 +247,10 @@ public final class Locksmith implements AutoCloseable {
   /**
    * Runs a block under a lock.
    *
+   * @param options the lock and its settings
+   * @param block the work to do under the lock
    * @return {@code true} if it ran, {@code false} if it was skipped under SKIP
+   * @throws Exception what the block throws
    */
   public boolean run(LockOptions options, ThrowingRunnable block) throws Exception {
     Object ran =
@@ -228,7 +266,11 @@ public final class Locksmith implements AutoCloseable {
   /**
    * Calls a block under a lock.
    *
+   * @param <T> the block's result type
+   * @param options the lock and its settings
+   * @param block the work to do under the lock
    * @return the block's value, or {@code null} when skipped under SKIP
+   * @throws Exception what the block throws
    */
   public <T> @Nullable T call(LockOptions options, Callable<T> block) throws Exception {
     LockProvider provider = provider(options);
@@ -265,7 +307,11 @@ public final class Locksmith implements AutoCloseable {
     return Objects.requireNonNull(provider);
   }
 
-  /** The configured providers by name; the default provider's name is the empty string. */
+  /**
+   * The configured providers by name; the default provider's name is the empty string.
+   *
+   * @return the configured providers by name; the default provider's name is the empty string
+   */
   public Map<String, LockProvider> providers() {
     return providers.all();
   }
@@ -274,6 +320,10 @@ public final class Locksmith implements AutoCloseable {
    * The health of each distinct provider, the default first (named {@code default}), as last seen
    * by calls and background probes: down from a call that failed for want of the provider until a
    * probe or a call is answered. Never blocks on a provider.
+   *
+   * @return the health of each distinct provider, the default first (named {@code default}), as
+   *     last seen by calls and background probes: down from a call that failed for want of the
+   *     provider until a probe or a call is answered
    */
   public List<ProviderHealth> health() {
     return circuits.health();
@@ -344,7 +394,11 @@ public final class Locksmith implements AutoCloseable {
   /** A block of code that may throw. */
   @FunctionalInterface
   public interface ThrowingRunnable {
-    /** Runs the block. */
+    /**
+     * Runs the block.
+     *
+     * @throws Exception when the block fails
+     */
     void run() throws Exception;
   }
 
@@ -365,13 +419,24 @@ public final class Locksmith implements AutoCloseable {
 
     private Builder() {}
 
-    /** The provider used when an annotation or options name none. */
+    /**
+     * The provider used when an annotation or options name none.
+     *
+     * @param provider the default provider
+     * @return this builder
+     */
     public Builder defaultProvider(LockProvider provider) {
       providers.put(ConfiguredProviders.DEFAULT, Objects.requireNonNull(provider));
       return this;
     }
 
-    /** A provider that {@code @DistributedLock(provider = name)} selects. */
+    /**
+     * A provider that {@code @DistributedLock(provider = name)} selects.
+     *
+     * @param name the provider's name
+     * @param provider the provider
+     * @return this builder
+     */
     public Builder provider(String name, LockProvider provider) {
       if (name.isEmpty()) {
         throw new IllegalArgumentException("provider name is empty; use defaultProvider");
@@ -384,6 +449,9 @@ public final class Locksmith implements AutoCloseable {
      * Creates providers from settings' URLs; the engine closes them when it is closed. A provider
      * already given by name is kept. When the settings require providers at start-up, so does this
      * builder ({@link #requireProvidersAtStartup}).
+     *
+     * @param settings the provider URLs
+     * @return this builder
      */
     public Builder settings(LocksmithSettings settings) {
       if (settings.requireProvidersAtStartup()) {
@@ -416,7 +484,12 @@ public final class Locksmith implements AutoCloseable {
       return this;
     }
 
-    /** A listener told of every acquisition, release, loss and error. */
+    /**
+     * A listener told of every acquisition, release, loss and error.
+     *
+     * @param listener the listener
+     * @return this builder
+     */
     public Builder listener(LockListener listener) {
       listeners.add(Objects.requireNonNull(listener));
       return this;
@@ -425,6 +498,9 @@ public final class Locksmith implements AutoCloseable {
     /**
      * Resolves every string attribute of the annotation before it is parsed, such as Spring's
      * {@code ${...}} placeholders. It may throw {@link IllegalArgumentException} with a reason.
+     *
+     * @param resolver the resolver
+     * @return this builder
      */
     public Builder attributeResolver(UnaryOperator<String> resolver) {
       this.attributeResolver = Objects.requireNonNull(resolver);
@@ -434,6 +510,9 @@ public final class Locksmith implements AutoCloseable {
     /**
      * Supplies parameter names where reflection cannot, such as Micronaut's compile-time metadata.
      * The function returns {@code null} to fall back to reflection.
+     *
+     * @param names a method's parameter names, or null when unknown
+     * @return this builder
      */
     public Builder parameterNames(Function<Method, String @Nullable []> names) {
       this.parameterNames = Objects.requireNonNull(names);
@@ -445,6 +524,9 @@ public final class Locksmith implements AutoCloseable {
      * class path ({@code META-INF/services/dev.locksmith.core.internal.KeyLanguage}, which {@code
      * locking-spel} registers); for example SpEL with a bean resolver. Without either, only literal
      * keys in single quotes can be used, and an expression key fails validation naming the method.
+     *
+     * @param language the key language
+     * @return this builder
      */
     public Builder keyLanguage(KeyLanguage language) {
       this.keyLanguage = Objects.requireNonNull(language);
@@ -454,6 +536,9 @@ public final class Locksmith implements AutoCloseable {
     /**
      * Lets an annotated method's release wait, for example until the transaction it joined
      * completes. Programmatic leases are released when closed.
+     *
+     * @param deferral the deferral
+     * @return this builder
      */
     public Builder releaseDeferral(ReleaseDeferral deferral) {
       this.releaseDeferral = Objects.requireNonNull(deferral);
@@ -464,6 +549,9 @@ public final class Locksmith implements AutoCloseable {
      * The time source for every lease-timing rule; it must run on the {@link System#nanoTime()}
      * clock the providers' deadlines use, at any speed. Default: {@link Ticker#system()}. For tests
      * on virtual time.
+     *
+     * @param ticker the time source
+     * @return this builder
      */
     public Builder ticker(Ticker ticker) {
       this.ticker = Objects.requireNonNull(ticker);
@@ -476,13 +564,21 @@ public final class Locksmith implements AutoCloseable {
      * LockProvider.renewAll}), with at most one batch in flight per provider, each batch one task.
      * Default: a pool of at most 8 daemon threads of the engine's own. The lease deadlines are
      * watched by the engine's sweeper whatever this executor does.
+     *
+     * @param executor the executor for renewals
+     * @return this builder
      */
     public Builder renewalExecutor(Executor executor) {
       this.renewalExecutor = Objects.requireNonNull(executor);
       return this;
     }
 
-    /** How long {@link Locksmith#close()} waits for locked calls still running. Default: 10 s. */
+    /**
+     * How long {@link Locksmith#close()} waits for locked calls still running. Default: 10 s.
+     *
+     * @param timeout the longest wait
+     * @return this builder
+     */
     public Builder shutdownTimeout(Duration timeout) {
       this.shutdownTimeout = Durations.check(timeout, "shutdownTimeout");
       return this;
@@ -492,6 +588,9 @@ public final class Locksmith implements AutoCloseable {
      * Whether {@link #build()} probes every provider and fails with {@link LockProviderException}
      * when one does not answer. Default {@code false}: start-up checks configuration only, an
      * unreachable provider starts down and locked calls on it fail fast until it answers.
+     *
+     * @param require whether to probe and fail
+     * @return this builder
      */
     public Builder requireProvidersAtStartup(boolean require) {
       this.requireProvidersAtStartup = require;
@@ -501,6 +600,9 @@ public final class Locksmith implements AutoCloseable {
     /**
      * How often a provider that is down is probed in the background ({@code status} of one lock, at
      * most one probe in flight per provider); its first answer brings it back. Default: 1 s.
+     *
+     * @param interval the probe interval
+     * @return this builder
      */
     public Builder providerProbeInterval(Duration interval) {
       Durations.check(interval, "providerProbeInterval");
@@ -517,6 +619,7 @@ public final class Locksmith implements AutoCloseable {
      * #requireProvidersAtStartup(boolean) requireProvidersAtStartup(true)} every provider is probed
      * now instead.
      *
+     * @return the engine
      * @throws LockProviderException with providers required at start-up, naming each provider that
      *     did not answer and why; the providers this builder created are closed then
      */

@@ -36,17 +36,32 @@ public record LocksmithSettings(
   private static final Pattern NAMED = Pattern.compile("locksmith\\.providers\\.([^.]+)\\.url");
   private static final Pattern NAMED_ENV = Pattern.compile("LOCKSMITH_PROVIDERS_(.+)_URL");
 
-  /** Copies the named URLs. */
+  /**
+   * Copies the named URLs.
+   *
+   * @param defaultUrl see {@link #defaultUrl()}
+   * @param providerUrls see {@link #providerUrls()}
+   * @param requireProvidersAtStartup see {@link #requireProvidersAtStartup()}
+   */
   public LocksmithSettings {
     providerUrls = Collections.unmodifiableMap(new TreeMap<>(providerUrls));
   }
 
-  /** Settings of provider URLs only; providers are not required at start-up. */
+  /**
+   * Settings of provider URLs only; providers are not required at start-up.
+   *
+   * @param defaultUrl see {@link #defaultUrl()}
+   * @param providerUrls see {@link #providerUrls()}
+   */
   public LocksmithSettings(@Nullable String defaultUrl, Map<String, String> providerUrls) {
     this(defaultUrl, providerUrls, false);
   }
 
-  /** Reads system properties, environment variables and {@code locksmith.properties}. */
+  /**
+   * Reads system properties, environment variables and {@code locksmith.properties}.
+   *
+   * @return the settings
+   */
   public static LocksmithSettings load() {
     Map<String, String> merged = new TreeMap<>(fromClasspath());
     System.getenv()
@@ -72,6 +87,8 @@ public record LocksmithSettings(
   /**
    * Reads the {@code locksmith.*} entries of flat properties.
    *
+   * @param properties flat properties, such as {@code locksmith.url}
+   * @return the settings
    * @throws LockConfigurationException when {@code locksmith.require-providers-at-startup} is
    *     neither {@code true} nor {@code false}
    */

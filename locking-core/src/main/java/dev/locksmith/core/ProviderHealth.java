@@ -18,7 +18,15 @@ import org.jspecify.annotations.Nullable;
 public record ProviderHealth(
     String name, String description, boolean up, @Nullable String problem, Instant since) {
 
-  /** Checks the components. */
+  /**
+   * Checks the components.
+   *
+   * @param name see {@link #name()}
+   * @param description see {@link #description()}
+   * @param up see {@link #up()}
+   * @param problem see {@link #problem()}
+   * @param since see {@link #since()}
+   */
   public ProviderHealth {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(description, "description");

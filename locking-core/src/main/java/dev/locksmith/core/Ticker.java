@@ -9,10 +9,18 @@ package dev.locksmith.core;
 @FunctionalInterface
 public interface Ticker {
 
-  /** The current time in nanoseconds; only differences between readings have a meaning. */
+  /**
+   * The current time in nanoseconds; only differences between readings have a meaning.
+   *
+   * @return the current time in nanoseconds; only differences between readings have a meaning
+   */
   long read();
 
-  /** The system's monotonic clock, {@link System#nanoTime()}. */
+  /**
+   * The system's monotonic clock, {@link System#nanoTime()}.
+   *
+   * @return the system's monotonic clock, {@link System#nanoTime()}
+   */
   static Ticker system() {
     return System::nanoTime;
   }

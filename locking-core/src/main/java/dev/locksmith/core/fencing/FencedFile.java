@@ -30,13 +30,21 @@ public final class FencedFile {
    */
   public record Fenced(String value, long token) {}
 
-  /** A fenced file at {@code path}; the file is created by the first write. */
+  /**
+   * A fenced file at {@code path}; the file is created by the first write.
+   *
+   * @param path the file
+   */
   public FencedFile(Path path) {
     this.path = path;
     this.lockPath = path.resolveSibling(path.getFileName() + ".fence-lock");
   }
 
-  /** Reads the value and the token of the last accepted write. */
+  /**
+   * Reads the value and the token of the last accepted write.
+   *
+   * @return the value and its token
+   */
   public Fenced read() {
     try {
       if (!Files.exists(path)) {
@@ -54,6 +62,8 @@ public final class FencedFile {
    * holder with an older token could still write between a newer holder's read and write, and that
    * write would be lost.
    *
+   * @param token the holder's fencing token
+   * @return the value, with the token now recorded
    * @throws StaleFencingTokenException when the file has seen a higher token; nothing changes then
    */
   public Fenced read(long token) {
@@ -63,6 +73,8 @@ public final class FencedFile {
   /**
    * Writes a value with a fencing token.
    *
+   * @param token the writer's fencing token
+   * @param value the text to write
    * @throws StaleFencingTokenException when the file holds a write with a higher token; the file is
    *     unchanged then
    */

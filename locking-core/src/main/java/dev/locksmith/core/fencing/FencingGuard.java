@@ -36,6 +36,10 @@ public final class FencingGuard {
    * Runs {@code write} if {@code token} is not lower than the highest accepted for the resource,
    * then records the token.
    *
+   * @param <T> the write's result type
+   * @param resource the resource written
+   * @param token the writer's fencing token
+   * @param write the write, run only for a token high enough
    * @return the write's result
    * @throws StaleFencingTokenException when a higher token was accepted before; nothing is written
    * @throws Exception whatever the write throws; the token is not recorded then
@@ -55,7 +59,12 @@ public final class FencingGuard {
     }
   }
 
-  /** The highest token accepted for the resource, if any. */
+  /**
+   * The highest token accepted for the resource, if any.
+   *
+   * @param resource the resource
+   * @return that token, if any
+   */
   public OptionalLong highest(String resource) {
     Resource state = resources.get(resource);
     if (state == null) {

@@ -19,7 +19,11 @@ import org.jspecify.annotations.Nullable;
  */
 public interface KeyLanguage {
 
-  /** The language's name in messages, such as {@code SpEL}. */
+  /**
+   * The language's name in messages, such as {@code SpEL}.
+   *
+   * @return the language's name in messages, such as {@code SpEL}
+   */
   String name();
 
   /**
@@ -39,12 +43,19 @@ public interface KeyLanguage {
      * The variables the expression reads ({@code accountId} for {@code #accountId}), without the
      * language's own (such as SpEL's {@code #root} and {@code #this}), in order of appearance. The
      * engine binds each to a parameter of the method, or reports it at validation.
+     *
+     * @return the variables the expression reads ({@code accountId} for {@code #accountId}),
+     *     without the language's own (such as SpEL's {@code #root} and {@code #this}), in order of
+     *     appearance
      */
     List<String> variables();
 
     /**
      * Whether the expression is nothing but one variable, such as {@code #accountId}; the engine
      * then reads that argument itself, without evaluating.
+     *
+     * @return whether the expression is nothing but one variable, such as {@code #accountId}; the
+     *     engine then reads that argument itself, without evaluating
      */
     boolean isSingleVariable();
 

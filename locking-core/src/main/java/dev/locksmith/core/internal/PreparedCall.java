@@ -25,7 +25,11 @@ import org.jspecify.annotations.Nullable;
  */
 public interface PreparedCall {
 
-  /** The options with the evaluated key. */
+  /**
+   * The options with the evaluated key.
+   *
+   * @return the options with the evaluated key
+   */
   LockOptions options();
 
   /**
@@ -42,9 +46,16 @@ public interface PreparedCall {
    * lease, or with {@code null} when skipped. Cancelling the future leaks nothing: a lease granted
    * after the cancellation is released at once. For reactive integrations, whose subscribers may
    * cancel at any moment.
+   *
+   * @param executor where the lock is taken
+   * @return the lease, or null when none was granted
    */
   CompletableFuture<@Nullable Lease> acquireAsync(Executor executor);
 
-  /** Releases a lease taken by {@link #acquire()}, through the engine's {@link ReleaseDeferral}. */
+  /**
+   * Releases a lease taken by {@link #acquire()}, through the engine's {@link ReleaseDeferral}.
+   *
+   * @param lease the lease
+   */
   void release(Lease lease);
 }

@@ -21,6 +21,9 @@ public final class Proxies {
   /**
    * Whether a proxy can intercept calls of the method: it is not private, static or final (see
    * {@link #NOT_INTERCEPTABLE}).
+   *
+   * @param method the method
+   * @return whether a proxy can intercept it
    */
   public static boolean canIntercept(Method method) {
     int modifiers = method.getModifiers();
@@ -33,6 +36,8 @@ public final class Proxies {
    * The {@code @DistributedLock} methods of a class and its superclasses ({@link
    * Locksmith#annotatedMethods}) that no proxy can intercept, in the order of that walk.
    *
+   * @param type the class
+   * @return those methods
    * @throws LinkageError when a method of the class names a class that cannot be loaded
    */
   public static List<Method> notInterceptable(Class<?> type) {

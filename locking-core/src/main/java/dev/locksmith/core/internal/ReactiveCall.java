@@ -12,7 +12,11 @@ import org.jspecify.annotations.Nullable;
  */
 public interface ReactiveCall {
 
-  /** The lock of this call, made by {@link Locksmith#prepare}. */
+  /**
+   * The lock of this call, made by {@link Locksmith#prepare}.
+   *
+   * @return the lock of this call, made by {@link Locksmith#prepare}
+   */
   PreparedCall prepared();
 
   /**
@@ -27,11 +31,22 @@ public interface ReactiveCall {
   /** Runs an intercepted method, as {@link #proceed()} says. */
   @FunctionalInterface
   interface Proceed {
-    /** See {@link ReactiveCall#proceed()}. */
+    /**
+     * See {@link ReactiveCall#proceed()}.
+     *
+     * @return what the method returned
+     * @throws Throwable what the method threw
+     */
     @Nullable Object proceed() throws Throwable;
   }
 
-  /** A call whose lock is already prepared. */
+  /**
+   * A call whose lock is already prepared.
+   *
+   * @param prepared the prepared lock
+   * @param proceed runs the method
+   * @return the call
+   */
   static ReactiveCall of(PreparedCall prepared, Proceed proceed) {
     return new ReactiveCall() {
       @Override
@@ -50,6 +65,12 @@ public interface ReactiveCall {
    * Prepares the lock of a call now ({@link Locksmith#prepare}: spec, key from these arguments,
    * provider), to be taken when {@link ReactiveResults} says.
    *
+   * @param locksmith the engine
+   * @param method the annotated method
+   * @param targetClass the class of the object the method runs on
+   * @param arguments the call's arguments
+   * @param proceed runs the method
+   * @return the call
    * @throws dev.locksmith.core.LockException when the key or the configuration is bad
    */
   static ReactiveCall of(

@@ -35,6 +35,8 @@ public final class ReactiveResults {
    * element of the method's publisher.
    *
    * @param subscriptions makes the call of each subscription
+   * @return a {@link Mono} that runs the call under its lock on each subscription, with at most the
+   *     first element of the method's publisher
    */
   public static Mono<Object> mono(Supplier<? extends ReactiveCall> subscriptions) {
     return Mono.defer(
@@ -54,6 +56,7 @@ public final class ReactiveResults {
    * A {@link Flux} that runs the call under its lock on each subscription.
    *
    * @param subscriptions makes the call of each subscription
+   * @return a {@link Flux} that runs the call under its lock on each subscription
    */
   public static Flux<Object> flux(Supplier<? extends ReactiveCall> subscriptions) {
     return Flux.defer(

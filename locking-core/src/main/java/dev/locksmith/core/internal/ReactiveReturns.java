@@ -14,7 +14,11 @@ public final class ReactiveReturns {
 
   private ReactiveReturns() {}
 
-  /** Whether Reactor is on core's class path, so that {@link ReactiveResults} can be loaded. */
+  /**
+   * Whether Reactor is on core's class path, so that {@link ReactiveResults} can be loaded.
+   *
+   * @return whether Reactor is on core's class path, so that {@link ReactiveResults} can be loaded
+   */
   public static boolean isReactorPresent() {
     return REACTOR_PRESENT;
   }
@@ -22,6 +26,9 @@ public final class ReactiveReturns {
   /**
    * Whether a method declared to return {@code type} has its lock held by {@link ReactiveResults}:
    * Reactor is present and the type is {@code Mono} or {@code Flux}.
+   *
+   * @param type the declared return type
+   * @return whether it is Mono or Flux and Reactor is present
    */
   public static boolean isMonoOrFlux(Class<?> type) {
     return REACTOR_PRESENT && (type.getName().equals(MONO) || type.getName().equals(FLUX));

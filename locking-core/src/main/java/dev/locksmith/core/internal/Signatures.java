@@ -11,6 +11,9 @@ public final class Signatures {
   /**
    * {@code com.acme.Report.run(String, int)}: the declaring class's binary name, the method's name
    * and its parameter types' simple names.
+   *
+   * @param method the method
+   * @return its signature
    */
   public static String of(Method method) {
     return method.getDeclaringClass().getName()

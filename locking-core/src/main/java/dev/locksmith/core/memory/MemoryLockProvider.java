@@ -39,7 +39,12 @@ public final class MemoryLockProvider implements LockProvider {
     this.store = store;
   }
 
-  /** A provider over the JVM-wide store of the given name; the empty name is {@code mem:}. */
+  /**
+   * A provider over the JVM-wide store of the given name; the empty name is {@code mem:}.
+   *
+   * @param name the store's name
+   * @return the provider
+   */
   public static MemoryLockProvider shared(String name) {
     return new MemoryLockProvider(name, STORES.computeIfAbsent(name, n -> new MemoryLockStore()));
   }
@@ -48,12 +53,18 @@ public final class MemoryLockProvider implements LockProvider {
    * Forgets the JVM-wide store of the given name, as if the process that kept it restarted: its
    * locks are gone and providers made later get a new store. Providers made before keep the old
    * one. Fencing tokens of the new store still exceed the old store's (see the class comment).
+   *
+   * @param name the store's name
    */
   public static void discardShared(String name) {
     STORES.remove(name);
   }
 
-  /** A provider over a store of its own, shared with nobody. */
+  /**
+   * A provider over a store of its own, shared with nobody.
+   *
+   * @return the provider
+   */
   public static MemoryLockProvider isolated() {
     return new MemoryLockProvider("isolated", new MemoryLockStore());
   }

@@ -15,6 +15,9 @@ public final class Deadlines {
   /**
    * The {@code nanoTime} at which a wait of {@code timeout} that starts now ends: now for a
    * negative or zero timeout, and about 73 years from now for anything longer than that.
+   *
+   * @param timeout the wait
+   * @return that {@code nanoTime}
    */
   public static long nanosAfter(Duration timeout) {
     return System.nanoTime() + waitNanos(timeout);

@@ -18,17 +18,30 @@ import java.time.Duration;
 public record LeaseGrant(
     String lockId, String ownerToken, long fencingToken, Duration ttl, long deadlineNanos) {
 
-  /** Whether the local deadline has passed. */
+  /**
+   * Whether the local deadline has passed.
+   *
+   * @return whether the local deadline has passed
+   */
   public boolean expired() {
     return expiredAt(System.nanoTime());
   }
 
-  /** Whether the local deadline has passed at {@code nanos} on the {@code nanoTime} clock. */
+  /**
+   * Whether the local deadline has passed at {@code nanos} on the {@code nanoTime} clock.
+   *
+   * @param nanos a {@code nanoTime} reading
+   * @return whether the deadline has passed then
+   */
   public boolean expiredAt(long nanos) {
     return nanos - deadlineNanos >= 0;
   }
 
-  /** Time left until the local deadline, never negative. */
+  /**
+   * Time left until the local deadline, never negative.
+   *
+   * @return time left until the local deadline, never negative
+   */
   public Duration timeLeft() {
     return timeLeftAt(System.nanoTime());
   }
@@ -36,13 +49,22 @@ public record LeaseGrant(
   /**
    * Time left at {@code nanos} on the {@code nanoTime} clock until the local deadline, never
    * negative.
+   *
+   * @param nanos a {@code nanoTime} reading
+   * @return the time left then
    */
   public Duration timeLeftAt(long nanos) {
     long left = deadlineNanos - nanos;
     return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
   }
 
-  /** The same lease with a new ttl and deadline, as a renewal grants it. */
+  /**
+   * The same lease with a new ttl and deadline, as a renewal grants it.
+   *
+   * @param newTtl the new ttl
+   * @param newDeadlineNanos the new local deadline on the {@code nanoTime} clock
+   * @return the renewed lease
+   */
   public LeaseGrant renewed(Duration newTtl, long newDeadlineNanos) {
     return new LeaseGrant(lockId, ownerToken, fencingToken, newTtl, newDeadlineNanos);
   }

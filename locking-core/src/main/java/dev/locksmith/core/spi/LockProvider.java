@@ -36,6 +36,9 @@ public interface LockProvider extends AutoCloseable {
   /**
    * Takes the lock if it is free (or its lease has expired) and returns the grant; returns empty at
    * once if another owner holds it.
+   *
+   * @param request the lock, its owner and ttl
+   * @return the grant, or empty when the lock is held
    */
   Optional<LeaseGrant> tryAcquire(LockRequest request);
 
@@ -84,6 +87,8 @@ public interface LockProvider extends AutoCloseable {
   /**
    * Takes the lock, waiting up to {@code timeout} for it to become free.
    *
+   * @param request the lock, its owner and ttl
+   * @param timeout the longest wait
    * @return the grant, or empty when the timeout ran out first
    * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
    */
@@ -97,6 +102,8 @@ public interface LockProvider extends AutoCloseable {
    * detached from its holder and must live until its new end even if the client that holds it
    * closes or its connection drops (see {@link #close()}).
    *
+   * @param lease the live lease
+   * @param ttl the new lease length from now
    * @return the renewed grant, or empty when the lease is no longer held by its owner (expired,
    *     released or taken over); nothing changes then
    */
@@ -105,6 +112,7 @@ public interface LockProvider extends AutoCloseable {
   /**
    * Releases a live lease and wakes a waiter.
    *
+   * @param lease the live lease
    * @return whether the lease was still held by its owner; when {@code false} nothing changes
    */
   boolean release(LeaseGrant lease);
@@ -119,6 +127,9 @@ public interface LockProvider extends AutoCloseable {
    * completes every pending stage.
    *
    * <p>Default: {@link #release} on the calling thread, the stage already complete.
+   *
+   * @param lease the live lease
+   * @return the store's answer: whether the lease was released
    */
   default CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
     try {
@@ -158,12 +169,18 @@ public interface LockProvider extends AutoCloseable {
   /**
    * What the provider knows of a lock's holder and waiters. The engine also calls it as its outage
    * probe, so it should change nothing and answer within the client's timeout.
+   *
+   * @param lockId the lock id
+   * @return the lock's status
    */
   LockStatus status(String lockId);
 
   /**
    * Every lock held now, for status listings, or empty when the provider cannot list its locks.
    * Default: cannot list.
+   *
+   * @return every lock held now, for status listings, or empty when the provider cannot list its
+   *     locks
    */
   default Optional<List<LockStatus>> listHeld() {
     return Optional.empty();
@@ -175,13 +192,18 @@ public interface LockProvider extends AutoCloseable {
    * released the session's leases. The engine then reports the lease lost at once instead of at its
    * next renewal. Default: the provider never calls it.
    *
+   * @param callback told of each lost lease
    * @return a registration to close when the callback is no longer wanted
    */
   default AutoCloseable onLeaseLost(Consumer<LeaseGrant> callback) {
     return () -> {};
   }
 
-  /** A short description for logs and health, such as the URL without secrets. */
+  /**
+   * A short description for logs and health, such as the URL without secrets.
+   *
+   * @return a short description for logs and health, such as the URL without secrets
+   */
   String description();
 
   /**

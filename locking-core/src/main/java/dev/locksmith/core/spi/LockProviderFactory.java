@@ -8,7 +8,11 @@ import java.util.Set;
  */
 public interface LockProviderFactory {
 
-  /** The URL schemes this factory handles, such as {@code "redis"} and {@code "rediss"}. */
+  /**
+   * The URL schemes this factory handles, such as {@code "redis"} and {@code "rediss"}.
+   *
+   * @return the URL schemes this factory handles, such as {@code "redis"} and {@code "rediss"}
+   */
   Set<String> schemes();
 
   /**
@@ -17,6 +21,9 @@ public interface LockProviderFactory {
    * the backend: a provider created while its server or directory is unreachable is returned, its
    * calls fail with {@link dev.locksmith.core.LockProviderException} until the backend answers, and
    * then work without the provider being created again.
+   *
+   * @param url the parsed URL
+   * @return the provider
    */
   LockProvider create(ProviderUrl url);
 }

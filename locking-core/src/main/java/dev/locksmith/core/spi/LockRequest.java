@@ -14,7 +14,14 @@ import java.util.Objects;
  */
 public record LockRequest(String lockId, String ownerToken, Duration ttl, String owner) {
 
-  /** Validates the fields. */
+  /**
+   * Validates the fields.
+   *
+   * @param lockId see {@link #lockId()}
+   * @param ownerToken see {@link #ownerToken()}
+   * @param ttl see {@link #ttl()}
+   * @param owner see {@link #owner()}
+   */
   public LockRequest {
     Objects.requireNonNull(lockId, "lockId");
     Objects.requireNonNull(ownerToken, "ownerToken");
@@ -29,7 +36,13 @@ public record LockRequest(String lockId, String ownerToken, Duration ttl, String
     Durations.check(ttl, "ttl");
   }
 
-  /** A request with a fresh owner token, described as the current host, process and thread. */
+  /**
+   * A request with a fresh owner token, described as the current host, process and thread.
+   *
+   * @param lockId the lock id
+   * @param ttl the lease length
+   * @return the request
+   */
   public static LockRequest of(String lockId, Duration ttl) {
     return new LockRequest(lockId, OwnerTokens.newToken(), ttl, OwnerTokens.describeCaller());
   }

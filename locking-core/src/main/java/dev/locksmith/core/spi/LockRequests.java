@@ -12,6 +12,7 @@ public final class LockRequests {
    * Checks a batch for {@link LockProvider#tryAcquireAll}: one to {@link
    * LockProvider#MAX_KEYS_PER_CALL} requests with distinct lock ids.
    *
+   * @param requests the batch
    * @throws IllegalArgumentException naming what is wrong
    */
   public static void checkBatch(List<LockRequest> requests) {
@@ -38,6 +39,7 @@ public final class LockRequests {
    * Checks a batch for {@link LockProvider#renewAll}: at most {@link
    * LockProvider#MAX_RENEWALS_PER_CALL} requests.
    *
+   * @param requests the batch
    * @throws IllegalArgumentException naming the size and the limit
    */
   public static void checkRenewals(List<RenewalRequest> requests) {

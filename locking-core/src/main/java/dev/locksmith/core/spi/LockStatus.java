@@ -13,7 +13,11 @@ import org.jspecify.annotations.Nullable;
  */
 public record LockStatus(String lockId, @Nullable Holder holder, int waiters) {
 
-  /** The current holder, if any. */
+  /**
+   * The current holder, if any.
+   *
+   * @return the current holder, if any
+   */
   public Optional<Holder> currentHolder() {
     return Optional.ofNullable(holder);
   }

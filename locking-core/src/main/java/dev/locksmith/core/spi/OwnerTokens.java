@@ -19,6 +19,8 @@ public final class OwnerTokens {
    * A new owner token: 96 random bits chosen once per process, then a sequence number. Unique
    * across processes and acquisitions, cheap to make; it is not ordered across hosts, so it cannot
    * fence.
+   *
+   * @return a new owner token: 96 random bits chosen once per process, then a sequence number
    */
   public static String newToken() {
     return PROCESS_PREFIX + Long.toHexString(SEQUENCE.incrementAndGet());
@@ -30,12 +32,20 @@ public final class OwnerTokens {
     return HexFormat.of().formatHex(random) + "-";
   }
 
-  /** Describes the calling thread as {@code host/pid/thread}. */
+  /**
+   * Describes the calling thread as {@code host/pid/thread}.
+   *
+   * @return {@code host/pid/thread}
+   */
   public static String describeCaller() {
     return HOST + "/" + PID + "/" + Thread.currentThread().getName();
   }
 
-  /** This host's name, as far as it can be found without a network round trip. */
+  /**
+   * This host's name, as far as it can be found without a network round trip.
+   *
+   * @return this host's name, as far as it can be found without a network round trip
+   */
   public static String host() {
     return HOST;
   }

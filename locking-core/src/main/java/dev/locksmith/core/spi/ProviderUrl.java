@@ -25,12 +25,23 @@ import org.jspecify.annotations.Nullable;
  */
 public record ProviderUrl(String text, URI uri, Map<String, String> parameters) {
 
-  /** Copies the parameters. */
+  /**
+   * Copies the parameters.
+   *
+   * @param text see {@link #text()}
+   * @param uri see {@link #uri()}
+   * @param parameters see {@link #parameters()}
+   */
   public ProviderUrl {
     parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
   }
 
-  /** Parses a provider URL. */
+  /**
+   * Parses a provider URL.
+   *
+   * @param text the URL
+   * @return the parsed URL
+   */
   public static ProviderUrl parse(String text) {
     String trimmed = text.strip();
     if (trimmed.isEmpty()) {
@@ -107,12 +118,20 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     return URLDecoder.decode(part, StandardCharsets.UTF_8);
   }
 
-  /** The scheme in lower case, such as {@code tcp}. */
+  /**
+   * The scheme in lower case, such as {@code tcp}.
+   *
+   * @return the scheme in lower case, such as {@code tcp}
+   */
   public String scheme() {
     return uri.getScheme().toLowerCase(java.util.Locale.ROOT);
   }
 
-  /** The URL with any password or secret parameter masked, for messages and logs. */
+  /**
+   * The URL with any password or secret parameter masked, for messages and logs.
+   *
+   * @return the URL with any password or secret parameter masked, for messages and logs
+   */
   public String redacted() {
     return redact(text);
   }
@@ -121,13 +140,20 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
    * Masks any password ({@code //user:password@host}) or secret parameter ({@code secret=}, {@code
    * password=}, {@code token=}) in a URL or a text that contains one, such as a provider's
    * description.
+   *
+   * @param text a URL
+   * @return the URL, masked
    */
   public static String redact(String text) {
     return text.replaceAll("(//[^:/@]*:)[^@/]*@", "$1****@")
         .replaceAll("((?:secret|password|token)=)[^&]*", "$1****");
   }
 
-  /** The host; fails when the URL has none. */
+  /**
+   * The host; fails when the URL has none.
+   *
+   * @return the host
+   */
   public String host() {
     String host = uri.getHost();
     if (host == null || host.isEmpty()) {
@@ -136,7 +162,12 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     return host;
   }
 
-  /** The port, or {@code defaultPort} when the URL gives none. */
+  /**
+   * The port, or {@code defaultPort} when the URL gives none.
+   *
+   * @param defaultPort the port when the URL gives none
+   * @return the port
+   */
   public int port(int defaultPort) {
     if (uri.getPort() >= 0) {
       return uri.getPort();
@@ -150,6 +181,9 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
   /**
    * The part after the scheme of an opaque URL such as {@code mem:orders}, without its query; empty
    * for a hierarchical URL.
+   *
+   * @return the part after the scheme of an opaque URL such as {@code mem:orders}, without its
+   *     query; empty for a hierarchical URL
    */
   public String opaquePart() {
     if (!uri.isOpaque()) {
@@ -160,13 +194,22 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     return question < 0 ? ssp : ssp.substring(0, question);
   }
 
-  /** The path, decoded; empty when the URL has none. */
+  /**
+   * The path, decoded; empty when the URL has none.
+   *
+   * @return the path, decoded; empty when the URL has none
+   */
   public String path() {
     String path = uri.getPath();
     return path == null ? "" : path;
   }
 
-  /** Fails when the URL has a parameter outside {@code allowed}, listing the allowed ones. */
+  /**
+   * Fails when the URL has a parameter outside {@code allowed}, listing the allowed ones.
+   *
+   * @param allowed the parameters this provider reads
+   * @return this URL
+   */
   public ProviderUrl requireOnly(Set<String> allowed) {
     for (String name : parameters.keySet()) {
       if (!allowed.contains(name)) {
@@ -182,12 +225,23 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     return this;
   }
 
-  /** A parameter's value, or {@code null} when absent. */
+  /**
+   * A parameter's value, or {@code null} when absent.
+   *
+   * @param name the parameter's name
+   * @return its value, or null
+   */
   public @Nullable String parameter(String name) {
     return parameters.get(name);
   }
 
-  /** A duration parameter such as {@code skew=2s}, or the default when absent. */
+  /**
+   * A duration parameter such as {@code skew=2s}, or the default when absent.
+   *
+   * @param name the parameter's name
+   * @param defaultValue the value when absent
+   * @return the duration
+   */
   public Duration durationParameter(String name, Duration defaultValue) {
     String value = parameters.get(name);
     if (value == null) {
@@ -200,7 +254,13 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     }
   }
 
-  /** An integer parameter, or the default when absent. */
+  /**
+   * An integer parameter, or the default when absent.
+   *
+   * @param name the parameter's name
+   * @param defaultValue the value when absent
+   * @return the integer
+   */
   public int intParameter(String name, int defaultValue) {
     String value = parameters.get(name);
     if (value == null) {
@@ -213,7 +273,13 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     }
   }
 
-  /** A boolean parameter ({@code true}/{@code false}), or the default when absent. */
+  /**
+   * A boolean parameter ({@code true}/{@code false}), or the default when absent.
+   *
+   * @param name the parameter's name
+   * @param defaultValue the value when absent
+   * @return the boolean
+   */
   public boolean booleanParameter(String name, boolean defaultValue) {
     String value = parameters.get(name);
     if (value == null) {
@@ -226,7 +292,12 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
     };
   }
 
-  /** An error about this URL: {@code Provider URL '<url>' <what>}. */
+  /**
+   * An error about this URL: {@code Provider URL '<url>' <what>}.
+   *
+   * @param what what is wrong
+   * @return the error, to throw
+   */
   public LockConfigurationException error(String what) {
     return new LockConfigurationException("Provider URL '" + redacted() + "' " + what);
   }

@@ -11,7 +11,12 @@ import java.util.Objects;
  */
 public record RenewalRequest(LeaseGrant lease, Duration ttl) {
 
-  /** Checks the fields. */
+  /**
+   * Checks the fields.
+   *
+   * @param lease see {@link #lease()}
+   * @param ttl see {@link #ttl()}
+   */
   public RenewalRequest {
     Objects.requireNonNull(lease, "lease");
     Objects.requireNonNull(ttl, "ttl");

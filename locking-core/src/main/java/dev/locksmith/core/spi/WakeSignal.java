@@ -18,6 +18,7 @@ public final class WakeSignal {
   /**
    * Waits until woken or {@code nanos} pass; a wake-up sent since the last wait ends it at once.
    *
+   * @param nanos the longest wait
    * @throws InterruptedException if the thread is interrupted while waiting
    */
   public void await(long nanos) throws InterruptedException {
