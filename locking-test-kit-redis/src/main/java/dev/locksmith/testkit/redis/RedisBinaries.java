@@ -21,7 +21,11 @@ public final class RedisBinaries {
 
   private RedisBinaries() {}
 
-  /** The {@code redis-server} on the {@code PATH}, if there is one. */
+  /**
+   * The {@code redis-server} on the {@code PATH}, if there is one.
+   *
+   * @return the binary, if one is on the PATH
+   */
   public static Optional<Path> onPath() {
     String path = System.getenv("PATH");
     if (path == null) {
@@ -39,7 +43,11 @@ public final class RedisBinaries {
     return Optional.empty();
   }
 
-  /** The {@code PATH}'s {@code redis-server}, else the embedded one. */
+  /**
+   * The {@code PATH}'s {@code redis-server}, else the embedded one.
+   *
+   * @return the binary
+   */
   public static Path find() {
     return onPath().orElseGet(RedisBinaries::embedded);
   }
@@ -48,6 +56,7 @@ public final class RedisBinaries {
    * The {@code redis-server} that {@code com.github.codemonstur:embedded-redis} ships for this
    * operating system and architecture, copied once per JVM to a temporary executable file.
    *
+   * @return the binary
    * @throws IllegalStateException when the jar has no binary for this platform
    */
   public static Path embedded() {

@@ -39,12 +39,21 @@ public final class RedisClusterTopology implements AutoCloseable {
     this.nodes = nodes;
   }
 
-  /** Starts the cluster from the test kit's binary ({@link RedisBinaries#find}). */
+  /**
+   * Starts the cluster from the test kit's binary ({@link RedisBinaries#find}).
+   *
+   * @return the running cluster
+   */
   public static RedisClusterTopology start() {
     return start(RedisBinaries.find());
   }
 
-  /** Starts the cluster from {@code binary} and waits until it serves every slot. */
+  /**
+   * Starts the cluster from {@code binary} and waits until it serves every slot.
+   *
+   * @param binary the redis-server binary
+   * @return the running cluster
+   */
   public static RedisClusterTopology start(Path binary) {
     List<RedisServerProcess> nodes = new ArrayList<>();
     RedisClusterTopology cluster = new RedisClusterTopology(nodes);
@@ -143,17 +152,30 @@ public final class RedisClusterTopology implements AutoCloseable {
     return String.valueOf(node.call("CLUSTER", "INFO")).contains("cluster_state:ok");
   }
 
-  /** The six nodes: the three first-started masters, then their replicas in the same order. */
+  /**
+   * The six nodes: the three first-started masters, then their replicas in the same order.
+   *
+   * @return the nodes
+   */
   public List<RedisServerProcess> nodes() {
     return List.copyOf(nodes);
   }
 
-  /** The nodes' addresses as clients take them, {@code redis://127.0.0.1:PORT}. */
+  /**
+   * The nodes' addresses as clients take them, {@code redis://127.0.0.1:PORT}.
+   *
+   * @return the addresses
+   */
   public List<String> nodeAddresses() {
     return nodes.stream().map(RedisServerProcess::url).toList();
   }
 
-  /** The node's cluster id ({@code CLUSTER MYID}), the same across restarts. */
+  /**
+   * The node's cluster id ({@code CLUSTER MYID}), the same across restarts.
+   *
+   * @param node one of the nodes
+   * @return its cluster id
+   */
   public String id(RedisServerProcess node) {
     String id = ids.get(node);
     if (id == null) {
@@ -162,12 +184,24 @@ public final class RedisClusterTopology implements AutoCloseable {
     return id;
   }
 
-  /** The slot of {@code key}, as a running node computes it ({@code CLUSTER KEYSLOT}). */
+  /**
+   * The slot of {@code key}, as a running node computes it ({@code CLUSTER KEYSLOT}).
+   *
+   * @param key the key
+   * @return its slot
+   * @throws IOException when no node answers
+   */
   public int slotOf(String key) throws IOException {
     return (int) (long) (Long) Objects.requireNonNull(running().call("CLUSTER", "KEYSLOT", key));
   }
 
-  /** The master serving {@code slot}, as a running node sees it ({@code CLUSTER SLOTS}). */
+  /**
+   * The master serving {@code slot}, as a running node sees it ({@code CLUSTER SLOTS}).
+   *
+   * @param slot the slot
+   * @return its master
+   * @throws IOException when no node answers
+   */
   public RedisServerProcess ownerOf(int slot) throws IOException {
     return ownerOf(running(), slot);
   }
@@ -188,7 +222,12 @@ public final class RedisClusterTopology implements AutoCloseable {
     throw new IOException(asked + " knows no owner of slot " + slot);
   }
 
-  /** The node on {@code port}. */
+  /**
+   * The node on {@code port}.
+   *
+   * @param port the node's port
+   * @return the node
+   */
   public RedisServerProcess node(int port) {
     return nodes.stream()
         .filter(node -> node.port() == port)
@@ -203,7 +242,13 @@ public final class RedisClusterTopology implements AutoCloseable {
         .orElseThrow(() -> new IllegalStateException("no cluster node runs"));
   }
 
-  /** The running replica that follows {@code master}, if any. */
+  /**
+   * The running replica that follows {@code master}, if any.
+   *
+   * @param master one of the masters
+   * @return its running replica, if any
+   * @throws IOException when a node does not answer
+   */
   public @Nullable RedisServerProcess replicaOf(RedisServerProcess master) throws IOException {
     String masterId = id(master);
     for (String[] fields : nodeLines(running())) {
@@ -228,6 +273,10 @@ public final class RedisClusterTopology implements AutoCloseable {
   /**
    * Waits until the writes {@code master} took up to now reached its replica (the offset {@code
    * WAIT 1} waits for, read from {@code INFO replication}).
+   *
+   * @param master one of the masters
+   * @param timeout the longest wait
+   * @throws IOException when a node does not answer
    */
   public void awaitReplicated(RedisServerProcess master, Duration timeout) throws IOException {
     long offset = Probe.offset(master);
@@ -241,6 +290,9 @@ public final class RedisClusterTopology implements AutoCloseable {
    * Waits until every running node says {@code cluster_state:ok} and sees a running master other
    * than {@code killed} serving {@code slot}.
    *
+   * @param killed the master that was stopped
+   * @param slot a slot it served
+   * @param timeout the longest wait
    * @return that master
    */
   public RedisServerProcess awaitFailover(RedisServerProcess killed, int slot, Duration timeout) {
@@ -273,8 +325,11 @@ public final class RedisClusterTopology implements AutoCloseable {
    * on the source, {@code MIGRATE} of the keys in batches of 100, then {@code SETSLOT NODE} on the
    * target, the source and every other running master.
    *
+   * @param slot the slot
+   * @param target the master to move it to
    * @return how many keys moved
    * @throws IllegalArgumentException when {@code target} already serves the slot
+   * @throws IOException when a node does not answer
    */
   public int migrateSlot(int slot, RedisServerProcess target) throws IOException {
     RedisServerProcess source = ownerOf(slot);

@@ -37,12 +37,21 @@ public final class RedisSentinelTopology implements AutoCloseable {
     this.sentinels = sentinels;
   }
 
-  /** Starts the set-up from the test kit's binary ({@link RedisBinaries#find}). */
+  /**
+   * Starts the set-up from the test kit's binary ({@link RedisBinaries#find}).
+   *
+   * @return the running topology
+   */
   public static RedisSentinelTopology start() {
     return start(RedisBinaries.find());
   }
 
-  /** Starts the set-up from {@code binary} and waits until it is ready to fail over. */
+  /**
+   * Starts the set-up from {@code binary} and waits until it is ready to fail over.
+   *
+   * @param binary the redis-server binary
+   * @return the running topology
+   */
   public static RedisSentinelTopology start(Path binary) {
     List<RedisServerProcess> data = new ArrayList<>();
     List<RedisServerProcess> sentinels = new ArrayList<>();
@@ -95,17 +104,29 @@ public final class RedisSentinelTopology implements AutoCloseable {
     return reply instanceof List<?> list ? list.size() : -1;
   }
 
-  /** The master and the two replicas, in the order they were started (the first was master). */
+  /**
+   * The master and the two replicas, in the order they were started (the first was master).
+   *
+   * @return the master and the two replicas, in the order they were started (the first was master)
+   */
   public List<RedisServerProcess> dataNodes() {
     return List.copyOf(dataNodes);
   }
 
-  /** The three Sentinels. */
+  /**
+   * The three Sentinels.
+   *
+   * @return the three Sentinels
+   */
   public List<RedisServerProcess> sentinels() {
     return List.copyOf(sentinels);
   }
 
-  /** The Sentinels' addresses as clients take them, {@code redis://127.0.0.1:PORT}. */
+  /**
+   * The Sentinels' addresses as clients take them, {@code redis://127.0.0.1:PORT}.
+   *
+   * @return the Sentinels' addresses as clients take them, {@code redis://127.0.0.1:PORT}
+   */
   public List<String> sentinelAddresses() {
     return sentinels.stream().map(RedisServerProcess::url).toList();
   }
@@ -114,6 +135,8 @@ public final class RedisSentinelTopology implements AutoCloseable {
    * The port of the master as the first running Sentinel that answers reports it ({@code SENTINEL
    * GET-MASTER-ADDR-BY-NAME}).
    *
+   * @return the port of the master as the first running Sentinel that answers reports it ({@code
+   *     SENTINEL GET-MASTER-ADDR-BY-NAME})
    * @throws IOException when no Sentinel answers
    */
   public int masterPort() throws IOException {
@@ -146,12 +169,22 @@ public final class RedisSentinelTopology implements AutoCloseable {
     return Integer.parseInt(String.valueOf(address.get(1)));
   }
 
-  /** The data node the Sentinels report as master. */
+  /**
+   * The data node the Sentinels report as master.
+   *
+   * @return the master
+   * @throws IOException when no sentinel answers
+   */
   public RedisServerProcess master() throws IOException {
     return dataNode(masterPort());
   }
 
-  /** The data node on {@code port}. */
+  /**
+   * The data node on {@code port}.
+   *
+   * @param port the node's port
+   * @return the node
+   */
   public RedisServerProcess dataNode(int port) {
     return dataNodes.stream()
         .filter(node -> node.port() == port)
@@ -162,6 +195,9 @@ public final class RedisSentinelTopology implements AutoCloseable {
   /**
    * Waits until the master's writes up to now reached every running replica that follows it (the
    * offset {@code WAIT} waits for, read from {@code INFO replication}).
+   *
+   * @param timeout the longest wait
+   * @throws IOException when a node does not answer
    */
   public void awaitReplicated(Duration timeout) throws IOException {
     RedisServerProcess master = master();
@@ -177,6 +213,8 @@ public final class RedisSentinelTopology implements AutoCloseable {
    * Waits until every running Sentinel reports a master other than the one on {@code oldPort}, and
    * that node calls itself master ({@code ROLE}).
    *
+   * @param oldPort the port of the master that was stopped
+   * @param timeout the longest wait
    * @return the new master
    */
   public RedisServerProcess awaitFailover(int oldPort, Duration timeout) {

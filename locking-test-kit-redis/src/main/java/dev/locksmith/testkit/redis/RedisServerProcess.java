@@ -55,8 +55,10 @@ public final class RedisServerProcess implements AutoCloseable {
   /**
    * Starts {@code binary} on a free port and waits until it answers {@code PING}.
    *
+   * @param binary the redis-server binary
    * @param extraArgs more {@code redis-server} arguments, such as {@code "--cluster-enabled",
    *     "yes"}
+   * @return the running server
    */
   public static RedisServerProcess start(Path binary, String... extraArgs) {
     Path dir = tempDir();
@@ -71,8 +73,10 @@ public final class RedisServerProcess implements AutoCloseable {
    * free port, and waits until it answers {@code PING}. A Sentinel needs this: it rewrites its file
    * as it learns the set-up, so the file stays across {@link #restart() restarts}.
    *
+   * @param binary the redis-server binary
    * @param config the file's text, such as {@code "sentinel monitor m 127.0.0.1 6379 2\n"}
    * @param extraArgs more {@code redis-server} arguments, such as {@code "--sentinel"}
+   * @return the running server
    */
   public static RedisServerProcess startWithConfig(
       Path binary, String config, String... extraArgs) {
@@ -206,27 +210,47 @@ public final class RedisServerProcess implements AutoCloseable {
     }
   }
 
-  /** The URL clients use, {@code redis://127.0.0.1:PORT}. */
+  /**
+   * The URL clients use, {@code redis://127.0.0.1:PORT}.
+   *
+   * @return the URL clients use, {@code redis://127.0.0.1:PORT}
+   */
   public String url() {
     return "redis://127.0.0.1:" + port;
   }
 
-  /** The host, {@code 127.0.0.1}. */
+  /**
+   * The host, {@code 127.0.0.1}.
+   *
+   * @return the host, {@code 127.0.0.1}
+   */
   public String host() {
     return "127.0.0.1";
   }
 
-  /** The port, the same across restarts. */
+  /**
+   * The port, the same across restarts.
+   *
+   * @return the port, the same across restarts
+   */
   public int port() {
     return port;
   }
 
-  /** The server's working directory, which holds its log ({@code redis.log}). */
+  /**
+   * The server's working directory, which holds its log ({@code redis.log}).
+   *
+   * @return the server's working directory, which holds its log ({@code redis.log})
+   */
   public Path directory() {
     return dir;
   }
 
-  /** Whether the process runs. */
+  /**
+   * Whether the process runs.
+   *
+   * @return whether the process runs
+   */
   public boolean isRunning() {
     Process current = process;
     return current != null && current.isAlive();
@@ -243,7 +267,13 @@ public final class RedisServerProcess implements AutoCloseable {
     launch();
   }
 
-  /** Sends one command to this server; see {@link RespClient#call}. */
+  /**
+   * Sends one command to this server; see {@link RespClient#call}.
+   *
+   * @param command the command and its arguments
+   * @return the reply
+   * @throws IOException when the server does not answer
+   */
   public @Nullable Object call(String... command) throws IOException {
     return RespClient.call(host(), port, Duration.ofSeconds(5), command);
   }

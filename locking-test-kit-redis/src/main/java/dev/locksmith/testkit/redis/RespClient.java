@@ -24,6 +24,11 @@ public final class RespClient {
    * Sends one command and returns its reply: a {@code String} for simple and bulk strings, a {@code
    * Long} for integers, a {@code List} for arrays and {@code null} for nil.
    *
+   * @param host the server's host
+   * @param port the server's port
+   * @param timeout the bound of connecting and reading
+   * @param command the command and its arguments
+   * @return the reply
    * @throws RespError when the server answers with an error
    * @throws IOException when the server cannot be reached or the reply is malformed
    */
@@ -110,7 +115,11 @@ public final class RespClient {
   public static final class RespError extends IOException {
     private static final long serialVersionUID = 1L;
 
-    /** Creates the error with the server's message. */
+    /**
+     * Creates the error with the server's message.
+     *
+     * @param message the error reply
+     */
     public RespError(String message) {
       super(message);
     }

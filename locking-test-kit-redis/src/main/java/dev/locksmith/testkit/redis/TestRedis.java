@@ -35,6 +35,8 @@ public final class TestRedis {
   /**
    * The URL of the JVM's shared test server, such as {@code redis://127.0.0.1:41234}: {@value
    * #URL_VARIABLE} when set, else a server started once for this JVM and killed when it exits.
+   *
+   * @return the URL, {@code redis://127.0.0.1:PORT}
    */
   public static String sharedUrl() {
     SHARED_LOCK.lock();
@@ -61,12 +63,19 @@ public final class TestRedis {
    * tests that stop or restart it. Close it when done.
    *
    * @param extraArgs more {@code redis-server} arguments
+   * @return the running server
    */
   public static RedisServerProcess startDedicated(String... extraArgs) {
     return RedisServerProcess.start(RedisBinaries.find(), extraArgs);
   }
 
-  /** Starts a dedicated server from the given executable; see {@link RedisBinaries}. */
+  /**
+   * Starts a dedicated server from the given executable; see {@link RedisBinaries}.
+   *
+   * @param binary the redis-server binary
+   * @param extraArgs further redis-server arguments
+   * @return the running server
+   */
   public static RedisServerProcess startDedicated(Path binary, String... extraArgs) {
     return RedisServerProcess.start(binary, extraArgs);
   }
