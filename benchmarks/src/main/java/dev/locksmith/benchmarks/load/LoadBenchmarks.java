@@ -135,6 +135,7 @@ public final class LoadBenchmarks {
           List.of(
               Systems.rawRedis(redis.url()),
               Systems.tcp(port),
+              Systems.rawRedisFenced(redis.url()),
               Systems.locksmithRedis(redis.url()));
       List<ThroughputRow> throughput = throughput(settings, throughputSystems);
       List<LockSystem> handoffSystems =

@@ -52,6 +52,27 @@ public final class Systems {
         });
   }
 
+  /**
+   * The raw Redis lock with a fencing token: {@code SET NX PX} and an {@code INCR} of the lock's
+   * counter in one script, then the same owner-checked delete. What a grant with a token costs
+   * before any of Locksmith's own work.
+   */
+  public static LockSystem rawRedisFenced(String url) {
+    return new LockSystem(
+        "redis-raw-fenced",
+        "raw Redis lock plus a fencing token: SET NX PX + INCR in one script, owner-checked DEL",
+        connections -> {
+          RedissonClient client = RedisClients.create(url, connections);
+          RawRedisLock lock = RawRedisLock.fenced(client);
+          return shuttingDown(
+              client,
+              (key, wait) -> {
+                String token = lock.lock(key, TTL, wait);
+                return token == null ? null : () -> lock.unlock(key, token);
+              });
+        });
+  }
+
   /** The Locksmith Redis provider, over a Redisson client of its own. */
   public static LockSystem locksmithRedis(String url) {
     return new LockSystem(

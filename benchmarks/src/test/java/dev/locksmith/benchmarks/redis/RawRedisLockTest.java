@@ -45,6 +45,25 @@ class RawRedisLockTest {
   }
 
   @Test
+  void theFencedVariantIsTheSameLockAndCountsItsGrants() {
+    RawRedisLock lock = RawRedisLock.fenced(holderClient);
+    String key = "raw-fenced-" + System.nanoTime();
+    String token = lock.tryLock(key, TTL);
+
+    assertThat(token).isNotNull();
+    assertThat(lock.tryLock(key, TTL)).isNull();
+    assertThat(lock.unlock(key, "someone-else")).isFalse();
+    assertThat(lock.unlock(key, token)).isTrue();
+    assertThat(lock.tryLock(key, TTL)).isNotNull();
+    assertThat(
+            holderClient
+                .<String>getBucket(key + ":fence", org.redisson.client.codec.StringCodec.INSTANCE)
+                .get())
+        .as("one increment per grant, none for the refused tries")
+        .isEqualTo("2");
+  }
+
+  @Test
   void waiterIsWokenByTheReleaseMessageLongBeforeItsRetryTimer() throws Exception {
     RawRedisLock holder = new RawRedisLock(holderClient);
     RawRedisLock waiter = new RawRedisLock(waiterClient);
