@@ -7,6 +7,7 @@ import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.ProviderHealth;
 import dev.locksmith.core.fencing.FencedFile;
 import dev.locksmith.core.fencing.StaleFencingTokenException;
 import dev.locksmith.testkit.ChildJvm;
@@ -22,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +31,11 @@ import org.slf4j.LoggerFactory;
  * A worker JVM for scenarios 1 and 4: N threads each take the lock again and again through one
  * {@link Locksmith} and, under the lease, read the fenced ledger and write its value plus one with
  * the lease's fencing token. Each thread appends a {@link Section} per accepted write to {@code
- * sections-PID-THREAD}; errors, lost leases and refused writes go to {@code errors-PID}.
+ * sections-PID-THREAD}; errors, lost leases, refused writes and provider outages go to {@code
+ * errors-PID}, one line each: {@code NANOS KIND MESSAGE}, the kind one of {@code error}, {@code
+ * listener-error}, {@code lost}, {@code refused}, {@code outage}. An outage is the engine's circuit
+ * for the provider seen open (or opened and closed again) after a section or an error: a {@code
+ * WAIT} rides through an outage without an error, so this is how the worker tells it met one.
  *
  * <p>Arguments: {@code URL LOCK_ID THREADS ITERATIONS LEDGER OUT_DIR TTL WAIT_TIMEOUT TOLERANT}, as
  * {@link Job#start} passes them. {@code ITERATIONS} per thread, or {@code 0} to run until {@code
@@ -50,6 +56,8 @@ final class LedgerWorker {
   private final AtomicInteger failures = new AtomicInteger();
   private final Writer errors;
   private final ReentrantLock errorsLock = new ReentrantLock();
+  // The provider's health last looked at (under errorsLock), to note each outage once.
+  private @Nullable ProviderHealth circuit;
 
   /**
    * What the worker JVMs of a scenario do, in the order of the arguments.
@@ -141,6 +149,7 @@ final class LedgerWorker {
         };
     try (Locksmith locksmith =
         Locksmith.builder().defaultProvider(LockProviders.create(url)).listener(listener).build()) {
+      circuit = locksmith.health().get(0);
       List<Thread> running = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int index = t;
@@ -169,6 +178,7 @@ final class LedgerWorker {
         try {
           sections.write(section(locksmith, thread).toLine() + "\n");
           sections.flush();
+          noteOutage(locksmith);
           i++;
         } catch (StaleFencingTokenException e) {
           note("refused", e.getMessage());
@@ -177,6 +187,7 @@ final class LedgerWorker {
           }
         } catch (LockException e) {
           note("error", e.toString());
+          noteOutage(locksmith);
           if (!tolerate(e)) {
             return;
           }
@@ -207,6 +218,34 @@ final class LedgerWorker {
     }
     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // back off before retrying
     return true;
+  }
+
+  /**
+   * Notes an outage when the provider's circuit changed state since the last look and is open, or
+   * is closed but was closed last time too (it opened and closed between two looks); a circuit
+   * still open, or closed again after an outage already noted, adds nothing.
+   */
+  private void noteOutage(Locksmith locksmith) {
+    ProviderHealth now = locksmith.health().get(0); // the default provider, the only one
+    String outage = null;
+    errorsLock.lock();
+    try {
+      ProviderHealth before = circuit;
+      circuit = now;
+      if (before == null || before.since().equals(now.since())) {
+        return;
+      }
+      if (!now.up()) {
+        outage = "down: " + now.problem(); // a new outage, or a new one after an outage noted
+      } else if (before.up()) {
+        outage = "down and back up between two looks";
+      } // else the outage noted last time ended
+    } finally {
+      errorsLock.unlock();
+    }
+    if (outage != null) {
+      note("outage", outage);
+    }
   }
 
   private void note(String kind, String message) {
