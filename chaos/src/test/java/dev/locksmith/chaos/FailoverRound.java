@@ -5,7 +5,6 @@ import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockException;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.LockProviderException;
 import dev.locksmith.testkit.CriticalSection;
 import dev.locksmith.testkit.History;
 import java.time.Duration;
@@ -28,6 +27,12 @@ import java.util.stream.Collectors;
  * the lease is lost) and then releases it; each waiter then takes the lock for a 20 ms section.
  * Every client is its own engine and Redisson client in the test JVM, so grants and sections are
  * timed on one clock.
+ *
+ * <p>A waiter's {@code WAIT} rides through the outage (the engine retries it until its {@code
+ * waitTimeout}), and the topology serves the slot again within seconds, long before any waiter's
+ * {@code waitTimeout}: so every waiter must be served. A timeout caused by the outage is the rule's
+ * end only for an outage that outlasts the wait, which this one does not: it is a violation here,
+ * as is a provider error (the wait did not ride through) or any other failure.
  */
 final class FailoverRound {
   static final int WAITERS = 3;
@@ -50,8 +55,12 @@ final class FailoverRound {
     long count() throws Exception;
   }
 
-  /** One waiter's turn: its index, token, grant and release, and validity at its section's end. */
-  record Turn(int index, long token, long grantedAt, long releasedAt, boolean valid) {}
+  /**
+   * One waiter's turn: its index, token, grant and release, validity at its section's end, and
+   * whether its client's provider went down during its wait (it rode through an outage).
+   */
+  record Turn(
+      int index, long token, long grantedAt, long releasedAt, boolean valid, boolean rodeOutage) {}
 
   /**
    * What the round measured.
@@ -61,7 +70,7 @@ final class FailoverRound {
    * @param renewedAt when a renewal after the fault was seen, or 0 when the lease was lost first
    * @param lostAt when the holder's lease was reported lost, or 0
    * @param holderEnd the end of the holder's section: its release, or its last valid moment
-   * @param failed waiters whose acquire threw a provider error
+   * @param failures the waiters whose acquire threw, each classified
    * @param violations overlaps, tokens out of order and waiters not served within their timeout
    */
   record Result(
@@ -72,7 +81,7 @@ final class FailoverRound {
       long holderEnd,
       long holderToken,
       List<Turn> turns,
-      List<String> failed,
+      List<WaitFailure> failures,
       List<String> violations) {
 
     /** The first waiter's grant, or 0 when none was granted. */
@@ -94,7 +103,14 @@ final class FailoverRound {
               .put("overlaps", overlaps)
               .put("token order violations", tokenOrder)
               .put("waiters not served within waitTimeout", unserved)
-              .put("waiters failed with a provider error", failed.size())
+              .put(
+                  "waiters that rode through an outage",
+                  turns.stream().filter(Turn::rodeOutage).count())
+              .put(
+                  "waiters timed out through the outage",
+                  count(WaitFailure.Outcome.TIMED_OUT_THROUGH_OUTAGE))
+              .put(
+                  "waiters failed with a provider error", count(WaitFailure.Outcome.PROVIDER_ERROR))
               .put("holder's lease lost across the fault", lostAt != 0)
               .put(
                   "fencing tokens (holder; waiters in grant order)",
@@ -123,6 +139,10 @@ final class FailoverRound {
                 late -> figures.millis("fault -> late waiter granted", late.grantedAt() - faultAt));
       }
       return figures;
+    }
+
+    private long count(WaitFailure.Outcome outcome) {
+      return failures.stream().filter(f -> f.outcome() == outcome).count();
     }
   }
 
@@ -154,7 +174,7 @@ final class FailoverRound {
         };
     List<Client> clients = new ArrayList<>();
     List<String> violations = new ArrayList<>();
-    List<String> failed = new ArrayList<>();
+    List<WaitFailure> failures = new ArrayList<>();
     List<Turn> turns = new ArrayList<>();
     try (Client holder = Client.connect(url, onLost)) {
       LockOptions options = LockOptions.named(lockId).withTtl(TTL);
@@ -201,10 +221,14 @@ final class FailoverRound {
         try {
           turns.add(waiter.result().get(waitBound, TimeUnit.MILLISECONDS));
         } catch (ExecutionException e) {
-          if (e.getCause() instanceof LockProviderException) {
-            failed.add(name + ": " + e.getCause());
-          }
-          violations.add(name + " not served within its waitTimeout: " + e.getCause());
+          WaitFailure failure = WaitFailure.of(name, e.getCause());
+          failures.add(failure);
+          violations.add(
+              name
+                  + " not served within its waitTimeout (the topology served again "
+                  + TimeUnit.NANOSECONDS.toMillis(faultDoneAt - faultAt)
+                  + " ms after the fault): "
+                  + failure.end());
         } catch (TimeoutException e) {
           violations.add(name + " not served within its waitTimeout: still waiting");
         }
@@ -229,7 +253,7 @@ final class FailoverRound {
           holderEnd,
           held.fencingToken(),
           List.copyOf(turns),
-          List.copyOf(failed),
+          List.copyOf(failures),
           List.copyOf(violations));
     } finally {
       clients.forEach(Client::close);
@@ -268,12 +292,14 @@ final class FailoverRound {
   }
 
   private static Turn turn(Client client, LockOptions options, int index) throws Exception {
+    OutageSeen outage = OutageSeen.from(client.locksmith());
     Lease lease = client.locksmith().acquire(options.withWaitTimeout(WAIT_TIMEOUT));
+    boolean rodeOutage = outage.seen();
     long grantedAt = System.nanoTime();
     LockSupport.parkNanos(SECTION.toNanos()); // the critical section's work
     boolean valid = lease.isValid();
     long releasedAt = System.nanoTime();
     lease.close();
-    return new Turn(index, lease.fencingToken(), grantedAt, releasedAt, valid);
+    return new Turn(index, lease.fencingToken(), grantedAt, releasedAt, valid, rodeOutage);
   }
 }
