@@ -2,7 +2,6 @@ package dev.locksmith.aspectj;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.locksmith.core.Locksmith;
 import dev.locksmith.testkit.SeveralKeysContract;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import java.util.List;
@@ -19,19 +18,13 @@ class SeveralKeysWovenTest implements SeveralKeysContract {
   final Transfers transfers = new Transfers();
 
   /** The scenarios against the provider of the engine the aspect uses in this test. */
-  @Override
-  public SeveralKeysScenarios scenarios() {
+  private SeveralKeysScenarios scenarios() {
     return new SeveralKeysScenarios(transfers, AspectLocksmith.engine().providers().get(""));
   }
 
   @Override
-  public Locksmith elsewhere() {
-    return engines.otherProcess();
-  }
-
-  @Override
-  public String settleMethod() {
-    return "Transfers.settle(List)";
+  public Fixture severalKeys() {
+    return new Fixture(scenarios(), engines::otherProcess, "Transfers.settle(List)");
   }
 
   @Test

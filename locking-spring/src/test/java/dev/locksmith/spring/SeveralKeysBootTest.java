@@ -147,18 +147,8 @@ class SeveralKeysBootTest implements SeveralKeysContract {
   }
 
   @Override
-  public SeveralKeysScenarios scenarios() {
-    return scenarios;
-  }
-
-  @Override
-  public Locksmith elsewhere() {
-    return elsewhere;
-  }
-
-  @Override
-  public String settleMethod() {
-    return "SeveralKeysBootTest$Accounts.settle(List)";
+  public Fixture severalKeys() {
+    return new Fixture(scenarios, () -> elsewhere, "SeveralKeysBootTest$Accounts.settle(List)");
   }
 
   private LockProvider provider() {

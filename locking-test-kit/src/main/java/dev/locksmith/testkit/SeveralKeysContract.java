@@ -1,30 +1,38 @@
 package dev.locksmith.testkit;
 
 import dev.locksmith.core.Locksmith;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
  * The {@link SeveralKeysScenarios} that every integration runs the same way, as JUnit 5 tests: an
- * integration's test class implements this interface, names its scenarios, another host's engine
- * and how errors name its settle method, and adds the scenarios it runs its own way.
+ * integration's test class implements this interface, gives its {@link Fixture} (its scenarios,
+ * another host's engine, how errors name its settle method), and adds the scenarios it runs its own
+ * way.
  *
  * <pre>{@code
  * class SeveralKeysInterceptorTest implements SeveralKeysContract {
- *   public SeveralKeysScenarios scenarios() { return scenarios; }
- *   public Locksmith elsewhere() { return elsewhere; }
- *   public String settleMethod() { return "AccountTransfers.settle(List)"; }
+ *   public Fixture severalKeys() {
+ *     return new Fixture(scenarios, () -> elsewhere, "AccountTransfers.settle(List)");
+ *   }
  * }
  * }</pre>
  */
 public interface SeveralKeysContract {
-  /** The scenarios on the integration's bean and the provider its engine uses. */
-  SeveralKeysScenarios scenarios();
+  /**
+   * What the tests run against.
+   *
+   * @param scenarios the scenarios on the integration's bean and the provider its engine uses
+   * @param elsewhere another engine on the same lock store, standing for another host (asked for
+   *     only by the test that needs it)
+   * @param settleMethod how an error names the bean's {@code settle} method, e.g. {@code
+   *     "Transfers.settle(List)"}
+   */
+  record Fixture(
+      SeveralKeysScenarios scenarios, Supplier<Locksmith> elsewhere, String settleMethod) {}
 
-  /** Another engine on the same lock store, standing for another host. */
-  Locksmith elsewhere();
-
-  /** How an error names the bean's {@code settle} method, e.g. {@code "Transfers.settle(List)"}. */
-  String settleMethod();
+  /** The integration's fixture, asked for by each test. */
+  Fixture severalKeys();
 
   /** Further checks of the integration while one account is held elsewhere; none by default. */
   default void whileOneAccountIsHeldElsewhere() {}
@@ -35,7 +43,7 @@ public interface SeveralKeysContract {
    */
   @Test
   default void transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate() throws Exception {
-    scenarios().transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate();
+    severalKeys().scenarios().transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate();
   }
 
   /**
@@ -44,20 +52,23 @@ public interface SeveralKeysContract {
    */
   @Test
   default void withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld() {
-    scenarios()
+    Fixture fixture = severalKeys();
+    fixture
+        .scenarios()
         .withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld(
-            elsewhere(), this::whileOneAccountIsHeldElsewhere);
+            fixture.elsewhere().get(), this::whileOneAccountIsHeldElsewhere);
   }
 
   /** See {@link SeveralKeysScenarios#aNestedCallOnOneAccountRunsUnderTheOuterLease}. */
   @Test
   default void aNestedCallOnOneAccountRunsUnderTheOuterLease() {
-    scenarios().aNestedCallOnOneAccountRunsUnderTheOuterLease();
+    severalKeys().scenarios().aNestedCallOnOneAccountRunsUnderTheOuterLease();
   }
 
   /** See {@link SeveralKeysScenarios#anEmptyListOfAccountsFailsNamingTheMethod}. */
   @Test
   default void anEmptyListOfAccountsFailsNamingTheMethod() {
-    scenarios().anEmptyListOfAccountsFailsNamingTheMethod(settleMethod());
+    Fixture fixture = severalKeys();
+    fixture.scenarios().anEmptyListOfAccountsFailsNamingTheMethod(fixture.settleMethod());
   }
 }

@@ -54,18 +54,8 @@ class SeveralKeysInterceptorTest implements SeveralKeysContract {
   }
 
   @Override
-  public SeveralKeysScenarios scenarios() {
-    return scenarios;
-  }
-
-  @Override
-  public Locksmith elsewhere() {
-    return elsewhere;
-  }
-
-  @Override
-  public String settleMethod() {
-    return "AccountTransfers.settle(List)";
+  public Fixture severalKeys() {
+    return new Fixture(scenarios, () -> elsewhere, "AccountTransfers.settle(List)");
   }
 
   @BeforeEach

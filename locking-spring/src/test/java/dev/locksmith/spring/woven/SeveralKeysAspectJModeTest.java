@@ -31,18 +31,8 @@ class SeveralKeysAspectJModeTest implements SeveralKeysContract {
   private SeveralKeysScenarios scenarios;
 
   @Override
-  public SeveralKeysScenarios scenarios() {
-    return scenarios;
-  }
-
-  @Override
-  public Locksmith elsewhere() {
-    return elsewhere;
-  }
-
-  @Override
-  public String settleMethod() {
-    return "WovenAccounts.settle(List)";
+  public Fixture severalKeys() {
+    return new Fixture(scenarios, () -> elsewhere, "WovenAccounts.settle(List)");
   }
 
   @BeforeEach
