@@ -31,6 +31,9 @@ public interface AsyncReleaseContract extends ContractFixture {
 
   /**
    * How many call-then-acquire rounds {@link #laterAcquireIsOrderedAfterAnInFlightRelease} runs.
+   *
+   * @return how many call-then-acquire rounds {@link #laterAcquireIsOrderedAfterAnInFlightRelease}
+   *     runs
    */
   default int asyncReleaseRounds() {
     return 1_000;
@@ -39,6 +42,8 @@ public interface AsyncReleaseContract extends ContractFixture {
   /**
    * A call on a lock, then at once an acquisition of the same lock from another engine on the same
    * client: never busy, and fencing tokens rise.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void laterAcquireIsOrderedAfterAnInFlightRelease() throws Exception {
@@ -63,6 +68,8 @@ public interface AsyncReleaseContract extends ContractFixture {
 
   /**
    * Closing the engine right after 20 calls waits for their releases: another client sees all free.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void closeFlushesPendingReleases() throws Exception {
@@ -89,6 +96,8 @@ public interface AsyncReleaseContract extends ContractFixture {
   /**
    * A release whose answer is held back keeps the lease counted as held: no released event, and
    * closing the engine waits, until the answer arrives.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void leaseCountsAsHeldUntilItsReleaseIsConfirmed() throws Exception {

@@ -11,7 +11,11 @@ import org.junit.jupiter.api.Test;
 /** Acquire, release, owner checks, expiry and status: what every provider has. */
 public interface BasicLeaseContract extends ContractFixture {
 
-  /** A held lock is refused to another client and to the holder's own client. */
+  /**
+   * A held lock is refused to another client and to the holder's own client.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void secondAcquireIsRefusedWhileHeld() throws Exception {
     LockProvider a = client();
@@ -26,7 +30,11 @@ public interface BasicLeaseContract extends ContractFixture {
     assertThat(a.release(held)).isTrue();
   }
 
-  /** A release frees the lock once; a second release of the same grant reports {@code false}. */
+  /**
+   * A release frees the lock once; a second release of the same grant reports {@code false}.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void releaseFreesTheLockOnceAndOnlyOnce() throws Exception {
     LockProvider a = client();
@@ -41,7 +49,11 @@ public interface BasicLeaseContract extends ContractFixture {
     }
   }
 
-  /** Distinct lock ids, odd characters included, are held independently. */
+  /**
+   * Distinct lock ids, odd characters included, are held independently.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void distinctKeysAreIndependent() throws Exception {
     LockProvider a = client();
@@ -58,7 +70,11 @@ public interface BasicLeaseContract extends ContractFixture {
     assertThat(b.release(odd)).isTrue();
   }
 
-  /** An abandoned lock is free again after its TTL, and not before. */
+  /**
+   * An abandoned lock is free again after its TTL, and not before.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void ttlFreesAnAbandonedLock() throws Exception {
     LockProvider a = client();
@@ -74,7 +90,11 @@ public interface BasicLeaseContract extends ContractFixture {
     assertThat(b.release(taken)).isTrue();
   }
 
-  /** A holder whose lease expired can neither renew nor release the next holder's lock. */
+  /**
+   * A holder whose lease expired can neither renew nor release the next holder's lock.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void staleHolderCanNeitherRenewNorReleaseTheNewHoldersLock() throws Exception {
     LockProvider a = client();
@@ -92,7 +112,11 @@ public interface BasicLeaseContract extends ContractFixture {
     assertThat(b.release(fresh)).isTrue();
   }
 
-  /** Release and renew after expiry report the lease lost and leave the new holder alone. */
+  /**
+   * Release and renew after expiry report the lease lost and leave the new holder alone.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void releaseAfterExpiryReportsLostAndChangesNothing() throws Exception {
     LockProvider a = client();
@@ -105,7 +129,11 @@ public interface BasicLeaseContract extends ContractFixture {
     assertThat(fresh.lockId()).isEqualTo(id);
   }
 
-  /** Status names the current holder's owner, token and time left. */
+  /**
+   * Status names the current holder's owner, token and time left.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void statusNamesTheHolderAndToken() throws Exception {
     LockProvider a = client();

@@ -53,12 +53,22 @@ public final class ChildJvm implements AutoCloseable {
     this.description = description;
   }
 
-  /** A builder for a child running {@code mainClass}. */
+  /**
+   * A builder for a child running {@code mainClass}.
+   *
+   * @param mainClass the class whose main method runs
+   * @return a builder for a child running {@code mainClass}
+   */
   public static Builder builder(Class<?> mainClass) {
     return new Builder(mainClass.getName());
   }
 
-  /** A builder for a child running the class named {@code mainClass}. */
+  /**
+   * A builder for a child running the class named {@code mainClass}.
+   *
+   * @param mainClass the binary name of the class whose main method runs
+   * @return a builder for a child running the class named {@code mainClass}
+   */
   public static Builder builder(String mainClass) {
     return new Builder(mainClass);
   }
@@ -81,43 +91,80 @@ public final class ChildJvm implements AutoCloseable {
       this.mainClass = mainClass;
     }
 
-    /** The {@code java} executable; default: the one running this JVM. */
+    /**
+     * The {@code java} executable; default: the one running this JVM.
+     *
+     * @param javaBinary the {@code java} executable; default: the one running this JVM
+     * @return this builder
+     */
     public Builder javaBinary(Path javaBinary) {
       this.javaBinary = javaBinary;
       return this;
     }
 
-    /** The class path; default: this JVM's {@code java.class.path}. */
+    /**
+     * The class path; default: this JVM's {@code java.class.path}.
+     *
+     * @param classPath the class path; default: this JVM's {@code java.class.path}
+     * @return this builder
+     */
     public Builder classPath(String classPath) {
       this.classPath = classPath;
       return this;
     }
 
-    /** Adds JVM options such as {@code -Xmx96m} or {@code -javaagent:...}, in order. */
+    /**
+     * Adds JVM options such as {@code -Xmx96m} or {@code -javaagent:...}, in order.
+     *
+     * @param options JVM options, in order
+     * @return this builder
+     */
     public Builder jvmOptions(String... options) {
       jvmOptions.addAll(List.of(options));
       return this;
     }
 
-    /** Adds {@code -Dname=value}, after the JVM options. */
+    /**
+     * Adds {@code -Dname=value}, after the JVM options.
+     *
+     * @param name the property's name
+     * @param value its value
+     * @return this builder
+     */
     public Builder systemProperty(String name, String value) {
       systemProperties.put(name, value);
       return this;
     }
 
-    /** Adds arguments for the main class, in order. */
+    /**
+     * Adds arguments for the main class, in order.
+     *
+     * @param arguments arguments for the main class, in order
+     * @return this builder
+     */
     public Builder args(String... arguments) {
       args.addAll(List.of(arguments));
       return this;
     }
 
-    /** Adds arguments for the main class, in order. */
+    /**
+     * Adds arguments for the main class, in order.
+     *
+     * @param arguments arguments for the main class, in order
+     * @return this builder
+     */
     public Builder args(List<String> arguments) {
       args.addAll(arguments);
       return this;
     }
 
-    /** The file the child's standard output and standard error go to; its directory is created. */
+    /**
+     * The file the child's standard output and standard error go to; its directory is created.
+     *
+     * @param file the file the child's standard output and standard error go to; its directory is
+     *     created
+     * @return this builder
+     */
     public Builder output(Path file) {
       this.output = file;
       return this;
@@ -126,13 +173,21 @@ public final class ChildJvm implements AutoCloseable {
     /**
      * The file the child's standard error goes to, apart from its standard output; default: merged
      * into the {@link #output(Path)} file. Its directory is created.
+     *
+     * @param file the file the child's standard error goes to, apart from its standard output;
+     *     default: merged into the {@link #output(Path)} file
+     * @return this builder
      */
     public Builder errorOutput(Path file) {
       this.errorOutput = file;
       return this;
     }
 
-    /** Makes standard input a pipe for {@link ChildJvm#send(String)}; default: empty input. */
+    /**
+     * Makes standard input a pipe for {@link ChildJvm#send(String)}; default: empty input.
+     *
+     * @return this builder
+     */
     public Builder pipeStdin() {
       this.pipeStdin = true;
       return this;
@@ -143,6 +198,8 @@ public final class ChildJvm implements AutoCloseable {
      * for a child that answers on it; the {@link #output(Path)} file then gets standard error only
      * (unless {@link #errorOutput(Path)} names another file). Default: standard output goes to the
      * output file.
+     *
+     * @return this builder
      */
     public Builder pipeStdout() {
       this.pipeStdout = true;
@@ -152,13 +209,19 @@ public final class ChildJvm implements AutoCloseable {
     /**
      * Appends to the output files instead of replacing them, for several children in turn writing
      * one log.
+     *
+     * @return this builder
      */
     public Builder appendOutput() {
       this.append = true;
       return this;
     }
 
-    /** The command line {@link #start()} runs. */
+    /**
+     * The command line {@link #start()} runs.
+     *
+     * @return the command line {@link #start()} runs
+     */
     public List<String> command() {
       List<String> command = new ArrayList<>();
       command.add(javaBinary.toString());
@@ -174,6 +237,7 @@ public final class ChildJvm implements AutoCloseable {
     /**
      * Starts the child.
      *
+     * @return the started child
      * @throws IllegalStateException when no output file was given
      * @throws UncheckedIOException when the process cannot be started
      */
@@ -225,22 +289,38 @@ public final class ChildJvm implements AutoCloseable {
     }
   }
 
-  /** The child's process id. */
+  /**
+   * The child's process id.
+   *
+   * @return the child's process id
+   */
   public long pid() {
     return process.pid();
   }
 
-  /** Whether the child still runs (a paused child does). */
+  /**
+   * Whether the child still runs (a paused child does).
+   *
+   * @return whether the child still runs (a paused child does)
+   */
   public boolean isAlive() {
     return process.isAlive();
   }
 
-  /** The file its output goes to. */
+  /**
+   * The file its output goes to.
+   *
+   * @return the file its output goes to
+   */
   public Path log() {
     return log;
   }
 
-  /** The underlying process. */
+  /**
+   * The underlying process.
+   *
+   * @return the underlying process
+   */
   public Process process() {
     return process;
   }
@@ -248,6 +328,7 @@ public final class ChildJvm implements AutoCloseable {
   /**
    * Sends one line to the child's standard input.
    *
+   * @param line the line, without its newline
    * @throws IllegalStateException when the child was started without {@link Builder#pipeStdin()}
    */
   public void send(String line) {
@@ -283,8 +364,10 @@ public final class ChildJvm implements AutoCloseable {
   /**
    * Waits for the child to exit.
    *
+   * @param timeout the longest wait
    * @return its exit code
    * @throws IllegalStateException when it did not exit in time; it is killed then
+   * @throws InterruptedException when interrupted
    */
   public int awaitExit(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -22,7 +22,12 @@ import java.util.concurrent.locks.LockSupport;
 public final class Contender {
   private Contender() {}
 
-  /** Runs the contender; exits 0 when every section ran, 1 otherwise. */
+  /**
+   * Runs the contender; exits 0 when every section ran, 1 otherwise.
+   *
+   * @param args {@code URL} and the contender's settings, as the harness passes them
+   * @throws Exception when a provider call fails
+   */
   public static void main(String[] args) throws Exception {
     String url = args[0];
     String lockId = args[1];

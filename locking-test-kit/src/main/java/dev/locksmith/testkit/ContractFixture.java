@@ -19,35 +19,77 @@ import java.util.concurrent.ExecutorService;
  */
 public interface ContractFixture {
 
-  /** A new client onto the shared lock store, closed after the test. */
+  /**
+   * A new client onto the shared lock store, closed after the test.
+   *
+   * @return a new client onto the shared lock store, closed after the test
+   * @throws Exception when a provider call fails
+   */
   LockProvider client() throws Exception;
 
-  /** A new client onto the shared lock store that the test closes itself. */
+  /**
+   * A new client onto the shared lock store that the test closes itself.
+   *
+   * @return a new client onto the shared lock store that the test closes itself
+   * @throws Exception when a provider call fails
+   */
   LockProvider unmanagedClient() throws Exception;
 
-  /** A new client whose path to the store the test can freeze or break, closed after the test. */
+  /**
+   * A new client whose path to the store the test can freeze or break, closed after the test.
+   *
+   * @return a new client whose path to the store the test can freeze or break, closed after the
+   *     test
+   * @throws Exception when a provider call fails
+   */
   FaultyPath faultyClient() throws Exception;
 
-  /** An engine over {@code provider}, closed after the test. */
+  /**
+   * An engine over {@code provider}, closed after the test.
+   *
+   * @param provider the provider under test
+   * @return an engine over it
+   */
   Locksmith engine(LockProvider provider);
 
   /**
    * An engine over {@code provider} that reports to {@code listener}, closed after the test before
    * the faulty paths and other engines.
+   *
+   * @param provider the provider under test
+   * @param listener told of the engine's events
+   * @return an engine over it
    */
   Locksmith engine(LockProvider provider, LockListener listener);
 
-  /** A lock id unique to this test run, so that shared stores are not disturbed. */
+  /**
+   * A lock id unique to this test run, so that shared stores are not disturbed.
+   *
+   * @param name a name unique within the test
+   * @return the lock id
+   */
   String lockId(String name);
 
-  /** A thread pool for the test's other parties, shut down after the test. */
+  /**
+   * A thread pool for the test's other parties, shut down after the test.
+   *
+   * @return a thread pool for the test's other parties, shut down after the test
+   */
   ExecutorService pool();
 
-  /** The provider's timings: shortest TTL, expiry grace, hand-off bound. */
+  /**
+   * The provider's timings: shortest TTL, expiry grace, hand-off bound.
+   *
+   * @return the provider's timings: shortest TTL, expiry grace, hand-off bound
+   */
   ContractTimings timings();
 
   /**
    * Polls with {@code taker} until it gets {@code id}, at most one short TTL and grace plus 5 s.
+   *
+   * @param taker the client that polls
+   * @param id the lock id
+   * @return the grant
    */
   default LeaseGrant takeAfterExpiry(LockProvider taker, String id) {
     ContractTimings timings = timings();
@@ -60,6 +102,10 @@ public interface ContractFixture {
 
   /**
    * Waits until {@code other} can take and release {@code id}: within {@code ttl}, grace and 2 s.
+   *
+   * @param other the client that takes and releases
+   * @param id the lock id
+   * @param ttl the lease length that must have run out
    */
   default void awaitFreeFor(LockProvider other, String id, Duration ttl) {
     await()
@@ -77,6 +123,10 @@ public interface ContractFixture {
    * Takes {@code id} through {@code taker} once another client's release has landed: an engine
    * sends a release off its caller's path, so a call that returned may still have its release in
    * flight on its own connection. Polls for at most 5 s (any provider's call bound here).
+   *
+   * @param taker the client that takes the lock
+   * @param id the lock id
+   * @return the grant
    */
   default LeaseGrant takeOnceReleased(LockProvider taker, String id) {
     return takeWhenFree(taker, id, Duration.ofSeconds(5), Duration.ofMillis(5));
@@ -99,12 +149,23 @@ public interface ContractFixture {
     return taken[0];
   }
 
-  /** Takes {@code id} through {@code provider} for 30 s; it must be free. */
+  /**
+   * Takes {@code id} through {@code provider} for 30 s; it must be free.
+   *
+   * @param provider the client that takes the lock
+   * @param id the lock id
+   * @return the grant
+   */
   default LeaseGrant hold(LockProvider provider, String id) {
     return provider.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
   }
 
-  /** Waits until a waiter is queued on {@code id}, where the provider can tell. */
+  /**
+   * Waits until a waiter is queued on {@code id}, where the provider can tell.
+   *
+   * @param provider the client the waiter waits on
+   * @param id the lock id
+   */
   default void awaitWaiting(LockProvider provider, String id) {
     if (provider.status(id).waiters() >= 0) {
       await().atMost(Duration.ofSeconds(10)).until(() -> provider.status(id).waiters() > 0);

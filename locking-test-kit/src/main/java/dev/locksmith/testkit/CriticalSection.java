@@ -11,7 +11,12 @@ package dev.locksmith.testkit;
  */
 public record CriticalSection(long pid, long fencingToken, long startNanos, long endNanos) {
 
-  /** Parses a line written by {@link #toLine()}. */
+  /**
+   * Parses a line written by {@link #toLine()}.
+   *
+   * @param line a line written by {@link #toLine()}
+   * @return the section
+   */
   public static CriticalSection parse(String line) {
     String[] parts = line.strip().split(" ");
     if (parts.length != 4) {
@@ -24,7 +29,11 @@ public record CriticalSection(long pid, long fencingToken, long startNanos, long
         Long.parseLong(parts[3]));
   }
 
-  /** The record as one line: {@code pid token start end}. */
+  /**
+   * The record as one line: {@code pid token start end}.
+   *
+   * @return the record as one line: {@code pid token start end}
+   */
   public String toLine() {
     return pid + " " + fencingToken + " " + startNanos + " " + endNanos;
   }

@@ -32,6 +32,8 @@ public interface FaultContract extends ContractFixture {
   /**
    * With replies frozen, a hung renewal is reported lost at the lease's deadline, never before, and
    * a late confirmation does not revive it.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void hungRenewalIsReportedLostAtTheDeadlineNotWhenTheCallGivesUp() throws Exception {
@@ -68,6 +70,8 @@ public interface FaultContract extends ContractFixture {
   /**
    * A grant whose reply arrived after its lease ran out is never handed out; the new holder is
    * untouched.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void lateGrantIsRenewedOrRefusedNeverRunExpired() throws Exception {
@@ -110,6 +114,8 @@ public interface FaultContract extends ContractFixture {
 
   /**
    * A lost acquire reply leaves no lock held beyond one TTL, or the client recovered a real lease.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void lostAcquireReplyLeavesNoGhostLockBeyondOneTtl() throws Exception {
@@ -131,7 +137,11 @@ public interface FaultContract extends ContractFixture {
     awaitFreeFor(client(), id, ttl);
   }
 
-  /** A release whose reply was lost is not reported as a lost lease. */
+  /**
+   * A release whose reply was lost is not reported as a lost lease.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void lostReleaseReplyIsNotReportedAsALoss() throws Exception {
     FaultyPath path = faultyClient();

@@ -95,6 +95,7 @@ public final class FaultProxy implements AutoCloseable {
    * @param targetHost a loopback address or a name that resolves only to loopback addresses, such
    *     as {@code "127.0.0.1"} or {@code "localhost"}
    * @param targetPort the server's port
+   * @return the started proxy
    * @throws IllegalArgumentException if the target is not on loopback or the port is out of range
    * @throws java.net.UnknownHostException if {@code targetHost} does not resolve
    * @throws IOException if the listening socket cannot be opened

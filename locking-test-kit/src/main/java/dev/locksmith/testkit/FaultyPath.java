@@ -10,7 +10,11 @@ import dev.locksmith.core.spi.LockProvider;
  */
 public interface FaultyPath extends AutoCloseable {
 
-  /** The client whose path misbehaves. */
+  /**
+   * The client whose path misbehaves.
+   *
+   * @return the client whose path misbehaves
+   */
   LockProvider provider();
 
   /**
@@ -33,12 +37,23 @@ public interface FaultyPath extends AutoCloseable {
   @Override
   void close();
 
-  /** A network client behind a proxy; closing closes both. */
+  /**
+   * A network client behind a proxy; closing closes both.
+   *
+   * @param proxy the proxy between the client and the server
+   * @param client a client connected through the proxy
+   * @return a network client behind a proxy; closing closes both
+   */
   static FaultyPath through(FaultProxy proxy, LockProvider client) {
     return new ProxiedPath(proxy, client);
   }
 
-  /** A store-only client whose answers are held back or lost by a wrapper around it. */
+  /**
+   * A store-only client whose answers are held back or lost by a wrapper around it.
+   *
+   * @param client a client of a store without network
+   * @return a store-only client whose answers are held back or lost by a wrapper around it
+   */
   static FaultyPath stalling(LockProvider client) {
     return new StallingProvider(client);
   }

@@ -10,7 +10,11 @@ import org.junit.jupiter.api.Test;
 /** Fencing tokens strictly increase from holder to holder. */
 public interface FencingContract extends ContractFixture {
 
-  /** Fencing tokens strictly increase across holders on three clients. */
+  /**
+   * Fencing tokens strictly increase across holders on three clients.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void fencingTokensStrictlyIncreaseAcrossHolders() throws Exception {
     List<LockProvider> clients = List.of(client(), client(), client());

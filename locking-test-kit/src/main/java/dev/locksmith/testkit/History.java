@@ -13,7 +13,12 @@ import java.util.List;
  */
 public record History(List<CriticalSection> sections, List<String> violations) {
 
-  /** Sorts and checks sections. */
+  /**
+   * Sorts and checks sections.
+   *
+   * @param recorded every recorded section
+   * @return the checked history
+   */
   public static History check(List<CriticalSection> recorded) {
     List<CriticalSection> sorted = new ArrayList<>(recorded);
     sorted.sort(Comparator.comparingLong(CriticalSection::startNanos));
@@ -32,7 +37,11 @@ public record History(List<CriticalSection> sections, List<String> violations) {
     return new History(List.copyOf(sorted), List.copyOf(violations));
   }
 
-  /** How many distinct processes ran sections. */
+  /**
+   * How many distinct processes ran sections.
+   *
+   * @return how many distinct processes ran sections
+   */
   public long processes() {
     return sections.stream().mapToLong(CriticalSection::pid).distinct().count();
   }

@@ -48,23 +48,39 @@ public abstract class LockProviderContract implements ContractFixture {
   /** Creates the subclass. */
   protected LockProviderContract() {}
 
-  /** A new client of the provider under test onto the shared lock store. */
+  /**
+   * A new client of the provider under test onto the shared lock store.
+   *
+   * @return a new client of the provider under test onto the shared lock store
+   * @throws Exception when a provider call fails
+   */
   protected abstract LockProvider newProvider() throws Exception;
 
   /**
    * Extra time past a TTL before the provider frees an abandoned lock, such as a file provider's
    * clock-skew allowance. Default: none.
+   *
+   * @return extra time past a TTL before the provider frees an abandoned lock, such as a file
+   *     provider's clock-skew allowance
    */
   protected Duration expiryGrace() {
     return Duration.ZERO;
   }
 
-  /** The shortest TTL the provider handles well in tests. Default: 500 ms. */
+  /**
+   * The shortest TTL the provider handles well in tests. Default: 500 ms.
+   *
+   * @return the shortest TTL the provider handles well in tests. Default: 500 ms
+   */
   protected Duration shortTtl() {
     return Duration.ofMillis(500);
   }
 
-  /** The upper bound asserted for a hand-off from a release to a waiter. Default: 1 s. */
+  /**
+   * The upper bound asserted for a hand-off from a release to a waiter. Default: 1 s.
+   *
+   * @return the upper bound asserted for a hand-off from a release to a waiter. Default: 1 s
+   */
   protected Duration maxHandOff() {
     return Duration.ofSeconds(1);
   }
@@ -74,6 +90,9 @@ public abstract class LockProviderContract implements ContractFixture {
    * return one behind a {@link FaultProxy} ({@link FaultyPath#through}); the default stalls the
    * answers of {@link #newProvider()} ({@link FaultyPath#stalling}), the equivalent for a provider
    * with no network. Used by {@link FaultContract}.
+   *
+   * @return a new client onto the shared lock store whose path a fault test controls
+   * @throws Exception when a provider call fails
    */
   protected FaultyPath newFaultyClient() throws Exception {
     return FaultyPath.stalling(newProvider());

@@ -16,6 +16,9 @@ public final class MinHoldChecks {
    * Tries to take {@code id} through {@code other} at once; when that succeeds, releases it and
    * checks that {@code minHold} has passed since {@code grantedAt}.
    *
+   * @param other a client other than the holder
+   * @param id the lock id
+   * @param minHold the minimum hold
    * @param grantedAt {@link System#nanoTime()} no later than the grant the minimum hold counts from
    * @param what what an early grant means, for the failure message
    * @return whether the lock was free

@@ -36,7 +36,11 @@ public final class MultiProcessHarness {
    */
   public record Result(History history, int expected, long counter, List<Integer> exitCodes) {
 
-    /** Every violation: history violations, lost updates, and failed children. */
+    /**
+     * Every violation: history violations, lost updates, and failed children.
+     *
+     * @return every violation: history violations, lost updates, and failed children
+     */
     public List<String> violations() {
       List<String> all = new ArrayList<>(history.violations());
       if (counter != expected) {
@@ -54,7 +58,17 @@ public final class MultiProcessHarness {
     }
   }
 
-  /** Runs {@code processes} contenders of {@code iterations} sections each, with a 10 s TTL. */
+  /**
+   * Runs {@code processes} contenders of {@code iterations} sections each, with a 10 s TTL.
+   *
+   * @param url the provider URL every JVM uses
+   * @param processes how many JVMs
+   * @param iterations critical sections per JVM
+   * @param workDir where the JVMs write their logs and records
+   * @return runs {@code processes} contenders of {@code iterations} sections each, with a 10 s TTL
+   * @throws IOException when an I/O operation fails
+   * @throws InterruptedException when interrupted
+   */
   public static Result run(String url, int processes, int iterations, Path workDir)
       throws IOException, InterruptedException {
     return run(
@@ -66,7 +80,19 @@ public final class MultiProcessHarness {
         workDir);
   }
 
-  /** Runs contenders on the given lock id and TTL. */
+  /**
+   * Runs contenders on the given lock id and TTL.
+   *
+   * @param url the provider URL every JVM uses
+   * @param lockId the contended lock
+   * @param processes how many JVMs
+   * @param iterations critical sections per JVM
+   * @param ttl the lease length
+   * @param workDir where the JVMs write their logs and records
+   * @return runs contenders on the given lock id and TTL
+   * @throws IOException when an I/O operation fails
+   * @throws InterruptedException when interrupted
+   */
   public static Result run(
       String url, String lockId, int processes, int iterations, Duration ttl, Path workDir)
       throws IOException, InterruptedException {
@@ -120,6 +146,12 @@ public final class MultiProcessHarness {
   /**
    * Starts a JVM running {@code mainClass} with this JVM's class path, its output going to {@code
    * log}. See {@link ChildJvm} for more control.
+   *
+   * @param mainClass the class whose main method runs
+   * @param log where its output goes
+   * @param args its arguments
+   * @return the started process
+   * @throws IOException when an I/O operation fails
    */
   public static Process startJvm(String mainClass, Path log, String... args) throws IOException {
     try {

@@ -14,6 +14,8 @@ public final class ProviderFailures {
    * Runs {@code call}, which must fail with a one-line {@link LockProviderException} within {@code
    * bound}.
    *
+   * @param bound the longest the call may take
+   * @param call the call
    * @return the exception, for checks of its message
    * @throws AssertionError when the call returns, throws something else, takes {@code bound} or
    *     longer, or fails with a message of more than one line

@@ -31,7 +31,11 @@ public record ProviderFigures(Predicate<String> queued, Duration settle) {
   /**
    * Measures {@code a} and {@code b} and prints the figures under {@code label}.
    *
+   * @param label the heading of the figures
+   * @param a one client of the provider
+   * @param b another client of the same store
    * @param pool runs the waiter of each hand-off
+   * @throws Exception when a provider call fails
    */
   public void measure(String label, LockProvider a, LockProvider b, ExecutorService pool)
       throws Exception {

@@ -46,7 +46,11 @@ public final class RecordingListener implements LockListener {
     record("error", event);
   }
 
-  /** What has been recorded so far, oldest first. */
+  /**
+   * What has been recorded so far, oldest first.
+   *
+   * @return what has been recorded so far, oldest first
+   */
   public List<String> events() {
     return List.copyOf(events);
   }

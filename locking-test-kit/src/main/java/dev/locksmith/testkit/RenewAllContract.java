@@ -21,7 +21,11 @@ import org.junit.jupiter.api.Test;
  */
 public interface RenewAllContract extends ContractFixture {
 
-  /** Each answer is its request's lease, renewed with its own ttl, in request order. */
+  /**
+   * Each answer is its request's lease, renewed with its own ttl, in request order.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void renewAllAnswersEachLeaseInRequestOrder() throws Exception {
     LockProvider a = client();
@@ -56,6 +60,8 @@ public interface RenewAllContract extends ContractFixture {
   /**
    * A lease that expired and was taken over, and a lease its holder released, are answered empty
    * and left as they are; the live lease next to them is renewed.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void renewAllAnswersEmptyForALeaseNoLongerHeld() throws Exception {
@@ -92,13 +98,21 @@ public interface RenewAllContract extends ContractFixture {
     a.release(answers.get(0).orElseThrow());
   }
 
-  /** An empty batch is answered with no answers. */
+  /**
+   * An empty batch is answered with no answers.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void renewAllOfNothingAnswersNothing() throws Exception {
     assertThat(client().renewAll(List.of())).isEmpty();
   }
 
-  /** More than {@link LockProvider#MAX_RENEWALS_PER_CALL} leases are refused; nothing changes. */
+  /**
+   * More than {@link LockProvider#MAX_RENEWALS_PER_CALL} leases are refused; nothing changes.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void renewAllRefusesMoreThanTheMaximumPerCall() throws Exception {
     LockProvider a = client();

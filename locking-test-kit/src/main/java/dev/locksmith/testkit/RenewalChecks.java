@@ -15,6 +15,10 @@ public final class RenewalChecks {
    * fencing token, and with a deadline no earlier than {@code ttl} after {@code sentNanos} (the
    * {@link System#nanoTime()} read before the request was sent).
    *
+   * @param before the lease renewed
+   * @param answer the renewal's answer
+   * @param sentNanos {@link System#nanoTime()} read before the request was sent
+   * @param ttl the ttl asked for
    * @param description names the lease in a failure, e.g. {@code "lease 17"}
    * @return the renewed lease, for the caller's further checks
    */

@@ -20,7 +20,11 @@ import org.junit.jupiter.api.Test;
  */
 public interface RenewalContract extends ContractFixture {
 
-  /** Renewal from threads other than the acquiring one keeps the lease and its token. */
+  /**
+   * Renewal from threads other than the acquiring one keeps the lease and its token.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void renewExtendsTheLeaseFromAnyThread() throws Exception {
     LockProvider a = client();
@@ -46,7 +50,11 @@ public interface RenewalContract extends ContractFixture {
     assertThat(pool().submit(() -> a.release(last)).get()).isTrue();
   }
 
-  /** The engine's renewal keeps the lock for several TTLs with one fencing token. */
+  /**
+   * The engine's renewal keeps the lock for several TTLs with one fencing token.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void engineRenewalKeepsTheLockPastItsTtl() throws Exception {
     LockProvider a = client();
@@ -70,7 +78,11 @@ public interface RenewalContract extends ContractFixture {
     assertThat(takeOnceReleased(b, id).fencingToken()).isGreaterThan(tokens[0]);
   }
 
-  /** A call shorter than its {@code minHold} keeps the lock until the minimum hold has passed. */
+  /**
+   * A call shorter than its {@code minHold} keeps the lock until the minimum hold has passed.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void minHoldKeepsTheLockAfterAnEarlyRelease() throws Exception {
     LockProvider a = client();
@@ -86,7 +98,11 @@ public interface RenewalContract extends ContractFixture {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(minHold);
   }
 
-  /** A lease shortened to its {@code minHold} is not freed early by closing its client. */
+  /**
+   * A lease shortened to its {@code minHold} is not freed early by closing its client.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void leaseShortenedToItsMinHoldOutlivesItsClientsClose() throws Exception {
     LockProvider holderClient = unmanagedClient(); // closed by the test, not by the suite
@@ -111,7 +127,11 @@ public interface RenewalContract extends ContractFixture {
     awaitFreeFor(other, id, minHold);
   }
 
-  /** A stage returned by a reentered annotated call keeps the lock until it completes. */
+  /**
+   * A stage returned by a reentered annotated call keeps the lock until it completes.
+   *
+   * @throws Throwable when a call fails
+   */
   @Test
   default void reenteredCompletionStageKeepsTheLockUntilItCompletes() throws Throwable {
     LockProvider provider = client();

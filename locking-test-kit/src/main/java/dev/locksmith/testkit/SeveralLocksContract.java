@@ -39,6 +39,8 @@ public interface SeveralLocksContract extends ContractFixture {
   /**
    * Free locks are all granted, in request order with positive tokens, and each is then held: its
    * status shows a holder with the grant's token, and another client cannot take it.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void freeLocksAreAllGrantedInRequestOrderAndHeld() throws Exception {
@@ -74,6 +76,8 @@ public interface SeveralLocksContract extends ContractFixture {
   /**
    * When one lock of the set is held by another client, nothing is granted and none of the others
    * is held afterwards: a third client can take each of them.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void oneBusyLockGrantsNoneAndHoldsNone() throws Exception {
@@ -97,7 +101,11 @@ public interface SeveralLocksContract extends ContractFixture {
     }
   }
 
-  /** A later grant of each lock of a set has a higher fencing token than the set's grant. */
+  /**
+   * A later grant of each lock of a set has a higher fencing token than the set's grant.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void aLaterGrantOfEachLockHasAHigherToken() throws Exception {
     LockProvider a = client();
@@ -124,6 +132,8 @@ public interface SeveralLocksContract extends ContractFixture {
   /**
    * Two clients racing for overlapping sets ({@code a, b} and {@code b, c}) never hold a lock at
    * once, and never block each other for good.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void overlappingSetsRacingNeverOverlap() throws Exception {
@@ -174,7 +184,11 @@ public interface SeveralLocksContract extends ContractFixture {
     }
   }
 
-  /** Releasing the grants of a set frees every lock of it. */
+  /**
+   * Releasing the grants of a set frees every lock of it.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void releasingTheGrantsFreesEveryLock() throws Exception {
     LockProvider a = client();
@@ -196,6 +210,8 @@ public interface SeveralLocksContract extends ContractFixture {
   /**
    * An empty set, a lock id named twice and more than {@link LockProvider#MAX_KEYS_PER_CALL} locks
    * are refused with {@link IllegalArgumentException}, and nothing is held after them.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void anEmptySetADuplicateOrTooManyLocksAreRefused() throws Exception {
@@ -231,7 +247,11 @@ public interface SeveralLocksContract extends ContractFixture {
     }
   }
 
-  /** A set of {@link LockProvider#MAX_KEYS_PER_CALL} locks is granted whole. */
+  /**
+   * A set of {@link LockProvider#MAX_KEYS_PER_CALL} locks is granted whole.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void theLargestSetIsGrantedWhole() throws Exception {
     LockProvider a = client();

@@ -20,6 +20,8 @@ public interface ShortTtlContract extends ContractFixture {
   /**
    * {@code tryAcquire} with a 10, 20 or 50 ms TTL on a free lock grants or fails naming the ttl,
    * never answers busy.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void shortTtlsOnAFreeLockGrantOrFailClearlyNeverBusy() throws Exception {

@@ -10,12 +10,18 @@ package dev.locksmith.testkit;
  */
 public interface StoreLifecycle {
 
-  /** Stops the store and starts it again with the same data. */
+  /**
+   * Stops the store and starts it again with the same data.
+   *
+   * @throws Exception when the store cannot be restarted
+   */
   void restart() throws Exception;
 
   /**
    * Stops the store and starts it again with its persisted fencing state gone: a server restarted
    * without its data directory, a Redis without persistence, counter files deleted by an operator.
+   *
+   * @throws Exception when the store cannot be restarted
    */
   void restartLosingState() throws Exception;
 
@@ -23,6 +29,8 @@ public interface StoreLifecycle {
    * Stops the store and starts it again with persistence added where it ran without (a lock server
    * given a data directory for the first time); the same as {@link #restart()} where persistence
    * cannot be switched.
+   *
+   * @throws Exception when the store cannot be restarted
    */
   void restartWithPersistenceAdded() throws Exception;
 }

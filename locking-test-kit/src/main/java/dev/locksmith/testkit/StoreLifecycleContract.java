@@ -18,11 +18,16 @@ public interface StoreLifecycleContract extends ContractFixture {
 
   /**
    * Restarts and state loss of the store under test. The suite calls it from one test at a time.
+   *
+   * @return the store's restarts and state loss
+   * @throws Exception when a provider call fails
    */
   StoreLifecycle storeLifecycle() throws Exception;
 
   /**
    * Fencing tokens of one lock id never go back across restarts, added persistence and lost state.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void fencingTokensNeverGoBackAcrossRestartsAddedPersistenceAndLostState()

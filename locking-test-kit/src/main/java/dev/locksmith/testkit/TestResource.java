@@ -24,7 +24,12 @@ public final class TestResource<T extends AutoCloseable>
   /** Starts the resource. */
   @FunctionalInterface
   public interface Starter<T> {
-    /** The started resource. */
+    /**
+     * The started resource.
+     *
+     * @return the started resource
+     * @throws Exception when a provider call fails
+     */
     T start() throws Exception;
   }
 
@@ -32,7 +37,11 @@ public final class TestResource<T extends AutoCloseable>
   private @Nullable T resource;
   private boolean perTest;
 
-  /** A resource made by {@code starter}. */
+  /**
+   * A resource made by {@code starter}.
+   *
+   * @param starter starts the resource at first use
+   */
   public TestResource(Starter<T> starter) {
     this.starter = starter;
   }
@@ -62,7 +71,11 @@ public final class TestResource<T extends AutoCloseable>
     }
   }
 
-  /** The started resource. */
+  /**
+   * The started resource.
+   *
+   * @return the started resource
+   */
   public T get() {
     T started = resource;
     if (started == null) {

@@ -62,7 +62,11 @@ public final class TransferContender {
     this.records = plan.recordFile(process);
   }
 
-  /** Runs the contender; see the class comment for its arguments and exit codes. */
+  /**
+   * Runs the contender; see the class comment for its arguments and exit codes.
+   *
+   * @param args the contender's settings, as the harness passes them
+   */
   public static void main(String[] args) {
     int status;
     try {

@@ -54,12 +54,24 @@ public final class TransferHarness {
 
   private TransferHarness() {}
 
-  /** A harness with the defaults: 4 processes × 2 threads × 15 transfers among 5 accounts. */
+  /**
+   * A harness with the defaults: 4 processes × 2 threads × 15 transfers among 5 accounts.
+   *
+   * @return a harness with the defaults: 4 processes × 2 threads × 15 transfers among 5 accounts
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Runs the default transfers in child JVMs through {@code url}; see {@link Builder#run}. */
+  /**
+   * Runs the default transfers in child JVMs through {@code url}; see {@link Builder#run}.
+   *
+   * @param url the provider URL every process uses
+   * @param workDir where processes write their logs and records
+   * @return the result
+   * @throws IOException when an I/O operation fails
+   * @throws InterruptedException when interrupted
+   */
   public static Result run(String url, Path workDir) throws IOException, InterruptedException {
     return builder().run(url, workDir);
   }
@@ -98,14 +110,33 @@ public final class TransferHarness {
       Duration elapsed,
       long seed) {
 
-    /** Copies the lists. */
+    /**
+     * Copies the lists.
+     *
+     * @param history see {@link #history()}
+     * @param processes see {@link #processes()}
+     * @param threads see {@link #threads()}
+     * @param expectedTransfers see {@link #expectedTransfers()}
+     * @param failures see {@link #failures()}
+     * @param exitCodes see {@link #exitCodes()}
+     * @param logs see {@link #logs()}
+     * @param startUp see {@link #startUp()}
+     * @param slowestWarmUp see {@link #slowestWarmUp()}
+     * @param warmUpRetries see {@link #warmUpRetries()}
+     * @param elapsed see {@link #elapsed()}
+     * @param seed see {@link #seed()}
+     */
     public Result {
       failures = List.copyOf(failures);
       exitCodes = List.copyOf(exitCodes);
       logs = List.copyOf(logs);
     }
 
-    /** How many transfers ran to completion. */
+    /**
+     * How many transfers ran to completion.
+     *
+     * @return how many transfers ran to completion
+     */
     public int transfers() {
       return history.transfers().size();
     }
@@ -113,6 +144,10 @@ public final class TransferHarness {
     /**
      * Every violation: the history's (balances, overlaps, fencing tokens), missing transfers, the
      * processes' failures, and processes that did not exit 0 (with the end of their output).
+     *
+     * @return every violation: the history's (balances, overlaps, fencing tokens), missing
+     *     transfers, the processes' failures, and processes that did not exit 0 (with the end of
+     *     their output)
      */
     public List<String> violations() {
       List<String> all = new ArrayList<>(history.violations());
@@ -138,6 +173,10 @@ public final class TransferHarness {
      * One line of figures: transfers, processes, threads, accounts, elapsed time (and start-up),
      * how interleaved the transfers ran ({@link TransferHistory#processChanges()}, {@link
      * TransferHistory#startedDuringAnother()}), the seed and the number of violations.
+     *
+     * @return one line of figures: transfers, processes, threads, accounts, elapsed time (and
+     *     start-up), how interleaved the transfers ran ({@link TransferHistory#processChanges()},
+     *     {@link TransferHistory#startedDuringAnother()}), the seed and the number of violations
      */
     public String figures() {
       return transfers()
@@ -199,25 +238,45 @@ public final class TransferHarness {
 
     private Builder() {}
 
-    /** How many JVMs (or engines, in one JVM); default 4. */
+    /**
+     * How many JVMs (or engines, in one JVM); default 4.
+     *
+     * @param count how many JVMs (or engines, in one JVM); default 4
+     * @return this builder
+     */
     public Builder processes(int count) {
       this.processes = positive(count, "processes");
       return this;
     }
 
-    /** Threads per process; default 2. */
+    /**
+     * Threads per process; default 2.
+     *
+     * @param count threads per process; default 2
+     * @return this builder
+     */
     public Builder threads(int count) {
       this.threads = positive(count, "threads");
       return this;
     }
 
-    /** Transfers per thread; default 15. */
+    /**
+     * Transfers per thread; default 15.
+     *
+     * @param count transfers per thread; default 15
+     * @return this builder
+     */
     public Builder transfers(int count) {
       this.transfers = positive(count, "transfers");
       return this;
     }
 
-    /** How many accounts; default 5. */
+    /**
+     * How many accounts; default 5.
+     *
+     * @param count how many accounts; default 5
+     * @return this builder
+     */
     public Builder accounts(int count) {
       if (count < 2) {
         throw new IllegalArgumentException("accounts must be at least 2, was " + count);
@@ -226,37 +285,69 @@ public final class TransferHarness {
       return this;
     }
 
-    /** Every account's balance at the start; default 1000. */
+    /**
+     * Every account's balance at the start; default 1000.
+     *
+     * @param balance every account's balance at the start; default 1000
+     * @return this builder
+     */
     public Builder startBalance(long balance) {
       this.startBalance = balance;
       return this;
     }
 
-    /** Each lease's TTL, renewed while held; default 10 s. */
+    /**
+     * Each lease's TTL, renewed while held; default 10 s.
+     *
+     * @param leaseTtl each lease's TTL, renewed while held; default 10 s
+     * @return this builder
+     */
     public Builder ttl(Duration leaseTtl) {
       this.ttl = Objects.requireNonNull(leaseTtl, "ttl");
       return this;
     }
 
-    /** How long one transfer waits for both locks; default 60 s. */
+    /**
+     * How long one transfer waits for both locks; default 60 s.
+     *
+     * @param timeout how long one transfer waits for both locks; default 60 s
+     * @return this builder
+     */
     public Builder waitTimeout(Duration timeout) {
       this.waitTimeout = Objects.requireNonNull(timeout, "waitTimeout");
       return this;
     }
 
-    /** How long the whole run may take before unfinished processes are killed; default 3 min. */
+    /**
+     * How long the whole run may take before unfinished processes are killed; default 3 min.
+     *
+     * @param runDeadline how long the whole run may take before unfinished processes are killed;
+     *     default 3 min
+     * @return this builder
+     */
     public Builder deadline(Duration runDeadline) {
       this.deadline = Objects.requireNonNull(runDeadline, "deadline");
       return this;
     }
 
-    /** The random seed the transfers are drawn with; default: from the clock. */
+    /**
+     * The random seed the transfers are drawn with; default: from the clock.
+     *
+     * @param randomSeed the random seed the transfers are drawn with; default: from the clock
+     * @return this builder
+     */
     public Builder seed(long randomSeed) {
       this.seed = randomSeed;
       return this;
     }
 
-    /** The lock's name, each account locked as {@code name:account}; default: a fresh name. */
+    /**
+     * The lock's name, each account locked as {@code name:account}; default: a fresh name.
+     *
+     * @param name the lock's name, each account locked as {@code name:account}; default: a fresh
+     *     name
+     * @return this builder
+     */
     public Builder lockName(String name) {
       this.lockName = Objects.requireNonNull(name, "lockName");
       return this;
@@ -265,6 +356,12 @@ public final class TransferHarness {
     /**
      * Runs the transfers in child JVMs, each with its own engine over {@code url}, the accounts and
      * records in {@code workDir} (its earlier accounts and records replaced), then checks them.
+     *
+     * @param url the provider URL every process uses
+     * @param workDir where processes write their logs and records
+     * @return the result
+     * @throws IOException when an I/O operation fails
+     * @throws InterruptedException when interrupted
      */
     public Result run(String url, Path workDir) throws IOException, InterruptedException {
       TransferPlan plan = prepare(workDir);
@@ -361,6 +458,12 @@ public final class TransferHarness {
      * Runs the transfers in this JVM: one engine per process over {@code provider} (which stays
      * open), each with its own threads, the accounts and records in {@code workDir}; then checks
      * them. For in-process providers such as {@code mem:}.
+     *
+     * @param provider the provider every thread uses
+     * @param workDir where the records are written
+     * @return the result
+     * @throws IOException when an I/O operation fails
+     * @throws InterruptedException when interrupted
      */
     public Result runInThreads(LockProvider provider, Path workDir)
         throws IOException, InterruptedException {

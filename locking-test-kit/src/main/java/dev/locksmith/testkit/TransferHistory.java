@@ -21,7 +21,13 @@ import java.util.Objects;
 public record TransferHistory(
     List<TransferRecord> transfers, Map<String, History> accounts, List<String> violations) {
 
-  /** Copies the collections. */
+  /**
+   * Copies the collections.
+   *
+   * @param transfers see {@link #transfers()}
+   * @param accounts see {@link #accounts()}
+   * @param violations see {@link #violations()}
+   */
   public TransferHistory {
     transfers = List.copyOf(transfers);
     accounts = Collections.unmodifiableMap(new LinkedHashMap<>(accounts));
@@ -34,6 +40,7 @@ public record TransferHistory(
    * @param recorded the transfers, in any order
    * @param balances every account's final balance, in account order
    * @param startBalance every account's balance before the first transfer
+   * @return the checked history
    */
   public static TransferHistory check(
       List<TransferRecord> recorded, Map<String, Long> balances, long startBalance) {
@@ -84,7 +91,11 @@ public record TransferHistory(
     return new TransferHistory(sorted, histories, violations);
   }
 
-  /** How many distinct processes ran transfers. */
+  /**
+   * How many distinct processes ran transfers.
+   *
+   * @return how many distinct processes ran transfers
+   */
   public long processes() {
     return transfers.stream().mapToInt(TransferRecord::process).distinct().count();
   }
@@ -92,6 +103,10 @@ public record TransferHistory(
   /**
    * How many transfers began while another was still in its section (on other accounts, or the
    * check found an overlap): evidence that the run had transfers at once, not one after another.
+   *
+   * @return how many transfers began while another was still in its section (on other accounts, or
+   *     the check found an overlap): evidence that the run had transfers at once, not one after
+   *     another
    */
   public int startedDuringAnother() {
     int count = 0;
@@ -108,6 +123,9 @@ public record TransferHistory(
   /**
    * How many times the next transfer to start came from another process than the one before:
    * evidence that the processes ran interleaved.
+   *
+   * @return how many times the next transfer to start came from another process than the one
+   *     before: evidence that the processes ran interleaved
    */
   public int processChanges() {
     int count = 0;

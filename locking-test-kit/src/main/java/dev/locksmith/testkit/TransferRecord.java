@@ -33,7 +33,21 @@ public record TransferRecord(
   /** The first word of a transfer line. */
   static final String PREFIX = "transfer";
 
-  /** Validates the record. */
+  /**
+   * Validates the record.
+   *
+   * @param process see {@link #process()}
+   * @param worker see {@link #worker()}
+   * @param sequence see {@link #sequence()}
+   * @param pid see {@link #pid()}
+   * @param from see {@link #from()}
+   * @param to see {@link #to()}
+   * @param amount see {@link #amount()}
+   * @param fromToken see {@link #fromToken()}
+   * @param toToken see {@link #toToken()}
+   * @param startNanos see {@link #startNanos()}
+   * @param endNanos see {@link #endNanos()}
+   */
   public TransferRecord {
     if (from.equals(to)) {
       throw new IllegalArgumentException("transfer from account '" + from + "' to itself");
@@ -52,6 +66,8 @@ public record TransferRecord(
   /**
    * Parses a line written by {@link #toLine()}.
    *
+   * @param line a line written by {@link #toLine()}
+   * @return the record
    * @throws IllegalArgumentException when the line is not a transfer record
    */
   public static TransferRecord parse(String line) {
@@ -80,6 +96,9 @@ public record TransferRecord(
   /**
    * The record as one line: {@code transfer process worker sequence pid from to amount fromToken
    * toToken start end}.
+   *
+   * @return the record as one line: {@code transfer process worker sequence pid from to amount
+   *     fromToken toToken start end}
    */
   public String toLine() {
     return String.join(
@@ -98,7 +117,13 @@ public record TransferRecord(
         Long.toString(endNanos));
   }
 
-  /** The section this transfer held {@code account}'s lock in, with that lease's fencing token. */
+  /**
+   * The section this transfer held {@code account}'s lock in, with that lease's fencing token.
+   *
+   * @param account one of the two accounts
+   * @return the section this transfer held {@code account}'s lock in, with that lease's fencing
+   *     token
+   */
   public CriticalSection section(String account) {
     if (account.equals(from)) {
       return new CriticalSection(pid, fromToken, startNanos, endNanos);
@@ -110,7 +135,11 @@ public record TransferRecord(
         "transfer " + toLine() + " did not lock account '" + account + "'");
   }
 
-  /** Who ran it, for messages: {@code process/worker#sequence}. */
+  /**
+   * Who ran it, for messages: {@code process/worker#sequence}.
+   *
+   * @return who ran it, for messages: {@code process/worker#sequence}
+   */
   public String origin() {
     return process + "/" + worker + "#" + sequence;
   }

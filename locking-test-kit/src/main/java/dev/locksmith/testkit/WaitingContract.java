@@ -32,6 +32,8 @@ public interface WaitingContract extends ContractFixture {
   /**
    * A waiter is woken on release; the median hand-off is under {@link
    * ContractTimings#maxHandOff()}.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void waiterIsWokenOnReleaseFarBelowTheTtl() throws Exception {
@@ -73,7 +75,11 @@ public interface WaitingContract extends ContractFixture {
     assertThat(median).isLessThan(timings().maxHandOff());
   }
 
-  /** A wait gives up at its timeout and leaves nothing behind. */
+  /**
+   * A wait gives up at its timeout and leaves nothing behind.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void waitingHonoursItsTimeout() throws Exception {
     LockProvider a = client();
@@ -94,7 +100,11 @@ public interface WaitingContract extends ContractFixture {
         .isPresent();
   }
 
-  /** An interrupted waiter throws {@link InterruptedException} and is never granted the lock. */
+  /**
+   * An interrupted waiter throws {@link InterruptedException} and is never granted the lock.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void interruptedWaiterLeavesNothingHeld() throws Exception {
     LockProvider a = client();
@@ -127,7 +137,11 @@ public interface WaitingContract extends ContractFixture {
         .isPresent();
   }
 
-  /** A plain read-sleep-write counter under 16 waiting threads ends at the exact count. */
+  /**
+   * A plain read-sleep-write counter under 16 waiting threads ends at the exact count.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void mutualExclusionUnder16Threads() throws Exception {
     List<LockProvider> clients = List.of(client(), client(), client(), client());
@@ -166,7 +180,11 @@ public interface WaitingContract extends ContractFixture {
     assertThat(counter[0]).isEqualTo(threads * perThread);
   }
 
-  /** The engine's SKIP, FAIL and WAIT with a timeout against a held lock. */
+  /**
+   * The engine's SKIP, FAIL and WAIT with a timeout against a held lock.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void engineBusyPoliciesAgainstTheProvider() throws Exception {
     LockProvider a = client();
@@ -183,7 +201,11 @@ public interface WaitingContract extends ContractFixture {
     assertThat(other.run(options, () -> {})).isTrue();
   }
 
-  /** {@code minHold} counts from the grant after a long wait, not from the start of the wait. */
+  /**
+   * {@code minHold} counts from the grant after a long wait, not from the start of the wait.
+   *
+   * @throws Exception when a provider call fails
+   */
   @Test
   default void minHoldCountsFromTheGrantNotFromTheStartOfTheWait() throws Exception {
     LockProvider holderClient = client();

@@ -38,7 +38,11 @@ public final class TestPostgres implements AutoCloseable {
     this.port = port;
   }
 
-  /** Starts a server of the caller's own, on a free port of 127.0.0.1. */
+  /**
+   * Starts a server of the caller's own, on a free port of 127.0.0.1.
+   *
+   * @return the started server
+   */
   public static TestPostgres start() {
     try {
       Path base = Files.createTempDirectory("locksmith-pg");
@@ -53,7 +57,11 @@ public final class TestPostgres implements AutoCloseable {
     }
   }
 
-  /** The server's port. */
+  /**
+   * The server's port.
+   *
+   * @return the server's port
+   */
   public int port() {
     return port;
   }
@@ -61,6 +69,11 @@ public final class TestPostgres implements AutoCloseable {
   /**
    * The PostgreSQL URL of {@code LOCKSMITH_TEST_POSTGRES_URL} (with a query or without) plus {@code
    * parameters} when that variable is set; else that of this JVM's own server ({@link #shared()}).
+   *
+   * @param parameters query parameters, such as {@code user=app}, or empty
+   * @return the PostgreSQL URL of {@code LOCKSMITH_TEST_POSTGRES_URL} (with a query or without)
+   *     plus {@code parameters} when that variable is set; else that of this JVM's own server
+   *     ({@link #shared()})
    */
   public static synchronized String url(String parameters) {
     String external = System.getenv("LOCKSMITH_TEST_POSTGRES_URL");
@@ -71,13 +84,21 @@ public final class TestPostgres implements AutoCloseable {
     return shared().serverUrl(parameters);
   }
 
-  /** Whether {@code LOCKSMITH_TEST_POSTGRES_URL} names a server to use. */
+  /**
+   * Whether {@code LOCKSMITH_TEST_POSTGRES_URL} names a server to use.
+   *
+   * @return whether {@code LOCKSMITH_TEST_POSTGRES_URL} names a server to use
+   */
   public static boolean external() {
     String external = System.getenv("LOCKSMITH_TEST_POSTGRES_URL");
     return external != null && !external.isBlank();
   }
 
-  /** This JVM's own server, started at the first call and stopped at exit. */
+  /**
+   * This JVM's own server, started at the first call and stopped at exit.
+   *
+   * @return this JVM's own server, started at the first call and stopped at exit
+   */
   public static synchronized TestPostgres shared() {
     if (shared == null) {
       TestPostgres server = start();
@@ -87,7 +108,12 @@ public final class TestPostgres implements AutoCloseable {
     return shared;
   }
 
-  /** A provider URL onto this server's database {@code postgres} with the given parameters. */
+  /**
+   * A provider URL onto this server's database {@code postgres} with the given parameters.
+   *
+   * @param parameters query parameters, such as {@code user=app}, or empty
+   * @return a provider URL onto this server's database {@code postgres} with the given parameters
+   */
   public String serverUrl(String parameters) {
     return "jdbc:postgresql://127.0.0.1:"
         + port
@@ -95,13 +121,23 @@ public final class TestPostgres implements AutoCloseable {
         + (parameters.isEmpty() ? "" : "&" + parameters);
   }
 
-  /** A connection as the superuser {@code postgres}; the caller closes it. */
+  /**
+   * A connection as the superuser {@code postgres}; the caller closes it.
+   *
+   * @return a connection as the superuser {@code postgres}; the caller closes it
+   * @throws SQLException when the database fails
+   */
   public Connection admin() throws SQLException {
     return DriverManager.getConnection(
         "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
   }
 
-  /** Runs one statement as the superuser. */
+  /**
+   * Runs one statement as the superuser.
+   *
+   * @param sql the statement
+   * @throws SQLException when the database fails
+   */
   public void execute(String sql) throws SQLException {
     try (Connection connection = admin();
         Statement statement = connection.createStatement()) {
@@ -127,7 +163,11 @@ public final class TestPostgres implements AutoCloseable {
     }
   }
 
-  /** Starts the server again on its port and data. */
+  /**
+   * Starts the server again on its port and data.
+   *
+   * @throws IOException when an I/O operation fails
+   */
   public void startServer() throws IOException {
     if (isRoot()) {
       if (!Files.exists(dataDir.resolve("PG_VERSION"))) {
@@ -169,13 +209,21 @@ public final class TestPostgres implements AutoCloseable {
     running = true;
   }
 
-  /** Stops and starts the server, keeping its data. */
+  /**
+   * Stops and starts the server, keeping its data.
+   *
+   * @throws IOException when an I/O operation fails
+   */
   public void restart() throws IOException {
     stop();
     startServer();
   }
 
-  /** Stops the server, deletes its data directory and starts a new one on the same port. */
+  /**
+   * Stops the server, deletes its data directory and starts a new one on the same port.
+   *
+   * @throws IOException when an I/O operation fails
+   */
   public void restartLosingData() throws IOException {
     stop();
     try (Stream<Path> files = Files.walk(dataDir)) {
