@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.Locksmith;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,13 +14,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -38,17 +34,9 @@ import org.springframework.test.context.DynamicPropertySource;
       "bank.report.min-hold=300ms",
       "bank.transfer.wait-timeout=20s"
     })
-class BankSmokeTest {
+class BankSmokeTest extends RunningBank {
   private static final List<String> ACCOUNTS = TransferLoad.ACCOUNTS;
   private static final long INITIAL_CENTS = TransferLoad.INITIAL_CENTS;
-  private static final int THREADS = 8;
-  private static final int TRANSFERS_PER_THREAD = 25;
-
-  @LocalServerPort int port;
-  @Autowired JdbcTemplate jdbc;
-  @Autowired Locksmith locksmith;
-  @Autowired BalanceReportJob job;
-  @Autowired LockEvents events;
 
   @DynamicPropertySource
   static void lockDirectory(DynamicPropertyRegistry registry) {
@@ -57,7 +45,7 @@ class BankSmokeTest {
 
   @Test
   void concurrentTransfersKeepEveryBalanceExact() throws Exception {
-    new TransferLoad(port).sendAndCheckBalances(jdbc, events, THREADS, TRANSFERS_PER_THREAD);
+    sendTransfersAndCheckBalances();
   }
 
   @Test

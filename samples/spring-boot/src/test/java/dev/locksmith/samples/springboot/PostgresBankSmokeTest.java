@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.core.Locksmith;
 import dev.locksmith.jdbc.JdbcLockProvider;
 import dev.locksmith.testkit.jdbc.TestPostgres;
 import java.sql.Connection;
@@ -19,13 +18,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -43,17 +39,9 @@ import org.springframework.test.context.DynamicPropertySource;
       "bank.transfer.wait-timeout=20s"
     })
 @ActiveProfiles("postgres")
-class PostgresBankSmokeTest {
+class PostgresBankSmokeTest extends RunningBank {
   private static final String SCHEMA =
       "bank_smoke_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-  private static final int THREADS = 8;
-  private static final int TRANSFERS_PER_THREAD = 25;
-
-  @LocalServerPort int port;
-  @Autowired JdbcTemplate jdbc;
-  @Autowired Locksmith locksmith;
-  @Autowired BalanceReportJob job;
-  @Autowired LockEvents events;
 
   @DynamicPropertySource
   static void database(DynamicPropertyRegistry registry) {
@@ -70,7 +58,7 @@ class PostgresBankSmokeTest {
 
   @Test
   void concurrentTransfersTakeTheirLocksInTheDatabaseAndKeepEveryBalanceExact() throws Exception {
-    new TransferLoad(port).sendAndCheckBalances(jdbc, events, THREADS, TRANSFERS_PER_THREAD);
+    sendTransfersAndCheckBalances();
 
     // The grants came from the lock table of the bank's database: one row per account lock,
     // holding the fencing token of that lock's last grant, and every grant had a token of its own.
