@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locks;
@@ -157,7 +158,7 @@ class ConfigurationTest {
                   .until(() -> status(indicator), Status.UP::equals);
               server.close();
               assertThatThrownBy(() -> context.getBean(Job.class).lockId())
-                  .as("a locked call finds the server gone")
+                  .as("a locked call that fails fast finds the server gone")
                   .isInstanceOf(LockProviderException.class);
               await()
                   .atMost(Duration.ofSeconds(10))
@@ -290,7 +291,8 @@ class ConfigurationTest {
 
   /** A locked bean. */
   public static class Job {
-    @DistributedLock(name = "job")
+    // FAIL, not the default WAIT: a WAIT waits through an outage until its timeout.
+    @DistributedLock(name = "job", onBusy = OnBusy.FAIL)
     public String lockId() {
       return Locks.currentIfAny().map(lease -> lease.lockId()).orElse("none");
     }
