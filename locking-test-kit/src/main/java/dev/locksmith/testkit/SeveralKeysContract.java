@@ -31,7 +31,11 @@ public interface SeveralKeysContract {
   record Fixture(
       SeveralKeysScenarios scenarios, Supplier<Locksmith> elsewhere, String settleMethod) {}
 
-  /** The integration's fixture, asked for by each test. */
+  /**
+   * The integration's fixture, asked for by each test.
+   *
+   * @return the fixture
+   */
   Fixture severalKeys();
 
   /** Further checks of the integration while one account is held elsewhere; none by default. */
@@ -40,6 +44,8 @@ public interface SeveralKeysContract {
   /**
    * See {@link
    * SeveralKeysScenarios#transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate}.
+   *
+   * @throws Exception when a provider call fails
    */
   @Test
   default void transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate() throws Exception {
