@@ -246,8 +246,14 @@ class RedisSeveralLocksTest {
 
   @Test
   void theEnginesCallOverSeveralKeysIsOneScriptRun() throws Exception {
-    LeaseGrant warmUp = first.tryAcquire(request(lockId(), LONG)).orElseThrow();
-    assertThat(first.release(warmUp)).isTrue();
+    // Loads the several-keys script on the server first (a first run is EVALSHA, NOSCRIPT, SCRIPT
+    // LOAD and EVALSHA again), so that the count below is of a call's own runs.
+    for (LeaseGrant warmUp :
+        first
+            .tryAcquireAll(List.of(request(lockId(), LONG), request(lockId(), LONG)))
+            .orElseThrow()) {
+      assertThat(first.release(warmUp)).isTrue();
+    }
     String from = lockId();
     String to = lockId();
     try (Locksmith locksmith = Locksmith.builder().defaultProvider(first).build()) {
