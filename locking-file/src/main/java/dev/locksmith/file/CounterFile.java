@@ -129,7 +129,6 @@ final class CounterFile {
     return Arrays.equals(found, stampBytes(stamp));
   }
 
-  /** A counter's value and the slot that holds it. */
   /**
    * A counter's value and the slot that holds it.
    *
