@@ -19,9 +19,9 @@ import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.StringCodec;
 
 /**
- * Runs the provider's scripts by {@code EVALSHA}, loading a script once ({@code SCRIPT LOAD}) when
- * the node answers {@code NOSCRIPT}, and sending it again once: at most three commands per run,
- * each bounded by Redisson's timeout and retries.
+ * Runs the provider's scripts by {@code EVALSHA}, sending a script once with its source ({@code
+ * EVAL}, which also caches it on the node that runs it) when the node answers {@code NOSCRIPT}: at
+ * most two commands per run, each bounded by Redisson's timeout and retries.
  *
  * <p>Not Redisson's script cache ({@code useScriptCache}): when a node answers {@code EVALSHA} with
  * {@code ERR unknown command}, as a Sentinel port does, Redisson 4.0 sends the script again, and
@@ -97,10 +97,13 @@ final class Scripts {
               }
               Throwable cause = RedisFailures.unwrap(error);
               if (cause instanceof RedisNoScriptException) {
+                // EVAL, not SCRIPT LOAD and EVALSHA again: a SCRIPT LOAD goes to the node the
+                // client believes owns the slot, which after a migration is not the node the
+                // redirected EVALSHA reaches. EVAL follows the redirect with the command and
+                // leaves the script cached on the node that ran it.
                 return script
-                    .scriptLoadAsync(key, lua)
-                    .toCompletableFuture()
-                    .thenCompose(loaded -> this.<T>evalSha(key, sha, type, keys, args));
+                    .<T>evalAsync(key, RScript.Mode.READ_WRITE, lua, type, keys, args)
+                    .toCompletableFuture();
               }
               if (NoScripts.isUnknownCommand(cause)) {
                 return CompletableFuture.<T>failedFuture(new NoScripts(cause));

@@ -256,7 +256,10 @@ class RedisSeveralLocksTest {
     }
     String from = lockId();
     String to = lockId();
-    try (Locksmith locksmith = Locksmith.builder().defaultProvider(first).build()) {
+    // Required at start-up: build() then waits for the engine's probe of the provider (a status
+    // script), which would otherwise run in the background while the scripts are counted.
+    try (Locksmith locksmith =
+        Locksmith.builder().defaultProvider(first).requireProvidersAtStartup(true).build()) {
       LockOptions transfer =
           LockOptions.named("transfer").withKeys(from, to).withOnBusy(OnBusy.FAIL).withTtl(LONG);
 
