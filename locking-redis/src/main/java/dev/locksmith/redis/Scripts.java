@@ -19,9 +19,10 @@ import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.StringCodec;
 
 /**
- * Runs the provider's scripts by {@code EVALSHA}, sending a script once with its source ({@code
- * EVAL}, which also caches it on the node that runs it) when the node answers {@code NOSCRIPT}: at
- * most two commands per run, each bounded by Redisson's timeout and retries.
+ * Runs the provider's scripts by {@code EVALSHA}; when the node answers {@code NOSCRIPT}, the
+ * script goes once through Redisson's {@code eval} with its source, which loads it on the node that
+ * answered (the one a redirect reached) and runs it there. Each command is bounded by Redisson's
+ * timeout and retries.
  *
  * <p>Not Redisson's script cache ({@code useScriptCache}): when a node answers {@code EVALSHA} with
  * {@code ERR unknown command}, as a Sentinel port does, Redisson 4.0 sends the script again, and
@@ -97,10 +98,9 @@ final class Scripts {
               }
               Throwable cause = RedisFailures.unwrap(error);
               if (cause instanceof RedisNoScriptException) {
-                // EVAL, not SCRIPT LOAD and EVALSHA again: a SCRIPT LOAD goes to the node the
-                // client believes owns the slot, which after a migration is not the node the
-                // redirected EVALSHA reaches. EVAL follows the redirect with the command and
-                // leaves the script cached on the node that ran it.
+                // Redisson's eval, not our own SCRIPT LOAD and EVALSHA again: a SCRIPT LOAD by key
+                // goes to the node the client believes owns the slot, which after a migration is
+                // not the node the redirected EVALSHA reached; eval loads it where it is run.
                 return script
                     .<T>evalAsync(key, RScript.Mode.READ_WRITE, lua, type, keys, args)
                     .toCompletableFuture();
