@@ -38,7 +38,7 @@ public @interface DistributedLock {
    * name:key}). Parameters are {@code #paramName}, {@code #p0} or {@code #a0}; {@code
    * #root.method}, {@code #root.args} and {@code #root.targetClass} are also available. A key in
    * single quotes ({@code 'nightly'}) is a literal and needs no expression language; any other key
-   * needs {@code dev.locksmith:locking-spel} on the class path, which every integration brings.
+   * needs {@code dev.locksmith:locksmith-spel} on the class path, which every integration brings.
    * Default: no key, one lock for every call. A key that evaluates to {@code null} or an empty
    * string is an error.
    *

@@ -41,7 +41,7 @@ import javax.tools.StandardLocation;
  *
  * <p>javac finds this processor on the class path up to JDK 22. From JDK 23 on, javac runs
  * processors from the class path only with {@code -proc:full}; otherwise name {@code
- * dev.locksmith:locking-annotations} in {@code annotationProcessorPaths} of the
+ * dev.locksmith:locksmith-annotations} in {@code annotationProcessorPaths} of the
  * maven-compiler-plugin (or in Gradle's {@code annotationProcessor} configuration).
  */
 @SupportedAnnotationTypes("*")
