@@ -393,7 +393,13 @@ final class ActiveLease implements HeldLease {
    * deadline passes; an answer already there when the stage is returned is taken at once.
    */
   private void releaseNow() {
-    long heldNanos = ticker.read() - acquiredAt;
+    long now = ticker.read();
+    if (!has(RELEASED) && grant.expiredAt(now)) {
+      // The deadline passed before this release: the lease was lost, whether or not the keeper's
+      // tick has said so yet (a release sent now could otherwise end it as released by its TTL).
+      markLost(deadlineReason(now));
+    }
+    long heldNanos = now - acquiredAt;
     long holdLeft = lostReason.get() == null ? options.minHold().toNanos() - heldNanos : 0;
     boolean skip = calls.skipRelease();
     boolean here = skip || calls.endsAtOnce(holdLeft);
