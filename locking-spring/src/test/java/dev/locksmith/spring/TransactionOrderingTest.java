@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,31 +70,39 @@ class TransactionOrderingTest {
 
   @Test
   void nextHolderReadsCommittedData() throws Exception {
-    CountDownLatch firstIncremented = new CountDownLatch(1);
-    CompletableFuture<Integer> first =
-        CompletableFuture.supplyAsync(
-            () ->
-                outer.call(
-                    () -> {
-                      int value = counter.incrementJoined();
-                      firstIncremented.countDown();
-                      // Commit only once the second caller waits for the lock.
-                      await()
-                          .atMost(Duration.ofSeconds(20))
-                          .until(
-                              () ->
-                                  locksmith.providers().get("").status("counter-joined").waiters()
-                                      > 0);
-                      return value;
-                    }));
-    assertThat(firstIncremented.await(20, TimeUnit.SECONDS)).isTrue();
-    CompletableFuture<Integer> second =
-        CompletableFuture.supplyAsync(() -> outer.call(counter::incrementJoined));
+    // Two threads of the test's own: on a 2-core machine the common pool may have one thread,
+    // which the first caller keeps while it waits for the second.
+    ExecutorService callers = Executors.newFixedThreadPool(2);
+    try {
+      CountDownLatch firstIncremented = new CountDownLatch(1);
+      CompletableFuture<Integer> first =
+          CompletableFuture.supplyAsync(
+              () ->
+                  outer.call(
+                      () -> {
+                        int value = counter.incrementJoined();
+                        firstIncremented.countDown();
+                        // Commit only once the second caller waits for the lock.
+                        await()
+                            .atMost(Duration.ofSeconds(20))
+                            .until(
+                                () ->
+                                    locksmith.providers().get("").status("counter-joined").waiters()
+                                        > 0);
+                        return value;
+                      }),
+              callers);
+      assertThat(firstIncremented.await(20, TimeUnit.SECONDS)).isTrue();
+      CompletableFuture<Integer> second =
+          CompletableFuture.supplyAsync(() -> outer.call(counter::incrementJoined), callers);
 
-    assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(1);
-    assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(2);
-    assertThat(jdbc.queryForObject("select v from counter where id = 'joined'", Integer.class))
-        .isEqualTo(2);
+      assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(1);
+      assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(2);
+      assertThat(jdbc.queryForObject("select v from counter where id = 'joined'", Integer.class))
+          .isEqualTo(2);
+    } finally {
+      callers.shutdownNow();
+    }
   }
 
   @SpringBootConfiguration
