@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -93,6 +95,9 @@ class RunSeveralKeysTest {
             + shared
             + " 2>/dev/null; exit 0";
     int rounds = 8;
+    // Two threads of the test's own, so that the two sequences really race: the common pool may
+    // have one thread on a 2-core machine.
+    ExecutorService racers = Executors.newFixedThreadPool(2);
     CompletableFuture<List<Integer>> first =
         CompletableFuture.supplyAsync(
             () ->
@@ -104,7 +109,8 @@ class RunSeveralKeysTest {
                                     "20s"),
                                 script))
                     .limit(rounds)
-                    .toList());
+                    .toList(),
+            racers);
     CompletableFuture<List<Integer>> second =
         CompletableFuture.supplyAsync(
             () ->
@@ -116,9 +122,14 @@ class RunSeveralKeysTest {
                                     "alice", "--wait", "20s"),
                                 script))
                     .limit(rounds)
-                    .toList());
-    assertThat(first.get(60, TimeUnit.SECONDS)).as(errText()).containsOnly(0);
-    assertThat(second.get(60, TimeUnit.SECONDS)).as(errText()).containsOnly(0);
+                    .toList(),
+            racers);
+    try {
+      assertThat(first.get(60, TimeUnit.SECONDS)).as(errText()).containsOnly(0);
+      assertThat(second.get(60, TimeUnit.SECONDS)).as(errText()).containsOnly(0);
+    } finally {
+      racers.shutdownNow();
+    }
     assertThat(Files.readString(overlaps)).as("runs that held bob at once").isEmpty();
     assertThat(Files.exists(shared)).isFalse();
   }
