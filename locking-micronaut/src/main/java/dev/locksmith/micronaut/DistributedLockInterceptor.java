@@ -83,9 +83,13 @@ public final class DistributedLockInterceptor implements MethodInterceptor<Objec
   private Publisher<?> publisher(
       MethodInvocationContext<Object, Object> context, PreparedCall prepared) {
     ReactiveCall call = ReactiveCall.of(prepared, () -> proceed(context));
-    return context.getReturnType().isSingleResult()
-        ? ReactiveResults.mono(() -> call)
-        : ReactiveResults.flux(() -> call);
+    // Two returns, not a conditional: javac 25 records Mono's and Flux's common supertype
+    // (Reactor's CorePublisher) at the join, and loading this class would then need Reactor,
+    // which is optional.
+    if (context.getReturnType().isSingleResult()) {
+      return ReactiveResults.mono(() -> call);
+    }
+    return ReactiveResults.flux(() -> call);
   }
 
   private @Nullable Object proceed(MethodInvocationContext<Object, Object> context) {
