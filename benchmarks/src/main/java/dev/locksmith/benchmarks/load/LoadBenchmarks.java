@@ -136,7 +136,8 @@ public final class LoadBenchmarks {
               Systems.rawRedis(redis.url()),
               Systems.tcp(port),
               Systems.rawRedisFenced(redis.url()),
-              Systems.locksmithRedis(redis.url()));
+              Systems.locksmithRedis(redis.url()),
+              Systems.locksmithRedisEngine(redis.url()));
       List<ThroughputRow> throughput = throughput(settings, throughputSystems);
       List<LockSystem> handoffSystems =
           List.of(

@@ -2,7 +2,10 @@ package dev.locksmith.benchmarks.load;
 
 import dev.locksmith.benchmarks.redis.RawRedisLock;
 import dev.locksmith.benchmarks.redis.RedisClients;
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
@@ -82,6 +85,41 @@ public final class Systems {
           RedissonClient client = RedisClients.create(url, connections);
           return new ProviderClient(
               RedisLockProvider.create(client, new RedisLockOptions("load")), client);
+        });
+  }
+
+  /**
+   * The Locksmith Redis provider through the engine, as an annotated method or {@code
+   * Locksmith.acquire} uses it: the lease is renewed while held, and closing it sends the release
+   * without waiting for its reply (the next acquire of the same lock id carries it, so Redis
+   * applies it first). What a caller of {@code redis://} sees.
+   */
+  public static LockSystem locksmithRedisEngine(String url) {
+    return new LockSystem(
+        "locksmith-redis-engine",
+        "Locksmith engine over the redis provider: Locksmith.acquire, Lease.close (release off the"
+            + " caller's path), renewal scheduled",
+        connections -> {
+          RedissonClient client = RedisClients.create(url, connections);
+          Locksmith engine =
+              Locksmith.builder()
+                  .defaultProvider(RedisLockProvider.create(client, new RedisLockOptions("engine")))
+                  .build();
+          return new LockClient() {
+            @Override
+            public @Nullable Held acquire(String key, Duration wait) {
+              LockOptions options =
+                  LockOptions.named("load").withKey(key).withTtl(TTL).withWaitTimeout(wait);
+              Lease lease = engine.acquire(options);
+              return lease::close;
+            }
+
+            @Override
+            public void close() {
+              engine.close();
+              client.shutdown();
+            }
+          };
         });
   }
 
