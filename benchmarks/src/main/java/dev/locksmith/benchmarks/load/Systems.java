@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -40,19 +41,11 @@ public final class Systems {
 
   /** Redis driven as a Redis lock is: {@code SET NX PX}, owner-checked delete, pub/sub wake-up. */
   public static LockSystem rawRedis(String url) {
-    return new LockSystem(
+    return rawRedis(
+        url,
         "redis-raw",
         "raw Redis lock via Redisson: SET NX PX, owner-checked DEL+PUBLISH script, RTopic wake-up",
-        connections -> {
-          RedissonClient client = RedisClients.create(url, connections);
-          RawRedisLock lock = new RawRedisLock(client);
-          return shuttingDown(
-              client,
-              (key, wait) -> {
-                String token = lock.lock(key, TTL, wait);
-                return token == null ? null : () -> lock.unlock(key, token);
-              });
-        });
+        RawRedisLock::new);
   }
 
   /**
@@ -61,17 +54,26 @@ public final class Systems {
    * before any of Locksmith's own work.
    */
   public static LockSystem rawRedisFenced(String url) {
-    return new LockSystem(
+    return rawRedis(
+        url,
         "redis-raw-fenced",
         "raw Redis lock plus a fencing token: SET NX PX + INCR in one script, owner-checked DEL",
+        RawRedisLock::fenced);
+  }
+
+  private static LockSystem rawRedis(
+      String url, String name, String description, Function<RedissonClient, RawRedisLock> lock) {
+    return new LockSystem(
+        name,
+        description,
         connections -> {
           RedissonClient client = RedisClients.create(url, connections);
-          RawRedisLock lock = RawRedisLock.fenced(client);
+          RawRedisLock raw = lock.apply(client);
           return shuttingDown(
               client,
               (key, wait) -> {
-                String token = lock.lock(key, TTL, wait);
-                return token == null ? null : () -> lock.unlock(key, token);
+                String token = raw.lock(key, TTL, wait);
+                return token == null ? null : () -> raw.unlock(key, token);
               });
         });
   }
