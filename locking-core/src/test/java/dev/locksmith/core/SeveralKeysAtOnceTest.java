@@ -11,16 +11,14 @@ import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,23 +34,13 @@ class SeveralKeysAtOnceTest {
 
   private final MemoryLockProvider memory = MemoryLockProvider.isolated();
   private final CountingProvider provider = new CountingProvider(memory);
-  private final RecordingListener events = new RecordingListener();
-  private final Locksmith locksmith =
-      Locksmith.builder()
-          .keyLanguage(ConcatKeys.LANGUAGE)
-          .defaultProvider(provider)
-          .listener(events)
-          .build();
-  private final ExecutorService pool = Executors.newFixedThreadPool(2);
+  private final KeySetEngine fixture = new KeySetEngine(memory, provider, 2);
+  private final Locksmith locksmith = fixture.locksmith;
+  private final RecordingListener events = fixture.events;
 
   @AfterEach
   void close() {
-    pool.shutdownNow();
-    locksmith.close();
-  }
-
-  private List<String> held() {
-    return memory.listHeld().orElseThrow().stream().map(LockStatus::lockId).sorted().toList();
+    fixture.close();
   }
 
   /** Locked methods over a collection of keys. */
@@ -73,14 +61,14 @@ class SeveralKeysAtOnceTest {
               ACCT.withKeys("c", "a", "b").withOnBusy(onBusy),
               () -> {
                 during.addAll(provider.calls);
-                assertThat(held()).containsExactly("acct:a", "acct:b", "acct:c");
+                assertThat(fixture.held()).containsExactly("acct:a", "acct:b", "acct:c");
                 assertThat(Locks.current().leases())
                     .extracting(Lease::lockId)
                     .containsExactly("acct:a", "acct:b", "acct:c");
               });
       assertThat(ran).as("%s ran", onBusy).isTrue();
       assertThat(during).as("provider calls under %s", onBusy).containsExactly("tryAcquireAll 3");
-      assertThat(held()).isEmpty();
+      assertThat(fixture.held()).isEmpty();
       assertThat(provider.calls)
           .as("released in reverse order under %s", onBusy)
           .endsWith("release acct:c", "release acct:b", "release acct:a");
@@ -123,13 +111,13 @@ class SeveralKeysAtOnceTest {
             "One of the locks [acct:a, acct:b, acct:c] is held by another owner; they were asked"
                 + " for at once, all or nothing, and none was taken");
     assertThat(provider.calls).containsExactly("tryAcquireAll 3");
-    assertThat(held()).containsExactly("acct:b");
+    assertThat(fixture.held()).containsExactly("acct:b");
 
     provider.calls.clear();
     boolean ran = locksmith.run(ACCT.withKeys("a", "b", "c").withOnBusy(OnBusy.SKIP), () -> {});
     assertThat(ran).isFalse();
     assertThat(provider.calls).containsExactly("tryAcquireAll 3");
-    assertThat(held()).containsExactly("acct:b");
+    assertThat(fixture.held()).containsExactly("acct:b");
     assertThat(events.events).containsExactly("busy acct:a", "busy acct:a");
 
     memory.release(other);
@@ -140,20 +128,20 @@ class SeveralKeysAtOnceTest {
     LeaseGrant other =
         memory.tryAcquire(LockRequest.of("acct:b", Duration.ofSeconds(30))).orElseThrow();
     Future<List<String>> waiting =
-        pool.submit(
+        fixture.pool.submit(
             () ->
                 locksmith.call(
                     ACCT.withKeys("c", "b", "a"),
                     () -> Locks.current().leases().stream().map(Lease::lockId).toList()));
     await().atMost(Duration.ofSeconds(10)).until(() -> memory.status("acct:b").waiters() > 0);
-    assertThat(held()).containsExactly("acct:a", "acct:b");
+    assertThat(fixture.held()).containsExactly("acct:a", "acct:b");
 
     memory.release(other);
 
     assertThat(waiting.get(10, TimeUnit.SECONDS)).containsExactly("acct:a", "acct:b", "acct:c");
     assertThat(provider.calls)
         .startsWith("tryAcquireAll 3", "acquire acct:a", "acquire acct:b", "acquire acct:c");
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
   }
 
   @Test
@@ -168,15 +156,15 @@ class SeveralKeysAtOnceTest {
               () -> {
                 assertThat(provider.calls).containsExactly("tryAcquireAll 2");
                 assertThat(Locks.current().lease("b").fencingToken()).isEqualTo(b);
-                assertThat(held()).containsExactly("acct:a", "acct:b", "acct:c");
+                assertThat(fixture.held()).containsExactly("acct:a", "acct:b", "acct:c");
               });
-          assertThat(held()).containsExactly("acct:b");
+          assertThat(fixture.held()).containsExactly("acct:b");
           provider.calls.clear();
           locksmith.run(
               ACCT.withKeys("a", "b"),
               () -> assertThat(provider.calls).containsExactly("acquire acct:a"));
         });
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
   }
 
   @Test
@@ -201,20 +189,36 @@ class SeveralKeysAtOnceTest {
     assertThat(call(locksmith, new Jobs(), "each", sixtyFour)).isEqualTo("ran");
     assertThat(provider.calls.get(0)).isEqualTo("tryAcquireAll 64");
     assertThat(locksmith.run(ACCT.withKeys(sixtyFour), () -> {})).isTrue();
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
+  }
+
+  /**
+   * The calls a set of three makes of {@link #secondGrantLateAndNotRenewed}: taken key by key, the
+   * late grant's renewal refused, the grants released in reverse order.
+   */
+  private static final List<String> SET_TAKEN_THEN_RELEASED =
+      List.of(
+          "tryAcquire", "tryAcquire", "tryAcquire", "renew", "release 1", "release 3", "release 2");
+
+  /**
+   * A provider whose second grant comes with no time left of its ttl, and which refuses to renew
+   * it.
+   */
+  private static ScriptedProvider secondGrantLateAndNotRenewed(VirtualTicker ticker) {
+    ScriptedProvider scripted = new ScriptedProvider(ticker);
+    scripted.grantShapes.add(g -> g);
+    scripted.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read()));
+    scripted.renewAnswers.add(false);
+    return scripted;
   }
 
   @Test
   void aLateGrantInTheSetThatCannotBeRenewedReleasesTheSetAndFailsATry() {
     VirtualTicker ticker = new VirtualTicker();
-    ScriptedProvider scripted = new ScriptedProvider(ticker);
+    ScriptedProvider scripted = secondGrantLateAndNotRenewed(ticker);
     RecordingListener seen = new RecordingListener();
     try (Locksmith engine =
         Locksmith.builder().defaultProvider(scripted).ticker(ticker).listener(seen).build()) {
-      scripted.grantShapes.add(g -> g);
-      scripted.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read()));
-      scripted.renewAnswers.add(false);
-
       assertThatThrownBy(
               () -> engine.tryAcquire(ACCT.withKeys("c", "b", "a").withTtl(Duration.ofSeconds(2))))
           .isInstanceOf(LockProviderException.class)
@@ -223,15 +227,7 @@ class SeveralKeysAtOnceTest {
 
       // The grants not used are released off the caller's thread, in reverse order.
       await().atMost(Duration.ofSeconds(2)).until(() -> scripted.calls.contains("release 2"));
-      assertThat(scripted.calls)
-          .containsExactly(
-              "tryAcquire",
-              "tryAcquire",
-              "tryAcquire",
-              "renew",
-              "release 1",
-              "release 3",
-              "release 2");
+      assertThat(scripted.calls).containsExactlyElementsOf(SET_TAKEN_THEN_RELEASED);
       assertThat(seen.events)
           .containsSubsequence("acquired acct:a", "released acct:a")
           .anyMatch(e -> e.startsWith("error acct:b Lock 'acct:b' was not acquired"))
@@ -242,12 +238,8 @@ class SeveralKeysAtOnceTest {
   @Test
   void aLateGrantInTheSetThatCannotBeRenewedMakesAWaitTakeTheKeysOneByOne() {
     VirtualTicker ticker = new VirtualTicker();
-    ScriptedProvider scripted = new ScriptedProvider(ticker);
+    ScriptedProvider scripted = secondGrantLateAndNotRenewed(ticker);
     try (Locksmith engine = Locksmith.builder().defaultProvider(scripted).ticker(ticker).build()) {
-      scripted.grantShapes.add(g -> g);
-      scripted.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read()));
-      scripted.renewAnswers.add(false);
-
       try (Lease lease =
           engine.acquire(ACCT.withKeys("c", "b", "a").withTtl(Duration.ofSeconds(2)))) {
         assertThat(lease.leases()).extracting(Lease::fencingToken).containsExactly(4L, 5L, 6L);
@@ -255,16 +247,9 @@ class SeveralKeysAtOnceTest {
       }
       assertThat(scripted.calls)
           .startsWith(
-              "tryAcquire",
-              "tryAcquire",
-              "tryAcquire",
-              "renew",
-              "release 1",
-              "release 3",
-              "release 2",
-              "acquire",
-              "acquire",
-              "acquire");
+              Stream.concat(
+                      SET_TAKEN_THEN_RELEASED.stream(), Stream.of("acquire", "acquire", "acquire"))
+                  .toArray(String[]::new));
     }
   }
 
@@ -295,7 +280,7 @@ class SeveralKeysAtOnceTest {
           .isInstanceOf(ProviderDownException.class)
           .hasMessageContaining("Lock 'acct:a', 'acct:b' not acquired");
     }
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
   }
 
   @Test
@@ -315,7 +300,7 @@ class SeveralKeysAtOnceTest {
                   + " asked for at once");
       // The grant it did answer is released off the caller's thread; the one it kept quiet about
       // ends by its ttl.
-      await().atMost(Duration.ofSeconds(5)).until(() -> held().equals(List.of("acct:b")));
+      await().atMost(Duration.ofSeconds(5)).until(() -> fixture.held().equals(List.of("acct:b")));
     }
   }
 }

@@ -10,7 +10,6 @@ import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,8 +17,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -33,23 +30,13 @@ class SeveralKeysTest {
       LockOptions.named("acct").withWaitTimeout(Duration.ofSeconds(20));
 
   private final MemoryLockProvider provider = MemoryLockProvider.isolated();
-  private final RecordingListener events = new RecordingListener();
-  private final Locksmith locksmith =
-      Locksmith.builder()
-          .keyLanguage(ConcatKeys.LANGUAGE)
-          .defaultProvider(provider)
-          .listener(events)
-          .build();
-  private final ExecutorService pool = Executors.newFixedThreadPool(8);
+  private final KeySetEngine fixture = new KeySetEngine(provider, provider, 8);
+  private final Locksmith locksmith = fixture.locksmith;
+  private final RecordingListener events = fixture.events;
 
   @AfterEach
   void close() {
-    pool.shutdownNow();
-    locksmith.close();
-  }
-
-  private List<String> held() {
-    return provider.listHeld().orElseThrow().stream().map(LockStatus::lockId).sorted().toList();
+    fixture.close();
   }
 
   /** A bank whose balances only the locks guard. */
@@ -103,7 +90,7 @@ class SeveralKeysTest {
     for (int w = 0; w < 8; w++) {
       boolean annotated = w % 2 == 0;
       workers.add(
-          pool.submit(
+          fixture.pool.submit(
               () -> {
                 ThreadLocalRandom random = ThreadLocalRandom.current();
                 for (int n = 0; n < 300; n++) {
@@ -126,7 +113,7 @@ class SeveralKeysTest {
     }
     assertThat(Arrays.stream(bank.balances).sum()).isEqualTo(1_000L * ACCOUNTS.size());
     assertThat(bank.violations).isEmpty();
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
   }
 
   @Test
@@ -137,16 +124,16 @@ class SeveralKeysTest {
             () -> locksmith.acquire(ACCT.withKeys("c", "a", "b").withOnBusy(OnBusy.FAIL)))
         .isInstanceOf(LockBusyException.class)
         .hasMessageContaining("acct:b");
-    assertThat(held()).containsExactly("acct:b");
+    assertThat(fixture.held()).containsExactly("acct:b");
     // The set was asked for at once: the store took none of it, and the busy event names the
     // set's first lock.
     assertThat(events.events).containsExactly("busy acct:a");
 
     boolean ran = locksmith.run(ACCT.withKeys("a", "b", "c").withOnBusy(OnBusy.SKIP), () -> {});
     assertThat(ran).isFalse();
-    assertThat(held()).containsExactly("acct:b");
+    assertThat(fixture.held()).containsExactly("acct:b");
     assertThat(locksmith.tryAcquire(ACCT.withKeys("a", "b"))).isEmpty();
-    assertThat(held()).containsExactly("acct:b");
+    assertThat(fixture.held()).containsExactly("acct:b");
     assertThat(events.events).noneMatch(e -> e.startsWith("acquired"));
   }
 
@@ -163,7 +150,7 @@ class SeveralKeysTest {
         .hasMessageContaining("acct:c");
 
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
-    assertThat(held()).containsExactly("acct:c");
+    assertThat(fixture.held()).containsExactly("acct:c");
     assertThat(events.events).contains("released acct:a", "released acct:b");
   }
 
@@ -172,18 +159,18 @@ class SeveralKeysTest {
     LeaseGrant other =
         provider.tryAcquire(LockRequest.of("acct:b", Duration.ofSeconds(30))).orElseThrow();
     Future<List<String>> waiting =
-        pool.submit(
+        fixture.pool.submit(
             () ->
                 locksmith.call(
                     ACCT.withKeys("b", "a"),
                     () -> Locks.current().leases().stream().map(Lease::lockId).toList()));
     await().atMost(Duration.ofSeconds(10)).until(() -> provider.status("acct:b").waiters() > 0);
-    assertThat(held()).containsExactly("acct:a", "acct:b");
+    assertThat(fixture.held()).containsExactly("acct:a", "acct:b");
 
     provider.release(other);
 
     assertThat(waiting.get(10, TimeUnit.SECONDS)).containsExactly("acct:a", "acct:b");
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
   }
 
   @Test
@@ -192,12 +179,12 @@ class SeveralKeysTest {
     CompletableFuture<String> work = new CompletableFuture<>();
     CompletionStage<?> result =
         (CompletionStage<?>) call(locksmith, bank, "later", List.of("b", "a"), work);
-    assertThat(held()).containsExactly("acct:a", "acct:b");
+    assertThat(fixture.held()).containsExactly("acct:a", "acct:b");
 
     work.complete("done");
 
     assertThat(result.toCompletableFuture().get(10, TimeUnit.SECONDS)).isEqualTo("done");
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
   }
 
   @Test
@@ -213,7 +200,7 @@ class SeveralKeysTest {
     }
     try (Lease lease = locksmith.acquire(options)) {
       assertThat(lease.leases()).extracting(Lease::lockId).containsExactly("acct:a", "acct:b");
-      assertThat(held()).containsExactly("acct:a", "acct:b");
+      assertThat(fixture.held()).containsExactly("acct:a", "acct:b");
       assertThat(lease.lockId()).isEqualTo("acct:a");
       assertThat(lease.key()).isEqualTo("a");
       assertThat(lease.fencingToken()).isEqualTo(lease.lease("a").fencingToken());
@@ -224,7 +211,7 @@ class SeveralKeysTest {
           .hasMessageContaining("no key 'z'")
           .hasMessageContaining("[a, b]");
     }
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
     assertThat(events.events).contains("released acct:a", "released acct:b");
   }
 
@@ -246,7 +233,7 @@ class SeveralKeysTest {
     assertThatThrownBy(() -> ACCT.withKeys("a", ""))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("lock key is empty");
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
   }
 
   @Test
@@ -268,16 +255,16 @@ class SeveralKeysTest {
               ACCT.withKeys("a", "c"),
               () -> {
                 assertThat(Locks.current().lease("a").fencingToken()).isEqualTo(a);
-                assertThat(held()).containsExactly("acct:a", "acct:b", "acct:c");
+                assertThat(fixture.held()).containsExactly("acct:a", "acct:b", "acct:c");
               });
           try (Lease nested = locksmith.acquire(ACCT.withKeys("a", "b"))) {
             assertThat(nested.lease("b").fencingToken()).isEqualTo(b);
           }
-          assertThat(held()).containsExactly("acct:a", "acct:b");
+          assertThat(fixture.held()).containsExactly("acct:a", "acct:b");
           assertThat(outer.isValid()).isTrue();
           assertThat(Locks.current()).isSameAs(outer);
         });
-    assertThat(held()).isEmpty();
+    assertThat(fixture.held()).isEmpty();
   }
 
   @Test
