@@ -17,11 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,33 +26,8 @@ import org.junit.jupiter.api.Test;
  * provider, a background probe or an answered call closes it, and {@link Locksmith#health()} shows
  * it without asking the provider.
  */
-class ProviderOutageTest {
-  private static final String ONE_LINE_CAUSE =
-      "LockProviderException: Unable to connect to 127.0.0.1:1: connection refused";
+class ProviderOutageTest extends OutageFixture {
   private static final Duration NEVER = Duration.ofHours(1);
-
-  private final MemoryLockProvider store = MemoryLockProvider.isolated();
-  private final OutageProvider provider = new OutageProvider("outage:orders", store);
-  private final RecordingListener events = new RecordingListener();
-  private final ExecutorService pool = Executors.newCachedThreadPool();
-
-  @AfterEach
-  void stop() {
-    pool.shutdownNow();
-  }
-
-  /** An engine whose start-up probe has answered, so only the test changes the circuit. */
-  private Locksmith started(Duration probeInterval) {
-    Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .listener(events)
-            .providerProbeInterval(probeInterval)
-            .build();
-    await().atMost(Duration.ofSeconds(5)).until(() -> provider.statusDone.get() == 1);
-    assertThat(locksmith.health()).singleElement().extracting(ProviderHealth::up).isEqualTo(true);
-    return locksmith;
-  }
 
   private static LockOptions tick(String name) {
     return LockOptions.named(name).withOnBusy(OnBusy.SKIP);

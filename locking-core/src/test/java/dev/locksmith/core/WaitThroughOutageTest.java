@@ -6,13 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.OnBusy;
-import dev.locksmith.core.memory.MemoryLockProvider;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,32 +16,12 @@ import org.junit.jupiter.api.Test;
  * circuit has closed, until its wait timeout, and only then fails with the outage as the cause;
  * SKIP and FAIL keep failing fast.
  */
-class WaitThroughOutageTest {
-  private static final String ONE_LINE_CAUSE =
-      "LockProviderException: Unable to connect to 127.0.0.1:1: connection refused";
-
-  private final MemoryLockProvider store = MemoryLockProvider.isolated();
-  private final OutageProvider provider = new OutageProvider("outage:orders", store);
-  private final RecordingListener events = new RecordingListener();
-  private final ExecutorService pool = Executors.newCachedThreadPool();
-
-  @AfterEach
-  void stop() {
-    pool.shutdownNow();
-  }
-
+class WaitThroughOutageTest extends OutageFixture {
   /**
    * An engine whose start-up probe has answered, probing every 50 ms while its provider is down.
    */
   private Locksmith started() {
-    Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .listener(events)
-            .providerProbeInterval(Duration.ofMillis(50))
-            .build();
-    await().atMost(Duration.ofSeconds(5)).until(() -> provider.statusDone.get() == 1);
-    return locksmith;
+    return started(Duration.ofMillis(50));
   }
 
   /** Opens the circuit with a SKIP call, which fails fast. */
