@@ -7,30 +7,14 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The keeper's sweep runs only while a lease is watched, and stopping it never leaves a watched
  * lease unswept: renewals and the deadline check work on leases watched after a stop.
  */
-class LeaseKeeperTest {
-  private final VirtualTicker ticker = new VirtualTicker();
-  private final ScriptedProvider provider = new ScriptedProvider(ticker);
-  private final RecordingListener events = new RecordingListener();
-  private final Locksmith locksmith =
-      Locksmith.builder().defaultProvider(provider).ticker(ticker).listener(events).build();
+class LeaseKeeperTest extends VirtualTimeFixture {
   private final LeaseKeeper keeper = locksmith.keeper();
-
-  @AfterEach
-  void close() {
-    provider.answerRenewals();
-    locksmith.close();
-  }
-
-  private static LockOptions lock(String name, String ttl) {
-    return LockOptions.named(name).withTtl(Durations.parse(ttl));
-  }
 
   private void awaitSweepStopped() {
     await()

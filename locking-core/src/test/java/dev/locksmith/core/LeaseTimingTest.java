@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,35 +21,7 @@ import org.junit.jupiter.api.Test;
  * flight, late grants are renewed or refused, holds count from the grant, and results returned by
  * reentered calls keep the lease.
  */
-class LeaseTimingTest {
-  private final VirtualTicker ticker = new VirtualTicker();
-  private final ScriptedProvider provider = new ScriptedProvider(ticker);
-  private final RecordingListener events = new RecordingListener();
-  private final List<Duration> held = new CopyOnWriteArrayList<>();
-  private final Locksmith locksmith =
-      Locksmith.builder()
-          .defaultProvider(provider)
-          .ticker(ticker)
-          .listener(events)
-          .listener(
-              new LockListener() {
-                @Override
-                public void released(LockEvent event, Duration heldFor) {
-                  held.add(heldFor);
-                }
-              })
-          .build();
-
-  @AfterEach
-  void close() {
-    provider.answerRenewals();
-    locksmith.close();
-  }
-
-  private static LockOptions lock(String name, String ttl) {
-    return LockOptions.named(name).withTtl(Durations.parse(ttl));
-  }
-
+class LeaseTimingTest extends VirtualTimeFixture {
   @Test
   void hungRenewalIsReportedLostAtTheDeadlineNotWhenTheCallGivesUp() throws Exception {
     provider.hangRenewals();
@@ -196,7 +167,7 @@ class LeaseTimingTest {
 
   @Test
   void renewalsRunOnTheGivenExecutor() throws Exception {
-    java.util.List<String> threads = new CopyOnWriteArrayList<>();
+    List<String> threads = new CopyOnWriteArrayList<>();
     java.util.concurrent.ExecutorService executor =
         java.util.concurrent.Executors.newSingleThreadExecutor(
             task -> new Thread(task, "my-renewals"));
