@@ -162,10 +162,7 @@ public final class LockServer implements AutoCloseable {
      * @return this builder
      */
     public Builder port(int port) {
-      if (port < 0 || port > 65_535) {
-        throw new IllegalArgumentException("port " + port + " is outside 0..65535");
-      }
-      this.port = port;
+      this.port = portIn("port", port, 0);
       return this;
     }
 
@@ -400,10 +397,7 @@ public final class LockServer implements AutoCloseable {
      * @return this builder
      */
     public Builder metricsPort(int port) {
-      if (port < -1 || port > 65_535) {
-        throw new IllegalArgumentException("metricsPort " + port + " is outside -1..65535");
-      }
-      this.metricsPort = port;
+      this.metricsPort = portIn("metricsPort", port, -1);
       return this;
     }
 
@@ -444,10 +438,7 @@ public final class LockServer implements AutoCloseable {
      * @return this builder
      */
     public Builder fencingBlock(long tokens) {
-      if (tokens < 1) {
-        throw new IllegalArgumentException("fencingBlock must be positive, was " + tokens);
-      }
-      this.fencingBlock = tokens;
+      this.fencingBlock = positive("fencingBlock", tokens);
       return this;
     }
 
@@ -492,10 +483,22 @@ public final class LockServer implements AutoCloseable {
     }
 
     private static int positive(String name, int value) {
+      return Math.toIntExact(positive(name, (long) value));
+    }
+
+    private static long positive(String name, long value) {
       if (value < 1) {
         throw new IllegalArgumentException(name + " must be positive, was " + value);
       }
       return value;
+    }
+
+    /** {@code port} when it is a TCP port or {@code lowest} (0 or -1, with their meaning). */
+    private static int portIn(String name, int port, int lowest) {
+      if (port < lowest || port > 65_535) {
+        throw new IllegalArgumentException(name + " " + port + " is outside " + lowest + "..65535");
+      }
+      return port;
     }
   }
 }
