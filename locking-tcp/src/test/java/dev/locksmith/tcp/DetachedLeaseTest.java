@@ -44,9 +44,9 @@ class DetachedLeaseTest {
 
   @Test
   void aMinHoldLeaseOutlivesAConnectionCutHard() throws Exception {
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
+    try (FaultProxy proxy = server.proxy();
         LockProvider holder =
-            LockProviders.create("tcp://127.0.0.1:" + proxy.port() + "?request-timeout=5s");
+            LockProviders.create(RunningServer.url(proxy, "?request-timeout=5s"));
         Locksmith locksmith = Locksmith.builder().defaultProvider(holder).build()) {
       long grantedAt = System.nanoTime(); // before the acquisition: see above
       Lease lease = locksmith.acquire(jobOptions("detached-reset"));

@@ -55,9 +55,10 @@ class OutageTest {
     }
   }
 
-  private LockProvider provider(String url) {
+  /** A provider for {@code tcp://127.0.0.1:<port>} followed by {@code parameters}. */
+  private LockProvider provider(int port, String parameters) {
     long start = System.nanoTime();
-    LockProvider provider = LockProviders.create(url);
+    LockProvider provider = LockProviders.create("tcp://127.0.0.1:" + port + parameters);
     closeAtEnd.add(provider);
     assertThat(Duration.ofNanos(System.nanoTime() - start))
         .as("creating the provider (never connects)")
@@ -75,9 +76,7 @@ class OutageTest {
   @Test
   void createdWhileTheServerIsDownItFailsFastAndWorksOnceTheServerStarts() throws Exception {
     int port = freePort();
-    LockProvider provider =
-        provider(
-            "tcp://127.0.0.1:" + port + "?connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
+    LockProvider provider = provider(port, "?connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
 
     LockProviderException refused =
         failsWithin(CONNECT_TIMEOUT, () -> provider.tryAcquire(LockRequest.of("start", TTL)));
@@ -98,9 +97,7 @@ class OutageTest {
   @Test
   void aServerStoppedAndStartedAgainOnTheSamePortServesTheSameProvider() throws Exception {
     int port = freePort();
-    LockProvider provider =
-        provider(
-            "tcp://127.0.0.1:" + port + "?connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
+    LockProvider provider = provider(port, "?connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
     LockServer server = startServer(port);
     LeaseGrant before = provider.tryAcquire(LockRequest.of("restart", TTL)).orElseThrow();
 
@@ -134,12 +131,7 @@ class OutageTest {
     closeAtEnd.add(silent);
     int port = silent.getLocalPort();
     LockProvider provider =
-        provider(
-            "tcp://127.0.0.1:"
-                + port
-                + "?connect-timeout=1s&request-timeout="
-                + requestTimeout.toMillis()
-                + "ms");
+        provider(port, "?connect-timeout=1s&request-timeout=" + requestTimeout.toMillis() + "ms");
 
     LockProviderException e =
         failsNoSooner(
@@ -168,9 +160,7 @@ class OutageTest {
     ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     closeAtEnd.add(silent);
     int port = silent.getLocalPort();
-    LockProvider provider =
-        provider(
-            "tcp://127.0.0.1:" + port + "?secret=s3cret&connect-timeout=1s&request-timeout=5s");
+    LockProvider provider = provider(port, "?secret=s3cret&connect-timeout=1s&request-timeout=5s");
 
     LockProviderException e =
         failsNoSooner(
@@ -202,8 +192,7 @@ class OutageTest {
       }
     }
     assertThat(dropping).as("connects time out once the accept queue is full").isTrue();
-    LockProvider provider =
-        provider("tcp://127.0.0.1:" + port + "?connect-timeout=1s&request-timeout=5s");
+    LockProvider provider = provider(port, "?connect-timeout=1s&request-timeout=5s");
 
     LockProviderException e =
         failsNoSooner(
@@ -244,10 +233,7 @@ class OutageTest {
           }
         });
     LockProvider provider =
-        provider(
-            "tcp://127.0.0.1:"
-                + silent.getLocalPort()
-                + "?secret=s3cret&connect-timeout=1s&request-timeout=5s");
+        provider(silent.getLocalPort(), "?secret=s3cret&connect-timeout=1s&request-timeout=5s");
 
     ExecutorService callers = Executors.newFixedThreadPool(4);
     closeAtEnd.add(callers::shutdownNow);

@@ -80,7 +80,7 @@ class TcpAsyncReleaseTest {
 
   @Test
   void theLeaseStaysHeldOnTheServerAndTheStageOpenUntilTheReleaseArrives() throws Exception {
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
+    try (FaultProxy proxy = server.proxy();
         LockProvider provider = viaProxy(proxy, "10s");
         LockProvider observer = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("async-held", TTL)).orElseThrow();
@@ -101,7 +101,7 @@ class TcpAsyncReleaseTest {
   @Test
   void theStageCompletesFromTheDelayedReplyNotBefore() throws Exception {
     Duration delay = Duration.ofMillis(400);
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
+    try (FaultProxy proxy = server.proxy();
         LockProvider provider = viaProxy(proxy, "10s")) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("async-delayed", TTL)).orElseThrow();
       proxy.delay(FaultProxy.Direction.TO_CLIENT, delay);
@@ -119,7 +119,7 @@ class TcpAsyncReleaseTest {
 
   @Test
   void closeCompletesThePendingReleasesFirst() throws Exception {
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
+    try (FaultProxy proxy = server.proxy();
         LockProvider observer = LockProviders.create(server.url())) {
       LockProvider provider = viaProxy(proxy, "10s");
       List<LeaseGrant> grants = new ArrayList<>();
@@ -153,7 +153,7 @@ class TcpAsyncReleaseTest {
 
   @Test
   void anUnansweredReleaseFailsAsReleaseDoesAndCloseFinishesAfterTheTimeout() throws Exception {
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port())) {
+    try (FaultProxy proxy = server.proxy()) {
       LockProvider provider = viaProxy(proxy, "1s");
       LeaseGrant async = provider.tryAcquire(LockRequest.of("async-timeout", TTL)).orElseThrow();
       LeaseGrant sync = provider.tryAcquire(LockRequest.of("sync-timeout", TTL)).orElseThrow();
@@ -177,7 +177,7 @@ class TcpAsyncReleaseTest {
 
   @Test
   void aConnectionDroppedAfterTheReleaseWasSentGivesTrue() throws Exception {
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
+    try (FaultProxy proxy = server.proxy();
         LockProvider provider = viaProxy(proxy, "10s");
         LockProvider observer = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("async-dropped", TTL)).orElseThrow();
@@ -222,8 +222,7 @@ class TcpAsyncReleaseTest {
   }
 
   private static LockProvider viaProxy(FaultProxy proxy, String requestTimeout) {
-    return LockProviders.create(
-        "tcp://127.0.0.1:" + proxy.port() + "?request-timeout=" + requestTimeout);
+    return LockProviders.create(RunningServer.url(proxy, "?request-timeout=" + requestTimeout));
   }
 
   private static Throwable catchFailure(Runnable call) {

@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class TcpLockProviderTest {
   private static final Duration TTL = Duration.ofSeconds(30);
@@ -53,6 +55,11 @@ class TcpLockProviderTest {
   }
 
   private LockProvider provider(String parameters) {
+    return provider(port, parameters);
+  }
+
+  /** A provider, closed after the test, for {@code tcp://127.0.0.1:<port><parameters>}. */
+  private LockProvider provider(int port, String parameters) {
     LockProvider provider = LockProviders.create("tcp://127.0.0.1:" + port + parameters);
     providers.add(provider);
     return provider;
@@ -60,6 +67,17 @@ class TcpLockProviderTest {
 
   private LockProvider provider() {
     return provider("");
+  }
+
+  /**
+   * Starts {@code waiter.acquire(request, wait)} on the pool; returns once the server has queued it
+   * behind the lock's holder.
+   */
+  private Future<Optional<LeaseGrant>> queuedAcquire(
+      LockProvider waiter, LockRequest request, Duration wait) {
+    Future<Optional<LeaseGrant>> waiting = pool.submit(() -> waiter.acquire(request, wait));
+    await().until(() -> waiter.status(request.lockId()).waiters() == 1);
+    return waiting;
   }
 
   @Test
@@ -118,9 +136,7 @@ class TcpLockProviderTest {
     LockProvider b = provider();
     LeaseGrant held = a.tryAcquire(LockRequest.of("push", TTL)).orElseThrow();
     Future<Optional<LeaseGrant>> waiting =
-        pool.submit(
-            () -> b.acquire(LockRequest.of("push", Duration.ofSeconds(2)), Duration.ofSeconds(20)));
-    await().until(() -> a.status("push").waiters() == 1);
+        queuedAcquire(b, LockRequest.of("push", Duration.ofSeconds(2)), Duration.ofSeconds(20));
     assertThat(a.release(held)).isTrue();
     LeaseGrant granted = waiting.get(5, TimeUnit.SECONDS).orElseThrow();
     assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());
@@ -166,8 +182,7 @@ class TcpLockProviderTest {
     Duration ttl = Duration.ofSeconds(1);
     long beforeSend = System.nanoTime();
     Future<Optional<LeaseGrant>> waiting =
-        pool.submit(() -> b.acquire(LockRequest.of("pruned", ttl), Duration.ofSeconds(5)));
-    await().until(() -> a.status("pruned").waiters() == 1);
+        queuedAcquire(b, LockRequest.of("pruned", ttl), Duration.ofSeconds(5));
     long queued = System.nanoTime();
     // Released 2.2 s after the ACQUIRE was queued: its grant arrives more than ttl + the 1 s prune
     // grace after it was sent, and more than the 1 s prune interval after b's connection opened.
@@ -194,15 +209,13 @@ class TcpLockProviderTest {
   @Test
   void aReleaseCutOffByADroppedConnectionCountsAsReleased() throws Exception {
     try (CuttingProxy proxy = new CuttingProxy(port, "RELEASE")) {
-      LockProvider a = LockProviders.create("tcp://127.0.0.1:" + proxy.port());
-      providers.add(a);
+      LockProvider a = provider(proxy.port(), "");
       LockProvider b = provider();
       List<LeaseGrant> reportedLost = new CopyOnWriteArrayList<>();
       a.onLeaseLost(reportedLost::add);
       LeaseGrant held = a.tryAcquire(LockRequest.of("cut-release", TTL)).orElseThrow();
       Future<Optional<LeaseGrant>> waiting =
-          pool.submit(() -> b.acquire(LockRequest.of("cut-release", TTL), Duration.ofSeconds(20)));
-      await().until(() -> b.status("cut-release").waiters() == 1);
+          queuedAcquire(b, LockRequest.of("cut-release", TTL), Duration.ofSeconds(20));
 
       assertThat(a.release(held))
           .as("the server released it, with the connection if not by the RELEASE")
@@ -218,8 +231,7 @@ class TcpLockProviderTest {
   @Test
   void aRenewCutOffByADroppedConnectionIsALoss() throws Exception {
     try (CuttingProxy proxy = new CuttingProxy(port, "RENEW")) {
-      LockProvider a = LockProviders.create("tcp://127.0.0.1:" + proxy.port());
-      providers.add(a);
+      LockProvider a = provider(proxy.port(), "");
       LockProvider b = provider();
       List<LeaseGrant> reportedLost = new CopyOnWriteArrayList<>();
       a.onLeaseLost(reportedLost::add);
@@ -385,24 +397,20 @@ class TcpLockProviderTest {
         .hasMessage("lock server 127.0.0.1:" + port + " refused the connection");
   }
 
-  @Test
-  void badUrlsNameTheWrongPart() {
-    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + "?colour=red"))
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "?colour=red                  | unknown parameter 'colour'",
+        "/locks                       | has path '/locks'",
+        "?request-timeout=soon        | parameter 'request-timeout'",
+        "?secret-file=/nonexistent/s  | parameter 'secret-file': cannot read '/nonexistent/s'",
+        "?tls=maybe                   | parameter 'tls' is not true or false",
+      })
+  void badUrlsNameTheWrongPart(String rest, String named) {
+    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + rest))
         .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("unknown parameter 'colour'");
-    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + "/locks"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("has path '/locks'");
-    assertThatThrownBy(
-            () -> LockProviders.create("tcp://127.0.0.1:" + port + "?request-timeout=soon"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("parameter 'request-timeout'");
-    assertThatThrownBy(
-            () -> LockProviders.create("tcp://127.0.0.1:" + port + "?secret-file=/nonexistent/s"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("parameter 'secret-file': cannot read '/nonexistent/s'");
-    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + "?tls=maybe"))
-        .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("parameter 'tls' is not true or false");
+        .hasMessageContaining(named);
   }
 }

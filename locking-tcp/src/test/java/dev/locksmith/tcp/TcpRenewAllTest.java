@@ -99,9 +99,9 @@ class TcpRenewAllTest {
 
   @Test
   void aBatchOverADroppedConnectionIsAnsweredEmpty() throws Exception {
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
+    try (FaultProxy proxy = server.proxy();
         LockProvider provider =
-            LockProviders.create("tcp://127.0.0.1:" + proxy.port() + "?request-timeout=10s");
+            LockProviders.create(RunningServer.url(proxy, "?request-timeout=10s"));
         LockProvider observer = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("dropped-batch", TTL)).orElseThrow();
       proxy.resetAll();
@@ -116,9 +116,9 @@ class TcpRenewAllTest {
 
   @Test
   void aBatchWithoutRepliesFailsAfterTheRequestTimeout() throws Exception {
-    try (FaultProxy proxy = FaultProxy.start("127.0.0.1", server.port());
+    try (FaultProxy proxy = server.proxy();
         LockProvider provider =
-            LockProviders.create("tcp://127.0.0.1:" + proxy.port() + "?request-timeout=500ms")) {
+            LockProviders.create(RunningServer.url(proxy, "?request-timeout=500ms"))) {
       List<RenewalRequest> requests = new ArrayList<>();
       for (int i = 0; i < 10; i++) {
         LeaseGrant grant = provider.tryAcquire(LockRequest.of("silent-" + i, TTL)).orElseThrow();

@@ -24,9 +24,8 @@ class AuthHardeningTest {
 
   @Test
   void silentConnectionsDoNotLockOutAClientWithTheSecret() throws Exception {
-    try (LockServer server =
-        LockServer.builder().port(0).secret(SECRET).maxConnections(64).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.secret(SECRET).maxConnections(64))) {
+      int port = server.port();
       List<LineClient> silent = new ArrayList<>();
       try {
         int refused = 0;
@@ -55,14 +54,13 @@ class AuthHardeningTest {
   @Test
   void thePreAuthBudgetIsApartFromTheConnectionsOfAuthenticatedClients() throws Exception {
     try (LockServer server =
-        LockServer.builder()
-            .port(0)
-            .secret(SECRET)
-            .maxConnections(4)
-            .maxUnauthenticated(16)
-            .maxUnauthenticatedPerAddress(4)
-            .build()) {
-      int port = server.start();
+        RunningServer.start(
+            b ->
+                b.secret(SECRET)
+                    .maxConnections(4)
+                    .maxUnauthenticated(16)
+                    .maxUnauthenticatedPerAddress(4))) {
+      int port = server.port();
       List<LineClient> clients = new ArrayList<>();
       try {
         // Each connection is known to be admitted once it is answered (before the next opens).
@@ -108,8 +106,8 @@ class AuthHardeningTest {
   @Test
   void connectionsThatDoNotAuthenticateInTimeAreClosed() throws Exception {
     try (LockServer server =
-        LockServer.builder().port(0).secret(SECRET).authTimeout(Duration.ofMillis(500)).build()) {
-      int port = server.start();
+        RunningServer.start(b -> b.secret(SECRET).authTimeout(Duration.ofMillis(500)))) {
+      int port = server.port();
       try (LineClient silent = new LineClient(port);
           LineClient chatty = new LineClient(port);
           LineClient trickler = new LineClient(port);
@@ -129,8 +127,8 @@ class AuthHardeningTest {
 
   @Test
   void wrongSecretsAreSlowedDownAndLoggedInSummary() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).secret(SECRET).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.secret(SECRET))) {
+      int port = server.port();
       AtomicInteger attempts = new AtomicInteger();
       List<String> replies = new CopyOnWriteArrayList<>();
       long stopAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);

@@ -65,8 +65,8 @@ class FencingPersistenceTest {
   void theMarkACrashLeavesMidBlockGoesHigherAlsoWhenItIsThenLost() throws Exception {
     byte[] leftByCrash;
     long last;
-    try (LockServer server = LockServer.builder().port(0).dataDir(dir).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.dataDir(dir))) {
+      int port = server.port();
       grant(port);
       leftByCrash = Files.readAllBytes(mark()); // what a kill -9 now would leave behind
       last = grant(port);
@@ -112,8 +112,7 @@ class FencingPersistenceTest {
 
   @Test
   void twoServersCannotShareADataDir() throws Exception {
-    try (LockServer first = LockServer.builder().port(0).dataDir(dir).build()) {
-      first.start();
+    try (LockServer first = RunningServer.start(b -> b.dataDir(dir))) {
       LockServer second = LockServer.builder().port(0).dataDir(dir).build();
       assertThatThrownBy(second::start).hasMessageContaining("in use by another lock server");
     }
@@ -125,8 +124,8 @@ class FencingPersistenceTest {
 
   /** Starts a server, grants lock "k" {@code count} times and stops it; the last token. */
   private static long grantsOnAServer(@Nullable Path dataDir, int count) throws IOException {
-    try (LockServer server = LockServer.builder().port(0).dataDir(dataDir).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.dataDir(dataDir))) {
+      int port = server.port();
       long previous = Long.MIN_VALUE;
       for (int i = 0; i < count; i++) {
         long token = grant(port);

@@ -54,7 +54,7 @@ class HalfCloseTest {
       }
       assertThat(c.read()).isNull();
       // Its leases were of running work: they ended with the connection.
-      await().until(() -> observer.call("s STATUS pipelined-199").equals("s FREE 0"));
+      await().until(() -> observer.status("pipelined-199").equals("s FREE 0"));
     }
   }
 

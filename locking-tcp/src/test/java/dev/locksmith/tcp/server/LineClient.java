@@ -56,6 +56,20 @@ final class LineClient implements AutoCloseable {
     return read();
   }
 
+  /**
+   * Asks for the state of {@code lock} with request id {@code s}: {@code s FREE <waiters>} or
+   * {@code s HELD <fencing-token> <ms-left> <waiters> <owner>}.
+   */
+  @Nullable String status(String lock) throws IOException {
+    return call("s STATUS " + lock);
+  }
+
+  /** How many ACQUIREs wait for {@code lock}, as its STATUS reports. */
+  int waiters(String lock) throws IOException {
+    String[] f = status(lock).split(" ");
+    return Integer.parseInt(f[1].equals("FREE") ? f[2] : f[4]);
+  }
+
   /** Whether nothing arrives within {@code millis}. */
   boolean silentFor(int millis) throws IOException {
     socket.setSoTimeout(millis);

@@ -18,12 +18,9 @@ class LineDeadlineTest {
   @Test
   void connectionsTricklingAByteEveryFewHundredMillisAreClosed() throws Exception {
     try (LockServer server =
-        LockServer.builder()
-            .port(0)
-            .idleTimeout(Duration.ofSeconds(3))
-            .lineTimeout(Duration.ofSeconds(1))
-            .build()) {
-      int port = server.start();
+        RunningServer.start(
+            b -> b.idleTimeout(Duration.ofSeconds(3)).lineTimeout(Duration.ofSeconds(1)))) {
+      int port = server.port();
       List<LineClient> tricklers = new ArrayList<>();
       ScheduledExecutorService drip = Executors.newSingleThreadScheduledExecutor();
       try {
@@ -63,23 +60,20 @@ class LineDeadlineTest {
 
   @Test
   void aSlowLineFinishedInTimeAndPipelinedLinesAreServed() throws Exception {
-    try (LockServer server =
-        LockServer.builder().port(0).lineTimeout(Duration.ofMillis(1500)).build()) {
-      int port = server.start();
-      try (LineClient c = new LineClient(port)) {
-        for (String part : new String[] {"1 PI", "N"}) {
-          c.sendBytes(part.getBytes(StandardCharsets.US_ASCII));
-          assertThat(c.silentFor(300)).isTrue();
-        }
-        c.sendBytes("G\n".getBytes(StandardCharsets.US_ASCII));
-        assertThat(c.read()).isEqualTo("1 PONG");
-        // Lines that each finish in time keep the connection open however long it lives.
-        for (int i = 0; i < 3; i++) {
-          c.sendBytes(("2 PI").getBytes(StandardCharsets.US_ASCII));
-          assertThat(c.silentFor(500)).isTrue();
-          c.sendBytes(("NG\n").getBytes(StandardCharsets.US_ASCII));
-          assertThat(c.read()).isEqualTo("2 PONG");
-        }
+    try (LockServer server = RunningServer.start(b -> b.lineTimeout(Duration.ofMillis(1500)));
+        LineClient c = new LineClient(server.port())) {
+      for (String part : new String[] {"1 PI", "N"}) {
+        c.sendBytes(part.getBytes(StandardCharsets.US_ASCII));
+        assertThat(c.silentFor(300)).isTrue();
+      }
+      c.sendBytes("G\n".getBytes(StandardCharsets.US_ASCII));
+      assertThat(c.read()).isEqualTo("1 PONG");
+      // Lines that each finish in time keep the connection open however long it lives.
+      for (int i = 0; i < 3; i++) {
+        c.sendBytes(("2 PI").getBytes(StandardCharsets.US_ASCII));
+        assertThat(c.silentFor(500)).isTrue();
+        c.sendBytes(("NG\n").getBytes(StandardCharsets.US_ASCII));
+        assertThat(c.read()).isEqualTo("2 PONG");
       }
     }
   }

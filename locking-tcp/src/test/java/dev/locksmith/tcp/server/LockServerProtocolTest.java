@@ -59,9 +59,9 @@ class LockServerProtocolTest {
         LineClient second = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE q 30000 0 h")).startsWith("1 OK");
       first.send("w1 ACQUIRE q 30000 10000 f first");
-      await().until(() -> waiters(holder, "q") == 1);
+      await().until(() -> holder.waiters("q") == 1);
       second.send("w2 ACQUIRE q 30000 10000 s second");
-      await().until(() -> waiters(holder, "q") == 2);
+      await().until(() -> holder.waiters("q") == 2);
       assertThat(holder.call("2 RELEASE q h")).isEqualTo("2 OK");
       assertThat(first.read()).matches("w1 OK f \\d+ 30000");
       assertThat(second.silentFor(200)).isTrue();
@@ -134,13 +134,13 @@ class LockServerProtocolTest {
       assertThat(Duration.ofNanos(System.nanoTime() - start))
           .isGreaterThanOrEqualTo(Duration.ofMillis(140));
       waiter.send("3 ACQUIRE t 30000 60000 w");
-      await().until(() -> waiters(holder, "t") == 1);
+      await().until(() -> holder.waiters("t") == 1);
       waiter.send("4 CANCEL 3");
       assertThat(waiter.read()).isEqualTo("3 CANCELLED");
       assertThat(waiter.read()).isEqualTo("4 OK");
       assertThat(waiter.call("5 CANCEL 3")).isEqualTo("5 NOTWAITING");
       assertThat(holder.call("6 RELEASE t h")).isEqualTo("6 OK");
-      assertThat(status(holder, "t")).isEqualTo("s FREE 0");
+      assertThat(holder.status("t")).isEqualTo("s FREE 0");
     }
   }
 
@@ -153,7 +153,7 @@ class LockServerProtocolTest {
       assertThat(other.call("2 RELEASE o mine")).isEqualTo("2 NOTHELD");
       assertThat(other.call("3 RENEW o mine 1000")).isEqualTo("3 NOTHELD");
       assertThat(owner.call("2 RELEASE o theirs")).isEqualTo("2 NOTHELD");
-      assertThat(status(owner, "o")).startsWith("s HELD");
+      assertThat(owner.status("o")).startsWith("s HELD");
     }
   }
 
@@ -175,11 +175,11 @@ class LockServerProtocolTest {
       LineClient gone = new LineClient(server.port());
       assertThat(holder.call("1 ACQUIRE d 60000 0 h")).startsWith("1 OK");
       gone.send("1 ACQUIRE d 60000 60000 g");
-      await().until(() -> waiters(observer, "d") == 1);
+      await().until(() -> observer.waiters("d") == 1);
       waiter.send("1 ACQUIRE d 60000 60000 w");
-      await().until(() -> waiters(observer, "d") == 2);
+      await().until(() -> observer.waiters("d") == 2);
       gone.close();
-      await().until(() -> waiters(observer, "d") == 1);
+      await().until(() -> observer.waiters("d") == 1);
       long start = System.nanoTime();
       holder.close();
       assertThat(waiter.read()).matches("1 OK w \\d+ 60000");
@@ -240,20 +240,17 @@ class LockServerProtocolTest {
 
   @Test
   void idleConnectionsAreClosed() throws Exception {
-    try (LockServer idle =
-        LockServer.builder().port(0).idleTimeout(Duration.ofMillis(300)).build()) {
-      int idlePort = idle.start();
-      try (LineClient c = new LineClient(idlePort)) {
-        assertThat(c.call("1 PING")).isEqualTo("1 PONG");
-        assertThat(c.readUntilClosed()).isEqualTo("* BYE idle");
-      }
+    try (LockServer idle = RunningServer.start(b -> b.idleTimeout(Duration.ofMillis(300)));
+        LineClient c = new LineClient(idle.port())) {
+      assertThat(c.call("1 PING")).isEqualTo("1 PONG");
+      assertThat(c.readUntilClosed()).isEqualTo("* BYE idle");
     }
   }
 
   @Test
   void connectionsAboveTheLimitAreRefused() throws Exception {
-    try (LockServer small = LockServer.builder().port(0).maxConnections(2).build()) {
-      int smallPort = small.start();
+    try (LockServer small = RunningServer.start(b -> b.maxConnections(2))) {
+      int smallPort = small.port();
       try (LineClient a = new LineClient(smallPort)) {
         assertThat(a.call("1 PING")).isEqualTo("1 PONG");
         try (LineClient b = new LineClient(smallPort)) {
@@ -264,14 +261,5 @@ class LockServerProtocolTest {
         }
       }
     }
-  }
-
-  private static int waiters(LineClient c, String lock) throws Exception {
-    String[] f = status(c, lock).split(" ");
-    return Integer.parseInt(f[1].equals("FREE") ? f[2] : f[4]);
-  }
-
-  private static String status(LineClient c, String lock) throws Exception {
-    return c.call("s STATUS " + lock);
   }
 }

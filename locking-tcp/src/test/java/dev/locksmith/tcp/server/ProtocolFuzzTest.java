@@ -62,9 +62,8 @@ class ProtocolFuzzTest {
 
   @Test
   void randomInputLeavesTheServerHealthy() throws Exception {
-    try (LockServer server =
-        LockServer.builder().port(0).maxLineLength(512).maxErrors(50).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.maxLineLength(512).maxErrors(50))) {
+      int port = server.port();
       CompletableFuture<Integer> good = CompletableFuture.supplyAsync(() -> wellBehaved(port));
       Random random = new Random(20_251_129L);
       int sent = 0;

@@ -1,5 +1,7 @@
 package dev.locksmith.tcp.server;
 
+import dev.locksmith.testkit.FaultProxy;
+import java.io.IOException;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -34,7 +36,7 @@ public final class RunningServer
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    start();
+    server = start(settings);
   }
 
   @Override
@@ -46,7 +48,7 @@ public final class RunningServer
   public void beforeEach(ExtensionContext context) throws Exception {
     if (server == null) {
       perTest = true;
-      start();
+      server = start(settings);
     }
   }
 
@@ -77,9 +79,33 @@ public final class RunningServer
     return url("");
   }
 
-  private void start() throws Exception {
-    server = settings.apply(LockServer.builder().port(0)).build();
+  /** A fault proxy on a free loopback port in front of the server; the caller closes it. */
+  public FaultProxy proxy() throws IOException {
+    return FaultProxy.start("127.0.0.1", port());
+  }
+
+  /**
+   * {@code tcp://127.0.0.1:<proxy-port>} followed by {@code parameters}: the server through {@code
+   * proxy}.
+   */
+  public static String url(FaultProxy proxy, String parameters) {
+    return "tcp://127.0.0.1:" + proxy.port() + parameters;
+  }
+
+  /**
+   * A server of a test's own, started now on a free loopback port with {@code settings} applied to
+   * a builder already on port 0; the caller closes it.
+   *
+   * <pre>{@code
+   * try (LockServer server = RunningServer.start(b -> b.lineTimeout(Duration.ofSeconds(1)))) {
+   *   try (LineClient c = new LineClient(server.port())) { ... }
+   * }
+   * }</pre>
+   */
+  public static LockServer start(UnaryOperator<LockServer.Builder> settings) throws IOException {
+    LockServer server = settings.apply(LockServer.builder().port(0)).build();
     server.start();
+    return server;
   }
 
   private void stop() {
