@@ -1,20 +1,12 @@
 package dev.locksmith.chaos;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockException;
-import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.testkit.CriticalSection;
-import dev.locksmith.testkit.History;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
@@ -38,7 +30,6 @@ final class FailoverRound {
   static final int WAITERS = 3;
   static final Duration TTL = Duration.ofSeconds(6);
   static final Duration WAIT_TIMEOUT = Duration.ofSeconds(30);
-  private static final Duration SECTION = Duration.ofMillis(20);
   // A renewal is due every TTL/3 = 2 s; one confirmed after the fault shows within that plus the
   // retry of a renewal that failed during it; the lease's own deadline ends the wait earlier.
   private static final Duration RENEWAL_BOUND = TTL.plusSeconds(4);
@@ -54,13 +45,6 @@ final class FailoverRound {
   interface Subscribers {
     long count() throws Exception;
   }
-
-  /**
-   * One waiter's turn: its index, token, grant and release, validity at its section's end, and
-   * whether its client's provider went down during its wait (it rode through an outage).
-   */
-  record Turn(
-      int index, long token, long grantedAt, long releasedAt, boolean valid, boolean rodeOutage) {}
 
   /**
    * What the round measured.
@@ -80,7 +64,7 @@ final class FailoverRound {
       long lostAt,
       long holderEnd,
       long holderToken,
-      List<Turn> turns,
+      List<WaiterTurn> turns,
       List<WaitFailure> failures,
       List<String> violations) {
 
@@ -105,7 +89,7 @@ final class FailoverRound {
               .put("waiters not served within waitTimeout", unserved)
               .put(
                   "waiters that rode through an outage",
-                  turns.stream().filter(Turn::rodeOutage).count())
+                  turns.stream().filter(WaiterTurn::rodeOutage).count())
               .put(
                   "waiters timed out through the outage",
                   count(WaitFailure.Outcome.TIMED_OUT_THROUGH_OUTAGE))
@@ -164,29 +148,17 @@ final class FailoverRound {
       Step recovered,
       Subscribers subscribers)
       throws Exception {
-    AtomicLong lostAt = new AtomicLong();
-    LockListener onLost =
-        new LockListener() {
-          @Override
-          public void lost(LockEvent event, String reason) {
-            lostAt.compareAndSet(0, System.nanoTime());
-          }
-        };
+    HolderWatch watch = new HolderWatch();
     List<Client> clients = new ArrayList<>();
-    List<String> violations = new ArrayList<>();
-    List<WaitFailure> failures = new ArrayList<>();
-    List<Turn> turns = new ArrayList<>();
-    try (Client holder = Client.connect(url, onLost)) {
+    try (Client holder = Client.connect(url, watch)) {
       LockOptions options = LockOptions.named(lockId).withTtl(TTL);
+      LockOptions waiting = options.withWaitTimeout(WAIT_TIMEOUT);
       Lease held = holder.locksmith().acquire(options);
       long heldAt = System.nanoTime();
-      Async.Call<Long> watch = Async.start("holder-watch", () -> lastValidMoment(held));
-      List<Async.Call<Turn>> waiters = new ArrayList<>();
+      Async.Call<Long> lastValidMoment = HolderWatch.lastValidMoment(held);
+      List<Async.Call<WaiterTurn>> waiters = new ArrayList<>();
       for (int i = 0; i < WAITERS; i++) {
-        Client client = Client.connect(url);
-        clients.add(client);
-        int index = i;
-        waiters.add(Async.start("waiter-" + i, () -> turn(client, options, index)));
+        waiters.add(WaiterTurn.start(url, clients, waiting, i));
       }
       Readiness.awaitParked(waiters.stream().map(Async.Call::thread).toList());
       // The late waiter's client has taken a lock of its own before (connected, the server's
@@ -202,7 +174,7 @@ final class FailoverRound {
 
       long faultAt = System.nanoTime();
       fault.run();
-      waiters.add(Async.start("late-waiter", () -> turn(late, options, WAITERS)));
+      waiters.add(Async.start("late-waiter", () -> WaiterTurn.take(late, waiting, WAITERS)));
       recovered.run();
       long faultDoneAt = System.nanoTime();
       long renewedAt = awaitRenewal(held);
@@ -212,44 +184,31 @@ final class FailoverRound {
       } catch (LockException e) {
         // A lease already lost may fail to release; its key ends by its TTL.
       }
-      long lastValid = watch.result().get(70, TimeUnit.SECONDS);
+      long lastValid = lastValidMoment.result().get(70, TimeUnit.SECONDS);
       long holderEnd = Math.min(releasedAt, lastValid);
 
-      long waitBound = WAIT_TIMEOUT.plusSeconds(10).toMillis();
-      for (Async.Call<Turn> waiter : waiters) {
-        String name = waiter.thread().getName();
-        try {
-          turns.add(waiter.result().get(waitBound, TimeUnit.MILLISECONDS));
-        } catch (ExecutionException e) {
-          WaitFailure failure = WaitFailure.of(name, e.getCause());
-          failures.add(failure);
-          violations.add(
-              name
-                  + " not served within its waitTimeout (the topology served again "
-                  + TimeUnit.NANOSECONDS.toMillis(faultDoneAt - faultAt)
-                  + " ms after the fault): "
-                  + failure.end());
-        } catch (TimeoutException e) {
-          violations.add(name + " not served within its waitTimeout: still waiting");
-        }
-      }
-      turns.sort(Comparator.comparingLong(Turn::grantedAt));
-      List<CriticalSection> sections = new ArrayList<>();
-      sections.add(new CriticalSection(0, held.fencingToken(), heldAt, holderEnd));
-      for (Turn turn : turns) {
-        sections.add(
-            new CriticalSection(
-                turn.index() + 1, turn.token(), turn.grantedAt(), turn.releasedAt()));
-        if (!turn.valid()) {
-          violations.add("waiter " + turn.index() + "'s lease was not valid at its section's end");
-        }
-      }
-      violations.addAll(History.check(sections).violations());
+      List<String> violations = new ArrayList<>();
+      List<WaitFailure> failures = new ArrayList<>();
+      List<WaiterTurn> turns =
+          WaiterTurn.collect(
+              waiters,
+              WAIT_TIMEOUT.plusSeconds(10),
+              failure -> {
+                failures.add(failure);
+                violations.add(
+                    failure.waiter()
+                        + " not served within its waitTimeout (the topology served again "
+                        + TimeUnit.NANOSECONDS.toMillis(faultDoneAt - faultAt)
+                        + " ms after the fault): "
+                        + failure.end());
+              },
+              name -> violations.add(name + " not served within its waitTimeout: still waiting"));
+      violations.addAll(WaiterTurn.check(held.fencingToken(), heldAt, holderEnd, turns));
       return new Result(
           faultAt,
           faultDoneAt,
           renewedAt,
-          lostAt.get(),
+          watch.lostAt(),
           holderEnd,
           held.fencingToken(),
           List.copyOf(turns),
@@ -278,28 +237,5 @@ final class FailoverRound {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // the interval between two looks
     }
     return 0;
-  }
-
-  /** Watches the holder's lease every 0.5 ms; the last moment it was valid (bounded: 60 s). */
-  private static long lastValidMoment(Lease held) {
-    long lastValid = System.nanoTime();
-    long until = lastValid + TimeUnit.SECONDS.toNanos(60);
-    while (held.isValid() && System.nanoTime() - until < 0) {
-      lastValid = System.nanoTime();
-      LockSupport.parkNanos(500_000);
-    }
-    return lastValid;
-  }
-
-  private static Turn turn(Client client, LockOptions options, int index) throws Exception {
-    OutageSeen outage = OutageSeen.from(client.locksmith());
-    Lease lease = client.locksmith().acquire(options.withWaitTimeout(WAIT_TIMEOUT));
-    boolean rodeOutage = outage.seen();
-    long grantedAt = System.nanoTime();
-    LockSupport.parkNanos(SECTION.toNanos()); // the critical section's work
-    boolean valid = lease.isValid();
-    long releasedAt = System.nanoTime();
-    lease.close();
-    return new Turn(index, lease.fencingToken(), grantedAt, releasedAt, valid, rodeOutage);
   }
 }

@@ -83,8 +83,7 @@ class RedisClusterChaosTest {
     }
     // A migration is not an outage: the cluster redirects every command, so no client may see
     // its provider down (a script unknown to the new owner must not fail the call).
-    long downDuringMigration =
-        result.turns().stream().filter(FailoverRound.Turn::rodeOutage).count();
+    long downDuringMigration = result.turns().stream().filter(WaiterTurn::rodeOutage).count();
     if (downDuringMigration > 0) {
       checks.add(downDuringMigration + " waiters saw their provider down while the slot migrated");
     }

@@ -4,22 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockException;
-import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
-import dev.locksmith.testkit.CriticalSection;
-import dev.locksmith.testkit.History;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import dev.locksmith.zookeeper.ZkLockProvider;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,18 +66,10 @@ class ServerKilledChaosTest {
   private static final Duration LEASE = Duration.ofSeconds(30);
   // Sessions outlive an election, so queued waiters keep their places.
   private static final String PARAMETERS = "/chaos?sessionTimeout=10s&connectionTimeout=2s";
-  private static final Duration SECTION = Duration.ofMillis(20);
   // The election, the clients' reconnection and the holder's node given up take 1-2 s on a quiet
   // machine; the bound leaves room for a loaded one, and none for a queue stuck until a waiter's
   // 60 s wait runs out.
   private static final Duration REGRANT_BOUND = Duration.ofSeconds(15);
-
-  /**
-   * One waiter's turn: its queue position, token, grant and release, validity at its end, and
-   * whether its client's provider went down during its wait (it rode through an outage).
-   */
-  private record Turn(
-      int index, long token, long grantedAt, long releasedAt, boolean valid, boolean rodeOutage) {}
 
   /** What one round measured. */
   private record Round(
@@ -93,7 +77,7 @@ class ServerKilledChaosTest {
       long lostAt,
       long lastValid,
       long holderToken,
-      List<Turn> turns,
+      List<WaiterTurn> turns,
       List<WaitFailure> timedOut,
       List<String> violations) {}
 
@@ -118,7 +102,7 @@ class ServerKilledChaosTest {
       }
       String prefix = "round " + r + ": ";
       round.violations().forEach(v -> violations.add(prefix + v));
-      List<Turn> turns = round.turns();
+      List<WaiterTurn> turns = round.turns();
       lost.add(round.lostAt() - round.killedAt());
       if (!turns.isEmpty()) {
         long regrant = turns.get(0).grantedAt() - round.killedAt();
@@ -140,7 +124,7 @@ class ServerKilledChaosTest {
       // Among the waiters granted without meeting an outage, each must come after those queued
       // before it. A waiter that rode through an outage asked again, so it may have queued anew;
       // one that timed out left the queue: neither is out of order.
-      List<Turn> queued = turns.stream().filter(t -> !t.rodeOutage()).toList();
+      List<WaiterTurn> queued = turns.stream().filter(t -> !t.rodeOutage()).toList();
       long misplaced = 0;
       for (int i = 1; i < queued.size(); i++) {
         if (queued.get(i).index() < queued.get(i - 1).index()) {
@@ -187,30 +171,18 @@ class ServerKilledChaosTest {
   private static Round round(TestingCluster cluster, Victim victim, String lockId)
       throws Exception {
     String url = "zk://" + cluster.getConnectString() + PARAMETERS;
-    AtomicLong lostAt = new AtomicLong();
-    LockListener onLost =
-        new LockListener() {
-          @Override
-          public void lost(LockEvent event, String reason) {
-            lostAt.compareAndSet(0, System.nanoTime());
-          }
-        };
-    List<String> violations = new ArrayList<>();
+    HolderWatch watch = new HolderWatch();
     List<Client> clients = new ArrayList<>();
-    List<Turn> turns = new ArrayList<>();
-    List<WaitFailure> timedOut = new ArrayList<>();
-    try (Client holder = Client.connect(url, onLost);
+    try (Client holder = Client.connect(url, watch);
         Client observer = Client.connect(url)) {
       LockOptions options = LockOptions.named(lockId).withTtl(LEASE);
+      LockOptions waiting = options.withWaitTimeout(Duration.ofSeconds(60));
       Lease held = holder.locksmith().acquire(options);
       long heldAt = System.nanoTime();
-      Async.Call<Long> watch = Async.start("holder-watch", () -> lastValidMoment(held));
-      List<Async.Call<Turn>> waiters = new ArrayList<>();
+      Async.Call<Long> lastValidMoment = HolderWatch.lastValidMoment(held);
+      List<Async.Call<WaiterTurn>> waiters = new ArrayList<>();
       for (int i = 0; i < WAITERS; i++) {
-        Client client = Client.connect(url);
-        clients.add(client);
-        int index = i;
-        waiters.add(Async.start("waiter-" + i, () -> turn(client, options, index)));
+        waiters.add(WaiterTurn.start(url, clients, waiting, i));
         Readiness.awaitWaiting(observer, lockId, i + 1, List.of());
       }
       InstanceSpec server = victim.pick(cluster, holder);
@@ -218,70 +190,38 @@ class ServerKilledChaosTest {
       if (!cluster.killServer(server)) {
         throw new IllegalStateException("could not kill " + victim.slug + " " + server);
       }
-      long lastValid = watch.result().get(60, TimeUnit.SECONDS);
-      await().atMost(Duration.ofSeconds(30)).until(() -> lostAt.get() != 0);
+      long lastValid = lastValidMoment.result().get(60, TimeUnit.SECONDS);
+      await().atMost(Duration.ofSeconds(30)).until(() -> watch.lostAt() != 0);
       try {
         held.close();
       } catch (LockException e) {
         // A lease reported lost may fail to release; the provider gives its node up itself.
       }
-      for (Async.Call<Turn> waiter : waiters) {
-        try {
-          turns.add(waiter.result().get(90, TimeUnit.SECONDS));
-        } catch (ExecutionException e) {
-          // A WAIT rides through the election: a timeout caused by the outage is its rule's end,
-          // counted and logged. Anything else (a provider error: the wait did not ride through;
-          // a timeout with the provider answering: a lost wake-up) is a violation.
-          WaitFailure failure = WaitFailure.of(waiter.thread().getName(), e.getCause());
-          if (failure.timedOutThroughOutage()) {
-            timedOut.add(failure);
-          } else {
-            violations.add(failure.toString());
-          }
-        }
-      }
-      turns.sort(Comparator.comparingLong(Turn::grantedAt));
-      List<CriticalSection> sections = new ArrayList<>();
-      sections.add(new CriticalSection(0, held.fencingToken(), heldAt, lastValid));
-      for (Turn turn : turns) {
-        sections.add(
-            new CriticalSection(
-                turn.index() + 1, turn.token(), turn.grantedAt(), turn.releasedAt()));
-        if (!turn.valid()) {
-          violations.add("waiter " + turn.index() + "'s lease was not valid at its section's end");
-        }
-      }
-      violations.addAll(History.check(sections).violations());
-      if (!turns.isEmpty() && lostAt.get() > turns.get(0).grantedAt()) {
+      List<String> violations = new ArrayList<>();
+      List<WaitFailure> timedOut = new ArrayList<>();
+      // A WAIT rides through the election: a timeout caused by the outage is its rule's end,
+      // counted and logged. Anything else (a provider error: the wait did not ride through;
+      // a timeout with the provider answering: a lost wake-up) is a violation.
+      List<WaiterTurn> turns =
+          WaiterTurn.collect(
+              waiters,
+              Duration.ofSeconds(90),
+              failure -> {
+                if (failure.timedOutThroughOutage()) {
+                  timedOut.add(failure);
+                } else {
+                  violations.add(failure.toString());
+                }
+              },
+              name -> violations.add(name + " still waiting 90 s after the kill"));
+      violations.addAll(WaiterTurn.check(held.fencingToken(), heldAt, lastValid, turns));
+      if (!turns.isEmpty() && watch.lostAt() > turns.get(0).grantedAt()) {
         violations.add("the holder learned of its loss after the first waiter was granted");
       }
       return new Round(
-          killedAt, lostAt.get(), lastValid, held.fencingToken(), turns, timedOut, violations);
+          killedAt, watch.lostAt(), lastValid, held.fencingToken(), turns, timedOut, violations);
     } finally {
       clients.forEach(Client::close);
     }
-  }
-
-  /** Watches the holder's lease every 0.5 ms; the last moment it was valid (bounded: 60 s). */
-  private static long lastValidMoment(Lease held) {
-    long lastValid = System.nanoTime();
-    long until = lastValid + TimeUnit.SECONDS.toNanos(60);
-    while (held.isValid() && System.nanoTime() - until < 0) {
-      lastValid = System.nanoTime();
-      LockSupport.parkNanos(500_000);
-    }
-    return lastValid;
-  }
-
-  private static Turn turn(Client client, LockOptions options, int index) throws Exception {
-    OutageSeen outage = OutageSeen.from(client.locksmith());
-    Lease lease = client.locksmith().acquire(options.withWaitTimeout(Duration.ofSeconds(60)));
-    boolean rodeOutage = outage.seen();
-    long grantedAt = System.nanoTime();
-    LockSupport.parkNanos(SECTION.toNanos()); // the critical section's work
-    boolean valid = lease.isValid();
-    long releasedAt = System.nanoTime();
-    lease.close();
-    return new Turn(index, lease.fencingToken(), grantedAt, releasedAt, valid, rodeOutage);
   }
 }
