@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 
 /**
@@ -31,6 +33,42 @@ final class KilledHolder {
    * @param token the fencing token of its lease
    */
   record Started(ChildJvm jvm, long token) implements AutoCloseable {
+    /**
+     * Judges the lease a waiter took {@code elapsed} nanoseconds after {@code event} (the kill, the
+     * holder told to stop): it must have come within {@code bound} and carry a fencing token above
+     * this holder's, which the messages call {@code holder}'s.
+     *
+     * @return the violations, each starting with the round
+     */
+    List<String> judgeTakeOver(
+        int round, Lease lease, long elapsed, String event, Duration bound, String holder) {
+      List<String> violations = new ArrayList<>();
+      if (elapsed > bound.toNanos()) {
+        violations.add(
+            "round "
+                + round
+                + ": the waiter got the lock "
+                + elapsed / 1_000_000
+                + " ms after "
+                + event
+                + ", bound "
+                + bound.toMillis()
+                + " ms");
+      }
+      if (lease.fencingToken() <= token) {
+        violations.add(
+            "round "
+                + round
+                + ": token "
+                + lease.fencingToken()
+                + " not above "
+                + holder
+                + " "
+                + token);
+      }
+      return violations;
+    }
+
     @Override
     public void close() {
       jvm.close();

@@ -40,7 +40,6 @@ class KilledHolderChaosTest {
         try (KilledHolder.Started started =
             KilledHolder.start(dir, round, backend.url(), lockId, TTL)) {
           ChildJvm holder = started.jvm();
-          long holderToken = started.token();
           Async.Call<Lease> waiting = KilledHolder.waitFor(waiter, lockId, round);
           if (kind.promisesFifo()) {
             await().atMost(Duration.ofSeconds(10)).until(() -> waiter.waiters(lockId) == 1);
@@ -50,25 +49,8 @@ class KilledHolderChaosTest {
           try (Lease lease = waiting.result().get(30, TimeUnit.SECONDS)) {
             long takeOver = System.nanoTime() - killedAt;
             takeOvers.add(takeOver);
-            if (takeOver > bound.toNanos()) {
-              violations.add(
-                  "round "
-                      + round
-                      + ": the waiter got the lock "
-                      + takeOver / 1_000_000
-                      + " ms after the kill, bound "
-                      + bound.toMillis()
-                      + " ms");
-            }
-            if (lease.fencingToken() <= holderToken) {
-              violations.add(
-                  "round "
-                      + round
-                      + ": token "
-                      + lease.fencingToken()
-                      + " not above the killed "
-                      + holderToken);
-            }
+            violations.addAll(
+                started.judgeTakeOver(round, lease, takeOver, "the kill", bound, "the killed"));
           }
         }
       }

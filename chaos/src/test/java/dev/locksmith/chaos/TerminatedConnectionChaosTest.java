@@ -96,25 +96,14 @@ class TerminatedConnectionChaosTest {
           try (Lease lease = waiting.result().get(30, TimeUnit.SECONDS)) {
             long handOff = System.nanoTime() - stoppedAt;
             handOffs.add(handOff);
-            if (handOff > HANDOFF_BOUND.toNanos()) {
-              violations.add(
-                  "round "
-                      + round
-                      + ": the waiter got the lock "
-                      + handOff / 1_000_000
-                      + " ms after the holder was told to release, bound "
-                      + HANDOFF_BOUND.toMillis()
-                      + " ms");
-            }
-            if (lease.fencingToken() <= holderToken) {
-              violations.add(
-                  "round "
-                      + round
-                      + ": token "
-                      + lease.fencingToken()
-                      + " not above the holder's "
-                      + holderToken);
-            }
+            violations.addAll(
+                started.judgeTakeOver(
+                    round,
+                    lease,
+                    handOff,
+                    "the holder was told to release",
+                    HANDOFF_BOUND,
+                    "the holder's"));
           }
           int exit = holder.awaitExit(Duration.ofSeconds(30));
           if (exit != 0) {
