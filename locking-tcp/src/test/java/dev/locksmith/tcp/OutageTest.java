@@ -66,6 +66,16 @@ class OutageTest {
     return provider;
   }
 
+  /**
+   * A loopback listener on a free port, closed after the test, with an accept queue of {@code
+   * backlog}; nothing accepts from it unless the test does.
+   */
+  private ServerSocket listener(int backlog) throws IOException {
+    ServerSocket listener = new ServerSocket(0, backlog, InetAddress.getLoopbackAddress());
+    closeAtEnd.add(listener);
+    return listener;
+  }
+
   private LockServer startServer(int port) throws IOException {
     LockServer server = LockServer.builder().port(port).build();
     closeAtEnd.add(server);
@@ -127,8 +137,7 @@ class OutageTest {
   void aServerThatAcceptsButNeverAnswersFailsCallsWithinTheRequestTimeout() throws Exception {
     Duration requestTimeout = Duration.ofSeconds(1);
     // The kernel completes the connections; nothing reads or answers them.
-    ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    closeAtEnd.add(silent);
+    ServerSocket silent = listener(50);
     int port = silent.getLocalPort();
     LockProvider provider =
         provider(port, "?connect-timeout=1s&request-timeout=" + requestTimeout.toMillis() + "ms");
@@ -157,8 +166,7 @@ class OutageTest {
 
   @Test
   void withASecretASilentServerFailsTheConnectionWithinTheConnectTimeout() throws Exception {
-    ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    closeAtEnd.add(silent);
+    ServerSocket silent = listener(50);
     int port = silent.getLocalPort();
     LockProvider provider = provider(port, "?secret=s3cret&connect-timeout=1s&request-timeout=5s");
 
@@ -178,8 +186,7 @@ class OutageTest {
   void aServerThatDoesNotAnswerTheConnectFailsCallsWithinTheConnectTimeout() throws Exception {
     // A listener that never accepts, with its accept queue full: the kernel drops further SYNs,
     // as a host behind a firewall that drops packets would.
-    ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-    closeAtEnd.add(full);
+    ServerSocket full = listener(1);
     int port = full.getLocalPort();
     boolean dropping = false;
     for (int i = 0; i < 16 && !dropping; i++) {
@@ -209,8 +216,7 @@ class OutageTest {
 
   @Test
   void callsThatComeWhileOneIsConnectingWaitForThatAttemptNotLonger() throws Exception {
-    ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    closeAtEnd.add(silent);
+    ServerSocket silent = listener(50);
     List<Socket> accepted = new CopyOnWriteArrayList<>();
     Thread acceptor =
         new Thread(

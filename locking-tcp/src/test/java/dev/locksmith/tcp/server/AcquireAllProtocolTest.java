@@ -63,8 +63,7 @@ class AcquireAllProtocolTest {
         LineClient waiter = new LineClient(server.port());
         LineClient c = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE q 30000 0 h")).startsWith("1 OK");
-      waiter.send("w ACQUIRE q 30000 10000 wt");
-      await().until(() -> holder.waiters("q") == 1);
+      waiter.sendQueued("w ACQUIRE q 30000 10000 wt", holder, 1);
       assertThat(c.call("2 ACQUIRE-ALL 30000 2 p tp q tq")).isEqualTo("2 BUSY q");
       assertThat(holder.call("3 RELEASE q h")).isEqualTo("3 OK");
       assertThat(waiter.read()).matches("w OK wt \\d+ 30000");
@@ -201,8 +200,7 @@ class AcquireAllProtocolTest {
     try (LineClient holder = new LineClient(server.port());
         LineClient c = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE q 30000 0 h")).startsWith("1 OK");
-      c.send("w ACQUIRE q 30000 10000 wt");
-      await().until(() -> holder.waiters("q") == 1);
+      c.sendQueued("w ACQUIRE q 30000 10000 wt", holder, 1);
       assertThat(c.call("w ACQUIRE-ALL 30000 1 p -"))
           .isEqualTo("w ERR DUPLICATE_ID request id w is already waiting");
       assertThat(holder.call("2 STATUS p")).isEqualTo("2 FREE 0");

@@ -1,5 +1,7 @@
 package dev.locksmith.tcp.server;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -68,6 +70,16 @@ final class LineClient implements AutoCloseable {
   int waiters(String lock) throws IOException {
     String[] f = status(lock).split(" ");
     return Integer.parseInt(f[1].equals("FREE") ? f[2] : f[4]);
+  }
+
+  /**
+   * Sends an ACQUIRE that is to wait and returns once it is queued: when {@code observer} sees
+   * {@code waiters} ACQUIREs waiting for its lock.
+   */
+  void sendQueued(String acquire, LineClient observer, int waiters) throws IOException {
+    String lock = acquire.split(" ")[2];
+    send(acquire);
+    await().until(() -> observer.waiters(lock) == waiters);
   }
 
   /** Whether nothing arrives within {@code millis}. */

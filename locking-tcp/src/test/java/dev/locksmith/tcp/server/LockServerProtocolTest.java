@@ -58,10 +58,8 @@ class LockServerProtocolTest {
         LineClient first = new LineClient(server.port());
         LineClient second = new LineClient(server.port())) {
       assertThat(holder.call("1 ACQUIRE q 30000 0 h")).startsWith("1 OK");
-      first.send("w1 ACQUIRE q 30000 10000 f first");
-      await().until(() -> holder.waiters("q") == 1);
-      second.send("w2 ACQUIRE q 30000 10000 s second");
-      await().until(() -> holder.waiters("q") == 2);
+      first.sendQueued("w1 ACQUIRE q 30000 10000 f first", holder, 1);
+      second.sendQueued("w2 ACQUIRE q 30000 10000 s second", holder, 2);
       assertThat(holder.call("2 RELEASE q h")).isEqualTo("2 OK");
       assertThat(first.read()).matches("w1 OK f \\d+ 30000");
       assertThat(second.silentFor(200)).isTrue();
@@ -133,8 +131,7 @@ class LockServerProtocolTest {
       assertThat(waiter.call("2 ACQUIRE t 30000 150 w")).isEqualTo("2 TIMEOUT");
       assertThat(Duration.ofNanos(System.nanoTime() - start))
           .isGreaterThanOrEqualTo(Duration.ofMillis(140));
-      waiter.send("3 ACQUIRE t 30000 60000 w");
-      await().until(() -> holder.waiters("t") == 1);
+      waiter.sendQueued("3 ACQUIRE t 30000 60000 w", holder, 1);
       waiter.send("4 CANCEL 3");
       assertThat(waiter.read()).isEqualTo("3 CANCELLED");
       assertThat(waiter.read()).isEqualTo("4 OK");
@@ -174,10 +171,8 @@ class LockServerProtocolTest {
       LineClient holder = new LineClient(server.port());
       LineClient gone = new LineClient(server.port());
       assertThat(holder.call("1 ACQUIRE d 60000 0 h")).startsWith("1 OK");
-      gone.send("1 ACQUIRE d 60000 60000 g");
-      await().until(() -> observer.waiters("d") == 1);
-      waiter.send("1 ACQUIRE d 60000 60000 w");
-      await().until(() -> observer.waiters("d") == 2);
+      gone.sendQueued("1 ACQUIRE d 60000 60000 g", observer, 1);
+      waiter.sendQueued("1 ACQUIRE d 60000 60000 w", observer, 2);
       gone.close();
       await().until(() -> observer.waiters("d") == 1);
       long start = System.nanoTime();
