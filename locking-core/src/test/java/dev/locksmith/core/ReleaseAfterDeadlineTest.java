@@ -1,0 +1,103 @@
+package dev.locksmith.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A lease closed after its deadline passed, with its release answered asynchronously: the loss is
+ * told on the closing thread before the release goes out, whatever the keeper's sweep saw first,
+ * and told once however the release is answered. Before this rule a sweep that found the release in
+ * flight ended the lease as released by its TTL and told no loss.
+ */
+class ReleaseAfterDeadlineTest {
+  private final VirtualTicker ticker = new VirtualTicker();
+  private final HeldReleases provider = new HeldReleases(ticker);
+  private final RecordingListener events = new RecordingListener();
+  private final Locksmith locksmith =
+      Locksmith.builder().defaultProvider(provider).ticker(ticker).listener(events).build();
+
+  @AfterEach
+  void answerAndClose() {
+    provider.sent.forEach(answer -> answer.complete(true));
+    locksmith.close();
+  }
+
+  @Test
+  void lossIsToldOnTheClosingThreadBeforeTheReleaseIsAnswered() throws Exception {
+    Lease lease =
+        locksmith.acquire(
+            LockOptions.named("late").withTtl(Duration.ofSeconds(1)).withRenew(false));
+    ticker.advance(Duration.ofSeconds(1));
+
+    lease.close();
+
+    CompletableFuture<Boolean> release = provider.sent.take();
+    assertThat(release).as("the release is still unanswered").isNotDone();
+    assertThat(events.events).as("told by close() itself").contains("lost late");
+
+    release.complete(true);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> locksmith.keeper().pendingReleases().count() == 0);
+    assertThat(events.events)
+        .as("the loss told once; every lease then ends with its released event")
+        .containsExactly("acquired late", "lost late", "released late");
+  }
+
+  @Test
+  void aLeaseClosedBeforeItsDeadlineIsReleasedWhenTheAnswerComes() throws Exception {
+    Lease lease =
+        locksmith.acquire(
+            LockOptions.named("on-time").withTtl(Duration.ofSeconds(1)).withRenew(false));
+    ticker.advance(Duration.ofMillis(999));
+
+    lease.close();
+
+    CompletableFuture<Boolean> release = provider.sent.take();
+    assertThat(events.events).containsExactly("acquired on-time");
+    release.complete(true);
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.events.contains("released on-time"));
+    assertThat(events.events).containsExactly("acquired on-time", "released on-time");
+  }
+
+  /** Grants on virtual time, never renews, and holds every release until the test answers it. */
+  private static final class HeldReleases extends VirtualTimeProvider {
+    final LinkedBlockingQueue<CompletableFuture<Boolean>> sent = new LinkedBlockingQueue<>();
+
+    HeldReleases(VirtualTicker ticker) {
+      super(ticker, "held releases");
+    }
+
+    @Override
+    public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+      return Optional.of(grant(request, ticker.read() + request.ttl().toNanos()));
+    }
+
+    @Override
+    public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout) {
+      return tryAcquire(request);
+    }
+
+    @Override
+    public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+      return Optional.empty();
+    }
+
+    @Override
+    public CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
+      CompletableFuture<Boolean> answer = new CompletableFuture<>();
+      sent.add(answer);
+      return answer;
+    }
+  }
+}
