@@ -1,5 +1,6 @@
 package dev.locksmith.testkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockListener;
@@ -158,6 +159,18 @@ public interface ContractFixture {
    */
   default LeaseGrant hold(LockProvider provider, String id) {
     return provider.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).orElseThrow();
+  }
+
+  /**
+   * Takes {@code id} through {@code provider} and releases it: it must be free, and the release
+   * must succeed.
+   *
+   * @param provider the client that takes the lock
+   * @param id the lock id
+   */
+  default void holdAndRelease(LockProvider provider, String id) {
+    LeaseGrant taken = hold(provider, id);
+    assertThat(provider.release(taken)).as("released %s", id).isTrue();
   }
 
   /**

@@ -339,23 +339,17 @@ public final class SeveralKeysScenarios {
       Locksmith elsewhere, Runnable whileHeld) {
     try (Lease b = elsewhere.acquire(LockOptions.named(NAME).withKey("b"))) {
       assertThat(accounts.transferOrSkip("b", "a", 7)).as("skipped").isNull();
-      assertThat(isFree("acct:a")).as("a was let go").isTrue();
-      assertThat(holderToken("acct:b")).isEqualTo(b.fencingToken());
-      assertHeldExactly("acct:b");
+      assertOnlyHeldElsewhere(b);
 
       assertThatThrownBy(() -> accounts.transferOrFail("b", "a", 7))
           .isInstanceOf(LockBusyException.class)
           .hasMessageContaining("acct:b");
-      assertThat(isFree("acct:a")).isTrue();
-      assertThat(holderToken("acct:b")).isEqualTo(b.fencingToken());
-      assertHeldExactly("acct:b");
+      assertOnlyHeldElsewhere(b);
 
       assertThatThrownBy(() -> accounts.transferBriefly("b", "a", 7))
           .isInstanceOf(LockTimeoutException.class)
           .hasMessageContaining("acct:b");
-      assertThat(isFree("acct:a")).isTrue();
-      assertThat(holderToken("acct:b")).isEqualTo(b.fencingToken());
-      assertHeldExactly("acct:b");
+      assertOnlyHeldElsewhere(b);
 
       assertThat(accounts.book().runs()).as("no method ran").isZero();
       whileHeld.run();
@@ -472,6 +466,13 @@ public final class SeveralKeysScenarios {
    * Where the provider lists what it holds, the {@code acct} locks it lists are exactly {@code
    * ids}; a provider that cannot list is checked through {@link LockProvider#status} instead.
    */
+  /** After a transfer from b to a gave up: a was let go, and b is held only by {@code b}. */
+  private void assertOnlyHeldElsewhere(Lease b) {
+    assertThat(isFree("acct:a")).as("a was let go").isTrue();
+    assertThat(holderToken("acct:b")).isEqualTo(b.fencingToken());
+    assertHeldExactly("acct:b");
+  }
+
   private void assertHeldExactly(String... ids) {
     Optional<List<LockStatus>> listed = provider.listHeld();
     listed.ifPresent(

@@ -94,8 +94,7 @@ public interface SeveralLocksContract extends ContractFixture {
         if (id.equals(ids.get(busy))) {
           continue;
         }
-        LeaseGrant taken = hold(c, id);
-        assertThat(c.release(taken)).isTrue();
+        holdAndRelease(c, id);
       }
       assertThat(b.release(other)).isTrue();
     }
@@ -179,8 +178,7 @@ public interface SeveralLocksContract extends ContractFixture {
     assertThat(won).as("sets won").isPositive();
     LockProvider other = client();
     for (String id : ids) {
-      LeaseGrant taken = hold(other, id);
-      assertThat(other.release(taken)).isTrue();
+      holdAndRelease(other, id);
     }
   }
 
