@@ -55,15 +55,16 @@ class FaultProxyTest {
 
   @Test
   void bytesPassUnchangedBothWays() throws IOException {
-    Socket client = connect(proxy);
-    Socket peer = server.accept();
+    Link link = open();
     byte[] request = randomBytes(200_000, 1);
     byte[] reply = randomBytes(100_000, 2);
 
-    client.getOutputStream().write(request); // the proxy holds what the server has not read yet
-    assertThat(readExactly(peer, request.length)).isEqualTo(request);
-    peer.getOutputStream().write(reply);
-    assertThat(readExactly(client, reply.length)).isEqualTo(reply);
+    link.client()
+        .getOutputStream()
+        .write(request); // the proxy holds what the server has not read yet
+    assertThat(readExactly(link.peer(), request.length)).isEqualTo(request);
+    link.peer().getOutputStream().write(reply);
+    assertThat(readExactly(link.client(), reply.length)).isEqualTo(reply);
 
     assertThat(proxy.host()).isEqualTo("127.0.0.1");
     assertThat(proxy.connections()).isEqualTo(1);
@@ -73,145 +74,138 @@ class FaultProxyTest {
 
   @Test
   void freezingRepliesHoldsThemInOrderUntilThawWhileRequestsFlow() throws IOException {
-    Socket client = connect(proxy);
-    Socket peer = server.accept();
+    Link link = open();
     proxy.freeze(Direction.TO_CLIENT);
 
-    send(peer, "one\n");
-    send(peer, "two\n");
-    send(peer, "three\n");
-    assertNothingArrives(client);
-    assertForwarded(client, peer, "ping");
+    send(link.peer(), "one\n");
+    send(link.peer(), "two\n");
+    send(link.peer(), "three\n");
+    assertNothingArrives(link.client());
+    assertForwarded(link.client(), link.peer(), "ping");
     assertThat(proxy.forwarded(Direction.TO_CLIENT)).isZero();
     assertThat(proxy.connections()).isEqualTo(1);
 
     proxy.thaw(Direction.TO_CLIENT);
-    assertThat(read(client, 14)).isEqualTo("one\ntwo\nthree\n");
+    assertThat(read(link.client(), 14)).isEqualTo("one\ntwo\nthree\n");
     await().until(() -> proxy.forwarded(Direction.TO_CLIENT) == 14);
   }
 
   @Test
   void freezingRequestsHoldsThemOnNewConnectionsWithTheEndOfStreamAfterThem() throws IOException {
     proxy.freeze(Direction.TO_SERVER);
-    Socket client = connect(proxy);
-    Socket peer = server.accept();
+    Link link = open();
 
-    send(client, "req-1 ");
-    send(client, "req-2");
-    client.shutdownOutput();
-    assertNothingArrives(peer);
-    assertForwarded(peer, client, "push");
+    send(link.client(), "req-1 ");
+    send(link.client(), "req-2");
+    link.client().shutdownOutput();
+    assertNothingArrives(link.peer());
+    assertForwarded(link.peer(), link.client(), "push");
 
     proxy.thaw();
-    assertThat(read(peer, 11)).isEqualTo("req-1 req-2");
-    assertThat(peer.getInputStream().read()).isEqualTo(-1);
+    assertThat(read(link.peer(), 11)).isEqualTo("req-1 req-2");
+    assertThat(link.peer().getInputStream().read()).isEqualTo(-1);
   }
 
   @Test
   void delayHoldsEachChunkAtLeastThatLongInOrderAndZeroTurnsItOff() throws IOException {
     proxy.delay(Direction.TO_CLIENT, DELAY);
-    Socket client = connect(proxy);
-    Socket peer = server.accept();
+    Link link = open();
 
     long start = System.nanoTime();
-    send(peer, "a");
-    send(peer, "b");
-    send(peer, "c");
-    assertThat(read(client, 1)).isEqualTo("a");
+    send(link.peer(), "a");
+    send(link.peer(), "b");
+    send(link.peer(), "c");
+    assertThat(read(link.client(), 1)).isEqualTo("a");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(DELAY);
-    assertThat(read(client, 2)).isEqualTo("bc");
+    assertThat(read(link.client(), 2)).isEqualTo("bc");
 
-    assertForwarded(client, peer, "undelayed"); // the other direction is not delayed
+    assertForwarded(link.client(), link.peer(), "undelayed"); // the other direction is not delayed
 
     proxy.delay(Direction.TO_CLIENT, Duration.ZERO);
     start = System.nanoTime();
-    assertForwarded(peer, client, "d");
+    assertForwarded(link.peer(), link.client(), "d");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(DELAY);
   }
 
   @Test
   void aLostReplyReachesTheServerButResetsTheClient() throws IOException {
-    Socket client = connect(proxy);
-    Socket peer = server.accept();
+    Link link = open();
     proxy.loseNextReply();
 
-    assertForwarded(client, peer, "LOCK x\n"); // the server acts on the request
-    send(peer, "OK 42\n");
-    assertThat(outcome(client)).isEqualTo("reset");
-    assertThat(outcome(peer)).isEqualTo("eof");
+    assertForwarded(link.client(), link.peer(), "LOCK x\n"); // the server acts on the request
+    send(link.peer(), "OK 42\n");
+    assertThat(outcome(link.client())).isEqualTo("reset");
+    assertThat(outcome(link.peer())).isEqualTo("eof");
     await().until(() -> proxy.connections() == 0);
     assertThat(proxy.forwarded(Direction.TO_CLIENT)).isZero();
 
-    Socket client2 = connect(proxy); // only one reply is lost
-    Socket peer2 = server.accept();
-    assertForwarded(client2, peer2, "LOCK y\n");
-    assertForwarded(peer2, client2, "OK 43\n");
+    Link link2 = open(); // only one reply is lost
+    assertForwarded(link2.client(), link2.peer(), "LOCK y\n");
+    assertForwarded(link2.peer(), link2.client(), "OK 43\n");
   }
 
   @Test
   void halfCloseEndsOneDirectionAndTheConnectionClosesWhenBothHaveEnded() throws IOException {
-    Socket client = connect(proxy);
-    Socket peer = server.accept();
+    Link link = open();
 
     proxy.halfClose(Direction.TO_SERVER);
-    assertThat(outcome(peer)).isEqualTo("eof");
-    assertForwarded(peer, client, "still here");
-    send(client, "discarded");
+    assertThat(outcome(link.peer())).isEqualTo("eof");
+    assertForwarded(link.peer(), link.client(), "still here");
+    send(link.client(), "discarded");
     assertThat(proxy.connections()).isEqualTo(1);
 
     proxy.halfClose(Direction.TO_CLIENT);
-    assertThat(outcome(client)).isEqualTo("eof");
+    assertThat(outcome(link.client())).isEqualTo("eof");
     await().until(() -> proxy.connections() == 0);
     assertThat(proxy.forwarded(Direction.TO_SERVER)).isZero();
   }
 
   @Test
   void anEndOfStreamIsPassedOnAsAHalfClose() throws IOException {
-    Socket client = connect(proxy);
-    Socket peer = server.accept();
+    Link link = open();
 
-    client.shutdownOutput();
-    assertThat(outcome(peer)).isEqualTo("eof");
-    assertForwarded(peer, client, "bye");
+    link.client().shutdownOutput();
+    assertThat(outcome(link.peer())).isEqualTo("eof");
+    assertForwarded(link.peer(), link.client(), "bye");
     assertThat(proxy.connections()).isEqualTo(1);
 
-    peer.close();
-    assertThat(outcome(client)).isEqualTo("eof");
+    link.peer().close();
+    assertThat(outcome(link.client())).isEqualTo("eof");
     await().until(() -> proxy.connections() == 0);
   }
 
   @Test
   void resetAllResetsBothSidesOfEveryConnectionAndKeepsAccepting() throws IOException {
-    Socket client1 = connect(proxy);
-    Socket peer1 = server.accept();
-    Socket client2 = connect(proxy);
-    Socket peer2 = server.accept();
+    Link link1 = open();
+    Link link2 = open();
     await().until(() -> proxy.connections() == 2);
 
     proxy.resetAll();
     assertThat(proxy.connections()).isZero();
-    assertThat(List.of(outcome(client1), outcome(client2), outcome(peer1), outcome(peer2)))
+    assertThat(
+            List.of(
+                outcome(link1.client()),
+                outcome(link2.client()),
+                outcome(link1.peer()),
+                outcome(link2.peer())))
         .containsOnly("reset");
 
-    Socket client3 = connect(proxy);
-    Socket peer3 = server.accept();
-    assertForwarded(client3, peer3, "again");
+    Link link3 = open();
+    assertForwarded(link3.client(), link3.peer(), "again");
   }
 
   @Test
   void anErrorOnOneConnectionClosesOnlyThatConnection() throws IOException {
-    Socket client1 = connect(proxy);
-    Socket peer1 = server.accept();
-    Socket client2 = connect(proxy);
-    Socket peer2 = server.accept();
+    Link link1 = open();
+    Link link2 = open();
 
-    client1.setSoLinger(true, 0);
-    client1.close(); // the client resets its connection
-    assertThat(outcome(peer1)).isIn("reset", "eof");
+    link1.client().setSoLinger(true, 0);
+    link1.client().close(); // the client resets its connection
+    assertThat(outcome(link1.peer())).isIn("reset", "eof");
     await().until(() -> proxy.connections() == 1);
 
-    assertForwarded(client2, peer2, "ping");
-    assertForwarded(peer2, client2, "pong");
+    assertForwarded(link2.client(), link2.peer(), "ping");
+    assertForwarded(link2.peer(), link2.client(), "pong");
   }
 
   @Test
@@ -253,12 +247,10 @@ class FaultProxyTest {
 
   @Test
   void closeClosesEveryConnectionAndStopsItsThreads() throws IOException {
-    Socket client1 = connect(proxy);
-    Socket peer1 = server.accept();
-    Socket client2 = connect(proxy);
-    Socket peer2 = server.accept();
+    Link link1 = open();
+    Link link2 = open();
     proxy.freeze(Direction.TO_SERVER);
-    send(client2, "held");
+    send(link2.client(), "held");
     await().until(() -> proxy.connections() == 2);
     String prefix = "fault-proxy-" + proxy.port() + "-";
     await().until(() -> proxyThreads(prefix).size() == 9); // accept, and four per connection
@@ -267,11 +259,20 @@ class FaultProxyTest {
     proxy.close();
     assertThat(proxy.connections()).isZero();
     assertThat(proxyThreads(prefix)).isEmpty();
-    for (Socket socket : List.of(client1, client2, peer1, peer2)) {
+    for (Socket socket : List.of(link1.client(), link2.client(), link1.peer(), link2.peer())) {
       assertThat(outcome(socket)).isIn("eof", "reset");
     }
     assertThatThrownBy(() -> connect(proxy)).isInstanceOf(ConnectException.class);
     proxy.close(); // again: nothing happens
+  }
+
+  /** A connection through the proxy: the test's client socket and the server's end of it. */
+  private record Link(Socket client, Socket peer) {}
+
+  /** Connects a client through the proxy and takes the server's end of its connection. */
+  private Link open() throws IOException {
+    Socket client = connect(proxy);
+    return new Link(client, server.accept());
   }
 
   private Socket connect(FaultProxy target) throws IOException {

@@ -15,6 +15,11 @@ class TransferHistoryTest {
     return new TransferRecord(0, 0, 0, 1, from, to, amount, fromToken, toToken, start, end);
   }
 
+  /** Checks {@code transfers} against the final {@code balances}, each account opened with 1000. */
+  private static TransferHistory check(Map<String, Long> balances, TransferRecord... transfers) {
+    return TransferHistory.check(List.of(transfers), balances, 1_000);
+  }
+
   private static Map<String, Long> balances(long a, long b, long c) {
     Map<String, Long> balances = new LinkedHashMap<>();
     balances.put("a", a);
@@ -26,10 +31,10 @@ class TransferHistoryTest {
   @Test
   void sequentialTransfersWithRisingTokensPass() {
     TransferHistory history =
-        TransferHistory.check(
-            List.of(transfer("b", "c", 5, 3, 1, 300, 400), transfer("a", "b", 10, 1, 2, 100, 200)),
+        check(
             balances(990, 1005, 1005),
-            1_000);
+            transfer("b", "c", 5, 3, 1, 300, 400),
+            transfer("a", "b", 10, 1, 2, 100, 200));
     assertThat(history.violations()).isEmpty();
     assertThat(history.transfers())
         .extracting(TransferRecord::startNanos)
@@ -45,23 +50,23 @@ class TransferHistoryTest {
     balances.put("d", 995L);
     balances.put("e", 1005L);
     TransferHistory history =
-        TransferHistory.check(
-            List.of(transfer("a", "b", 10, 1, 1, 100, 300), transfer("d", "e", 5, 1, 1, 150, 250)),
+        check(
             balances,
-            1_000);
+            transfer("a", "b", 10, 1, 1, 100, 300),
+            transfer("d", "e", 5, 1, 1, 150, 250));
     assertThat(history.violations()).isEmpty();
     assertThat(history.startedDuringAnother()).isEqualTo(1);
   }
 
   @Test
   void interleavingIsCounted() {
-    List<TransferRecord> transfers =
-        List.of(
+    TransferHistory history =
+        check(
+            balances(996, 1004, 1000),
             new TransferRecord(0, 0, 0, 11, "a", "b", 1, 1, 1, 100, 200),
             new TransferRecord(1, 0, 0, 12, "a", "b", 1, 2, 2, 300, 400),
             new TransferRecord(1, 1, 0, 12, "a", "b", 1, 3, 3, 500, 600),
             new TransferRecord(0, 1, 0, 11, "a", "b", 1, 4, 4, 700, 800));
-    TransferHistory history = TransferHistory.check(transfers, balances(996, 1004, 1000), 1_000);
     assertThat(history.violations()).isEmpty();
     assertThat(history.processes()).isEqualTo(2);
     assertThat(history.processChanges()).isEqualTo(2);
@@ -71,20 +76,20 @@ class TransferHistoryTest {
   @Test
   void overlapOnASharedAccountIsFound() {
     TransferHistory history =
-        TransferHistory.check(
-            List.of(transfer("a", "b", 10, 1, 1, 100, 201), transfer("b", "c", 5, 2, 1, 200, 300)),
+        check(
             balances(990, 1005, 1005),
-            1_000);
+            transfer("a", "b", 10, 1, 1, 100, 201),
+            transfer("b", "c", 5, 2, 1, 200, 300));
     assertThat(history.violations()).singleElement().asString().startsWith("account 'b': overlap");
   }
 
   @Test
   void aTokenGoingBackOnAnAccountIsFound() {
     TransferHistory history =
-        TransferHistory.check(
-            List.of(transfer("a", "b", 10, 1, 7, 100, 200), transfer("c", "b", 5, 1, 6, 300, 400)),
+        check(
             balances(990, 1015, 995),
-            1_000);
+            transfer("a", "b", 10, 1, 7, 100, 200),
+            transfer("c", "b", 5, 1, 6, 300, 400));
     assertThat(history.violations())
         .singleElement()
         .asString()
@@ -95,10 +100,10 @@ class TransferHistoryTest {
   void aLostUpdateThatKeepsTheTotalIsFound() {
     // The second transfer read b before the first wrote it: b lost 10, c kept its 5.
     TransferHistory history =
-        TransferHistory.check(
-            List.of(transfer("a", "b", 10, 1, 1, 100, 200), transfer("b", "c", 5, 2, 1, 300, 400)),
+        check(
             balances(990, 995, 1015),
-            1_000);
+            transfer("a", "b", 10, 1, 1, 100, 200),
+            transfer("b", "c", 5, 2, 1, 300, 400));
     assertThat(history.violations())
         .containsExactly(
             "lost update on account 'b': balance is 995, the recorded transfers make it 1005",
@@ -108,8 +113,7 @@ class TransferHistoryTest {
   @Test
   void aTotalNotConservedIsFound() {
     TransferHistory history =
-        TransferHistory.check(
-            List.of(transfer("a", "b", 10, 1, 1, 100, 200)), balances(990, 1000, 1000), 1_000);
+        check(balances(990, 1000, 1000), transfer("a", "b", 10, 1, 1, 100, 200));
     assertThat(history.violations())
         .contains("total balance is 2990, expected 3000 ({a=990, b=1000, c=1000})")
         .contains(
@@ -119,8 +123,7 @@ class TransferHistoryTest {
   @Test
   void anUnknownAccountIsFound() {
     TransferHistory history =
-        TransferHistory.check(
-            List.of(transfer("a", "z", 10, 1, 1, 100, 200)), balances(990, 1000, 1000), 1_000);
+        check(balances(990, 1000, 1000), transfer("a", "z", 10, 1, 1, 100, 200));
     assertThat(history.violations()).contains("transfer 0/0#0 names an unknown account 'z'");
   }
 
