@@ -67,6 +67,21 @@ class RunCommandTest {
     return exit.get(20, TimeUnit.SECONDS);
   }
 
+  /**
+   * Runs {@code script} in the background until it wrote a process id to {@code pidFile}, then
+   * takes the server away under it: {@code run}, still running, must end with 70 (lease lost).
+   *
+   * @return the process id the script wrote
+   */
+  private long pidOnceTheLeaseIsLost(String key, List<String> options, String script, Path pidFile)
+      throws Exception {
+    CompletableFuture<Integer> exit = runScriptInBackground(key, options, script);
+    long pid = awaitPid(pidFile);
+    assertThat(exit).isNotDone();
+    assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
+    return pid;
+  }
+
   /** The process id a command wrote to {@code pidFile}, once it is there. */
   private static long awaitPid(Path pidFile) throws Exception {
     await()
@@ -180,15 +195,14 @@ class RunCommandTest {
   @Test
   void lostLeaseAlsoKillsDescendantsThatIgnoreSigterm() throws Exception {
     Path pidFile = dir.resolve("child.pid");
-    CompletableFuture<Integer> exit =
-        runScriptInBackground(
+    long child =
+        pidOnceTheLeaseIsLost(
             "stubborn",
             List.of("--ttl", "600ms", "--grace", "500ms"),
             "sh -c 'trap \"\" TERM; echo $$ > "
                 + pidFile
-                + "; while true; do sleep 1; done' & wait");
-    long child = awaitPid(pidFile);
-    assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
+                + "; while true; do sleep 1; done' & wait",
+            pidFile);
     await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> ProcessHandle.of(child).map(h -> !h.isAlive()).orElse(true));
@@ -235,25 +249,21 @@ class RunCommandTest {
   @Test
   void lostLeaseStopsBackgroundJobsAfterTheCommandExited() throws Exception {
     Path pidFile = dir.resolve("job.pid");
-    CompletableFuture<Integer> exit =
-        runScriptInBackground(
-            "bg-lost", List.of("--grace", "2s"), "sleep 60 & echo $! > " + pidFile);
-    long job = awaitPid(pidFile);
-    assertThat(exit).isNotDone();
-    assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
+    long job =
+        pidOnceTheLeaseIsLost(
+            "bg-lost", List.of("--grace", "2s"), "sleep 60 & echo $! > " + pidFile, pidFile);
     assertThat(GroupPs.alive(job)).as("the background job").isFalse();
   }
 
   @Test
   void lostLeaseAlsoStopsAChildThatLeftTheGroupWhileCommandRuns() throws Exception {
     Path pidFile = dir.resolve("escapee.pid");
-    CompletableFuture<Integer> exit =
-        runScriptInBackground(
+    long escapee =
+        pidOnceTheLeaseIsLost(
             "escapee",
             List.of("--grace", "2s"),
-            "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 60' & wait");
-    long escapee = awaitPid(pidFile);
-    assertThat(exitOnceTheServerIsGone(exit)).isEqualTo(70);
+            "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 60' & wait",
+            pidFile);
     assertThat(GroupPs.alive(escapee)).as("the child in a session of its own").isFalse();
   }
 

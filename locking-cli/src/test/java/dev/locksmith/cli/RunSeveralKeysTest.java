@@ -141,13 +141,17 @@ class RunSeveralKeysTest {
             .other()
             .tryAcquire(LockRequest.of("acct:bob", Duration.ofSeconds(30)))
             .orElseThrow();
-    Path ran = dir.resolve("ran");
-    int exit =
-        run(
-            List.of("--name", "acct", "--key", "alice", "--key", "bob", "--key", "carol", "--fail"),
-            "touch " + ran);
-    assertThat(exit).isEqualTo(ExitCodes.BUSY);
-    assertThat(ran).doesNotExist();
+    assertExitsWithoutRunning(
+        ExitCodes.BUSY,
+        "--name",
+        "acct",
+        "--key",
+        "alice",
+        "--key",
+        "bob",
+        "--key",
+        "carol",
+        "--fail");
     assertThat(errText()).contains("'acct:bob'");
     // alice, taken before bob in lock order, was released; carol was never taken.
     assertThat(lockServer.other().tryAcquire(LockRequest.of("acct:alice", Duration.ofSeconds(1))))
@@ -167,13 +171,17 @@ class RunSeveralKeysTest {
             .tryAcquire(
                 new LockRequest("acct:bob", "other-token", Duration.ofSeconds(30), "host-b pid 42"))
             .orElseThrow();
-    Path ran = dir.resolve("ran");
-    int exit =
-        run(
-            List.of("--name", "acct", "--key", "alice", "--key", "bob", "--key", "carol", "--fail"),
-            "touch " + ran);
-    assertThat(exit).isEqualTo(ExitCodes.BUSY);
-    assertThat(ran).doesNotExist();
+    assertExitsWithoutRunning(
+        ExitCodes.BUSY,
+        "--name",
+        "acct",
+        "--key",
+        "alice",
+        "--key",
+        "bob",
+        "--key",
+        "carol",
+        "--fail");
     assertThat(errText())
         .contains(
             "lock 'acct:alice', 'acct:bob', 'acct:carol' is busy, 'acct:bob' held by host-b pid 42"
@@ -188,10 +196,14 @@ class RunSeveralKeysTest {
 
   @Test
   void severalKeysWithoutANameAreAUsageError() {
-    Path ran = dir.resolve("ran");
-    int exit = run(List.of("--key", "alice", "--key", "bob"), "touch " + ran);
-    assertThat(exit).isEqualTo(ExitCodes.USAGE);
-    assertThat(ran).doesNotExist();
+    assertExitsWithoutRunning(ExitCodes.USAGE, "--key", "alice", "--key", "bob");
     assertThat(errText()).contains("several --key need --name");
+  }
+
+  /** Runs a command that would touch a file, with {@code options}: it exits so and runs nothing. */
+  private void assertExitsWithoutRunning(int exit, String... options) {
+    Path ran = dir.resolve("ran");
+    assertThat(run(List.of(options), "touch " + ran)).isEqualTo(exit);
+    assertThat(ran).doesNotExist();
   }
 }

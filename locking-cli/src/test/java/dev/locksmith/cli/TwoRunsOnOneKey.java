@@ -13,20 +13,13 @@ import java.time.Duration;
  * Two {@code locksmith run} JVMs on one key of a provider URL: while the first run's COMMAND holds
  * the lock, a second run with --fail exits 75 without starting its COMMAND; after the first ends, a
  * second run gets the lock with a higher fencing token.
+ *
+ * @param dir where the runs' output and marker files go
+ * @param url the provider URL both runs use
+ * @param key the key both runs lock
  */
-final class TwoRunsOnOneKey {
+record TwoRunsOnOneKey(Path dir, String url, String key) {
   private static final Duration LIMIT = Duration.ofSeconds(60);
-
-  private final Path dir;
-  private final String url;
-  private final String key;
-
-  /** Runs on {@code key} of {@code url}, their output and marker files in {@code dir}. */
-  TwoRunsOnOneKey(Path dir, String url, String key) {
-    this.dir = dir;
-    this.url = url;
-    this.key = key;
-  }
 
   /** Asserts the refusal while held, the run after, and the rising fencing token. */
   void assertSecondIsRefusedWhileTheFirstHoldsAndRunsAfterIt()
