@@ -15,7 +15,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -62,9 +61,7 @@ final class LeaseKeeper implements AutoCloseable {
   // read without it by watch's fast path.
   private volatile @Nullable ScheduledFuture<?> sweeping;
   private final ReentrantLock sweepLock = new ReentrantLock();
-  private final AtomicInteger runningCalls = new AtomicInteger();
-  private final ReentrantLock idle = new ReentrantLock();
-  private final Condition becameIdle = idle.newCondition();
+  private final InFlight runningCalls = new InFlight();
   private final ScheduledThreadPoolExecutor sweeper =
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
   private final RenewalLanes lanes;
@@ -89,7 +86,7 @@ final class LeaseKeeper implements AutoCloseable {
   // on a provider's I/O threads: one thread, in the order the answers came.
   private final ExecutorService completions =
       Executors.newSingleThreadExecutor(daemons("locksmith-completions-"));
-  private final PendingReleases pendingReleases = new PendingReleases();
+  private final InFlight pendingReleases = new InFlight();
 
   /**
    * @param renewalExecutor runs renewals, or {@code null} for the keeper's own pool of daemon
@@ -158,7 +155,7 @@ final class LeaseKeeper implements AutoCloseable {
   void watch(ActiveLease lease) {
     leases.put(lease.ownerToken(), lease);
     if (lease.isCall()) {
-      runningCalls.incrementAndGet();
+      runningCalls.started();
     }
     if (!lostBeforeWatched.isEmpty() && lostBeforeWatched.remove(lease.ownerToken()) != null) {
       lease.markLost(
@@ -232,14 +229,7 @@ final class LeaseKeeper implements AutoCloseable {
 
   /** A locked call stopped watched by {@link #stopWatching} is over. */
   void callEnded() {
-    if (runningCalls.decrementAndGet() == 0) {
-      idle.lock();
-      try {
-        becameIdle.signalAll();
-      } finally {
-        idle.unlock();
-      }
-    }
+    runningCalls.ended();
   }
 
   /**
@@ -249,25 +239,12 @@ final class LeaseKeeper implements AutoCloseable {
    * @return whether none is left
    */
   boolean awaitNoRunningCalls(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    idle.lock();
-    try {
-      while (runningCalls.get() > 0) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        becameIdle.awaitNanos(left);
-      }
-      return true;
-    } finally {
-      idle.unlock();
-    }
+    return runningCalls.await(timeout);
   }
 
   /** How many locked calls' leases are kept now. */
   int runningCalls() {
-    return runningCalls.get();
+    return runningCalls.count();
   }
 
   /** A provider reported a lease lost (its connection dropped, say). */
@@ -311,7 +288,7 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   /** The releases sent and not yet answered. */
-  PendingReleases pendingReleases() {
+  InFlight pendingReleases() {
     return pendingReleases;
   }
 

@@ -359,7 +359,7 @@ public final class Locksmith implements AutoCloseable {
               Durations.format(shutdownTimeout));
         }
       }
-      PendingReleases pending = keeper.pendingReleases();
+      InFlight pending = keeper.pendingReleases();
       Duration rest = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
       if (pending.count() > 0 && !pending.await(rest)) {
         LOG.warn(
