@@ -12,14 +12,17 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import dev.locksmith.core.internal.ReactiveCall;
+import dev.locksmith.core.internal.ReactiveResults;
+import dev.locksmith.core.internal.ReactiveReturns;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The direction of dependencies (annotations on nothing, core on no framework) and the shape of
- * core's public surface: the user API in {@code dev.locksmith.core}, integration hooks in {@code
- * dev.locksmith.core.internal}.
+ * The direction of dependencies (annotations on nothing, core on no framework, Reactor only in the
+ * reactive handler) and the shape of core's public surface: the user API in {@code
+ * dev.locksmith.core}, integration hooks in {@code dev.locksmith.core.internal}.
  */
 class ArchitectureTest {
   private static final String USER_API = "dev.locksmith.core";
@@ -86,9 +89,26 @@ class ArchitectureTest {
             "dev.locksmith..",
             "org.slf4j..",
             "org.jspecify..",
-            // Optional: only for methods that return Mono or Flux (see ReactorConfinementTest).
+            // Optional, for methods returning Mono or Flux: onlyTheReactiveHandlerDependsOnReactor.
             "reactor.core..",
             "org.reactivestreams..")
+        .check(classes);
+  }
+
+  /**
+   * Reactor is optional for core: only the classes an integration touches after asking {@link
+   * ReactiveReturns} may name its types (or reactive-streams', which come with it), so that nothing
+   * else fails to load without it.
+   */
+  @Test
+  void onlyTheReactiveHandlerDependsOnReactor() {
+    noClasses()
+        .that()
+        .doNotBelongToAnyOf(ReactiveResults.class, ReactiveCall.class)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("reactor..", "org.reactivestreams..")
+        .because("Reactor is an optional dependency of core")
         .check(classes);
   }
 
@@ -176,7 +196,7 @@ class ArchitectureTest {
             USER_API,
             "dev.locksmith.core.internal..",
             "org.jspecify..",
-            // Optional: only for methods that return Mono or Flux (see ReactorConfinementTest).
+            // Optional, for methods returning Mono or Flux: onlyTheReactiveHandlerDependsOnReactor.
             "reactor.core..",
             "org.reactivestreams..")
         .check(classes);

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,14 @@ class IntegrationHooksTest {
         .build();
   }
 
+  /** A deferral that hands every release to {@code releases} and runs none itself. */
+  private static ReleaseDeferral deferringTo(Consumer<Runnable> releases) {
+    return (lease, release) -> {
+      releases.accept(release);
+      return true;
+    };
+  }
+
   static class Ledger {
     @DistributedLock(name = "ledger", key = "#account", onBusy = OnBusy.SKIP)
     String post(String account) {
@@ -43,12 +52,7 @@ class IntegrationHooksTest {
   @Test
   void deferredReleaseKeepsTheLockUntilTheDeferralRunsIt() throws Exception {
     AtomicReference<Runnable> pending = new AtomicReference<>();
-    try (Locksmith locksmith =
-        engine(
-            (lease, release) -> {
-              pending.set(release);
-              return true;
-            })) {
+    try (Locksmith locksmith = engine(deferringTo(pending::set))) {
       assertThat(call(locksmith, new Ledger(), "post", "a-1")).isEqualTo("posted a-1");
       assertThat(provider.status("ledger:a-1").currentHolder()).as("held until commit").isPresent();
       assertThat(
@@ -71,12 +75,7 @@ class IntegrationHooksTest {
   @Test
   void aCallInTheSameTransactionReentersALeaseWhoseReleaseWaits() throws Exception {
     List<Runnable> pending = new ArrayList<>();
-    try (Locksmith locksmith =
-        engine(
-            (lease, release) -> {
-              pending.add(release);
-              return true;
-            })) {
+    try (Locksmith locksmith = engine(deferringTo(pending::add))) {
       // Two posts to one account in one transaction: the second must not wait for the first,
       // whose release waits for the commit.
       Ledger ledger = new Ledger();
