@@ -45,6 +45,47 @@ final class LuaScripts {
   static final long FENCE_MARGIN_MILLIS = 60_000;
 
   /**
+   * The Lua function {@link #ACQUIRE} and {@link #RELEASE} begin with. {@code release_lease(lock,
+   * token, fence, id, limit)}: when {@code lock} is held by owner token {@code token} with fencing
+   * token {@code fence}, records {@code FENCE:ID} in front of the newest {@code limit - 1} kept
+   * records, removes the lease's fields and returns {@code 'now'}; when that record is already kept
+   * (the release ran before), changes nothing and returns {@code 'before'}; else changes nothing
+   * and returns {@code false}.
+   */
+  private static final String RELEASE_LEASE =
+      """
+      local function release_lease(lock, token, fence, id, limit)
+        local held = redis.call('HMGET', lock, 'token', 'fence', 'released')
+        local record = fence .. ':' .. id
+        if held[1] == token and held[2] == fence then
+          local records = record
+          local kept = tonumber(limit)
+          if held[3] and kept > 1 then
+            local cut = 0
+            for _ = 1, kept - 1 do
+              cut = string.find(held[3], ' ', cut + 1, true)
+              if not cut then
+                break
+              end
+            end
+            if cut then
+              records = record .. ' ' .. string.sub(held[3], 1, cut - 1)
+            else
+              records = record .. ' ' .. held[3]
+            end
+          end
+          redis.call('HSET', lock, 'released', records)
+          redis.call('HDEL', lock, 'token', 'fence', 'owner')
+          return 'now'
+        end
+        if held[3] and string.find(' ' .. held[3] .. ' ', ' ' .. record .. ' ', 1, true) then
+          return 'before'
+        end
+        return false
+      end
+      """;
+
+  /**
    * KEYS: lock, fence. ARGV: owner token, ttl in ms, owner description, life of the fencing counter
    * in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}} when granted,
    * {@code {0, pttl}} when another owner holds the lock. Presenting the token that already holds
@@ -69,32 +110,11 @@ final class LuaScripts {
    * a lock id no longer used disappears.
    */
   static final String ACQUIRE =
-      """
+      RELEASE_LEASE
+          + """
       local folded = nil
       if ARGV[5] then
-        local old = redis.call('HMGET', KEYS[1], 'token', 'fence', 'released')
-        local record = ARGV[6] .. ':' .. ARGV[7]
-        if old[1] == ARGV[5] and old[2] == ARGV[6] then
-          local records = record
-          local limit = tonumber(ARGV[8])
-          if old[3] and limit > 1 then
-            local cut = 0
-            for _ = 1, limit - 1 do
-              cut = string.find(old[3], ' ', cut + 1, true)
-              if not cut then
-                break
-              end
-            end
-            if cut then
-              records = record .. ' ' .. string.sub(old[3], 1, cut - 1)
-            else
-              records = record .. ' ' .. old[3]
-            end
-          end
-          redis.call('HSET', KEYS[1], 'released', records)
-          redis.call('HDEL', KEYS[1], 'token', 'fence', 'owner')
-          folded = 1
-        elseif old[3] and string.find(' ' .. old[3] .. ' ', ' ' .. record .. ' ', 1, true) then
+        if release_lease(KEYS[1], ARGV[5], ARGV[6], ARGV[7], ARGV[8]) then
           folded = 1
         else
           folded = 0
@@ -239,33 +259,15 @@ final class LuaScripts {
    * returns 0.
    */
   static final String RELEASE =
-      """
-      local held = redis.call('HMGET', KEYS[1], 'token', 'fence', 'released')
-      local record = ARGV[2] .. ':' .. ARGV[3]
-      if held[1] == ARGV[1] and held[2] == ARGV[2] then
-        local records = record
-        local limit = tonumber(ARGV[5])
-        if held[3] and limit > 1 then
-          local cut = 0
-          for _ = 1, limit - 1 do
-            cut = string.find(held[3], ' ', cut + 1, true)
-            if not cut then
-              break
-            end
-          end
-          if cut then
-            records = record .. ' ' .. string.sub(held[3], 1, cut - 1)
-          else
-            records = record .. ' ' .. held[3]
-          end
-        end
-        redis.call('HSET', KEYS[1], 'released', records)
-        redis.call('HDEL', KEYS[1], 'token', 'fence', 'owner')
+      RELEASE_LEASE
+          + """
+      local released = release_lease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[5])
+      if released == 'now' then
         redis.call('PEXPIRE', KEYS[1], ARGV[4])
         redis.call('PUBLISH', KEYS[2], ARGV[2])
         return 1
       end
-      if held[3] and string.find(' ' .. held[3] .. ' ', ' ' .. record .. ' ', 1, true) then
+      if released then
         return 1
       end
       return 0
