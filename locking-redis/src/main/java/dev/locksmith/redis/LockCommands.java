@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.redisson.api.RScript;
@@ -109,21 +110,15 @@ final class LockCommands {
 
   private Attempt acquireOnce(
       LockRequest request, LockKeys keys, PendingReleases.@Nullable Pending fold) {
-    String ttl = Long.toString(millis(request.ttl()));
-    String counterLife = Long.toString(millis(request.ttl()) + LuaScripts.FENCE_MARGIN_MILLIS);
-    Object[] arguments =
-        fold == null
-            ? new Object[] {request.ownerToken(), ttl, request.owner(), counterLife}
-            : new Object[] {
-              request.ownerToken(),
-              ttl,
-              request.owner(),
-              counterLife,
+    List<Object> arguments = new ArrayList<>(acquireArguments(request));
+    if (fold != null) {
+      arguments.addAll(
+          List.of(
               fold.lease().ownerToken(),
               Long.toString(fold.lease().fencingToken()),
               fold.releaseId(),
-              Integer.toString(LuaScripts.RELEASE_RECORDS)
-            };
+              Integer.toString(LuaScripts.RELEASE_RECORDS)));
+    }
     Scripts.Acked<List<Object>> acked =
         call(
             "acquire",
@@ -134,7 +129,7 @@ final class LockCommands {
                     LuaScripts.ACQUIRE,
                     RScript.ReturnType.LIST,
                     List.of(keys.lock(), keys.fence()),
-                    arguments));
+                    arguments.toArray()));
     List<Object> reply = acked.reply();
     int expected = fold == null ? 2 : 3;
     if (reply == null || reply.size() != expected) {
@@ -180,19 +175,10 @@ final class LockCommands {
   }
 
   private Optional<List<Long>> acquireAllOnce(List<LockRequest> requests, List<LockKeys> keys) {
-    List<Object> scriptKeys = new ArrayList<>(2 * keys.size());
-    for (LockKeys lock : keys) {
-      scriptKeys.add(lock.lock());
-      scriptKeys.add(lock.fence());
-    }
-    Object[] arguments = new Object[4 * requests.size()];
-    for (int i = 0; i < requests.size(); i++) {
-      LockRequest request = requests.get(i);
-      long ttl = millis(request.ttl());
-      arguments[4 * i] = request.ownerToken();
-      arguments[4 * i + 1] = Long.toString(ttl);
-      arguments[4 * i + 2] = request.owner();
-      arguments[4 * i + 3] = Long.toString(ttl + LuaScripts.FENCE_MARGIN_MILLIS);
+    List<Object> scriptKeys = keyPairs(keys, LockKeys::fence);
+    List<Object> arguments = new ArrayList<>(4 * requests.size());
+    for (LockRequest request : requests) {
+      arguments.addAll(acquireArguments(request));
     }
     String subject = locksNamed(requests);
     Scripts.Acked<List<Object>> acked =
@@ -205,7 +191,7 @@ final class LockCommands {
                     LuaScripts.ACQUIRE_ALL,
                     RScript.ReturnType.LIST,
                     scriptKeys,
-                    arguments));
+                    arguments.toArray()));
     List<Object> reply = acked.reply();
     if (reply != null && reply.size() == 3 && asLong(reply.get(0)) == 0L) {
       return Optional.empty();
@@ -239,9 +225,7 @@ final class LockCommands {
                     LuaScripts.RENEW,
                     RScript.ReturnType.LONG,
                     List.of(keys.lock(), keys.channel()),
-                    lease.ownerToken(),
-                    Long.toString(lease.fencingToken()),
-                    Long.toString(millis(ttl))));
+                    renewArguments(lease, ttl).toArray()));
     boolean renewed = acked.reply() != null && acked.reply() == 1L;
     if (renewed) {
       checkAcknowledged("renewal", "lock '" + lease.lockId() + "'", acked);
@@ -254,21 +238,7 @@ final class LockCommands {
    * recorded reports it again without publishing.
    */
   boolean release(LeaseGrant lease, LockKeys keys, String releaseId) {
-    Long released =
-        call(
-            "release",
-            lease.lockId(),
-            () ->
-                scripts.run(
-                    keys.lock(),
-                    LuaScripts.RELEASE,
-                    RScript.ReturnType.LONG,
-                    List.of(keys.lock(), keys.channel()),
-                    lease.ownerToken(),
-                    Long.toString(lease.fencingToken()),
-                    releaseId,
-                    Long.toString(LuaScripts.TOMBSTONE_MILLIS),
-                    Integer.toString(LuaScripts.RELEASE_RECORDS)));
+    Long released = call("release", lease.lockId(), () -> runRelease(lease, keys, releaseId));
     return released != null && released == 1L;
   }
 
@@ -278,20 +248,21 @@ final class LockCommands {
    */
   CompletableFuture<Boolean> releaseAsync(LeaseGrant lease, LockKeys keys, String releaseId) {
     return send(
-            "release",
-            "lock '" + lease.lockId() + "'",
-            () ->
-                scripts.<Long>run(
-                    keys.lock(),
-                    LuaScripts.RELEASE,
-                    RScript.ReturnType.LONG,
-                    List.of(keys.lock(), keys.channel()),
-                    lease.ownerToken(),
-                    Long.toString(lease.fencingToken()),
-                    releaseId,
-                    Long.toString(LuaScripts.TOMBSTONE_MILLIS),
-                    Integer.toString(LuaScripts.RELEASE_RECORDS)))
+            "release", "lock '" + lease.lockId() + "'", () -> runRelease(lease, keys, releaseId))
         .thenApply(released -> released != null && released == 1L);
+  }
+
+  private CompletableFuture<Long> runRelease(LeaseGrant lease, LockKeys keys, String releaseId) {
+    return scripts.run(
+        keys.lock(),
+        LuaScripts.RELEASE,
+        RScript.ReturnType.LONG,
+        List.of(keys.lock(), keys.channel()),
+        lease.ownerToken(),
+        Long.toString(lease.fencingToken()),
+        releaseId,
+        Long.toString(LuaScripts.TOMBSTONE_MILLIS),
+        Integer.toString(LuaScripts.RELEASE_RECORDS));
   }
 
   /**
@@ -301,17 +272,10 @@ final class LockCommands {
    */
   CompletableFuture<List<Boolean>> renewAll(
       List<LeaseGrant> leases, List<LockKeys> keys, List<Duration> ttls) {
-    List<Object> scriptKeys = new ArrayList<>(2 * keys.size());
-    for (LockKeys lock : keys) {
-      scriptKeys.add(lock.lock());
-      scriptKeys.add(lock.channel());
-    }
-    Object[] arguments = new Object[3 * leases.size()];
+    List<Object> scriptKeys = keyPairs(keys, LockKeys::channel);
+    List<Object> arguments = new ArrayList<>(3 * leases.size());
     for (int i = 0; i < leases.size(); i++) {
-      LeaseGrant lease = leases.get(i);
-      arguments[3 * i] = lease.ownerToken();
-      arguments[3 * i + 1] = Long.toString(lease.fencingToken());
-      arguments[3 * i + 2] = Long.toString(millis(ttls.get(i)));
+      arguments.addAll(renewArguments(leases.get(i), ttls.get(i)));
     }
     String subject = leasesNamed(leases);
     return this.<Scripts.Acked<List<Object>>>send(
@@ -323,7 +287,7 @@ final class LockCommands {
                     LuaScripts.RENEW_ALL,
                     RScript.ReturnType.LIST,
                     scriptKeys,
-                    arguments))
+                    arguments.toArray()))
         .thenApply(
             acked -> {
               List<Object> reply = acked.reply();
@@ -557,29 +521,61 @@ final class LockCommands {
    * counting the rest ({@code and 60 more}).
    */
   static String locksNamed(List<LockRequest> requests) {
-    StringBuilder out = new StringBuilder("locks ");
-    int named = Math.min(requests.size(), NAMED_IN_MESSAGES);
-    for (int i = 0; i < named; i++) {
-      out.append(i == 0 ? "'" : ", '").append(requests.get(i).lockId()).append('\'');
-    }
-    if (requests.size() > named) {
-      out.append(" and ").append(requests.size() - named).append(" more");
-    }
-    return out.toString();
+    return named("locks ", requests.stream().map(LockRequest::lockId).toList());
   }
 
   /** {@code leases of locks 'A', 'B'} for messages, as {@link #locksNamed} names locks. */
   static String leasesNamed(List<LeaseGrant> leases) {
-    StringBuilder out =
-        new StringBuilder(leases.size() == 1 ? "the lease of lock " : "leases of locks ");
-    int named = Math.min(leases.size(), NAMED_IN_MESSAGES);
+    return named(
+        leases.size() == 1 ? "the lease of lock " : "leases of locks ",
+        leases.stream().map(LeaseGrant::lockId).toList());
+  }
+
+  private static String named(String prefix, List<String> lockIds) {
+    StringBuilder out = new StringBuilder(prefix);
+    int named = Math.min(lockIds.size(), NAMED_IN_MESSAGES);
     for (int i = 0; i < named; i++) {
-      out.append(i == 0 ? "'" : ", '").append(leases.get(i).lockId()).append('\'');
+      out.append(i == 0 ? "'" : ", '").append(lockIds.get(i)).append('\'');
     }
-    if (leases.size() > named) {
-      out.append(" and ").append(leases.size() - named).append(" more");
+    if (lockIds.size() > named) {
+      out.append(" and ").append(lockIds.size() - named).append(" more");
     }
     return out.toString();
+  }
+
+  /**
+   * The keys of a script over several locks, two per lock in order: its hash key and {@code second}
+   * ({@code lock1, second1, lock2, second2, ...}).
+   */
+  private static List<Object> keyPairs(List<LockKeys> keys, Function<LockKeys, String> second) {
+    List<Object> scriptKeys = new ArrayList<>(2 * keys.size());
+    for (LockKeys lock : keys) {
+      scriptKeys.add(lock.lock());
+      scriptKeys.add(second.apply(lock));
+    }
+    return scriptKeys;
+  }
+
+  /**
+   * The acquire scripts' four arguments for {@code request}: owner token, ttl in ms, owner
+   * description, life of the fencing counter in ms.
+   */
+  private static List<Object> acquireArguments(LockRequest request) {
+    long ttl = millis(request.ttl());
+    return List.of(
+        request.ownerToken(),
+        Long.toString(ttl),
+        request.owner(),
+        Long.toString(ttl + LuaScripts.FENCE_MARGIN_MILLIS));
+  }
+
+  /**
+   * The renew scripts' three arguments for {@code lease}: owner token, fencing token, {@code ttl}
+   * in ms.
+   */
+  private static List<Object> renewArguments(LeaseGrant lease, Duration ttl) {
+    return List.of(
+        lease.ownerToken(), Long.toString(lease.fencingToken()), Long.toString(millis(ttl)));
   }
 
   private static long millis(Duration ttl) {
