@@ -1,14 +1,13 @@
 package dev.locksmith.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.redis.RedisLockProvider;
+import dev.locksmith.testkit.redis.RedisReplicaPair;
 import dev.locksmith.testkit.redis.RedisServerProcess;
-import dev.locksmith.testkit.redis.TestRedis;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -28,17 +27,9 @@ class RunSkipOnRedisReplicaTest {
 
   @Test
   void skipNamesTheHolderThoughTheReplicaLags() throws Exception {
-    try (RedisServerProcess master = TestRedis.startDedicated();
-        RedisServerProcess replica =
-            TestRedis.startDedicated(
-                "--replicaof", master.host(), Integer.toString(master.port()))) {
-      await()
-          .atMost(Duration.ofSeconds(20))
-          .until(
-              () ->
-                  String.valueOf(replica.call("INFO", "replication"))
-                      .contains("master_link_status:up"));
-      replica.call("REPLICAOF", "NO", "ONE");
+    try (RedisReplicaPair pair = RedisReplicaPair.start()) {
+      RedisServerProcess master = pair.master();
+      pair.detachReplica();
       Path yaml = dir.resolve("redisson.yaml");
       Files.writeString(
           yaml,
@@ -47,7 +38,7 @@ class RunSkipOnRedisReplicaTest {
               + master.port()
               + "\"\n"
               + "  slaveAddresses: [\"redis://127.0.0.1:"
-              + replica.port()
+              + pair.replica().port()
               + "\"]\n"
               + "  readMode: \"SLAVE\"\n");
       try (RedisLockProvider holder = RedisLockProvider.create(master.url())) {

@@ -10,8 +10,8 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.RenewalRequest;
+import dev.locksmith.testkit.redis.RedisReplicaPair;
 import dev.locksmith.testkit.redis.RedisServerProcess;
-import dev.locksmith.testkit.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -31,17 +31,9 @@ class RedisReplicaAckTest {
 
   @Test
   void grantsNeedTheReplicasAcknowledgement() throws Exception {
-    try (RedisServerProcess master = TestRedis.startDedicated();
-        RedisServerProcess replica =
-            TestRedis.startDedicated(
-                "--replicaof", master.host(), Integer.toString(master.port()))) {
-      await()
-          .atMost(Duration.ofSeconds(20))
-          .until(
-              () ->
-                  String.valueOf(master.call("INFO", "replication")).contains("state=online")
-                      && String.valueOf(replica.call("INFO", "replication"))
-                          .contains("master_link_status:up"));
+    try (RedisReplicaPair pair = RedisReplicaPair.start()) {
+      RedisServerProcess master = pair.master();
+      RedisServerProcess replica = pair.replica();
       Config config = new Config().setThreads(2).setNettyThreads(4);
       config.useSingleServer().setAddress(master.url()).setTimeout(1000).setRetryAttempts(0);
       RedissonClient client = Redisson.create(config);

@@ -3,12 +3,11 @@ package dev.locksmith.redis;
 import static dev.locksmith.redis.RedisTests.lockId;
 import static dev.locksmith.redis.RedisTests.request;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.testkit.redis.RedisReplicaPair;
 import dev.locksmith.testkit.redis.RedisServerProcess;
-import dev.locksmith.testkit.redis.TestRedis;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
@@ -25,18 +24,11 @@ class RedisStatusReadsMasterTest {
 
   @Test
   void statusRightAfterAnAcquireSeesTheHolderThoughTheReplicaLags() throws Exception {
-    try (RedisServerProcess primary = TestRedis.startDedicated();
-        RedisServerProcess replica =
-            TestRedis.startDedicated(
-                "--replicaof", primary.host(), Integer.toString(primary.port()))) {
-      await()
-          .atMost(Duration.ofSeconds(20))
-          .until(
-              () ->
-                  String.valueOf(replica.call("INFO", "replication"))
-                      .contains("master_link_status:up"));
+    try (RedisReplicaPair pair = RedisReplicaPair.start()) {
+      RedisServerProcess primary = pair.master();
+      RedisServerProcess replica = pair.replica();
       // The replica stops following: from now on it lags the master by every write.
-      replica.call("REPLICAOF", "NO", "ONE");
+      pair.detachReplica();
       Config config = new Config().setThreads(2).setNettyThreads(4);
       config
           .useMasterSlaveServers()
