@@ -51,12 +51,7 @@ class AbandonedAcquireTest {
     URI server = URI.create(TestRedis.sharedUrl());
     try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
       String prefix = "lost" + lockId().substring(5);
-      String url = RedisTests.proxiedUrl(proxy, prefix);
-      try (RedisLockProvider provider = RedisLockProvider.create(url)) {
-        // Load the scripts while replies still arrive.
-        LeaseGrant warmUp = provider.tryAcquire(request(lockId(), LONG)).orElseThrow();
-        assertThat(provider.release(warmUp)).isTrue();
-
+      try (RedisLockProvider provider = RedisTests.throughProxy(proxy, prefix)) {
         String id = lockId();
         LockKeys keys = LockKeys.of(prefix, id);
         // The commands reach the server and run; no reply reaches the client until the thaw.
@@ -81,9 +76,8 @@ class AbandonedAcquireTest {
     URI server = URI.create(TestRedis.sharedUrl());
     try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
       String prefix = "lostset" + lockId().substring(5);
-      String url = RedisTests.proxiedUrl(proxy, prefix);
-      try (RedisLockProvider provider = RedisLockProvider.create(url)) {
-        // Load the scripts while replies still arrive.
+      try (RedisLockProvider provider = RedisTests.throughProxy(proxy, prefix)) {
+        // Load the set's script too while replies still arrive.
         List<LeaseGrant> warmUp =
             provider
                 .tryAcquireAll(List.of(request(lockId(), LONG), request(lockId(), LONG)))

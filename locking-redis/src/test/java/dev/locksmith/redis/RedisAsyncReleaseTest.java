@@ -11,20 +11,18 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultProxy.Direction;
 import dev.locksmith.testkit.redis.RedisServerProcess;
-import dev.locksmith.testkit.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link RedisLockProvider#releaseAsync}: sent at once, answered from the reply, ordered before
@@ -35,41 +33,19 @@ import org.junit.jupiter.api.Test;
 class RedisAsyncReleaseTest {
   private static final Duration LONG = Duration.ofMinutes(5);
   private static final String PATIENT = "timeout=10s&retry-attempts=0";
-  private static RedisServerProcess redis;
-  private static RedisLockProvider provider;
-  private static RedisLockProvider other;
 
-  @BeforeAll
-  static void start() {
-    redis = TestRedis.startDedicated();
-    provider = RedisLockProvider.create(redis.url() + "?prefix=async&pool-size=8");
-    other = RedisLockProvider.create(redis.url() + "?prefix=async");
-  }
+  @RegisterExtension
+  static final DedicatedRedis dedicated =
+      new DedicatedRedis("prefix=async&pool-size=8", "prefix=async");
 
-  @AfterAll
-  static void stop() {
-    provider.close();
-    other.close();
-    redis.close();
-  }
+  private final RedisServerProcess redis = dedicated.server();
+  private final RedisLockProvider provider = dedicated.first();
+  private final RedisLockProvider other = dedicated.second();
 
   @Test
   void aReacquireRightAfterReleaseAsyncIsNeverBusyAndTokensRise() throws Exception {
     String id = lockId();
-    LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
-    List<CompletionStage<Boolean>> releases = new ArrayList<>();
-    for (int i = 0; i < 1_000; i++) {
-      releases.add(provider.releaseAsync(lease));
-      LeaseGrant next =
-          provider
-              .tryAcquire(request(id, LONG))
-              .orElseThrow(() -> new AssertionError("busy right after its own release"));
-      assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
-      lease = next;
-    }
-    for (CompletionStage<Boolean> release : releases) {
-      assertThat(release.toCompletableFuture().join()).isTrue();
-    }
+    LeaseGrant lease = releaseAsyncAndReacquire(id, () -> provider.tryAcquire(request(id, LONG)));
     assertThat(provider.release(lease)).isTrue();
     assertThat(provider.pendingReleases().size()).isZero();
     String records = (String) redis.call("HGET", LockKeys.of("async", id).lock(), "released");
@@ -83,21 +59,13 @@ class RedisAsyncReleaseTest {
     ExecutorService elsewhere = Executors.newSingleThreadExecutor();
     try {
       String id = lockId();
-      LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
-      List<CompletionStage<Boolean>> releases = new ArrayList<>();
-      for (int i = 0; i < 1_000; i++) {
-        releases.add(provider.releaseAsync(lease));
-        LeaseGrant next =
-            elsewhere
-                .submit(() -> provider.acquire(request(id, LONG), Duration.ZERO))
-                .get(10, TimeUnit.SECONDS)
-                .orElseThrow(() -> new AssertionError("busy right after its own release"));
-        assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
-        lease = next;
-      }
-      for (CompletionStage<Boolean> release : releases) {
-        assertThat(release.toCompletableFuture().join()).isTrue();
-      }
+      LeaseGrant lease =
+          releaseAsyncAndReacquire(
+              id,
+              () ->
+                  elsewhere
+                      .submit(() -> provider.acquire(request(id, LONG), Duration.ZERO))
+                      .get(10, TimeUnit.SECONDS));
       assertThat(provider.release(lease)).isTrue();
     } finally {
       elsewhere.shutdownNow();
@@ -111,7 +79,7 @@ class RedisAsyncReleaseTest {
     // The release as registered and not sent yet: the acquire overtook it on another connection.
     PendingReleases.Pending pending = provider.pendingReleases().register(lease, "late-release");
 
-    long publishesBefore = publishes();
+    long publishesBefore = dedicated.publishes();
     LeaseGrant next = provider.tryAcquire(request(id, LONG)).orElseThrow();
     assertThat(pending.outcome()).as("answered by the acquire's reply").isCompletedWithValue(true);
     assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
@@ -121,7 +89,7 @@ class RedisAsyncReleaseTest {
         .as("the new holder keeps the lock")
         .isEqualTo(next.fencingToken());
     assertThat(provider.release(lease)).as("another release call").isFalse();
-    assertThat(publishes() - publishesBefore)
+    assertThat(dedicated.publishes() - publishesBefore)
         .as("nothing published: the lock never became free")
         .isZero();
     assertThat(provider.release(next)).isTrue();
@@ -266,10 +234,28 @@ class RedisAsyncReleaseTest {
     }
   }
 
-  /** {@code PUBLISH} calls so far, scripts' included, from {@code INFO commandstats}. */
-  private static long publishes() throws Exception {
-    String stats = String.valueOf(redis.call("INFO", "commandstats"));
-    Matcher matcher = Pattern.compile("cmdstat_publish:calls=(\\d+)").matcher(stats);
-    return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+  /**
+   * Takes lock {@code id}, then a thousand times sends the release of the lease held with {@code
+   * releaseAsync} and at once takes the lock again with {@code reacquire}, which must never find it
+   * busy, each new fencing token greater than the one before; every release must answer true.
+   * Returns the last lease, still held.
+   */
+  private LeaseGrant releaseAsyncAndReacquire(String id, Callable<Optional<LeaseGrant>> reacquire)
+      throws Exception {
+    LeaseGrant lease = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    List<CompletionStage<Boolean>> releases = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      releases.add(provider.releaseAsync(lease));
+      LeaseGrant next =
+          reacquire
+              .call()
+              .orElseThrow(() -> new AssertionError("busy right after its own release"));
+      assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+      lease = next;
+    }
+    for (CompletionStage<Boolean> release : releases) {
+      assertThat(release.toCompletableFuture().join()).isTrue();
+    }
+    return lease;
   }
 }

@@ -18,8 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,6 +83,11 @@ class RedisClusterTest {
   }
 
   /** A Redisson YAML file for the node as a cluster. */
+  /** A provider on the cluster through the YAML file {@link #clusterYaml} writes, with a prefix. */
+  private static RedisLockProvider onCluster(Path dir, String prefix) throws Exception {
+    return RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=" + prefix);
+  }
+
   private static Path clusterYaml(Path dir) throws Exception {
     Path yaml = dir.resolve("redisson.yaml");
     Files.writeString(
@@ -155,10 +158,8 @@ class RedisClusterTest {
 
   @Test
   void aSetSharingAHashTagIsOneScriptOnTheCluster(@TempDir Path dir) throws Exception {
-    try (RedisLockProvider provider =
-            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=tagged");
-        RedisLockProvider other =
-            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=tagged")) {
+    try (RedisLockProvider provider = onCluster(dir, "tagged");
+        RedisLockProvider other = onCluster(dir, "tagged")) {
       warmUp(provider);
       // Redisson sends scripts by their SHA on a cluster: the first run of a script the server
       // has not seen yet is refused (NOSCRIPT), loaded and sent again. Load it first.
@@ -196,10 +197,8 @@ class RedisClusterTest {
 
   @Test
   void aSetOverSeveralSlotsIsTakenOneByOneAllOrNone(@TempDir Path dir) throws Exception {
-    try (RedisLockProvider provider =
-            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=spread");
-        RedisLockProvider other =
-            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=spread")) {
+    try (RedisLockProvider provider = onCluster(dir, "spread");
+        RedisLockProvider other = onCluster(dir, "spread")) {
       warmUp(provider);
       List<LockRequest> requests = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
@@ -236,10 +235,8 @@ class RedisClusterTest {
 
   @Test
   void renewAllSendsOneScriptPerSlotAndAnswersInOrder(@TempDir Path dir) throws Exception {
-    try (RedisLockProvider provider =
-            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=renewing");
-        RedisLockProvider other =
-            RedisLockProvider.create("redis://" + clusterYaml(dir) + "?prefix=renewing")) {
+    try (RedisLockProvider provider = onCluster(dir, "renewing");
+        RedisLockProvider other = onCluster(dir, "renewing")) {
       warmUp(provider);
       String tag = lockId();
       List<LeaseGrant> leases = new ArrayList<>();
@@ -292,12 +289,6 @@ class RedisClusterTest {
 
   /** {@code EVAL} and {@code EVALSHA} calls so far on the node, from {@code INFO commandstats}. */
   private static long scriptRuns() throws Exception {
-    String stats = String.valueOf(node.call("INFO", "commandstats"));
-    long runs = 0;
-    Matcher matcher = Pattern.compile("cmdstat_(?:eval|evalsha):calls=(\\d+)").matcher(stats);
-    while (matcher.find()) {
-      runs += Long.parseLong(matcher.group(1));
-    }
-    return runs;
+    return RedisTests.scriptRuns(node.call("INFO", "commandstats"));
   }
 }

@@ -22,8 +22,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -134,9 +132,7 @@ class RedisIdempotentReleaseTest {
       RTopic topic = subscriber.getTopic(keys.channel(), StringCodec.INSTANCE);
       topic.addListener(String.class, (channel, message) -> messages.add(message));
       LeaseGrant lease = first.tryAcquire(request(id, LONG)).orElseThrow();
-      String releaseId = OwnerTokens.newToken();
-
-      assertThat(first.release(lease, releaseId)).isTrue();
+      String releaseId = releaseWithNewId(lease);
       assertThat(first.release(lease, releaseId)).as("the resend").isTrue();
       assertThat(second.release(lease, releaseId)).as("a resend through another client").isTrue();
 
@@ -154,8 +150,7 @@ class RedisIdempotentReleaseTest {
   void aResendAfterTheLockChangedHandsReportsTheReleaseAndLeavesTheNewHolderAlone() {
     String id = lockId();
     LeaseGrant lease = first.tryAcquire(request(id, LONG)).orElseThrow();
-    String releaseId = OwnerTokens.newToken();
-    assertThat(first.release(lease, releaseId)).isTrue();
+    String releaseId = releaseWithNewId(lease);
 
     LeaseGrant next = second.tryAcquire(request(id, LONG)).orElseThrow();
     assertThat(first.release(lease, releaseId)).as("resend while the next owner holds").isTrue();
@@ -223,8 +218,7 @@ class RedisIdempotentReleaseTest {
     String id = lockId();
     LockKeys keys = LockKeys.of(first.options().prefix(), id);
     LeaseGrant lease = first.tryAcquire(request(id, LONG)).orElseThrow();
-    String releaseId = OwnerTokens.newToken();
-    assertThat(first.release(lease, releaseId)).isTrue();
+    String releaseId = releaseWithNewId(lease);
 
     String record = lease.fencingToken() + ":" + releaseId;
     assertThat(call("HMGET", keys.lock(), "token", "fence", "owner", "released"))
@@ -248,11 +242,9 @@ class RedisIdempotentReleaseTest {
     String id = lockId();
     LockKeys keys = LockKeys.of(first.options().prefix(), id);
     LeaseGrant oldest = first.tryAcquire(request(id, LONG)).orElseThrow();
-    String oldestId = OwnerTokens.newToken();
-    assertThat(first.release(oldest, oldestId)).isTrue();
+    String oldestId = releaseWithNewId(oldest);
     LeaseGrant kept = first.tryAcquire(request(id, LONG)).orElseThrow();
-    String keptId = OwnerTokens.newToken();
-    assertThat(first.release(kept, keptId)).isTrue();
+    String keptId = releaseWithNewId(kept);
     for (int i = 0; i < LuaScripts.RELEASE_RECORDS - 1; i++) {
       assertThat(first.release(first.tryAcquire(request(id, LONG)).orElseThrow())).isTrue();
     }
@@ -267,8 +259,7 @@ class RedisIdempotentReleaseTest {
   void anAbandonedAcquireOverATombstoneFreesTheLockAndKeepsTheRecords() throws Exception {
     String id = lockId();
     LeaseGrant lease = first.tryAcquire(request(id, LONG)).orElseThrow();
-    String releaseId = OwnerTokens.newToken();
-    assertThat(first.release(lease, releaseId)).isTrue();
+    String releaseId = releaseWithNewId(lease);
     LockRequest abandoned = request(id, LONG);
     second.tryAcquire(abandoned).orElseThrow();
 
@@ -288,13 +279,15 @@ class RedisIdempotentReleaseTest {
     assertThat(second.tryAcquire(request(id, LONG))).as("still held").isEmpty();
   }
 
+  /** Releases {@code lease} through {@code first} under a new release id, which it returns. */
+  private static String releaseWithNewId(LeaseGrant lease) {
+    String releaseId = OwnerTokens.newToken();
+    assertThat(first.release(lease, releaseId)).as("released under " + releaseId).isTrue();
+    return releaseId;
+  }
+
   private static RedisLockProvider throughProxy(FaultProxy proxy) {
-    String prefix = "resend" + lockId().substring(5);
-    RedisLockProvider provider = RedisLockProvider.create(RedisTests.proxiedUrl(proxy, prefix));
-    // Load the scripts while every reply arrives.
-    LeaseGrant warmUp = provider.tryAcquire(request(lockId(), LONG)).orElseThrow();
-    assertThat(provider.release(warmUp)).isTrue();
-    return provider;
+    return RedisTests.throughProxy(proxy, "resend" + lockId().substring(5));
   }
 
   /**
@@ -303,13 +296,7 @@ class RedisIdempotentReleaseTest {
    * counts that call's runs: a release whose reply was lost and that was resent runs twice.
    */
   private static long scriptRuns() throws Exception {
-    String stats = String.valueOf(call("INFO", "commandstats"));
-    long runs = 0;
-    Matcher matcher = Pattern.compile("cmdstat_(?:eval|evalsha):calls=(\\d+)").matcher(stats);
-    while (matcher.find()) {
-      runs += Long.parseLong(matcher.group(1));
-    }
-    return runs;
+    return RedisTests.scriptRuns(call("INFO", "commandstats"));
   }
 
   private static Config singleServer() {

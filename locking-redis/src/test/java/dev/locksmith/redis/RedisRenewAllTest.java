@@ -13,17 +13,13 @@ import dev.locksmith.core.spi.RenewalRequest;
 import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultProxy.Direction;
 import dev.locksmith.testkit.redis.RedisServerProcess;
-import dev.locksmith.testkit.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link RedisLockProvider#renewAll}: one script for the batch, each lease renewed as {@link
@@ -33,23 +29,13 @@ import org.junit.jupiter.api.Test;
 class RedisRenewAllTest {
   private static final Duration SHORT = Duration.ofSeconds(20);
   private static final Duration LONGER = Duration.ofMinutes(5);
-  private static RedisServerProcess redis;
-  private static RedisLockProvider provider;
-  private static RedisLockProvider other;
 
-  @BeforeAll
-  static void start() {
-    redis = TestRedis.startDedicated();
-    provider = RedisLockProvider.create(redis.url() + "?prefix=renewall");
-    other = RedisLockProvider.create(redis.url() + "?prefix=renewall");
-  }
+  @RegisterExtension
+  static final DedicatedRedis dedicated = new DedicatedRedis("prefix=renewall", "prefix=renewall");
 
-  @AfterAll
-  static void stop() {
-    provider.close();
-    other.close();
-    redis.close();
-  }
+  private final RedisServerProcess redis = dedicated.server();
+  private final RedisLockProvider provider = dedicated.first();
+  private final RedisLockProvider other = dedicated.second();
 
   @Test
   void aHundredLeasesAreOneScriptAndLeasesGoneMeanwhileAnswerEmpty() throws Exception {
@@ -71,10 +57,10 @@ class RedisRenewAllTest {
 
     List<RenewalRequest> requests =
         leases.stream().map(lease -> new RenewalRequest(lease, LONGER)).toList();
-    long before = scriptRuns();
+    long before = dedicated.scriptRuns();
     long sent = System.nanoTime();
     List<Optional<LeaseGrant>> renewed = provider.renewAll(requests);
-    assertThat(scriptRuns() - before).as("scripts for 100 renewals").isEqualTo(1);
+    assertThat(dedicated.scriptRuns() - before).as("scripts for 100 renewals").isEqualTo(1);
 
     assertThat(renewed).hasSize(100);
     for (int i = 0; i < 100; i++) {
@@ -133,7 +119,7 @@ class RedisRenewAllTest {
 
   @Test
   void anEmptyBatchSendsNothingAndAnOversizedOneIsRefused() throws Exception {
-    long before = scriptRuns();
+    long before = dedicated.scriptRuns();
     assertThat(provider.renewAll(List.of())).isEmpty();
     LeaseGrant lease = new LeaseGrant(lockId(), "t", 1, SHORT, System.nanoTime());
     List<RenewalRequest> tooMany = new ArrayList<>();
@@ -144,7 +130,7 @@ class RedisRenewAllTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("513")
         .hasMessageContaining("512");
-    assertThat(scriptRuns()).isEqualTo(before);
+    assertThat(dedicated.scriptRuns()).isEqualTo(before);
   }
 
   @Test
@@ -176,16 +162,5 @@ class RedisRenewAllTest {
         .isEmpty();
     assertThat(release.toCompletableFuture().join()).isTrue();
     assertThat(other.status(lease.lockId()).currentHolder()).isEmpty();
-  }
-
-  /** {@code EVAL} and {@code EVALSHA} calls so far, from {@code INFO commandstats}. */
-  private static long scriptRuns() throws Exception {
-    String stats = String.valueOf(redis.call("INFO", "commandstats"));
-    long runs = 0;
-    Matcher matcher = Pattern.compile("cmdstat_(?:eval|evalsha):calls=(\\d+)").matcher(stats);
-    while (matcher.find()) {
-      runs += Long.parseLong(matcher.group(1));
-    }
-    return runs;
   }
 }

@@ -15,18 +15,14 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.redis.RedisServerProcess;
-import dev.locksmith.testkit.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link RedisLockProvider#tryAcquireAll} on one server, where every set is one script: all or
@@ -35,23 +31,13 @@ import org.junit.jupiter.api.Test;
  */
 class RedisSeveralLocksTest {
   private static final Duration LONG = Duration.ofSeconds(30);
-  private static RedisServerProcess redis;
-  private static RedisLockProvider first;
-  private static RedisLockProvider second;
 
-  @BeforeAll
-  static void start() {
-    redis = TestRedis.startDedicated();
-    first = RedisLockProvider.create(redis.url() + "?prefix=several");
-    second = RedisLockProvider.create(redis.url() + "?prefix=several");
-  }
+  @RegisterExtension
+  static final DedicatedRedis dedicated = new DedicatedRedis("prefix=several", "prefix=several");
 
-  @AfterAll
-  static void stop() {
-    first.close();
-    second.close();
-    redis.close();
-  }
+  private final RedisServerProcess redis = dedicated.server();
+  private final RedisLockProvider first = dedicated.first();
+  private final RedisLockProvider second = dedicated.second();
 
   @Test
   void theSetIsGrantedAndEachLeaseIsHeldRenewedAndReleasedLikeASingleOne() {
@@ -208,14 +194,14 @@ class RedisSeveralLocksTest {
     LeaseGrant warmUp = first.tryAcquire(request(lockId(), LONG)).orElseThrow();
     assertThat(first.release(warmUp)).isTrue();
 
-    long before = scriptRuns();
+    long before = dedicated.scriptRuns();
     List<LeaseGrant> grants =
         first.tryAcquireAll(requests(LockProvider.MAX_KEYS_PER_CALL, LONG)).orElseThrow();
-    long granted = scriptRuns();
+    long granted = dedicated.scriptRuns();
     List<LockRequest> refused = requests(LockProvider.MAX_KEYS_PER_CALL - 1, LONG);
     refused.add(request(grants.get(5).lockId(), LONG));
     assertThat(first.tryAcquireAll(refused)).isEmpty();
-    long after = scriptRuns();
+    long after = dedicated.scriptRuns();
 
     assertThat(granted - before).as("scripts run for 64 locks granted").isEqualTo(1);
     assertThat(after - granted).as("scripts run for 64 locks refused").isEqualTo(1);
@@ -225,7 +211,7 @@ class RedisSeveralLocksTest {
 
   @Test
   void aBatchOverTheBoundOrWithADuplicateIsRefusedBeforeAnythingIsSent() throws Exception {
-    long before = scriptRuns();
+    long before = dedicated.scriptRuns();
     List<LockRequest> tooMany = requests(LockProvider.MAX_KEYS_PER_CALL + 1, LONG);
     assertThatThrownBy(() -> first.tryAcquireAll(tooMany))
         .isInstanceOf(IllegalArgumentException.class)
@@ -241,7 +227,7 @@ class RedisSeveralLocksTest {
                     List.of(request(lockId(), LONG), request(lockId(), Duration.ofDays(366)))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("365d");
-    assertThat(scriptRuns()).isEqualTo(before);
+    assertThat(dedicated.scriptRuns()).isEqualTo(before);
   }
 
   @Test
@@ -263,9 +249,11 @@ class RedisSeveralLocksTest {
       LockOptions transfer =
           LockOptions.named("transfer").withKeys(from, to).withOnBusy(OnBusy.FAIL).withTtl(LONG);
 
-      long before = scriptRuns();
+      long before = dedicated.scriptRuns();
       try (Lease lease = locksmith.acquire(transfer)) {
-        assertThat(scriptRuns() - before).as("scripts for a call over two keys").isEqualTo(1);
+        assertThat(dedicated.scriptRuns() - before)
+            .as("scripts for a call over two keys")
+            .isEqualTo(1);
         for (String key : List.of(from, to)) {
           assertThat(second.status("transfer:" + key).currentHolder().orElseThrow().fencingToken())
               .isEqualTo(lease.lease(key).fencingToken());
@@ -292,16 +280,5 @@ class RedisSeveralLocksTest {
       requests.add(request(lockId(), ttl));
     }
     return requests;
-  }
-
-  /** {@code EVAL} and {@code EVALSHA} calls so far, from {@code INFO commandstats}. */
-  private static long scriptRuns() throws Exception {
-    String stats = String.valueOf(redis.call("INFO", "commandstats"));
-    long runs = 0;
-    Matcher matcher = Pattern.compile("cmdstat_(?:eval|evalsha):calls=(\\d+)").matcher(stats);
-    while (matcher.find()) {
-      runs += Long.parseLong(matcher.group(1));
-    }
-    return runs;
   }
 }

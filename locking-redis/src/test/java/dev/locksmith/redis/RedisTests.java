@@ -1,5 +1,7 @@
 package dev.locksmith.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
@@ -10,6 +12,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** Shared helpers: URLs of the test Redis with short timeouts, and requests. */
 final class RedisTests {
@@ -26,6 +31,18 @@ final class RedisTests {
   /** The URL of a Redis behind {@code proxy}, with {@code prefix} and {@link #FAST} timeouts. */
   static String proxiedUrl(FaultProxy proxy, String prefix) {
     return "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=" + prefix + "&" + FAST;
+  }
+
+  /**
+   * A provider through {@code proxy} with {@code prefix} ({@link #proxiedUrl}) that has run its
+   * acquire and release scripts once, so that the server has loaded them while every reply still
+   * arrives.
+   */
+  static RedisLockProvider throughProxy(FaultProxy proxy, String prefix) {
+    RedisLockProvider provider = RedisLockProvider.create(proxiedUrl(proxy, prefix));
+    LeaseGrant warmUp = provider.tryAcquire(request(lockId(), Duration.ofMinutes(5))).orElseThrow();
+    assertThat(provider.release(warmUp)).as("warm-up release").isTrue();
+    return provider;
   }
 
   /**
@@ -46,6 +63,26 @@ final class RedisTests {
 
   static LockRequest request(String lockId, Duration ttl) {
     return new LockRequest(lockId, OwnerTokens.newToken(), ttl, "test/" + lockId);
+  }
+
+  /**
+   * Calls so far of {@code commands} (lower case, such as {@code evalsha}), summed, from a server's
+   * reply to {@code INFO commandstats}.
+   */
+  static long calls(@Nullable Object commandstats, String... commands) {
+    Matcher matcher =
+        Pattern.compile("cmdstat_(?:" + String.join("|", commands) + "):calls=(\\d+)")
+            .matcher(String.valueOf(commandstats));
+    long calls = 0;
+    while (matcher.find()) {
+      calls += Long.parseLong(matcher.group(1));
+    }
+    return calls;
+  }
+
+  /** {@code EVAL} and {@code EVALSHA} calls so far, from a reply to {@code INFO commandstats}. */
+  static long scriptRuns(@Nullable Object commandstats) {
+    return calls(commandstats, "eval", "evalsha");
   }
 
   /** A lock id no other call returns; owner tokens share a per-process prefix, so not theirs. */
