@@ -27,35 +27,13 @@ final class AcquireWithdrawal {
   }
 
   /**
-   * Withdraws an ACQUIRE the caller gave up on: CANCEL it, wait for its final reply, and release
-   * the lease if it was granted first. When the server does not answer, drops the connection, which
-   * releases everything it held on the server.
-   */
-  void now(ClientConnection c, ClientConnection.Pending p, LockRequest request) {
-    now(c, p, List.of(request), true);
-  }
-
-  /**
-   * Withdraws an ACQUIRE-ALL the caller gave up on: wait for its reply and release every lock if
-   * they were granted. When the server does not answer, drops the connection.
-   */
-  void allNow(ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests) {
-    now(c, p, requests, false);
-  }
-
-  /**
-   * Withdraws an ACQUIRE-ALL that got no reply in time without making the caller wait any longer:
-   * release every lock if its reply turns out to be a grant, and drop the connection if no reply
-   * comes within another {@code request-timeout}.
-   */
-  void allLater(ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests) {
-    later(c, p, requests, false);
-  }
-
-  /**
+   * Withdraws an ACQUIRE or ACQUIRE-ALL the caller gave up on: CANCEL it (an ACQUIRE), wait for its
+   * final reply, and release every lock if they were granted first. When the server does not
+   * answer, drops the connection, which releases everything it held on the server.
+   *
    * @param waits whether the request may wait on the server (an ACQUIRE), so it is to be cancelled
    */
-  private void now(
+  void now(
       ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests, boolean waits) {
     boolean interrupted = false;
     try {
@@ -101,16 +79,14 @@ final class AcquireWithdrawal {
   }
 
   /**
-   * Withdraws an ACQUIRE that got no reply in time without making the caller wait any longer:
-   * CANCEL it, release the lease if its reply turns out to be a grant, and drop the connection
-   * (which releases everything it held on the server) if no reply comes within another {@code
-   * request-timeout}.
+   * Withdraws an ACQUIRE or ACQUIRE-ALL that got no reply in time without making the caller wait
+   * any longer: CANCEL it (an ACQUIRE), release every lock if its reply turns out to be a grant,
+   * and drop the connection (which releases everything it held on the server) if no reply comes
+   * within another {@code request-timeout}.
+   *
+   * @param waits whether the request may wait on the server (an ACQUIRE), so it is to be cancelled
    */
-  void later(ClientConnection c, ClientConnection.Pending p, LockRequest request) {
-    later(c, p, List.of(request), true);
-  }
-
-  private void later(
+  void later(
       ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests, boolean waits) {
     if (waits) {
       c.send(RequestLines.cancel(p.id())).reply().exceptionally(e -> null);

@@ -81,14 +81,10 @@ final class TcpLockProvider implements LockProvider {
     ClientConnection.Pending p = c.send(RequestLines.acquire(request, 0));
     Reply reply;
     try {
-      reply = Replies.await(p, settings.requestTimeout().toNanos());
+      reply = awaitAcquire(c, p, request, 0);
     } catch (InterruptedException e) {
-      withdrawal.now(c, p, request);
       Thread.currentThread().interrupt();
       throw new LockProviderException("interrupted while acquiring '" + request.lockId() + "'", e);
-    } catch (TimeoutException e) {
-      withdrawal.later(c, p, request);
-      throw replies.noReply("ACQUIRE '" + request.lockId() + "'", e);
     }
     return grant(c, request, reply, p, "ACQUIRE");
   }
@@ -112,14 +108,10 @@ final class TcpLockProvider implements LockProvider {
     ClientConnection.Pending p = c.send(RequestLines.acquireAll(requests));
     Reply reply;
     try {
-      reply = Replies.await(p, settings.requestTimeout().toNanos());
+      reply = awaitGrant(c, p, requests, false, settings.requestTimeout().toNanos(), what);
     } catch (InterruptedException e) {
-      withdrawal.allNow(c, p, requests);
       Thread.currentThread().interrupt();
       throw new LockProviderException("interrupted during " + what, e);
-    } catch (TimeoutException e) {
-      withdrawal.allLater(c, p, requests);
-      throw replies.noReply(what, e);
     }
     if (Replies.unknownCommand(reply)) {
       acquireAllUnknown = true;
@@ -140,19 +132,43 @@ final class TcpLockProvider implements LockProvider {
     long waitMillis = RequestLines.ceilMillis(timeout);
     ClientConnection c = connection();
     ClientConnection.Pending p = c.send(RequestLines.acquire(request, waitMillis));
-    Reply reply;
+    Reply reply = awaitAcquire(c, p, request, waitMillis);
+    return grant(c, request, reply, p, "ACQUIRE");
+  }
+
+  /**
+   * Waits for the reply to an ACQUIRE that may wait {@code waitMillis} on the server, and a {@code
+   * request-timeout} more.
+   */
+  private Reply awaitAcquire(
+      ClientConnection c, ClientConnection.Pending p, LockRequest request, long waitMillis)
+      throws InterruptedException {
+    long nanos = TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos();
+    return awaitGrant(c, p, List.of(request), true, nanos, "ACQUIRE '" + request.lockId() + "'");
+  }
+
+  /**
+   * Waits up to {@code nanos} for the reply to an ACQUIRE ({@code cancellable}) or an ACQUIRE-ALL
+   * of {@code requests}. One the caller gives up on, interrupted or unanswered in time, is
+   * withdrawn, so that it leaves no lease behind on the server.
+   */
+  private Reply awaitGrant(
+      ClientConnection c,
+      ClientConnection.Pending p,
+      List<LockRequest> requests,
+      boolean cancellable,
+      long nanos,
+      String what)
+      throws InterruptedException {
     try {
-      reply =
-          Replies.await(
-              p, TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos());
+      return Replies.await(p, nanos);
     } catch (InterruptedException e) {
-      withdrawal.now(c, p, request);
+      withdrawal.now(c, p, requests, cancellable);
       throw e;
     } catch (TimeoutException e) {
-      withdrawal.later(c, p, request);
-      throw replies.noReply("ACQUIRE '" + request.lockId() + "'", e);
+      withdrawal.later(c, p, requests, cancellable);
+      throw replies.noReply(what, e);
     }
-    return grant(c, request, reply, p, "ACQUIRE");
   }
 
   /**
