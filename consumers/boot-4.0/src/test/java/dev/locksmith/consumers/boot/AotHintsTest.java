@@ -29,7 +29,7 @@ class AotHintsTest {
         .contains("dev.locksmith.core.internal.KeyRoot")
         .contains("META-INF/services/dev.locksmith.core.spi.LockProviderFactory")
         .contains("dev.locksmith.core.memory.MemoryLockProviderFactory")
-        .contains("dev.locksmith.consumers.boot.Settlement")
+        .contains("dev.locksmith.consumers.Settlement")
         .contains("dev.locksmith.spring.boot.LocksmithProperties");
   }
 

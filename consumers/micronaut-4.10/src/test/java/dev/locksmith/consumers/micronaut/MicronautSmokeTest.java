@@ -1,14 +1,10 @@
 package dev.locksmith.consumers.micronaut;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import dev.locksmith.consumers.Settlement;
+import dev.locksmith.consumers.SettlementSmoke;
 import io.micronaut.context.annotation.Property;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The Micronaut integration over {@code mem:}: the concurrent call is skipped. */
@@ -19,22 +15,6 @@ class MicronautSmokeTest {
 
   @Test
   void theSecondConcurrentCallIsSkipped() throws Exception {
-    CompletableFuture<String> first =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return settlement.settle("acc-7");
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-              }
-            });
-    assertTrue(settlement.awaitEntered());
-    try {
-      assertNull(settlement.settle("acc-7"), "skipped while held");
-    } finally {
-      settlement.release();
-    }
-    assertEquals("settled acc-7", first.get(10, TimeUnit.SECONDS));
+    SettlementSmoke.theSecondConcurrentCallIsSkipped(settlement);
   }
 }
