@@ -3,11 +3,13 @@ package dev.locksmith.benchmarks.report;
 import dev.locksmith.benchmarks.load.LoadBenchmarks;
 import dev.locksmith.benchmarks.load.Percentiles;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -21,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param jmh the JMH results, or empty when JMH did not run
  * @param load the load harness results, or null when they did not run
  * @param children the log lines of harnesses run in child JVMs, by title
+ * @param redisRoundTripMicros {@code redis-benchmark}'s one-connection p50, when it ran
  */
 record ResultsReport(
     Map<String, String> header,
@@ -28,7 +31,12 @@ record ResultsReport(
     Map<String, String> versions,
     List<JmhRow> jmh,
     LoadBenchmarks.@Nullable Results load,
-    Map<String, List<String>> children) {
+    Map<String, List<String>> children,
+    OptionalDouble redisRoundTripMicros) {
+
+  /** The peers issue 22's uncontended target is measured against, by JMH method. */
+  static final List<String> REDIS_PEERS =
+      List.of("redissonRLock", "shedLock", "shedLockSafeUpdate", "springIntegrationRegistry");
 
   static final String REDIS_BENCHMARK = "RedisProviderBenchmark";
   static final String ENGINE_BENCHMARK = "EngineOverheadBenchmark";
@@ -122,7 +130,89 @@ record ResultsReport(
         }
       }
     }
+    fasterThanPeers(md);
     md.append('\n');
+  }
+
+  /** Issue 22: the Redis figures against the fastest peer, Redis itself, RLock and a raw lock. */
+  private void fasterThanPeers(StringBuilder md) {
+    Optional<JmhRow> locksmith = jmh(REDIS_BENCHMARK, "locksmithAnnotated");
+    Optional<JmhRow> fastest =
+        REDIS_PEERS.stream()
+            .map(peer -> jmh(REDIS_BENCHMARK, peer))
+            .flatMap(Optional::stream)
+            .min(Comparator.comparingDouble(JmhRow::score));
+    if (locksmith.isPresent() && fastest.isPresent()) {
+      double ratio = locksmith.get().score() / fastest.get().score();
+      target(
+          md,
+          "22",
+          "uncontended annotated lock+unlock <= 0.75x of the fastest peer",
+          ratio(ratio)
+              + " of "
+              + fastest.get().method()
+              + " (medians "
+              + score(locksmith.get())
+              + " vs "
+              + score(fastest.get())
+              + ")",
+          verdict(ratio <= 0.75, locksmith.get(), fastest.get()));
+    }
+    if (locksmith.isPresent() && redisRoundTripMicros.isPresent()) {
+      double oneTrip = redisRoundTripMicros.getAsDouble();
+      double ratio = locksmith.get().score() / (2 * oneTrip);
+      target(
+          md,
+          "22",
+          "same, against redis-benchmark's one-connection p50 x 2 (aim 1.3x)",
+          ratio(ratio) + " (" + score(locksmith.get()) + " vs 2 x " + num(oneTrip) + " us)",
+          ratio <= 1.3 ? "yes" : "**no** (reported)");
+    }
+    Optional<LoadBenchmarks.HandoffRow> ours = handoff("locksmith-redis");
+    Optional<LoadBenchmarks.HandoffRow> rlock = handoff("redisson-rlock");
+    if (ours.isPresent() && rlock.isPresent()) {
+      Percentiles a = ours.get().latencies();
+      Percentiles b = rlock.get().latencies();
+      double p50 = (double) a.p50() / b.p50();
+      double p99 = (double) a.p99() / b.p99();
+      target(
+          md,
+          "22",
+          "Redis hot-key hand-off p50 and p99 <= 1.0x of RLock's",
+          "p50 "
+              + ratio(p50)
+              + ", p99 "
+              + ratio(p99)
+              + " ("
+              + ms(a.p50())
+              + ", "
+              + ms(a.p99())
+              + ")",
+          p50 <= 1.0 && p99 <= 1.0);
+    }
+    Optional<LoadBenchmarks.ThroughputRow> raw = throughput("redis-raw");
+    Optional<LoadBenchmarks.ThroughputRow> engine = throughput("locksmith-redis-engine");
+    if (raw.isPresent() && engine.isPresent()) {
+      double base = raw.get().median();
+      double ratio = engine.get().median() / base;
+      String provider =
+          throughput("locksmith-redis")
+              .map(r -> "; the provider alone, release awaited: " + ratio(r.median() / base))
+              .orElse("");
+      target(
+          md,
+          "22",
+          "throughput on distinct keys, redis:// through the engine, >= 1.0x of raw SET NX PX",
+          ratio(ratio)
+              + " ("
+              + num(engine.get().median())
+              + " vs "
+              + num(base)
+              + " cycles/s"
+              + provider
+              + ")",
+          ratio >= 1.0);
+    }
   }
 
   private static void target(

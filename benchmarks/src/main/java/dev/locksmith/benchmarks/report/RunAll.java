@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +51,8 @@ public final class RunAll {
       Files.createDirectories(arguments.json.toAbsolutePath().getParent());
       jmh = JmhBenchmarks.run(plan, arguments.json);
     }
+    OptionalDouble roundTrip =
+        arguments.skipJmh ? OptionalDouble.empty() : RedisRoundTrip.p50Micros();
     LoadBenchmarks.@Nullable Results load = null;
     if (!arguments.skipLoad) {
       load =
@@ -82,7 +85,8 @@ public final class RunAll {
     header.put("load average (1/5/15 min) at end", Machine.loadAverage());
     header.put("JMH raw results", "`" + relative(arguments.json) + "` (not committed)");
     String markdown =
-        new ResultsReport(header, Machine.describe(), Machine.versions(), jmh, load, children)
+        new ResultsReport(
+                header, Machine.describe(), Machine.versions(), jmh, load, children, roundTrip)
             .render();
     write(arguments.out, markdown);
     LOG.info("wrote {} after {} s", arguments.out, took.toSeconds());

@@ -7,6 +7,7 @@ import dev.locksmith.benchmarks.load.Percentiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 class ResultsReportTest {
@@ -66,7 +67,13 @@ class ResultsReportTest {
 
     String md =
         new ResultsReport(
-                Map.of(), Map.of(), Map.of(), jmh, load, Map.of("child", List.of("p50 1 us")))
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                jmh,
+                load,
+                Map.of("child", List.of("p50 1 us")),
+                OptionalDouble.of(50))
             .render();
 
     assertThat(md)
@@ -80,6 +87,14 @@ class ResultsReportTest {
         .contains("| locksmithAnnotated | avgt | 105 | 106 ± 1.000 | us/op | 1.05x |")
         .contains("| redisson-rlock | 4.000 ms | 0.25x |")
         .contains("### child\n\n```\np50 1 us\n```")
+        .contains(
+            "| 22 | uncontended annotated lock+unlock <= 0.75x of the fastest peer | 1.17x of"
+                + " shedLock (medians 105 us/op vs 90.0 us/op) | **no** |")
+        .contains(
+            "| 22 | same, against redis-benchmark's one-connection p50 x 2 (aim 1.3x) | 1.05x"
+                + " (105 us/op vs 2 x 50.0 us) | yes |")
+        .contains(
+            "| 22 | Redis hot-key hand-off p50 and p99 <= 1.0x of RLock's | p50 0.25x, p99 0.25x")
         .contains("lock4j");
   }
 
