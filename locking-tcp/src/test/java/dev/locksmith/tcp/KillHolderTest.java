@@ -8,6 +8,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import dev.locksmith.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +25,8 @@ class KillHolderTest {
 
   @Test
   void killedHolderHandsTheLockToTheNextWaiterWithinOneSecond() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start()) {
+      int port = server.port();
       String url = "tcp://127.0.0.1:" + port;
       Path marker = dir.resolve("held");
       try (ChildJvm holder =

@@ -12,13 +12,14 @@ import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A dropped connection frees its leases on the server at once; the engine must learn of it at once
@@ -27,16 +28,14 @@ import org.junit.jupiter.api.Test;
 class LeaseLostTest {
   private static final Duration LONG_TTL = Duration.ofMinutes(5);
 
-  private LockServer server;
+  @RegisterExtension final RunningServer server = new RunningServer();
   private LockProvider provider;
   private Locksmith locksmith;
   private final List<String> lost = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws Exception {
-    server = LockServer.builder().port(0).build();
-    int port = server.start();
-    provider = LockProviders.create("tcp://127.0.0.1:" + port);
+    provider = LockProviders.create(server.url());
     locksmith =
         Locksmith.builder()
             .defaultProvider(provider)
@@ -54,7 +53,6 @@ class LeaseLostTest {
   void stop() {
     locksmith.close();
     provider.close();
-    server.close();
   }
 
   private Lease holdWithoutRenewal(String name) {
@@ -67,7 +65,7 @@ class LeaseLostTest {
   void aServerShutdownMarksTheEnginesLeaseLostWithinASecond() {
     Lease lease = holdWithoutRenewal("shutdown");
     long start = System.nanoTime();
-    server.close();
+    server.server().close();
     await().atMost(Duration.ofSeconds(1)).until(() -> !lease.isValid() && lost.size() == 1);
     assertThat(lost.get(0)).startsWith("shutdown: the provider reported it lost");
     assertThat(Duration.ofNanos(System.nanoTime() - start))

@@ -7,6 +7,7 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.Socket;
@@ -22,8 +23,8 @@ class ManyConnectionsTest {
 
   @Test
   void thousandConcurrentConnectionsEachHoldALock() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start()) {
+      int port = server.port();
       List<Socket> sockets = new ArrayList<>();
       try {
         for (int i = 0; i < CONNECTIONS; i++) {

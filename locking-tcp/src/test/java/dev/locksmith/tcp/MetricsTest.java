@@ -8,6 +8,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.Socket;
@@ -28,8 +29,8 @@ class MetricsTest {
 
   @Test
   void statsAndThePrometheusEndpointCountWhatHappened() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).secret("s3cret").metricsPort(0).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.secret("s3cret").metricsPort(0))) {
+      int port = server.port();
       String url = "tcp://127.0.0.1:" + port + "?secret=s3cret";
       try (LockProvider a = LockProviders.create(url);
           LockProvider b = LockProviders.create(url);
@@ -97,8 +98,7 @@ class MetricsTest {
 
   @Test
   void theEndpointIsOffByDefaultAndStatsIsNotForAnotherProvider() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).build()) {
-      server.start();
+    try (LockServer server = RunningServer.start()) {
       assertThat(server.metricsPort()).isEqualTo(-1);
     }
     try (LockProvider memory = LockProviders.create("mem:")) {

@@ -11,6 +11,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,8 +38,8 @@ class SecurityTest {
 
   @Test
   void withAuthNothingButAuthIsAllowedFirstAndAWrongSecretCloses() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).secret("s3cret").build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.secret("s3cret"))) {
+      int port = server.port();
       try (Socket socket = new Socket("127.0.0.1", port)) {
         BufferedReader in = lines(socket);
         var out = socket.getOutputStream();
@@ -119,8 +120,8 @@ class SecurityTest {
 
   @Test
   void withAuthOffASecretIsAcceptedAndNotNeeded() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start()) {
+      int port = server.port();
       try (LockProvider with =
               LockProviders.create("tcp://127.0.0.1:" + port + "?secret=anything");
           LockProvider without = LockProviders.create("tcp://127.0.0.1:" + port)) {
@@ -134,8 +135,8 @@ class SecurityTest {
   void tlsWithASelfSignedCertificate() throws Exception {
     TestCerts certs = TestCerts.create(dir);
     try (LockServer server =
-        LockServer.builder().port(0).tls(certs.cert(), certs.key()).secret("s3cret").build()) {
-      int port = server.start();
+        RunningServer.start(b -> b.tls(certs.cert(), certs.key()).secret("s3cret"))) {
+      int port = server.port();
       try (LockProvider a =
               LockProviders.create(
                   "tcp://127.0.0.1:"
@@ -177,8 +178,8 @@ class SecurityTest {
     Path otherDir = Files.createDirectories(dir.resolve("other"));
     TestCerts certs = TestCerts.create(serverDir);
     TestCerts otherCa = TestCerts.create(otherDir);
-    try (LockServer server = LockServer.builder().port(0).tls(certs.cert(), certs.key()).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.tls(certs.cert(), certs.key()))) {
+      int port = server.port();
       try (LockProvider verified =
           LockProviders.create("tcp://localhost:" + port + "?tls-ca=" + certs.cert())) {
         LeaseGrant lease = verified.tryAcquire(LockRequest.of("verified", TTL)).orElseThrow();
@@ -199,12 +200,9 @@ class SecurityTest {
   void aTlsClientTricklingARecordThatNeverEndsIsCutByTheLineTimeout() throws Exception {
     TestCerts certs = TestCerts.create(dir);
     try (LockServer server =
-        LockServer.builder()
-            .port(0)
-            .tls(certs.cert(), certs.key())
-            .lineTimeout(Duration.ofSeconds(1))
-            .build()) {
-      int port = server.start();
+        RunningServer.start(
+            b -> b.tls(certs.cert(), certs.key()).lineTimeout(Duration.ofSeconds(1)))) {
+      int port = server.port();
       KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
       trusted.load(null, null);
       try (InputStream pem = Files.newInputStream(certs.cert())) {
@@ -267,8 +265,8 @@ class SecurityTest {
   @Test
   void aPlainClientToATlsServerIsToldClearly() throws Exception {
     TestCerts certs = TestCerts.create(dir);
-    try (LockServer server = LockServer.builder().port(0).tls(certs.cert(), certs.key()).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.tls(certs.cert(), certs.key()))) {
+      int port = server.port();
       try (Socket socket = new Socket("127.0.0.1", port)) {
         BufferedReader in = lines(socket);
         socket.getOutputStream().write("1 PING\n".getBytes(StandardCharsets.UTF_8));

@@ -3,6 +3,7 @@ package dev.locksmith.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.RunningServer;
 import dev.locksmith.testkit.MultiProcessHarness;
 import dev.locksmith.testkit.TransferHarness;
 import java.nio.file.Path;
@@ -18,8 +19,8 @@ class TcpMultiProcessTest {
 
   @Test
   void childJvmsExcludeEachOther() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).dataDir(dir.resolve("data")).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.dataDir(dir.resolve("data")))) {
+      int port = server.port();
       MultiProcessHarness.Result result =
           MultiProcessHarness.run("tcp://127.0.0.1:" + port, 4, 25, dir.resolve("work"));
       assertThat(result.violations()).isEmpty();
@@ -29,8 +30,8 @@ class TcpMultiProcessTest {
 
   @Test
   void transfersOverTwoKeysInFourJvmsNeverDeadlockOrOverlap() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).dataDir(dir.resolve("data")).build()) {
-      int port = server.start();
+    try (LockServer server = RunningServer.start(b -> b.dataDir(dir.resolve("data")))) {
+      int port = server.port();
       TransferHarness.Result result =
           TransferHarness.run("tcp://127.0.0.1:" + port, dir.resolve("transfers"));
       System.out.println("tcp: " + result.figures());

@@ -125,7 +125,7 @@ class AcquireAllProtocolTest {
     assertThat(line.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
         .isGreaterThan(200_000)
         .isLessThanOrEqualTo(LockServer.DEFAULT_MAX_LINE_LENGTH);
-    try (LockServer defaults = RunningServer.start(b -> b);
+    try (LockServer defaults = RunningServer.start();
         LineClient c = new LineClient(defaults.port())) {
       String ok = c.call(line.toString());
       assertThat(ok.split(" ")).hasSize(3 + 2 * 64 + 1);

@@ -108,6 +108,11 @@ public final class RunningServer
     return server;
   }
 
+  /** As {@link #start(UnaryOperator)}, with the default settings. */
+  public static LockServer start() throws IOException {
+    return start(UnaryOperator.identity());
+  }
+
   private void stop() {
     server.close();
     server = null;
