@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import static dev.locksmith.core.Calls.call;
+import static dev.locksmith.core.KeySetEngine.ACCT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -17,9 +18,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,18 +31,22 @@ import org.junit.jupiter.api.Test;
  * LockProvider#MAX_KEYS_PER_CALL} keys per call.
  */
 class SeveralKeysAtOnceTest {
-  private static final LockOptions ACCT =
-      LockOptions.named("acct").withWaitTimeout(Duration.ofSeconds(20));
 
   private final MemoryLockProvider memory = MemoryLockProvider.isolated();
   private final CountingProvider provider = new CountingProvider(memory);
-  private final KeySetEngine fixture = new KeySetEngine(memory, provider, 2);
+  @AutoClose private final KeySetEngine fixture = new KeySetEngine(memory, provider, 2);
   private final Locksmith locksmith = fixture.locksmith;
   private final RecordingListener events = fixture.events;
 
-  @AfterEach
-  void close() {
-    fixture.close();
+  /** The store, but for the sets of keys asked for at once, which {@code answer} answers. */
+  private LockProvider answeringSets(
+      Function<List<LockRequest>, Optional<List<LeaseGrant>>> answer) {
+    return new ForwardingProvider(memory) {
+      @Override
+      public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
+        return answer.apply(requests);
+      }
+    };
   }
 
   /** Locked methods over a collection of keys. */
@@ -96,8 +102,7 @@ class SeveralKeysAtOnceTest {
 
   @Test
   void failAndSkipOnABusySetHoldNothingAndCallTheProviderOnce() throws Exception {
-    LeaseGrant other =
-        memory.tryAcquire(LockRequest.of("acct:b", Duration.ofSeconds(30))).orElseThrow();
+    LeaseGrant other = fixture.takenByAnother("acct:b");
 
     assertThatThrownBy(
             () -> locksmith.acquire(ACCT.withKeys("c", "a", "b").withOnBusy(OnBusy.FAIL)))
@@ -125,15 +130,8 @@ class SeveralKeysAtOnceTest {
 
   @Test
   void waitOnABusySetFallsBackToOneKeyAtATimeAndGetsItOnceReleased() throws Exception {
-    LeaseGrant other =
-        memory.tryAcquire(LockRequest.of("acct:b", Duration.ofSeconds(30))).orElseThrow();
-    Future<List<String>> waiting =
-        fixture.pool.submit(
-            () ->
-                locksmith.call(
-                    ACCT.withKeys("c", "b", "a"),
-                    () -> Locks.current().leases().stream().map(Lease::lockId).toList()));
-    await().atMost(Duration.ofSeconds(10)).until(() -> memory.status("acct:b").waiters() > 0);
+    LeaseGrant other = fixture.takenByAnother("acct:b");
+    Future<List<String>> waiting = fixture.waitingOn("acct:b", ACCT.withKeys("c", "b", "a"));
     assertThat(fixture.held()).containsExactly("acct:a", "acct:b");
 
     memory.release(other);
@@ -256,12 +254,10 @@ class SeveralKeysAtOnceTest {
   @Test
   void aFailingSetCallFailsTheCallOpensTheCircuitAndHoldsNothing() {
     LockProvider failing =
-        new ForwardingProvider(memory) {
-          @Override
-          public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
-            throw new LockProviderException("store unreachable");
-          }
-        };
+        answeringSets(
+            requests -> {
+              throw new LockProviderException("store unreachable");
+            });
     RecordingListener seen = new RecordingListener();
     // Probed at start-up on this thread: a background start-up probe answering after the failure
     // would close the circuit again.
@@ -286,12 +282,8 @@ class SeveralKeysAtOnceTest {
   @Test
   void aProviderAnsweringTheWrongNumberOfGrantsFailsTheCallAndHoldsNothing() {
     LockProvider broken =
-        new ForwardingProvider(memory) {
-          @Override
-          public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
-            return memory.tryAcquireAll(requests).map(grants -> grants.subList(0, 1));
-          }
-        };
+        answeringSets(
+            requests -> memory.tryAcquireAll(requests).map(grants -> grants.subList(0, 1)));
     try (Locksmith engine = Locksmith.builder().defaultProvider(broken).build()) {
       assertThatThrownBy(() -> engine.acquire(ACCT.withKeys("b", "a")))
           .isInstanceOf(IllegalStateException.class)

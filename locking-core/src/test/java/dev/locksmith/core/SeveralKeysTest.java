@@ -1,15 +1,14 @@
 package dev.locksmith.core;
 
 import static dev.locksmith.core.Calls.call;
+import static dev.locksmith.core.KeySetEngine.ACCT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LeaseGrant;
-import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,24 +19,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** Locks over several keys at once: one global order, all or nothing, one lease per key. */
 class SeveralKeysTest {
   private static final List<String> ACCOUNTS = List.of("a", "b", "c", "d", "e");
-  private static final LockOptions ACCT =
-      LockOptions.named("acct").withWaitTimeout(Duration.ofSeconds(20));
 
   private final MemoryLockProvider provider = MemoryLockProvider.isolated();
-  private final KeySetEngine fixture = new KeySetEngine(provider, provider, 8);
+  @AutoClose private final KeySetEngine fixture = new KeySetEngine(provider, provider, 8);
   private final Locksmith locksmith = fixture.locksmith;
   private final RecordingListener events = fixture.events;
-
-  @AfterEach
-  void close() {
-    fixture.close();
-  }
 
   /** A bank whose balances only the locks guard. */
   static final class Bank {
@@ -118,7 +110,7 @@ class SeveralKeysTest {
 
   @Test
   void failAndSkipTakeNothingWhenOneKeyIsBusy() throws Exception {
-    provider.tryAcquire(LockRequest.of("acct:b", Duration.ofSeconds(30))).orElseThrow();
+    fixture.takenByAnother("acct:b");
 
     assertThatThrownBy(
             () -> locksmith.acquire(ACCT.withKeys("c", "a", "b").withOnBusy(OnBusy.FAIL)))
@@ -139,7 +131,7 @@ class SeveralKeysTest {
 
   @Test
   void waitThatTimesOutLeavesNoKeyHeld() {
-    provider.tryAcquire(LockRequest.of("acct:c", Duration.ofSeconds(30))).orElseThrow();
+    fixture.takenByAnother("acct:c");
     long start = System.nanoTime();
 
     assertThatThrownBy(
@@ -156,15 +148,8 @@ class SeveralKeysTest {
 
   @Test
   void waitGetsTheWholeSetOnceTheBusyKeyIsFreed() throws Exception {
-    LeaseGrant other =
-        provider.tryAcquire(LockRequest.of("acct:b", Duration.ofSeconds(30))).orElseThrow();
-    Future<List<String>> waiting =
-        fixture.pool.submit(
-            () ->
-                locksmith.call(
-                    ACCT.withKeys("b", "a"),
-                    () -> Locks.current().leases().stream().map(Lease::lockId).toList()));
-    await().atMost(Duration.ofSeconds(10)).until(() -> provider.status("acct:b").waiters() > 0);
+    LeaseGrant other = fixture.takenByAnother("acct:b");
+    Future<List<String>> waiting = fixture.waitingOn("acct:b", ACCT.withKeys("b", "a"));
     assertThat(fixture.held()).containsExactly("acct:a", "acct:b");
 
     provider.release(other);
