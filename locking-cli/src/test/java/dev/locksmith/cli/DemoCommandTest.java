@@ -13,10 +13,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** The demo end to end: real worker JVMs, woven by AspectJ, on an in-process lock server. */
 class DemoCommandTest {
 
-  /** What a demo run printed and how it ended. */
-  private record Outcome(int exit, String text) {}
-
-  private static Outcome demo(
+  /**
+   * Runs the demo in {@code dir}; it must pass, its verdict counting no overlap and no lost update.
+   *
+   * @return what it printed
+   */
+  private static String safeDemo(
       Path dir, int workers, int sections, Duration ttl, Duration work, boolean chaos)
       throws Exception {
     StringWriter out = new StringWriter();
@@ -24,22 +26,17 @@ class DemoCommandTest {
         new DemoRun(
                 null, workers, sections, ttl, work, chaos, dir, new PrintWriter(out, true), false)
             .call();
-    return new Outcome(exit, out.toString());
-  }
-
-  /** The run passed, and its verdict counts no overlap and no lost update. */
-  private static void assertSafe(Outcome run) {
-    assertThat(run.exit()).as(run.text()).isZero();
-    assertThat(run.text())
+    String text = out.toString();
+    assertThat(exit).as(text).isZero();
+    assertThat(text)
         .contains("overlaps                   0")
         .contains("lost updates               0");
+    return text;
   }
 
   @Test
   void workersNeverOverlapAndTheVerdictPasses(@TempDir Path dir) throws Exception {
-    Outcome run = demo(dir, 3, 5, Duration.ofSeconds(2), Duration.ofMillis(5), false);
-    assertSafe(run);
-    assertThat(run.text())
+    assertThat(safeDemo(dir, 3, 5, Duration.ofSeconds(2), Duration.ofMillis(5), false))
         .contains("critical sections run      15")
         .contains("writes accepted            15")
         .contains("fencing-token order        increasing")
@@ -48,9 +45,7 @@ class DemoCommandTest {
 
   @Test
   void chaosPausedHoldersLateWriteIsRefused(@TempDir Path dir) throws Exception {
-    Outcome run = demo(dir, 3, 6, Duration.ofSeconds(1), Duration.ofMillis(300), true);
-    assertSafe(run);
-    assertThat(run.text())
+    assertThat(safeDemo(dir, 3, 6, Duration.ofSeconds(1), Duration.ofMillis(300), true))
         .contains(">> SIGSTOP worker")
         .contains(">> SIGCONT worker")
         .containsPattern("late writes refused +[1-9]");

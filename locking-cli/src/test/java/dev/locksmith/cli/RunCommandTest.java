@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
-import dev.locksmith.core.spi.LockRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -90,10 +89,6 @@ class RunCommandTest {
     return Long.parseLong(Files.readString(pidFile).strip());
   }
 
-  private LeaseGrant holdElsewhere(String key) {
-    return lockServer.other().tryAcquire(LockRequest.of(key, Duration.ofSeconds(30))).orElseThrow();
-  }
-
   @Test
   void runsTheCommandWithTheLeaseInItsEnvironment() throws Exception {
     Path out = dir.resolve("out");
@@ -107,8 +102,7 @@ class RunCommandTest {
     assertThat(fields[0]).isEqualTo("backup");
     assertThat(Long.parseLong(fields[1])).isPositive();
     assertThat(fields[2]).isNotBlank();
-    assertThat(lockServer.other().tryAcquire(LockRequest.of("backup", Duration.ofSeconds(1))))
-        .isPresent();
+    lockServer.assertFree("backup");
   }
 
   @Test
@@ -119,7 +113,7 @@ class RunCommandTest {
   @Test
   void skipExitsZeroAndNamesTheHolder() throws Exception {
     Path out = dir.resolve("ran");
-    LeaseGrant held = holdElsewhere("nightly");
+    LeaseGrant held = lockServer.holdElsewhere("nightly");
     int exit = runKey("nightly", "--skip", "--", "touch", out.toString());
     assertThat(exit).isZero();
     assertThat(out).doesNotExist();
@@ -130,7 +124,7 @@ class RunCommandTest {
 
   @Test
   void failAndExpiredWaitExit75() {
-    holdElsewhere("nightly");
+    lockServer.holdElsewhere("nightly");
     assertThat(runKey("nightly", "--fail", "--", "true")).isEqualTo(75);
     assertThat(err.toString())
         .startsWith("locksmith: lock 'nightly' is busy, held by ")
@@ -144,7 +138,7 @@ class RunCommandTest {
 
   @Test
   void waitRunsOnceTheHolderReleases() throws Exception {
-    LeaseGrant held = holdElsewhere("queue");
+    LeaseGrant held = lockServer.holdElsewhere("queue");
     CompletableFuture<Integer> exit = runKeyInBackground("queue", "--wait", "30s", "--", "true");
     await().until(() -> lockServer.other().status("queue").waiters() == 1);
     lockServer.other().release(held);
@@ -221,8 +215,7 @@ class RunCommandTest {
     assertThat(exit).isNotDone();
     Files.createFile(done);
     assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
-    assertThat(lockServer.other().tryAcquire(LockRequest.of("bg", Duration.ofSeconds(1))))
-        .isPresent();
+    lockServer.assertFree("bg");
   }
 
   @Test
@@ -242,8 +235,7 @@ class RunCommandTest {
     int exit = runScript("bg-job", List.of(), "(sleep 0.3; touch " + done + ") & exit 4");
     assertThat(exit).isEqualTo(4);
     assertThat(done).as("the background job finished before run returned").exists();
-    assertThat(lockServer.other().tryAcquire(LockRequest.of("bg-job", Duration.ofSeconds(1))))
-        .isPresent();
+    lockServer.assertFree("bg-job");
   }
 
   @Test

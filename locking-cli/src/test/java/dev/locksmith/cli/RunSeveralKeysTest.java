@@ -23,6 +23,10 @@ import picocli.CommandLine;
 
 /** {@code locksmith run} with several {@code --key}, against a real TCP lock server. */
 class RunSeveralKeysTest {
+  /** The accounts alice, bob and carol locked as one set, failing at once when one is busy. */
+  private static final List<String> THE_SET_OR_FAIL =
+      List.of("--name", "acct", "--key", "alice", "--key", "bob", "--key", "carol", "--fail");
+
   @TempDir Path dir;
   @RegisterExtension final TcpLockServerFixture lockServer = new TcpLockServerFixture();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -63,11 +67,8 @@ class RunSeveralKeysTest {
     assertThat(lines.get(2)).startsWith("account:bob=");
     assertThat(Long.parseLong(lines.get(2).substring("account:bob=".length()))).isPositive();
     // Both were released.
-    assertThat(
-            lockServer.other().tryAcquire(LockRequest.of("account:alice", Duration.ofSeconds(1))))
-        .isPresent();
-    assertThat(lockServer.other().tryAcquire(LockRequest.of("account:bob", Duration.ofSeconds(1))))
-        .isPresent();
+    lockServer.assertFree("account:alice");
+    lockServer.assertFree("account:bob");
   }
 
   @Test
@@ -99,30 +100,18 @@ class RunSeveralKeysTest {
     // have one thread on a 2-core machine.
     ExecutorService racers = Executors.newFixedThreadPool(2);
     CompletableFuture<List<Integer>> first =
-        CompletableFuture.supplyAsync(
-            () ->
-                Stream.generate(
-                        () ->
-                            run(
-                                List.of(
-                                    "--name", "acct", "--key", "alice", "--key", "bob", "--wait",
-                                    "20s"),
-                                script))
-                    .limit(rounds)
-                    .toList(),
+        runRepeatedly(
+            List.of("--name", "acct", "--key", "alice", "--key", "bob", "--wait", "20s"),
+            script,
+            rounds,
             racers);
     CompletableFuture<List<Integer>> second =
-        CompletableFuture.supplyAsync(
-            () ->
-                Stream.generate(
-                        () ->
-                            run(
-                                List.of(
-                                    "--name", "acct", "--key", "bob", "--key", "carol", "--key",
-                                    "alice", "--wait", "20s"),
-                                script))
-                    .limit(rounds)
-                    .toList(),
+        runRepeatedly(
+            List.of(
+                "--name", "acct", "--key", "bob", "--key", "carol", "--key", "alice", "--wait",
+                "20s"),
+            script,
+            rounds,
             racers);
     try {
       assertThat(first.get(60, TimeUnit.SECONDS)).as(errText()).containsOnly(0);
@@ -136,28 +125,12 @@ class RunSeveralKeysTest {
 
   @Test
   void aBusyKeyWithFailRunsNothingAndLeavesNoKeyHeld() throws Exception {
-    LeaseGrant held =
-        lockServer
-            .other()
-            .tryAcquire(LockRequest.of("acct:bob", Duration.ofSeconds(30)))
-            .orElseThrow();
-    assertExitsWithoutRunning(
-        ExitCodes.BUSY,
-        "--name",
-        "acct",
-        "--key",
-        "alice",
-        "--key",
-        "bob",
-        "--key",
-        "carol",
-        "--fail");
+    LeaseGrant held = lockServer.holdElsewhere("acct:bob");
+    assertExitsWithoutRunning(ExitCodes.BUSY, THE_SET_OR_FAIL);
     assertThat(errText()).contains("'acct:bob'");
     // alice, taken before bob in lock order, was released; carol was never taken.
-    assertThat(lockServer.other().tryAcquire(LockRequest.of("acct:alice", Duration.ofSeconds(1))))
-        .isPresent();
-    assertThat(lockServer.other().tryAcquire(LockRequest.of("acct:carol", Duration.ofSeconds(1))))
-        .isPresent();
+    lockServer.assertFree("acct:alice");
+    lockServer.assertFree("acct:carol");
     lockServer.other().release(held);
   }
 
@@ -171,17 +144,7 @@ class RunSeveralKeysTest {
             .tryAcquire(
                 new LockRequest("acct:bob", "other-token", Duration.ofSeconds(30), "host-b pid 42"))
             .orElseThrow();
-    assertExitsWithoutRunning(
-        ExitCodes.BUSY,
-        "--name",
-        "acct",
-        "--key",
-        "alice",
-        "--key",
-        "bob",
-        "--key",
-        "carol",
-        "--fail");
+    assertExitsWithoutRunning(ExitCodes.BUSY, THE_SET_OR_FAIL);
     assertThat(errText())
         .contains(
             "lock 'acct:alice', 'acct:bob', 'acct:carol' is busy, 'acct:bob' held by host-b pid 42"
@@ -196,14 +159,21 @@ class RunSeveralKeysTest {
 
   @Test
   void severalKeysWithoutANameAreAUsageError() {
-    assertExitsWithoutRunning(ExitCodes.USAGE, "--key", "alice", "--key", "bob");
+    assertExitsWithoutRunning(ExitCodes.USAGE, List.of("--key", "alice", "--key", "bob"));
     assertThat(errText()).contains("several --key need --name");
   }
 
+  /** Runs {@code script} with {@code options} {@code rounds} times in a row on {@code thread}. */
+  private CompletableFuture<List<Integer>> runRepeatedly(
+      List<String> options, String script, int rounds, ExecutorService thread) {
+    return CompletableFuture.supplyAsync(
+        () -> Stream.generate(() -> run(options, script)).limit(rounds).toList(), thread);
+  }
+
   /** Runs a command that would touch a file, with {@code options}: it exits so and runs nothing. */
-  private void assertExitsWithoutRunning(int exit, String... options) {
+  private void assertExitsWithoutRunning(int exit, List<String> options) {
     Path ran = dir.resolve("ran");
-    assertThat(run(List.of(options), "touch " + ran)).isEqualTo(exit);
+    assertThat(run(options, "touch " + ran)).isEqualTo(exit);
     assertThat(ran).doesNotExist();
   }
 }

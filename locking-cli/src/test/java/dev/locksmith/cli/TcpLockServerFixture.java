@@ -1,8 +1,13 @@
 package dev.locksmith.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -56,5 +61,17 @@ final class TcpLockServerFixture implements BeforeEachCallback, AfterEachCallbac
       throw new IllegalStateException("no test is running");
     }
     return other;
+  }
+
+  /** Takes {@code lockId} through {@link #other()} for 30 s, as another host; it must be free. */
+  LeaseGrant holdElsewhere(String lockId) {
+    return other().tryAcquire(LockRequest.of(lockId, Duration.ofSeconds(30))).orElseThrow();
+  }
+
+  /** Asserts that {@code lockId} is free: {@link #other()} takes it at once (for 1 s). */
+  void assertFree(String lockId) {
+    assertThat(other().tryAcquire(LockRequest.of(lockId, Duration.ofSeconds(1))))
+        .as("%s is free", lockId)
+        .isPresent();
   }
 }
