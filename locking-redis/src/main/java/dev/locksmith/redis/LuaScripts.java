@@ -86,6 +86,37 @@ final class LuaScripts {
       """;
 
   /**
+   * The Lua functions {@link #ACQUIRE} and {@link #ACQUIRE_ALL} begin with. {@code clock_micros()}
+   * switches the script to effects replication (where the server needs it) and returns the server
+   * clock in microseconds. {@code grant(lock, counter, floor, token, ttl, owner, life)} takes the
+   * next fencing token from {@code counter}, at least {@code floor}, gives the counter {@code life}
+   * ms, writes {@code token}, the fencing token and {@code owner} into {@code lock} with {@code
+   * ttl} ms, and returns the fencing token.
+   */
+  private static final String GRANT =
+      """
+      local function clock_micros()
+        if redis.replicate_commands then
+          pcall(redis.replicate_commands)
+        end
+        local now = redis.call('TIME')
+        return tonumber(now[1]) * 1000000 + tonumber(now[2])
+      end
+      local function grant(lock, counter, floor, token, ttl, owner, life)
+        local fence = redis.call('INCR', counter)
+        if fence < floor then
+          fence = floor
+          redis.call('SET', counter, string.format('%.0f', fence))
+        end
+        redis.call('PEXPIRE', counter, life)
+        redis.call('HSET', lock, 'token', token, 'fence', string.format('%.0f', fence),
+          'owner', owner)
+        redis.call('PEXPIRE', lock, ttl)
+        return fence
+      end
+      """;
+
+  /**
    * KEYS: lock, fence. ARGV: owner token, ttl in ms, owner description, life of the fencing counter
    * in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}} when granted,
    * {@code {0, pttl}} when another owner holds the lock. Presenting the token that already holds
@@ -111,6 +142,7 @@ final class LuaScripts {
    */
   static final String ACQUIRE =
       RELEASE_LEASE
+          + GRANT
           + """
       local folded = nil
       if ARGV[5] then
@@ -131,20 +163,7 @@ final class LuaScripts {
         end
         return answer
       end
-      if redis.replicate_commands then
-        pcall(redis.replicate_commands)
-      end
-      local now = redis.call('TIME')
-      local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
-      local fence = redis.call('INCR', KEYS[2])
-      if fence < floor then
-        fence = floor
-        redis.call('SET', KEYS[2], string.format('%.0f', fence))
-      end
-      redis.call('PEXPIRE', KEYS[2], ARGV[4])
-      redis.call('HSET', KEYS[1], 'token', ARGV[1], 'fence', string.format('%.0f', fence),
-        'owner', ARGV[3])
-      redis.call('PEXPIRE', KEYS[1], ARGV[2])
+      local fence = grant(KEYS[1], KEYS[2], clock_micros(), ARGV[1], ARGV[2], ARGV[3], ARGV[4])
       if folded then
         return {1, fence, folded}
       end
@@ -163,7 +182,8 @@ final class LuaScripts {
    * fence1, fence2, ...}}.
    */
   static final String ACQUIRE_ALL =
-      """
+      GRANT
+          + """
       local count = #KEYS / 2
       local held = {}
       for i = 1, count do
@@ -173,29 +193,15 @@ final class LuaScripts {
           return {0, i, redis.call('PTTL', lock)}
         end
       end
-      if redis.replicate_commands then
-        pcall(redis.replicate_commands)
-      end
-      local now = redis.call('TIME')
-      local floor = tonumber(now[1]) * 1000000 + tonumber(now[2])
+      local floor = clock_micros()
       local reply = {1}
       for i = 1, count do
-        local lock = KEYS[2 * i - 1]
-        local counter = KEYS[2 * i]
         local a = 4 * i - 3
         if held[i][1] then
           reply[i + 1] = tonumber(held[i][2])
         else
-          local fence = redis.call('INCR', counter)
-          if fence < floor then
-            fence = floor
-            redis.call('SET', counter, string.format('%.0f', fence))
-          end
-          redis.call('PEXPIRE', counter, ARGV[a + 3])
-          redis.call('HSET', lock, 'token', ARGV[a], 'fence', string.format('%.0f', fence),
-            'owner', ARGV[a + 2])
-          redis.call('PEXPIRE', lock, ARGV[a + 1])
-          reply[i + 1] = fence
+          reply[i + 1] =
+            grant(KEYS[2 * i - 1], KEYS[2 * i], floor, ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
         end
       end
       return reply
