@@ -128,9 +128,7 @@ class RedisAsyncReleaseTest {
   @Test
   void aReleaseWhoseRequestIsHeldBackStaysPendingAndTheLockHeldUntilItArrives() throws Exception {
     try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
-        RedisLockProvider proxied =
-            RedisLockProvider.create(
-                "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=async&" + PATIENT)) {
+        RedisLockProvider proxied = patientThrough(proxy)) {
       String id = lockId();
       LeaseGrant lease = proxied.tryAcquire(request(id, LONG)).orElseThrow();
 
@@ -153,9 +151,7 @@ class RedisAsyncReleaseTest {
   @Test
   void aDelayedReplyKeepsTheStagePendingUntilItArrives() throws Exception {
     try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
-        RedisLockProvider proxied =
-            RedisLockProvider.create(
-                "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=async&" + PATIENT)) {
+        RedisLockProvider proxied = patientThrough(proxy)) {
       String id = lockId();
       LeaseGrant lease = proxied.tryAcquire(request(id, LONG)).orElseThrow();
 
@@ -199,9 +195,7 @@ class RedisAsyncReleaseTest {
     FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
     ExecutorService closer = Executors.newSingleThreadExecutor();
     try {
-      RedisLockProvider proxied =
-          RedisLockProvider.create(
-              "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=async&" + PATIENT);
+      RedisLockProvider proxied = patientThrough(proxy);
       List<LeaseGrant> leases = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         leases.add(proxied.tryAcquire(request(lockId(), LONG)).orElseThrow());
@@ -257,5 +251,11 @@ class RedisAsyncReleaseTest {
       assertThat(release.toCompletableFuture().join()).isTrue();
     }
     return lease;
+  }
+
+  /** A provider through {@code proxy} with the class's prefix and {@link #PATIENT} timeouts. */
+  private static RedisLockProvider patientThrough(FaultProxy proxy) {
+    return RedisLockProvider.create(
+        "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=async&" + PATIENT);
   }
 }
