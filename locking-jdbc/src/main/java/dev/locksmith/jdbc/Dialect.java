@@ -11,35 +11,72 @@ import java.util.Optional;
  * fencing_token} and {@code expires_us}, the lease's end in microseconds since the epoch on the
  * database's clock. A lease is live while {@code expires_us} is after the database's now.
  */
-interface Dialect {
+abstract sealed class Dialect permits PostgresDialect, MariaDbDialect, H2Dialect {
+  /** The databases {@link #of} knows, for messages. */
+  static final String SUPPORTED = "postgresql, mariadb, mysql, h2";
+
+  private final String name;
+  private final String nowMicros;
+  private final boolean acquireReturnsToken;
+  private final boolean notifies;
+
+  /**
+   * A dialect answering {@link #name}, {@link #nowMicros}, {@link #acquireReturnsToken} and {@link
+   * #notifies} with these.
+   */
+  Dialect(String name, String nowMicros, boolean acquireReturnsToken, boolean notifies) {
+    this.name = name;
+    this.nowMicros = nowMicros;
+    this.acquireReturnsToken = acquireReturnsToken;
+    this.notifies = notifies;
+  }
 
   /** The database's name, for messages. */
-  String name();
+  final String name() {
+    return name;
+  }
 
   /** An SQL expression: the database's clock now, in microseconds since the epoch, as a BIGINT. */
-  String nowMicros();
+  final String nowMicros() {
+    return nowMicros;
+  }
 
-  /** {@code CREATE TABLE IF NOT EXISTS} for the lock table. */
-  String createTable(String table);
+  /**
+   * {@code CREATE TABLE IF NOT EXISTS} for the lock table; the standard column types unless a
+   * database needs its own.
+   */
+  String createTable(String table) {
+    return "CREATE TABLE IF NOT EXISTS "
+        + table
+        + " (lock_id VARCHAR(255) NOT NULL PRIMARY KEY,"
+        + " owner_token VARCHAR(64) NOT NULL,"
+        + " owner VARCHAR(255) NOT NULL,"
+        + " fencing_token BIGINT NOT NULL,"
+        + " expires_us BIGINT NOT NULL)";
+  }
 
   /**
    * The statement that takes the lock when its lease has ended (or the row is missing, or the same
    * owner token holds it already), and otherwise changes nothing. Parameters: lock id, owner token,
    * owner, ttl in microseconds. The new fencing token is {@code GREATEST(old token + 1, now)}.
    */
-  String acquire(String table);
+  abstract String acquire(String table);
 
   /**
    * Whether {@link #acquire} returns the granted fencing token as a result set (one row when
    * granted, none when refused); otherwise the row is read back and the owner token compared.
    */
-  boolean acquireReturnsToken();
+  final boolean acquireReturnsToken() {
+    return acquireReturnsToken;
+  }
 
   /** Whether releases notify waiters through the database ({@code pg_notify}). */
-  boolean notifies();
+  final boolean notifies() {
+    return notifies;
+  }
 
   /** Whether an SQL state or vendor code says the table does not exist. */
-  default boolean missingTable(String sqlState, int vendorCode) {
+  boolean missingTable(String sqlState, int vendorCode) {
     return "42P01".equals(sqlState) || "42S02".equals(sqlState) || vendorCode == 1146;
   }
 
@@ -57,7 +94,4 @@ interface Dialect {
     }
     return Optional.empty();
   }
-
-  /** The databases {@link #of} knows, for messages. */
-  String SUPPORTED = "postgresql, mariadb, mysql, h2";
 }

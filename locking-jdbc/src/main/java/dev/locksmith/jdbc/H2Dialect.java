@@ -1,31 +1,18 @@
 package dev.locksmith.jdbc;
 
 /** H2: a standard {@code MERGE ... USING}, then the row read back. */
-final class H2Dialect implements Dialect {
+final class H2Dialect extends Dialect {
 
-  @Override
-  public String name() {
-    return "H2";
+  H2Dialect() {
+    super(
+        "H2",
+        "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)",
+        /* acquireReturnsToken= */ false,
+        /* notifies= */ false);
   }
 
   @Override
-  public String nowMicros() {
-    return "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)";
-  }
-
-  @Override
-  public String createTable(String table) {
-    return "CREATE TABLE IF NOT EXISTS "
-        + table
-        + " (lock_id VARCHAR(255) NOT NULL PRIMARY KEY,"
-        + " owner_token VARCHAR(64) NOT NULL,"
-        + " owner VARCHAR(255) NOT NULL,"
-        + " fencing_token BIGINT NOT NULL,"
-        + " expires_us BIGINT NOT NULL)";
-  }
-
-  @Override
-  public String acquire(String table) {
+  String acquire(String table) {
     return "MERGE INTO "
         + table
         + " l USING (SELECT CAST(? AS VARCHAR(255)) lock_id, CAST(? AS VARCHAR(64)) owner_token,"
@@ -41,17 +28,7 @@ final class H2Dialect implements Dialect {
   }
 
   @Override
-  public boolean acquireReturnsToken() {
-    return false;
-  }
-
-  @Override
-  public boolean notifies() {
-    return false;
-  }
-
-  @Override
-  public boolean missingTable(String sqlState, int vendorCode) {
-    return Dialect.super.missingTable(sqlState, vendorCode) || vendorCode == 42102;
+  boolean missingTable(String sqlState, int vendorCode) {
+    return super.missingTable(sqlState, vendorCode) || vendorCode == 42102;
   }
 }

@@ -5,20 +5,18 @@ package dev.locksmith.jdbc;
  * clock is {@code UTC_TIMESTAMP(6)}, which no session time zone or daylight-saving change moves.
  * The lock id is binary so that ids differing in case or trailing spaces stay distinct.
  */
-final class MariaDbDialect implements Dialect {
+final class MariaDbDialect extends Dialect {
 
-  @Override
-  public String name() {
-    return "MySQL/MariaDB";
+  MariaDbDialect() {
+    super(
+        "MySQL/MariaDB",
+        "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))",
+        /* acquireReturnsToken= */ false,
+        /* notifies= */ false);
   }
 
   @Override
-  public String nowMicros() {
-    return "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))";
-  }
-
-  @Override
-  public String createTable(String table) {
+  String createTable(String table) {
     return "CREATE TABLE IF NOT EXISTS "
         + table
         + " (lock_id VARBINARY(255) NOT NULL PRIMARY KEY,"
@@ -34,7 +32,7 @@ final class MariaDbDialect implements Dialect {
    * the condition holds exactly when the owner token was just set to the requester's.
    */
   @Override
-  public String acquire(String table) {
+  String acquire(String table) {
     String now = nowMicros();
     String taken = "(expires_us <= VALUES(fencing_token) OR owner_token = VALUES(owner_token))";
     return "INSERT INTO "
@@ -56,15 +54,5 @@ final class MariaDbDialect implements Dialect {
         + " expires_us = IF("
         + taken
         + ", VALUES(expires_us), expires_us)";
-  }
-
-  @Override
-  public boolean acquireReturnsToken() {
-    return false;
-  }
-
-  @Override
-  public boolean notifies() {
-    return false;
   }
 }

@@ -1,32 +1,22 @@
 package dev.locksmith.jdbc;
 
-/** PostgreSQL: {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING}. */
-final class PostgresDialect implements Dialect {
+/**
+ * PostgreSQL: {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING}, releases notified
+ * with {@code pg_notify}. The clock is the time the server received the statement, constant within
+ * it.
+ */
+final class PostgresDialect extends Dialect {
 
-  @Override
-  public String name() {
-    return "PostgreSQL";
-  }
-
-  /** The time the server received the statement, constant within it. */
-  @Override
-  public String nowMicros() {
-    return "CAST(FLOOR(EXTRACT(EPOCH FROM statement_timestamp()) * 1000000) AS BIGINT)";
-  }
-
-  @Override
-  public String createTable(String table) {
-    return "CREATE TABLE IF NOT EXISTS "
-        + table
-        + " (lock_id VARCHAR(255) NOT NULL PRIMARY KEY,"
-        + " owner_token VARCHAR(64) NOT NULL,"
-        + " owner VARCHAR(255) NOT NULL,"
-        + " fencing_token BIGINT NOT NULL,"
-        + " expires_us BIGINT NOT NULL)";
+  PostgresDialect() {
+    super(
+        "PostgreSQL",
+        "CAST(FLOOR(EXTRACT(EPOCH FROM statement_timestamp()) * 1000000) AS BIGINT)",
+        /* acquireReturnsToken= */ true,
+        /* notifies= */ true);
   }
 
   @Override
-  public String acquire(String table) {
+  String acquire(String table) {
     return "INSERT INTO "
         + table
         + " AS l (lock_id, owner_token, owner, fencing_token, expires_us)"
@@ -39,15 +29,5 @@ final class PostgresDialect implements Dialect {
         + " expires_us = EXCLUDED.expires_us"
         + " WHERE l.expires_us <= EXCLUDED.fencing_token OR l.owner_token = EXCLUDED.owner_token"
         + " RETURNING fencing_token";
-  }
-
-  @Override
-  public boolean acquireReturnsToken() {
-    return true;
-  }
-
-  @Override
-  public boolean notifies() {
-    return true;
   }
 }
