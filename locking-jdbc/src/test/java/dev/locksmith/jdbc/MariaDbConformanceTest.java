@@ -2,7 +2,6 @@ package dev.locksmith.jdbc;
 
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultyPath;
 import dev.locksmith.testkit.FullContract;
 import dev.locksmith.testkit.LockProviderContract;
@@ -55,8 +54,7 @@ class MariaDbConformanceTest extends LockProviderContract implements FullContrac
 
   @Override
   protected FaultyPath newFaultyClient() throws Exception {
-    FaultProxy proxy = FaultProxy.start(Urls.host(url), Urls.port(url, 3306));
-    return FaultyPath.through(proxy, LockProviders.create(Urls.through(url, proxy.port())));
+    return Urls.faultyPath(url, 3306);
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.locksmith.jdbc;
 
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultyPath;
 import dev.locksmith.testkit.FullContract;
 import dev.locksmith.testkit.LockProviderContract;
@@ -42,9 +41,7 @@ class PostgresConformanceTest extends LockProviderContract implements FullContra
 
   @Override
   protected FaultyPath newFaultyClient() throws Exception {
-    String url = url();
-    FaultProxy proxy = FaultProxy.start(Urls.host(url), Urls.port(url, 5432));
-    return FaultyPath.through(proxy, LockProviders.create(Urls.through(url, proxy.port())));
+    return Urls.faultyPath(url(), 5432);
   }
 
   @Override

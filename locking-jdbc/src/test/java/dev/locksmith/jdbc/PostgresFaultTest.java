@@ -26,7 +26,7 @@ class PostgresFaultTest {
   @Test
   void aFrozenPathFailsWithinTheTimeoutAndTheUnknownGrantIsEndedAfterwards() throws Exception {
     String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_fault"));
-    try (FaultProxy proxy = FaultProxy.start(Urls.host(url), Urls.port(url, 5432));
+    try (FaultProxy proxy = Urls.proxyTo(url, 5432);
         JdbcLockProvider faulty =
             JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=1s");
         JdbcLockProvider other = JdbcLockProvider.create(url)) {
@@ -60,7 +60,7 @@ class PostgresFaultTest {
   @Test
   void aReplyHeldPastTheTtlComesBackWithADeadlineAlreadyPassed() throws Exception {
     String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_late"));
-    try (FaultProxy proxy = FaultProxy.start(Urls.host(url), Urls.port(url, 5432));
+    try (FaultProxy proxy = Urls.proxyTo(url, 5432);
         JdbcLockProvider faulty =
             JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=5s")) {
       LeaseGrant warm = faulty.tryAcquire(LockRequest.of("warm", Duration.ofSeconds(5))).get();

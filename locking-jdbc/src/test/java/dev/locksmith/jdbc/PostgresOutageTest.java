@@ -49,8 +49,14 @@ class PostgresOutageTest {
     pool.shutdownNow();
   }
 
-  private static String url(String application) {
-    return server.serverUrl("table=pg_outage&ApplicationName=" + application);
+  /** A provider whose connections carry {@code application}, so that they can be terminated. */
+  private static JdbcLockProvider provider(String application) {
+    return JdbcLockProvider.create(
+        server.serverUrl("table=pg_outage&ApplicationName=" + application));
+  }
+
+  private static LeaseGrant take(JdbcLockProvider provider, String lockId, Duration ttl) {
+    return provider.tryAcquire(LockRequest.of(lockId, ttl)).orElseThrow();
   }
 
   /** Terminates every backend of {@code application}; returns how many. */
@@ -70,10 +76,9 @@ class PostgresOutageTest {
 
   @Test
   void killedConnectionsLoseNoLeaseAndTheNextCallsWork() throws Exception {
-    try (JdbcLockProvider holder = JdbcLockProvider.create(url("outage-holder"));
-        JdbcLockProvider other = JdbcLockProvider.create(url("outage-other"))) {
-      LeaseGrant grant =
-          holder.tryAcquire(LockRequest.of("killed", Duration.ofSeconds(30))).orElseThrow();
+    try (JdbcLockProvider holder = provider("outage-holder");
+        JdbcLockProvider other = provider("outage-other")) {
+      LeaseGrant grant = take(holder, "killed", Duration.ofSeconds(30));
 
       assertThat(terminate("outage-holder")).as("backends terminated").isPositive();
 
@@ -88,39 +93,32 @@ class PostgresOutageTest {
 
   @Test
   void aWaiterIsWokenAfterItsListeningConnectionWasKilled() throws Exception {
-    try (JdbcLockProvider holder = JdbcLockProvider.create(url("listen-holder"));
-        JdbcLockProvider waiter = JdbcLockProvider.create(url("listen-waiter"))) {
-      LeaseGrant held =
-          holder.tryAcquire(LockRequest.of("listened", Duration.ofSeconds(60))).orElseThrow();
+    try (JdbcLockProvider holder = provider("listen-holder");
+        JdbcLockProvider waiter = provider("listen-waiter")) {
+      LeaseGrant held = take(holder, "listened", Duration.ofSeconds(60));
       Future<Optional<LeaseGrant>> waiting =
-          pool.submit(
-              () ->
-                  waiter.acquire(
-                      LockRequest.of("listened", Duration.ofSeconds(30)), Duration.ofSeconds(60)));
+          HandOff.startWaiting(
+              pool, waiter, "listened", Duration.ofSeconds(30), Duration.ofSeconds(60));
       await()
           .atMost(Duration.ofSeconds(10))
           .until(() -> waiter.listener() != null && waiter.listener().listening());
 
       assertThat(terminate("listen-waiter")).isPositive();
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .until(() -> waiter.listener().listening() && waiter.localWaiters("listened") == 1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> HandOff.listening(waiter, "listened"));
 
-      long releasedAt = System.nanoTime();
-      assertThat(holder.release(held)).isTrue();
-      LeaseGrant taken = waiting.get(10, TimeUnit.SECONDS).orElseThrow();
-      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releasedAt);
-      assertThat(millis).as("hand-off after the listener reconnected, ms").isLessThan(1000);
-      assertThat(taken.fencingToken()).isGreaterThan(held.fencingToken());
-      assertThat(waiter.release(taken)).isTrue();
+      HandOff handOff = HandOff.release(holder, held, waiting, Duration.ofSeconds(10));
+      assertThat(handOff.took())
+          .as("hand-off after the listener reconnected")
+          .isLessThan(Duration.ofSeconds(1));
+      assertThat(handOff.grant().fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(waiter.release(handOff.grant())).isTrue();
     }
   }
 
   @Test
   void aRestartedDatabaseKeepsTheLeaseAndTheProviderRecovers() throws Exception {
-    try (JdbcLockProvider provider = JdbcLockProvider.create(url("restart"))) {
-      LeaseGrant grant =
-          provider.tryAcquire(LockRequest.of("restarted", Duration.ofSeconds(60))).orElseThrow();
+    try (JdbcLockProvider provider = provider("restart")) {
+      LeaseGrant grant = take(provider, "restarted", Duration.ofSeconds(60));
       server.stop();
       try {
         assertThatThrownBy(() -> provider.renew(grant, Duration.ofSeconds(60)))
@@ -142,8 +140,7 @@ class PostgresOutageTest {
       assertThat(provider.status("restarted").holder().fencingToken())
           .isEqualTo(grant.fencingToken());
       assertThat(provider.release(renewed[0].get())).isTrue();
-      LeaseGrant next =
-          provider.tryAcquire(LockRequest.of("restarted", Duration.ofSeconds(5))).orElseThrow();
+      LeaseGrant next = take(provider, "restarted", Duration.ofSeconds(5));
       assertThat(next.fencingToken()).isGreaterThan(grant.fencingToken());
       provider.release(next);
     }

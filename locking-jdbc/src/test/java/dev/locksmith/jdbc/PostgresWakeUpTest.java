@@ -43,23 +43,14 @@ class PostgresWakeUpTest {
         String id = "wake-" + round;
         LeaseGrant held = holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))).get();
         Future<Optional<LeaseGrant>> waiting =
-            pool.submit(
-                () ->
-                    waiter.acquire(
-                        LockRequest.of(id, Duration.ofSeconds(5)), Duration.ofSeconds(20)));
+            HandOff.startWaiting(pool, waiter, id, Duration.ofSeconds(5), Duration.ofSeconds(20));
         await()
             .atMost(Duration.ofSeconds(10))
             .pollInterval(Duration.ofMillis(2))
-            .until(
-                () ->
-                    waiter.listener() != null
-                        && waiter.listener().listening()
-                        && waiter.localWaiters(id) == 1);
-        long releasedAt = System.nanoTime();
-        assertThat(holder.release(held)).isTrue();
-        LeaseGrant taken = waiting.get(15, TimeUnit.SECONDS).orElseThrow();
-        micros.add(TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - releasedAt));
-        assertThat(waiter.release(taken)).isTrue();
+            .until(() -> HandOff.listening(waiter, id));
+        HandOff handOff = HandOff.release(holder, held, waiting, Duration.ofSeconds(15));
+        micros.add(TimeUnit.NANOSECONDS.toMicros(handOff.took().toNanos()));
+        assertThat(waiter.release(handOff.grant())).isTrue();
       }
     }
     Collections.sort(micros);
@@ -89,27 +80,20 @@ class PostgresWakeUpTest {
                 .build()) {
       LeaseGrant held = holder.tryAcquire(LockRequest.of("ds", Duration.ofSeconds(30))).get();
       Future<Optional<LeaseGrant>> waiting =
-          pool.submit(
-              () ->
-                  waiter.acquire(
-                      LockRequest.of("ds", Duration.ofSeconds(5)), Duration.ofSeconds(20)));
+          HandOff.startWaiting(pool, waiter, "ds", Duration.ofSeconds(5), Duration.ofSeconds(20));
       // While the waiter waits, the one connection it holds from the pool is the listening one.
       await()
           .alias("the waiter listens through one connection of the data source")
           .atMost(Duration.ofSeconds(10))
           .until(
               () ->
-                  waiter.listener() != null
-                      && waiter.listener().listening()
-                      && waiter.localWaiters("ds") == 1
+                  HandOff.listening(waiter, "ds")
                       && dataSource.getHikariPoolMXBean().getActiveConnections() == 1);
-      long releasedAt = System.nanoTime();
-      assertThat(holder.release(held)).isTrue();
-      LeaseGrant taken = waiting.get(15, TimeUnit.SECONDS).orElseThrow();
-      assertThat(Duration.ofNanos(System.nanoTime() - releasedAt))
+      HandOff handOff = HandOff.release(holder, held, waiting, Duration.ofSeconds(15));
+      assertThat(handOff.took())
           .as("woken by the notification, not a 10 s poll")
           .isLessThan(Duration.ofSeconds(2));
-      assertThat(waiter.release(taken)).isTrue();
+      assertThat(waiter.release(handOff.grant())).isTrue();
     }
   }
 }

@@ -9,6 +9,10 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.jdbc.TestPostgres;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -26,6 +30,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * pool), and fencing tokens after rows are deleted; on PostgreSQL and H2.
  */
 class SchemaAndPoolTest {
+
+  /** A test run on PostgreSQL and on H2, given the database's name. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Target(ElementType.METHOD)
+  @ParameterizedTest
+  @ValueSource(strings = {"postgresql", "h2"})
+  @interface OnPostgresAndH2 {}
 
   private static String driverUrl(String database) {
     return database.equals("postgresql")
@@ -55,37 +66,43 @@ class SchemaAndPoolTest {
     }
   }
 
+  private static LeaseGrant take(JdbcLockProvider provider, String lockId) {
+    return provider.tryAcquire(LockRequest.of(lockId, Duration.ofSeconds(5))).get();
+  }
+
+  /** Asserts that {@code lockId} can be taken and released through {@code provider}. */
+  private static void assertTakenAndReleased(JdbcLockProvider provider, String lockId) {
+    assertThat(provider.release(take(provider, lockId))).isTrue();
+  }
+
   private static JdbcLockProvider provider(String database, String parameters) {
     return JdbcLockProvider.create(TestDatabases.join(driverUrl(database), parameters));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"postgresql", "h2"})
+  @OnPostgresAndH2
   void theTableIsCreatedOnFirstUse(String database) throws Exception {
     String table = TestDatabases.table("auto");
     assertThat(tableExists(database, table)).isFalse();
     try (JdbcLockProvider provider = provider(database, "table=" + table)) {
       assertThat(tableExists(database, table)).as("not created before the first call").isFalse();
-      LeaseGrant grant = provider.tryAcquire(LockRequest.of("a", Duration.ofSeconds(5))).get();
+      LeaseGrant grant = take(provider, "a");
       assertThat(tableExists(database, table)).isTrue();
       assertThat(provider.release(grant)).isTrue();
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"postgresql", "h2"})
+  @OnPostgresAndH2
   void withCreateTableFalseAMissingTableIsNamedAndTheReadmeDdlWorks(String database)
       throws Exception {
     String table = TestDatabases.table("manual");
     try (JdbcLockProvider provider = provider(database, "createTable=false&table=" + table)) {
-      assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("a", Duration.ofSeconds(5))))
+      assertThatThrownBy(() -> take(provider, "a"))
           .isInstanceOf(LockProviderException.class)
           .hasMessageContaining("table " + table + " does not exist and createTable=false");
       assertThat(tableExists(database, table)).isFalse();
 
       execute(database, dialect(database).createTable(table));
-      LeaseGrant grant = provider.tryAcquire(LockRequest.of("a", Duration.ofSeconds(5))).get();
-      assertThat(provider.release(grant)).isTrue();
+      assertTakenAndReleased(provider, "a");
     }
   }
 
@@ -106,23 +123,21 @@ class SchemaAndPoolTest {
             + "&table="
             + table;
     try (JdbcLockProvider provider = JdbcLockProvider.create(url)) {
-      LeaseGrant grant = provider.tryAcquire(LockRequest.of("m", Duration.ofSeconds(5))).get();
-      assertThat(provider.release(grant)).isTrue();
+      assertTakenAndReleased(provider, "m");
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"postgresql", "h2"})
+  @OnPostgresAndH2
   void fencingTokensKeepRisingAfterRowsAreDeleted(String database) throws Exception {
     String table = TestDatabases.table("deleted");
     try (JdbcLockProvider provider = provider(database, "table=" + table)) {
-      LeaseGrant first = provider.tryAcquire(LockRequest.of("d", Duration.ofSeconds(5))).get();
+      LeaseGrant first = take(provider, "d");
       provider.release(first);
-      LeaseGrant second = provider.tryAcquire(LockRequest.of("d", Duration.ofSeconds(5))).get();
+      LeaseGrant second = take(provider, "d");
       provider.release(second);
       assertThat(provider.sweep()).as("ended a moment ago: kept for the retention").isZero();
       execute(database, "DELETE FROM " + table);
-      LeaseGrant third = provider.tryAcquire(LockRequest.of("d", Duration.ofSeconds(5))).get();
+      LeaseGrant third = take(provider, "d");
       assertThat(List.of(first.fencingToken(), second.fencingToken(), third.fencingToken()))
           .isSorted()
           .doesNotHaveDuplicates();
@@ -130,8 +145,7 @@ class SchemaAndPoolTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"postgresql", "h2"})
+  @OnPostgresAndH2
   void aDataSourceProviderNeverJoinsTheCallersTransaction(String database) throws Exception {
     String table = TestDatabases.table("tx");
     try (HikariDataSource pool = pool(database, 3, Duration.ofSeconds(1));
@@ -153,8 +167,7 @@ class SchemaAndPoolTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"postgresql", "h2"})
+  @OnPostgresAndH2
   void anExhaustedPoolFailsWithinTheTimeoutAsTheProviderBeingDown(String database)
       throws Exception {
     String table = TestDatabases.table("exhausted");
@@ -163,14 +176,13 @@ class SchemaAndPoolTest {
             JdbcLockProvider.builder(pool).table(table).timeout(Duration.ofMillis(500)).build()) {
       try (Connection busy = pool.getConnection()) {
         long start = System.nanoTime();
-        assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("x", Duration.ofSeconds(5))))
+        assertThatThrownBy(() -> take(provider, "x"))
             .isInstanceOf(LockProviderException.class)
             .hasMessageContaining("acquire of lock 'x' failed")
             .hasMessageContaining("pool exhausted or database unreachable");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
       }
-      LeaseGrant grant = provider.tryAcquire(LockRequest.of("x", Duration.ofSeconds(5))).get();
-      assertThat(provider.release(grant)).isTrue();
+      assertTakenAndReleased(provider, "x");
     }
   }
 
