@@ -112,7 +112,8 @@ class FencingPersistenceTest {
 
   @Test
   void twoServersCannotShareADataDir() throws Exception {
-    try (LockServer first = RunningServer.start(b -> b.dataDir(dir))) {
+    try (LockServer first = LockServer.builder().port(0).dataDir(dir).build()) {
+      first.start();
       LockServer second = LockServer.builder().port(0).dataDir(dir).build();
       assertThatThrownBy(second::start).hasMessageContaining("in use by another lock server");
     }
