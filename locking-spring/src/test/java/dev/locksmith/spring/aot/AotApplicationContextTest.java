@@ -12,7 +12,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.SpringProxy;
@@ -47,56 +49,62 @@ class AotApplicationContextTest {
 
   @Test
   void anAnnotatedMethodLocksInAContextStartedFromGeneratedCode() {
-    AnnotationConfigApplicationContext source = new AnnotationConfigApplicationContext();
-    withLocksmithUrl(source);
-    source.register(App.class);
-    TestGenerationContext generation = new TestGenerationContext();
-    ClassName initializerName =
-        new ApplicationContextAotGenerator().processAheadOfTime(source, generation);
-    generation.writeGeneratedContent();
-
-    assertThat(
-            RuntimeHintsPredicates.proxies()
-                .forInterfaces(
-                    Transfers.class, SpringProxy.class, Advised.class, DecoratingProxy.class))
-        .accepts(generation.getRuntimeHints());
-    TestCompiler.forSystem()
-        .with(generation)
-        .compile(
-            compiled -> {
-              @SuppressWarnings("unchecked")
-              ApplicationContextInitializer<GenericApplicationContext> initializer =
-                  compiled.getInstance(
-                      ApplicationContextInitializer.class, initializerName.reflectionName());
-              try (GenericApplicationContext context = new GenericApplicationContext()) {
-                withLocksmithUrl(context);
-                initializer.initialize(context);
-                context.refresh();
-                runConcurrentCalls(context);
-              }
-            });
+    startFromGeneratedCode(
+        App.class,
+        generation ->
+            assertThat(
+                    RuntimeHintsPredicates.proxies()
+                        .forInterfaces(
+                            Transfers.class,
+                            SpringProxy.class,
+                            Advised.class,
+                            DecoratingProxy.class))
+                .accepts(generation.getRuntimeHints()),
+        AotApplicationContextTest::runConcurrentCalls);
   }
 
   @Test
   void aClassProxyIsGeneratedAheadOfTime() {
+    startFromGeneratedCode(
+        ClassProxyApp.class,
+        generation -> {
+          assertThat(generation.getGeneratedFiles().getGeneratedFiles(GeneratedFiles.Kind.CLASS))
+              .as("the CGLIB subclass of the locked bean, written at build time")
+              .anySatisfy(
+                  (path, content) ->
+                      assertThat(path)
+                          .contains(Reports.class.getName().replace('.', '/') + "$$SpringCGLIB$$"));
+          assertThat(
+                  RuntimeHintsPredicates.reflection()
+                      .onMethodInvocation(
+                          ReflectionUtils.findMethod(Reports.class, "run", String.class)))
+              .accepts(generation.getRuntimeHints());
+        },
+        context -> {
+          Reports reports = context.getBean(Reports.class);
+          assertThat(AopUtils.isCglibProxy(reports)).isTrue();
+          assertThat(reports.run("2026-12-01")).isEqualTo("report:2026-12-01");
+        });
+  }
+
+  /**
+   * Processes {@code app} ahead of time, lets {@code generated} check what the processing wrote,
+   * compiles it, and calls {@code started} with a context refreshed from the generated initializer
+   * (no configuration-class parsing).
+   */
+  private static void startFromGeneratedCode(
+      Class<?> app,
+      Consumer<TestGenerationContext> generated,
+      Consumer<GenericApplicationContext> started) {
     AnnotationConfigApplicationContext source = new AnnotationConfigApplicationContext();
     withLocksmithUrl(source);
-    source.register(ClassProxyApp.class);
+    source.register(app);
     TestGenerationContext generation = new TestGenerationContext();
     ClassName initializerName =
         new ApplicationContextAotGenerator().processAheadOfTime(source, generation);
     generation.writeGeneratedContent();
+    generated.accept(generation);
 
-    assertThat(generation.getGeneratedFiles().getGeneratedFiles(GeneratedFiles.Kind.CLASS))
-        .as("the CGLIB subclass of the locked bean, written at build time")
-        .anySatisfy(
-            (path, content) ->
-                assertThat(path)
-                    .contains(Reports.class.getName().replace('.', '/') + "$$SpringCGLIB$$"));
-    assertThat(
-            RuntimeHintsPredicates.reflection()
-                .onMethodInvocation(ReflectionUtils.findMethod(Reports.class, "run", String.class)))
-        .accepts(generation.getRuntimeHints());
     TestCompiler.forSystem()
         .with(generation)
         .compile(
@@ -109,9 +117,7 @@ class AotApplicationContextTest {
                 withLocksmithUrl(context);
                 initializer.initialize(context);
                 context.refresh();
-                Reports reports = context.getBean(Reports.class);
-                assertThat(AopUtils.isCglibProxy(reports)).isTrue();
-                assertThat(reports.run("2026-12-01")).isEqualTo("report:2026-12-01");
+                started.accept(context);
               }
             });
   }
@@ -192,8 +198,7 @@ class AotApplicationContextTest {
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     final AtomicReference<@Nullable String> heldLockId = new AtomicReference<>();
-    final java.util.concurrent.atomic.AtomicInteger calls =
-        new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicInteger calls = new AtomicInteger();
 
     @Override
     @DistributedLock(name = "transfer", key = "#accountId", onBusy = OnBusy.SKIP)

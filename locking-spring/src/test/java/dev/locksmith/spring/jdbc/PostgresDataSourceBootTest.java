@@ -175,30 +175,39 @@ class PostgresDataSourceBootTest {
     }
 
     private static String committedOwner(String lockId) {
+      return committed(
+          "SELECT owner_token FROM boot_pg_locks WHERE lock_id = ?",
+          lockId,
+          row -> row.next() ? row.getString(1) : "no row");
+    }
+
+    private static boolean committedWork(String id) {
+      return committed(
+          "SELECT COUNT(*) FROM boot_pg_work WHERE id = ?",
+          id,
+          row -> {
+            row.next();
+            return row.getInt(1) > 0;
+          });
+    }
+
+    /** Runs {@code sql} with one parameter on a connection of its own: sees only what committed. */
+    private static <T> T committed(String sql, String parameter, Rows<T> read) {
       try (Connection other = DriverManager.getConnection(URL);
-          PreparedStatement query =
-              other.prepareStatement("SELECT owner_token FROM boot_pg_locks WHERE lock_id = ?")) {
-        query.setString(1, lockId);
+          PreparedStatement query = other.prepareStatement(sql)) {
+        query.setString(1, parameter);
         try (ResultSet row = query.executeQuery()) {
-          return row.next() ? row.getString(1) : "no row";
+          return read.apply(row);
         }
       } catch (SQLException e) {
         throw new IllegalStateException(e);
       }
     }
 
-    private static boolean committedWork(String id) {
-      try (Connection other = DriverManager.getConnection(URL);
-          PreparedStatement query =
-              other.prepareStatement("SELECT COUNT(*) FROM boot_pg_work WHERE id = ?")) {
-        query.setString(1, id);
-        try (ResultSet row = query.executeQuery()) {
-          row.next();
-          return row.getInt(1) > 0;
-        }
-      } catch (SQLException e) {
-        throw new IllegalStateException(e);
-      }
+    /** Reads a query's result. */
+    @FunctionalInterface
+    private interface Rows<T> {
+      T apply(ResultSet rows) throws SQLException;
     }
   }
 }

@@ -109,27 +109,28 @@ class ZkUrlBootTest {
 
   @Test
   void aCuratorFrameworkBeanIsNotUsedWhenTurnedOff() {
-    try (CuratorFramework client = client()) {
-      runner
-          .withBean(CuratorFramework.class, () -> client)
-          .withPropertyValues("locksmith.curator.enabled=false")
-          .run(
-              context -> {
-                assertThat(context).hasNotFailed().doesNotHaveBean(ZkLockProvider.class);
-                assertThat(context.getBean(Locksmith.class).providers()).isEmpty();
-              });
-    }
+    assertTheCuratorFrameworkBeanIsNotUsed(
+        runner.withPropertyValues("locksmith.curator.enabled=false"), ZkLockProvider.class);
   }
 
   @Test
   void aCuratorFrameworkBeanIsNotUsedWithoutLockingZookeeper() {
+    assertTheCuratorFrameworkBeanIsNotUsed(
+        runner.withClassLoader(new FilteredClassLoader(ZkLockProvider.class)), LockProvider.class);
+  }
+
+  /**
+   * Given a started {@code CuratorFramework} bean, {@code configured} starts with no bean of {@code
+   * absent} and an engine without providers.
+   */
+  private static void assertTheCuratorFrameworkBeanIsNotUsed(
+      ApplicationContextRunner configured, Class<?> absent) {
     try (CuratorFramework client = client()) {
-      runner
-          .withClassLoader(new FilteredClassLoader(ZkLockProvider.class))
+      configured
           .withBean(CuratorFramework.class, () -> client)
           .run(
               context -> {
-                assertThat(context).hasNotFailed().doesNotHaveBean(LockProvider.class);
+                assertThat(context).hasNotFailed().doesNotHaveBean(absent);
                 assertThat(context.getBean(Locksmith.class).providers()).isEmpty();
               });
     }
