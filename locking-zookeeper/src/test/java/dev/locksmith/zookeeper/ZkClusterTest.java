@@ -99,31 +99,54 @@ class ZkClusterTest {
     return futures;
   }
 
-  @Test
-  void leaderKilledWhileHeldKeepsWaitersInOrderWithoutOverlap() throws Exception {
+  /** A client holding a lock, and when it was told that the lease was lost (0 until then). */
+  private record Holding(ZkLockProvider provider, LeaseGrant lease, AtomicLong lostAt) {
+
+    /** Waits up to {@code atMost} for the loss to be reported. */
+    void awaitLost(Duration atMost) {
+      await().atMost(atMost).until(() -> lostAt.get() != 0);
+    }
+
+    /** The time from {@code sinceNanos} to the loss report. */
+    Duration lostAfter(long sinceNanos) {
+      return Duration.ofNanos(lostAt.get() - sinceNanos);
+    }
+  }
+
+  /**
+   * A new client that takes {@code id}; when it is told that the lease is lost it notes the time,
+   * then runs {@code onLost}.
+   */
+  private Holding hold(String id, Runnable onLost) {
     ZkLockProvider holder = client();
     AtomicLong lostAt = new AtomicLong();
     holder.onLeaseLost(
         grant -> {
           lostAt.set(System.nanoTime());
-          leave("holder");
+          onLost.run();
         });
+    return new Holding(holder, holder.tryAcquire(LockRequest.of(id, TTL)).orElseThrow(), lostAt);
+  }
+
+  @Test
+  void leaderKilledWhileHeldKeepsWaitersInOrderWithoutOverlap() throws Exception {
     String id = "leader-kill";
-    LeaseGrant held = holder.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+    Holding holder = hold(id, () -> leave("holder"));
     enter("holder");
     List<String> order = new CopyOnWriteArrayList<>();
-    List<Future<LeaseGrant>> waiters = queueWaiters(holder, id, List.of("w1", "w2", "w3"), order);
+    List<Future<LeaseGrant>> waiters =
+        queueWaiters(holder.provider(), id, List.of("w1", "w2", "w3"), order);
 
     InstanceSpec leader = TestZooKeeper.leader(cluster);
     long killedAt = System.nanoTime();
     assertThat(cluster.killServer(leader)).isTrue();
     // Every client's server either died or lost its leader: every connection is suspended.
-    await().atMost(Duration.ofSeconds(15)).until(() -> lostAt.get() != 0);
+    holder.awaitLost(Duration.ofSeconds(15));
     leave("holder");
-    holder.release(held);
+    holder.provider().release(holder.lease());
 
     List<Long> tokens = new ArrayList<>();
-    tokens.add(held.fencingToken());
+    tokens.add(holder.lease().fencingToken());
     long firstGrantedAt = 0;
     for (Future<LeaseGrant> waiter : waiters) {
       tokens.add(waiter.get(60, TimeUnit.SECONDS).fencingToken());
@@ -134,35 +157,36 @@ class ZkClusterTest {
     assertThat(overlaps).isEmpty();
     System.out.printf(
         "leader killed: holder reported lost after %d ms, first waiter's grant seen after %d ms%n",
-        TimeUnit.NANOSECONDS.toMillis(lostAt.get() - killedAt),
+        holder.lostAfter(killedAt).toMillis(),
         TimeUnit.NANOSECONDS.toMillis(firstGrantedAt - killedAt));
   }
 
   @Test
   void holdersServerKilledReportsTheLeaseLostAndTheNextWaiterTakesOver() throws Exception {
-    ZkLockProvider holder = client();
-    AtomicLong lostAt = new AtomicLong();
-    holder.onLeaseLost(grant -> lostAt.set(System.nanoTime()));
     String id = "holder-server-kill";
-    LeaseGrant held = holder.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+    Holding holder = hold(id, () -> {});
+    LeaseGrant held = holder.lease();
     enter("holder");
     List<String> order = new CopyOnWriteArrayList<>();
     ZkLockProvider observer = client();
     List<Future<LeaseGrant>> waiters = queueWaiters(observer, id, List.of("w1", "w2"), order);
 
     InstanceSpec own =
-        cluster.findConnectionInstance(holder.client().getZookeeperClient().getZooKeeper());
+        cluster.findConnectionInstance(
+            holder.provider().client().getZookeeperClient().getZooKeeper());
     long killedAt = System.nanoTime();
     assertThat(cluster.killServer(own)).isTrue();
-    await().atMost(Duration.ofSeconds(15)).until(() -> lostAt.get() != 0);
+    holder.awaitLost(Duration.ofSeconds(15));
     leave("holder");
     // The client moved to another server; the lease reported lost is given up there, far
     // sooner than its 30 s TTL, and the queue moves on.
     LeaseGrant first = waiters.get(0).get(30, TimeUnit.SECONDS);
     Duration handOver = Duration.ofNanos(System.nanoTime() - killedAt);
     assertThat(handOver).isLessThan(TTL.dividedBy(2));
-    assertThat(holder.renew(held, TTL)).as("a lease reported lost is never renewed").isEmpty();
-    assertThat(holder.release(held)).isFalse();
+    assertThat(holder.provider().renew(held, TTL))
+        .as("a lease reported lost is never renewed")
+        .isEmpty();
+    assertThat(holder.provider().release(held)).isFalse();
     LeaseGrant second = waiters.get(1).get(30, TimeUnit.SECONDS);
     assertThat(order).containsExactly("w1", "w2");
     assertThat(first.fencingToken()).isGreaterThan(held.fencingToken());
@@ -170,33 +194,31 @@ class ZkClusterTest {
     assertThat(overlaps).isEmpty();
     System.out.printf(
         "holder's server killed: lost after %d ms, next waiter granted after %d ms%n",
-        TimeUnit.NANOSECONDS.toMillis(lostAt.get() - killedAt), handOver.toMillis());
+        holder.lostAfter(killedAt).toMillis(), handOver.toMillis());
   }
 
   @Test
   void expiredHolderSessionIsLostAtOnceAndTheNextWaiterGranted() throws Exception {
-    ZkLockProvider holder = client();
-    AtomicLong lostAt = new AtomicLong();
-    holder.onLeaseLost(grant -> lostAt.set(System.nanoTime()));
     String id = "session-expiry";
-    LeaseGrant held = holder.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+    Holding holder = hold(id, () -> {});
+    LeaseGrant held = holder.lease();
     List<String> order = new CopyOnWriteArrayList<>();
     List<Future<LeaseGrant>> waiters = queueWaiters(client(), id, List.of("w1"), order);
 
     long expiredAt = System.nanoTime();
-    Sessions.expire(holder.client(), cluster.getConnectString());
-    await().atMost(Duration.ofSeconds(10)).until(() -> lostAt.get() != 0);
+    Sessions.expire(holder.provider().client(), cluster.getConnectString());
+    holder.awaitLost(Duration.ofSeconds(10));
     LeaseGrant next = waiters.get(0).get(10, TimeUnit.SECONDS);
     Duration handOver = Duration.ofNanos(System.nanoTime() - expiredAt);
     assertThat(handOver).as("the node went with the session").isLessThan(Duration.ofSeconds(5));
     assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
-    assertThat(holder.renew(held, TTL)).isEmpty();
+    assertThat(holder.provider().renew(held, TTL)).isEmpty();
     // A session closed on the ensemble ends the node before its client hears of it (here within
     // a reconnect): the one case where a grant may come before the loss is known, as with a
     // paused holder. Fencing tokens cover it.
-    assertThat(Duration.ofNanos(lostAt.get() - expiredAt)).isLessThan(Duration.ofSeconds(5));
+    assertThat(holder.lostAfter(expiredAt)).isLessThan(Duration.ofSeconds(5));
     System.out.printf(
         "session expired: lost after %d ms, next waiter granted after %d ms%n",
-        TimeUnit.NANOSECONDS.toMillis(lostAt.get() - expiredAt), handOver.toMillis());
+        holder.lostAfter(expiredAt).toMillis(), handOver.toMillis());
   }
 }
