@@ -1,5 +1,6 @@
 package dev.locksmith.file;
 
+import static dev.locksmith.file.TestProviders.deleteDirectory;
 import static dev.locksmith.file.TestProviders.request;
 import static dev.locksmith.testkit.ProviderFailures.failsWithin;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,12 +107,7 @@ class DirectoryOutageTest {
     LockProvider provider = provider(locks, "");
     LeaseGrant first = provider.tryAcquire(request("r", TTL)).orElseThrow();
     assertThat(provider.release(first)).isTrue();
-    try (var files = Files.list(locks)) {
-      for (Path file : files.toList()) {
-        Files.delete(file);
-      }
-    }
-    Files.delete(locks);
+    deleteDirectory(locks);
     Files.writeString(locks, "not a directory");
 
     assertThat(failsWithin(FAIL_BOUND, () -> provider.tryAcquire(request("r", TTL))))
@@ -130,12 +126,7 @@ class DirectoryOutageTest {
     LeaseGrant lease = provider.tryAcquire(request("c", TTL)).orElseThrow();
     assertThat(provider.release(lease)).isTrue();
 
-    try (var files = Files.list(locks)) {
-      for (Path file : files.toList()) {
-        Files.delete(file);
-      }
-    }
-    Files.delete(locks);
+    deleteDirectory(locks);
     assertThat(failsWithin(FAIL_BOUND, () -> provider.tryAcquire(request("c", TTL))))
         .as("the call that finds it missing creates it again")
         .hasMessageContaining("lock directory " + locks + " was missing");

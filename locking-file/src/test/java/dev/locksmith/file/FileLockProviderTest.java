@@ -1,5 +1,6 @@
 package dev.locksmith.file;
 
+import static dev.locksmith.file.TestProviders.awaitGranted;
 import static dev.locksmith.file.TestProviders.open;
 import static dev.locksmith.file.TestProviders.request;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -176,12 +177,7 @@ class FileLockProviderTest {
     LeaseGrant stale = a.tryAcquire(request("lease", Duration.ofMillis(200))).orElseThrow();
     long acquired = System.nanoTime();
 
-    LeaseGrant fresh =
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .pollInterval(Duration.ofMillis(20))
-            .until(() -> b.tryAcquire(request("lease", LONG)), Optional::isPresent)
-            .orElseThrow();
+    LeaseGrant fresh = awaitGranted(b, "lease", LONG, Duration.ofSeconds(5));
 
     assertThat(Duration.ofNanos(System.nanoTime() - acquired))
         .isGreaterThan(Duration.ofMillis(300));

@@ -1,9 +1,10 @@
 package dev.locksmith.file;
 
+import static dev.locksmith.file.TestProviders.awaitGranted;
+import static dev.locksmith.file.TestProviders.deleteDirectory;
 import static dev.locksmith.file.TestProviders.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
@@ -42,12 +43,7 @@ class FileRenewAllTest {
       LeaseGrant grant = holder.tryAcquire(request("renew-all-" + i, ttl)).orElseThrow();
       requests.add(new RenewalRequest(grant, i == 17 ? ttl : LONGER));
     }
-    LeaseGrant stolen =
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .pollInterval(Duration.ofMillis(20))
-            .until(() -> stealer.tryAcquire(request("renew-all-17", TTL)), Optional::isPresent)
-            .orElseThrow();
+    LeaseGrant stolen = awaitGranted(stealer, "renew-all-17", TTL, Duration.ofSeconds(5));
     long sent = System.nanoTime();
     long wallBefore = System.currentTimeMillis();
 
@@ -97,12 +93,7 @@ class FileRenewAllTest {
     Path sub = Files.createDirectory(dir.resolve("locks"));
     FileLockProvider provider = providers.open(sub, "");
     LeaseGrant grant = provider.tryAcquire(request("gone", TTL)).orElseThrow();
-    try (var files = Files.list(sub)) {
-      for (Path file : files.toList()) {
-        Files.delete(file);
-      }
-    }
-    Files.delete(sub);
+    deleteDirectory(sub);
 
     assertThatThrownBy(() -> provider.renewAll(List.of(new RenewalRequest(grant, TTL))))
         .isInstanceOf(LockProviderException.class)

@@ -1,8 +1,8 @@
 package dev.locksmith.file;
 
+import static dev.locksmith.file.TestProviders.awaitGranted;
 import static dev.locksmith.file.TestProviders.request;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import java.nio.file.Files;
@@ -54,11 +54,7 @@ class StaleWriterTest {
   }
 
   private static LeaseGrant takeOver(FileLockProvider provider) {
-    return await()
-        .atMost(Duration.ofSeconds(20))
-        .pollInterval(Duration.ofMillis(20))
-        .until(() -> provider.tryAcquire(request(ID, LONG)), Optional::isPresent)
-        .orElseThrow();
+    return awaitGranted(provider, ID, LONG, Duration.ofSeconds(20));
   }
 
   /** A {@code tryAcquire} running on its own thread, stopped at a hook point. */
