@@ -34,17 +34,10 @@ class ReleaseAfterDeadlineTest {
 
   @Test
   void lossIsToldOnTheClosingThreadBeforeTheReleaseIsAnswered() throws Exception {
-    Lease lease =
-        locksmith.acquire(
-            LockOptions.named("late").withTtl(Duration.ofSeconds(1)).withRenew(false));
-    ticker.advance(Duration.ofSeconds(1));
+    CompletableFuture<Boolean> release = closedAfter("late", Duration.ofSeconds(1));
 
-    lease.close();
-
-    CompletableFuture<Boolean> release = provider.sent.take();
     assertThat(release).as("the release is still unanswered").isNotDone();
     assertThat(events.events).as("told by close() itself").contains("lost late");
-
     release.complete(true);
     await()
         .atMost(Duration.ofSeconds(5))
@@ -56,18 +49,25 @@ class ReleaseAfterDeadlineTest {
 
   @Test
   void aLeaseClosedBeforeItsDeadlineIsReleasedWhenTheAnswerComes() throws Exception {
-    Lease lease =
-        locksmith.acquire(
-            LockOptions.named("on-time").withTtl(Duration.ofSeconds(1)).withRenew(false));
-    ticker.advance(Duration.ofMillis(999));
+    CompletableFuture<Boolean> release = closedAfter("on-time", Duration.ofMillis(999));
 
-    lease.close();
-
-    CompletableFuture<Boolean> release = provider.sent.take();
     assertThat(events.events).containsExactly("acquired on-time");
     release.complete(true);
     await().atMost(Duration.ofSeconds(5)).until(() -> events.events.contains("released on-time"));
     assertThat(events.events).containsExactly("acquired on-time", "released on-time");
+  }
+
+  /**
+   * Takes {@code name} for 1 s (not renewed), lets {@code elapsed} pass on the engine's clock,
+   * closes the lease and returns its release, sent and unanswered.
+   */
+  private CompletableFuture<Boolean> closedAfter(String name, Duration elapsed)
+      throws InterruptedException {
+    Lease lease =
+        locksmith.acquire(LockOptions.named(name).withTtl(Duration.ofSeconds(1)).withRenew(false));
+    ticker.advance(elapsed);
+    lease.close();
+    return provider.sent.take();
   }
 
   /** Grants on virtual time, never renews, and holds every release until the test answers it. */
