@@ -190,6 +190,17 @@ record ResultsReport(
               + ")",
           p50 <= 1.0 && p99 <= 1.0);
     }
+    Optional<JmhRow> direct = jmh(ENGINE_BENCHMARK, "direct");
+    Optional<JmhRow> keyed = jmh(ENGINE_BENCHMARK, "lockedWithKey");
+    if (direct.isPresent() && keyed.isPresent() && keyed.get().unit().equals("ns/op")) {
+      double overhead = keyed.get().score() - direct.get().score();
+      target(
+          md,
+          "22",
+          "engine overhead per uncontended annotated call (SpEL key), in-memory provider < 1 us",
+          num(overhead) + " ns (medians " + score(keyed.get()) + " - " + score(direct.get()) + ")",
+          overhead < 1000);
+    }
     Optional<LoadBenchmarks.ThroughputRow> raw = throughput("redis-raw");
     Optional<LoadBenchmarks.ThroughputRow> engine = throughput("locksmith-redis-engine");
     if (raw.isPresent() && engine.isPresent()) {

@@ -63,7 +63,10 @@ class ResultsReportTest {
             redis("locksmithAnnotated", 105),
             redis("redissonRLock", 150),
             redis("shedLock", 90),
-            redis("springIntegrationRegistry", 200));
+            redis("springIntegrationRegistry", 200),
+            new JmhRow("EngineOverheadBenchmark", "direct", "", "avgt", 0.5, 0.5, 0, "ns/op"),
+            new JmhRow(
+                "EngineOverheadBenchmark", "lockedWithKey", "", "avgt", 900.5, 901, 1, "ns/op"));
 
     String md =
         new ResultsReport(
@@ -95,6 +98,9 @@ class ResultsReportTest {
                 + " (105 us/op vs 2 x 50.0 us) | yes |")
         .contains(
             "| 22 | Redis hot-key hand-off p50 and p99 <= 1.0x of RLock's | p50 0.25x, p99 0.25x")
+        .contains(
+            "| 22 | engine overhead per uncontended annotated call (SpEL key), in-memory provider"
+                + " < 1 us | 900 ns (medians 901 ns/op - 0.500 ns/op) | yes |")
         .contains("lock4j");
   }
 
