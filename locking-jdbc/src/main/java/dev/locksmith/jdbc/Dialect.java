@@ -11,41 +11,19 @@ import java.util.Optional;
  * fencing_token} and {@code expires_us}, the lease's end in microseconds since the epoch on the
  * database's clock. A lease is live while {@code expires_us} is after the database's now.
  */
-abstract sealed class Dialect permits PostgresDialect, MariaDbDialect, H2Dialect {
-  /** The databases {@link #of} knows, for messages. */
-  static final String SUPPORTED = "postgresql, mariadb, mysql, h2";
-
-  private final String name;
-  private final String nowMicros;
-  private final boolean acquireReturnsToken;
-  private final boolean notifies;
-
-  /**
-   * A dialect answering {@link #name}, {@link #nowMicros}, {@link #acquireReturnsToken} and {@link
-   * #notifies} with these.
-   */
-  Dialect(String name, String nowMicros, boolean acquireReturnsToken, boolean notifies) {
-    this.name = name;
-    this.nowMicros = nowMicros;
-    this.acquireReturnsToken = acquireReturnsToken;
-    this.notifies = notifies;
-  }
+interface Dialect {
 
   /** The database's name, for messages. */
-  final String name() {
-    return name;
-  }
+  String name();
 
   /** An SQL expression: the database's clock now, in microseconds since the epoch, as a BIGINT. */
-  final String nowMicros() {
-    return nowMicros;
-  }
+  String nowMicros();
 
   /**
-   * {@code CREATE TABLE IF NOT EXISTS} for the lock table; the standard column types unless a
-   * database needs its own.
+   * {@code CREATE TABLE IF NOT EXISTS} for the lock table: standard column types, unless a database
+   * needs its own.
    */
-  String createTable(String table) {
+  default String createTable(String table) {
     return "CREATE TABLE IF NOT EXISTS "
         + table
         + " (lock_id VARCHAR(255) NOT NULL PRIMARY KEY,"
@@ -60,23 +38,27 @@ abstract sealed class Dialect permits PostgresDialect, MariaDbDialect, H2Dialect
    * owner token holds it already), and otherwise changes nothing. Parameters: lock id, owner token,
    * owner, ttl in microseconds. The new fencing token is {@code GREATEST(old token + 1, now)}.
    */
-  abstract String acquire(String table);
+  String acquire(String table);
 
   /**
    * Whether {@link #acquire} returns the granted fencing token as a result set (one row when
-   * granted, none when refused); otherwise the row is read back and the owner token compared.
+   * granted, none when refused); otherwise, as by default, the row is read back and the owner token
+   * compared.
    */
-  final boolean acquireReturnsToken() {
-    return acquireReturnsToken;
+  default boolean acquireReturnsToken() {
+    return false;
   }
 
-  /** Whether releases notify waiters through the database ({@code pg_notify}). */
-  final boolean notifies() {
-    return notifies;
+  /**
+   * Whether releases notify waiters through the database ({@code pg_notify}); by default they do
+   * not, and waiters poll.
+   */
+  default boolean notifies() {
+    return false;
   }
 
   /** Whether an SQL state or vendor code says the table does not exist. */
-  boolean missingTable(String sqlState, int vendorCode) {
+  default boolean missingTable(String sqlState, int vendorCode) {
     return "42P01".equals(sqlState) || "42S02".equals(sqlState) || vendorCode == 1146;
   }
 
@@ -94,4 +76,7 @@ abstract sealed class Dialect permits PostgresDialect, MariaDbDialect, H2Dialect
     }
     return Optional.empty();
   }
+
+  /** The databases {@link #of} knows, for messages. */
+  String SUPPORTED = "postgresql, mariadb, mysql, h2";
 }

@@ -1,18 +1,20 @@
 package dev.locksmith.jdbc;
 
 /** H2: a standard {@code MERGE ... USING}, then the row read back. */
-final class H2Dialect extends Dialect {
+final class H2Dialect implements Dialect {
 
-  H2Dialect() {
-    super(
-        "H2",
-        "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)",
-        /* acquireReturnsToken= */ false,
-        /* notifies= */ false);
+  @Override
+  public String name() {
+    return "H2";
   }
 
   @Override
-  String acquire(String table) {
+  public String nowMicros() {
+    return "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)";
+  }
+
+  @Override
+  public String acquire(String table) {
     return "MERGE INTO "
         + table
         + " l USING (SELECT CAST(? AS VARCHAR(255)) lock_id, CAST(? AS VARCHAR(64)) owner_token,"
@@ -28,7 +30,7 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  boolean missingTable(String sqlState, int vendorCode) {
-    return super.missingTable(sqlState, vendorCode) || vendorCode == 42102;
+  public boolean missingTable(String sqlState, int vendorCode) {
+    return Dialect.super.missingTable(sqlState, vendorCode) || vendorCode == 42102;
   }
 }

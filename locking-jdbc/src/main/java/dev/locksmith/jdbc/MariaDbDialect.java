@@ -5,18 +5,20 @@ package dev.locksmith.jdbc;
  * clock is {@code UTC_TIMESTAMP(6)}, which no session time zone or daylight-saving change moves.
  * The lock id is binary so that ids differing in case or trailing spaces stay distinct.
  */
-final class MariaDbDialect extends Dialect {
+final class MariaDbDialect implements Dialect {
 
-  MariaDbDialect() {
-    super(
-        "MySQL/MariaDB",
-        "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))",
-        /* acquireReturnsToken= */ false,
-        /* notifies= */ false);
+  @Override
+  public String name() {
+    return "MySQL/MariaDB";
   }
 
   @Override
-  String createTable(String table) {
+  public String nowMicros() {
+    return "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))";
+  }
+
+  @Override
+  public String createTable(String table) {
     return "CREATE TABLE IF NOT EXISTS "
         + table
         + " (lock_id VARBINARY(255) NOT NULL PRIMARY KEY,"
@@ -32,7 +34,7 @@ final class MariaDbDialect extends Dialect {
    * the condition holds exactly when the owner token was just set to the requester's.
    */
   @Override
-  String acquire(String table) {
+  public String acquire(String table) {
     String now = nowMicros();
     String taken = "(expires_us <= VALUES(fencing_token) OR owner_token = VALUES(owner_token))";
     return "INSERT INTO "

@@ -1,22 +1,21 @@
 package dev.locksmith.jdbc;
 
-/**
- * PostgreSQL: {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING}, releases notified
- * with {@code pg_notify}. The clock is the time the server received the statement, constant within
- * it.
- */
-final class PostgresDialect extends Dialect {
+/** PostgreSQL: {@code INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING}. */
+final class PostgresDialect implements Dialect {
 
-  PostgresDialect() {
-    super(
-        "PostgreSQL",
-        "CAST(FLOOR(EXTRACT(EPOCH FROM statement_timestamp()) * 1000000) AS BIGINT)",
-        /* acquireReturnsToken= */ true,
-        /* notifies= */ true);
+  @Override
+  public String name() {
+    return "PostgreSQL";
+  }
+
+  /** The time the server received the statement, constant within it. */
+  @Override
+  public String nowMicros() {
+    return "CAST(FLOOR(EXTRACT(EPOCH FROM statement_timestamp()) * 1000000) AS BIGINT)";
   }
 
   @Override
-  String acquire(String table) {
+  public String acquire(String table) {
     return "INSERT INTO "
         + table
         + " AS l (lock_id, owner_token, owner, fencing_token, expires_us)"
@@ -29,5 +28,15 @@ final class PostgresDialect extends Dialect {
         + " expires_us = EXCLUDED.expires_us"
         + " WHERE l.expires_us <= EXCLUDED.fencing_token OR l.owner_token = EXCLUDED.owner_token"
         + " RETURNING fencing_token";
+  }
+
+  @Override
+  public boolean acquireReturnsToken() {
+    return true;
+  }
+
+  @Override
+  public boolean notifies() {
+    return true;
   }
 }
