@@ -99,10 +99,18 @@ public final class RunAll {
     if (parent != null) {
       Files.createDirectories(parent);
     }
-    // The capacity, JDBC and ZooKeeper sections are written by their own commands; keep them.
-    String kept = ResultsSection.CAPACITY.carryOver(out, markdown);
-    kept = ResultsSection.JDBC.carryOver(out, kept);
-    Files.writeString(out, ResultsSection.ZOOKEEPER.carryOver(out, kept), StandardCharsets.UTF_8);
+    // The capacity, JDBC, ZooKeeper and renewal sections are written by their own commands; keep
+    // them.
+    String kept = markdown;
+    for (ResultsSection section :
+        List.of(
+            ResultsSection.CAPACITY,
+            ResultsSection.JDBC,
+            ResultsSection.ZOOKEEPER,
+            ResultsSection.RENEWALS)) {
+      kept = section.carryOver(out, kept);
+    }
+    Files.writeString(out, kept, StandardCharsets.UTF_8);
   }
 
   /** The command line. */
