@@ -3,7 +3,6 @@ package dev.locksmith.aspectj;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.Locks;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import java.util.List;
 import java.util.function.Consumer;
@@ -19,8 +18,7 @@ class Transfers implements SeveralKeysScenarios.LockedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
-    book.move(from, to, amount);
-    inside.accept(Locks.current());
+    book.transfer(from, to, amount, inside);
   }
 
   @Override
@@ -44,15 +42,13 @@ class Transfers implements SeveralKeysScenarios.LockedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "#account", onBusy = OnBusy.FAIL)
   public long audit(String account) {
-    book.ran();
-    return Locks.current().fencingToken();
+    return book.audit();
   }
 
   @Override
   @DistributedLock(name = "acct", key = "#list")
   public String settle(List<String> list) {
-    book.ran();
-    return "settled";
+    return book.settle();
   }
 
   @Override

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -179,6 +180,52 @@ public final class SeveralKeysScenarios {
       balances.put(to, balance(to) + amount);
       transfers.set(count + 1);
       return "moved";
+    }
+
+    /**
+     * The body of {@link LockedAccounts#transfer}: {@linkplain #move moves} {@code amount}, then
+     * calls {@code inside} with {@link Locks#current()}.
+     *
+     * @param from the account debited
+     * @param to the account credited
+     * @param amount what is moved
+     * @param inside runs under the locks with the current lease
+     */
+    public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
+      move(from, to, amount);
+      inside.accept(Locks.current());
+    }
+
+    /**
+     * The body of {@link LockedAccounts#audit}: counts a run.
+     *
+     * @return the current lease's fencing token
+     */
+    public long audit() {
+      ran();
+      return Locks.current().fencingToken();
+    }
+
+    /**
+     * The body of {@link LockedAccounts#settle}: counts a run.
+     *
+     * @return {@code "settled"}
+     */
+    public String settle() {
+      ran();
+      return "settled";
+    }
+
+    /**
+     * The body of a {@link LazyTransfer} method: counts a run now and gives what turns the work's
+     * value into the method's result, for the method to map its lazy work with, e.g. {@code
+     * work.map(book.settleLater())}.
+     *
+     * @return appends {@code "!"} to the work's value
+     */
+    public UnaryOperator<String> settleLater() {
+      ran();
+      return value -> value + "!";
     }
 
     /** Counts a run of a method body. */

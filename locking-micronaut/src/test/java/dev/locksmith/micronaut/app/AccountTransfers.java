@@ -3,7 +3,6 @@ package dev.locksmith.micronaut.app;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.Locks;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
@@ -25,8 +24,7 @@ class AccountTransfers implements SeveralKeysScenarios.LockedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
-    book.move(from, to, amount);
-    inside.accept(Locks.current());
+    book.transfer(from, to, amount, inside);
   }
 
   @Override
@@ -50,22 +48,19 @@ class AccountTransfers implements SeveralKeysScenarios.LockedAccounts {
   /** Holds both accounts from subscription until {@code work} completes; refuses when busy. */
   @DistributedLock(name = "acct", key = "{#from, #to}", onBusy = OnBusy.FAIL)
   Mono<String> settleLater(String from, String to, Mono<String> work) {
-    book.ran();
-    return work.map(value -> value + "!");
+    return work.map(book.settleLater());
   }
 
   @Override
   @DistributedLock(name = "acct", key = "#account", onBusy = OnBusy.FAIL)
   public long audit(String account) {
-    book.ran();
-    return Locks.current().fencingToken();
+    return book.audit();
   }
 
   @Override
   @DistributedLock(name = "acct", key = "#list")
   public String settle(List<String> list) {
-    book.ran();
-    return "settled";
+    return book.settle();
   }
 
   @Override

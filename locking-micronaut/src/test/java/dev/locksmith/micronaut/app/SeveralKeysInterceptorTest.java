@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.tcp.server.LockServer;
-import dev.locksmith.testkit.SeveralKeysContract;
+import dev.locksmith.testkit.LazySeveralKeysContract;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import io.micronaut.aop.Intercepted;
 import io.micronaut.context.ApplicationContext;
@@ -23,10 +23,10 @@ import reactor.core.publisher.Mono;
  * A bean whose method locks two accounts ({@code key = "{#from, #to}"}) in a real application
  * context against the in-process TCP lock server: the {@link SeveralKeysScenarios} through the
  * interceptor Micronaut generates for the bean (those the other integrations run alike through
- * {@link SeveralKeysContract}).
+ * {@link LazySeveralKeysContract}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SeveralKeysInterceptorTest implements SeveralKeysContract {
+class SeveralKeysInterceptorTest implements LazySeveralKeysContract {
   private LockServer server;
   private ApplicationContext context;
   private AccountTransfers transfers;
@@ -58,6 +58,12 @@ class SeveralKeysInterceptorTest implements SeveralKeysContract {
     return new Fixture(scenarios, () -> elsewhere, "AccountTransfers.settle(List)");
   }
 
+  @Override
+  public SeveralKeysScenarios.LazyTransfer lazyTransfer() {
+    return (from, to, work) ->
+        transfers.settleLater(from, to, Mono.fromCompletionStage(work))::toFuture;
+  }
+
   @BeforeEach
   void reset() {
     transfers.book().reset();
@@ -74,12 +80,5 @@ class SeveralKeysInterceptorTest implements SeveralKeysContract {
     assertThat(transfers).as("the bean Micronaut intercepts").isInstanceOf(Intercepted.class);
 
     scenarios.insideTheCallEachAccountHasItsOwnLeaseHeldOnTheProvider();
-  }
-
-  @Test
-  void aMonoHoldsBothAccountsFromSubscriptionUntilItCompletes() throws Exception {
-    scenarios.aLazyResultHoldsBothAccountsFromSubscriptionUntilItCompletes(
-        (from, to, work) ->
-            transfers.settleLater(from, to, Mono.fromCompletionStage(work))::toFuture);
   }
 }

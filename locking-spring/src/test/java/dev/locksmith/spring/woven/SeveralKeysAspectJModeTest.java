@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.aspectj.AspectLocksmith;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.testkit.SeveralKeysContract;
+import dev.locksmith.testkit.LazySeveralKeysContract;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +20,7 @@ import reactor.core.publisher.Mono;
  * aspect uses, with no Spring proxy around the bean. Same context as {@link AspectJModeTest}.
  */
 @AspectJModeBootTest
-class SeveralKeysAspectJModeTest implements SeveralKeysContract {
+class SeveralKeysAspectJModeTest implements LazySeveralKeysContract {
   @Autowired WovenAccounts accounts;
   @Autowired Locksmith locksmith;
 
@@ -33,6 +33,12 @@ class SeveralKeysAspectJModeTest implements SeveralKeysContract {
   @Override
   public Fixture severalKeys() {
     return new Fixture(scenarios, () -> elsewhere, "WovenAccounts.settle(List)");
+  }
+
+  @Override
+  public SeveralKeysScenarios.LazyTransfer lazyTransfer() {
+    return (from, to, work) ->
+        accounts.settleLater(from, to, Mono.fromCompletionStage(work))::toFuture;
   }
 
   @BeforeEach
@@ -52,12 +58,5 @@ class SeveralKeysAspectJModeTest implements SeveralKeysContract {
     assertThat(AspectLocksmith.engine()).isSameAs(locksmith);
 
     scenarios.insideTheCallEachAccountHasItsOwnLeaseHeldOnTheProvider();
-  }
-
-  @Test
-  void aMonoHoldsBothAccountsFromSubscriptionUntilItCompletes() throws Exception {
-    scenarios.aLazyResultHoldsBothAccountsFromSubscriptionUntilItCompletes(
-        (from, to, work) ->
-            accounts.settleLater(from, to, Mono.fromCompletionStage(work))::toFuture);
   }
 }
