@@ -12,9 +12,7 @@ import org.jspecify.annotations.Nullable;
  * Transfers between accounts, each call locking both accounts ({@code key = "{#from, #to}"}), woven
  * at compile time by ajc, for {@link SeveralKeysScenarios}.
  */
-class Transfers implements SeveralKeysScenarios.LockedAccounts {
-  private final SeveralKeysScenarios.Book book = new SeveralKeysScenarios.Book();
-
+class Transfers extends SeveralKeysScenarios.BookedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
@@ -49,10 +47,5 @@ class Transfers implements SeveralKeysScenarios.LockedAccounts {
   @DistributedLock(name = "acct", key = "#list")
   public String settle(List<String> list) {
     return book.settle();
-  }
-
-  @Override
-  public SeveralKeysScenarios.Book book() {
-    return book;
   }
 }

@@ -89,9 +89,7 @@ class SeveralKeysBootTest implements LazySeveralKeysContract {
   }
 
   /** Transfers between accounts, through the proxy Spring puts around the bean. */
-  public static class Accounts implements SeveralKeysScenarios.LockedAccounts {
-    private final SeveralKeysScenarios.Book book = new SeveralKeysScenarios.Book();
-
+  public static class Accounts extends SeveralKeysScenarios.BookedAccounts {
     @Override
     @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
     public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
@@ -132,12 +130,6 @@ class SeveralKeysBootTest implements LazySeveralKeysContract {
     @DistributedLock(name = "acct", key = "#list")
     public String settle(List<String> list) {
       return book.settle();
-    }
-
-    /** The target's book (through the proxy: the proxy's own fields are unused). */
-    @Override
-    public SeveralKeysScenarios.Book book() {
-      return book;
     }
   }
 

@@ -74,8 +74,9 @@ public final class SeveralKeysScenarios {
 
   /**
    * A bean whose methods lock accounts; implementations annotate each method as its Javadoc says
-   * and let {@link #book()} do the work. The two-account methods take their accounts as {@code
-   * from} and {@code to}.
+   * and let {@link #book()} do the work (a {@link BookedAccounts} subclass hands each body to a
+   * {@link Book} method). The two-account methods take their accounts as {@code from} and {@code
+   * to}.
    */
   public interface LockedAccounts {
     /**
@@ -146,6 +147,29 @@ public final class SeveralKeysScenarios {
      * @return the bean's book
      */
     Book book();
+  }
+
+  /**
+   * A {@link LockedAccounts} bean with its own {@link Book}: a subclass adds the annotated methods,
+   * each handing its body to {@link #book}.
+   */
+  public abstract static class BookedAccounts implements LockedAccounts {
+    /** The state behind the bean, which the annotated methods' bodies update. */
+    protected final Book book = new Book();
+
+    /** A bean with an empty book. */
+    protected BookedAccounts() {}
+
+    /**
+     * The bean's own book: called on a proxy, the call reaches the target's (the proxy's own fields
+     * are unused).
+     *
+     * @return the bean's book
+     */
+    @Override
+    public Book book() {
+      return book;
+    }
   }
 
   /**

@@ -18,9 +18,7 @@ import reactor.core.publisher.Mono;
  */
 @Singleton
 @Requires(env = "several-keys")
-class AccountTransfers implements SeveralKeysScenarios.LockedAccounts {
-  private final SeveralKeysScenarios.Book book = new SeveralKeysScenarios.Book();
-
+class AccountTransfers extends SeveralKeysScenarios.BookedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
@@ -61,10 +59,5 @@ class AccountTransfers implements SeveralKeysScenarios.LockedAccounts {
   @DistributedLock(name = "acct", key = "#list")
   public String settle(List<String> list) {
     return book.settle();
-  }
-
-  @Override
-  public SeveralKeysScenarios.Book book() {
-    return book;
   }
 }

@@ -13,9 +13,7 @@ import reactor.core.publisher.Mono;
  * Transfers between accounts, each call locking both accounts ({@code key = "{#from, #to}"}), woven
  * by the aspect; Spring adds no proxy in aspectj mode. For {@link SeveralKeysScenarios}.
  */
-public class WovenAccounts implements SeveralKeysScenarios.LockedAccounts {
-  private final SeveralKeysScenarios.Book book = new SeveralKeysScenarios.Book();
-
+public class WovenAccounts extends SeveralKeysScenarios.BookedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
@@ -56,10 +54,5 @@ public class WovenAccounts implements SeveralKeysScenarios.LockedAccounts {
   @DistributedLock(name = "acct", key = "#list")
   public String settle(List<String> list) {
     return book.settle();
-  }
-
-  @Override
-  public SeveralKeysScenarios.Book book() {
-    return book;
   }
 }
