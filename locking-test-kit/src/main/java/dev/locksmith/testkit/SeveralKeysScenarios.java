@@ -533,10 +533,6 @@ public final class SeveralKeysScenarios {
     assertHeldExactly();
   }
 
-  /**
-   * Where the provider lists what it holds, the {@code acct} locks it lists are exactly {@code
-   * ids}; a provider that cannot list is checked through {@link LockProvider#status} instead.
-   */
   /** After a transfer from b to a gave up: a was let go, and b is held only by {@code b}. */
   private void assertOnlyHeldElsewhere(Lease b) {
     assertThat(isFree("acct:a")).as("a was let go").isTrue();
@@ -544,6 +540,10 @@ public final class SeveralKeysScenarios {
     assertHeldExactly("acct:b");
   }
 
+  /**
+   * Where the provider lists what it holds, the {@code acct} locks it lists are exactly {@code
+   * ids}; a provider that cannot list is checked through {@link LockProvider#status} instead.
+   */
   private void assertHeldExactly(String... ids) {
     Optional<List<LockStatus>> listed = provider.listHeld();
     listed.ifPresent(
