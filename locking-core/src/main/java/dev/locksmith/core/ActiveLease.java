@@ -11,7 +11,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -26,6 +25,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class ActiveLease implements HeldLease {
   private final LockOptions options;
+  // The lock id and the event, made once: both are asked for several times per call.
+  private final String lockId;
+  private volatile LockEvent event;
   private final String providerName;
   private final LockProvider provider;
   private final ProviderCircuit circuit;
@@ -34,7 +36,6 @@ final class ActiveLease implements HeldLease {
   private final LeaseCalls calls;
   private final long acquiredAt;
   private final boolean call;
-  private final AtomicReference<@Nullable String> lostReason = new AtomicReference<>();
   private final LeaseHolds holds = new LeaseHolds();
   // RELEASED: the holder and every retained result are done, the release has been sent
   // (RELEASING until ENDED). ENDED: the release was confirmed, or the deadline passed while it was
@@ -47,10 +48,13 @@ final class ActiveLease implements HeldLease {
   // answered; without it a released lease is ended on its holder's thread and no longer kept.
   private static final int SENT = 8;
   private static final VarHandle STATE;
+  private static final VarHandle LOST_REASON;
 
   static {
     try {
-      STATE = MethodHandles.lookup().findVarHandle(ActiveLease.class, "state", int.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      STATE = lookup.findVarHandle(ActiveLease.class, "state", int.class);
+      LOST_REASON = lookup.findVarHandle(ActiveLease.class, "lostReason", String.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -58,6 +62,9 @@ final class ActiveLease implements HeldLease {
 
   @SuppressWarnings("unused") // through STATE
   private volatile int state;
+
+  // Why the lease was lost, once it was; set once (through LOST_REASON).
+  private volatile @Nullable String lostReason;
 
   // How long it was held when its holder closed it, in nanoseconds (a primitive: no allocation).
   private volatile long heldNanos;
@@ -72,6 +79,7 @@ final class ActiveLease implements HeldLease {
 
   ActiveLease(
       LockOptions options,
+      String lockId,
       String providerName,
       ProviderCircuit circuit,
       Listeners listeners,
@@ -80,12 +88,14 @@ final class ActiveLease implements HeldLease {
       long acquiredAt,
       boolean call) {
     this.options = options;
+    this.lockId = lockId;
+    this.event = new LockEvent(options.name(), lockId, providerName, grant.fencingToken());
     this.providerName = providerName;
     this.provider = circuit.provider();
     this.circuit = circuit;
     this.listeners = listeners;
     this.ticker = ticker;
-    this.calls = new LeaseCalls(options, circuit, listeners, ticker);
+    this.calls = new LeaseCalls(options, lockId, circuit, listeners, ticker);
     this.grant = grant;
     this.acquiredAt = acquiredAt;
     this.call = call;
@@ -106,9 +116,7 @@ final class ActiveLease implements HeldLease {
    */
   boolean keep(long now, LeaseKeeper leaseKeeper) {
     int flags = state;
-    if ((flags & ENDED) != 0
-        || (flags & (RELEASED | SENT)) == RELEASED
-        || lostReason.get() != null) {
+    if ((flags & ENDED) != 0 || (flags & (RELEASED | SENT)) == RELEASED || lostReason != null) {
       return false;
     }
     boolean releasing = (flags & RELEASED) != 0;
@@ -139,7 +147,7 @@ final class ActiveLease implements HeldLease {
    * and no renewal is in flight.
    */
   boolean startRenewalEarly(long now) {
-    return !has(RELEASED) && lostReason.get() == null && renewal.startWithin(now, earlyWindow);
+    return !has(RELEASED) && lostReason == null && renewal.startWithin(now, earlyWindow);
   }
 
   private String deadlineReason(long now) {
@@ -171,7 +179,7 @@ final class ActiveLease implements HeldLease {
     }
     boolean taken = false;
     try {
-      if (has(RELEASED) || lostReason.get() != null) {
+      if (has(RELEASED) || lostReason != null) {
         return null;
       }
       long now = ticker.read();
@@ -255,7 +263,13 @@ final class ActiveLease implements HeldLease {
 
   @Override
   public LockEvent event() {
-    return new LockEvent(options.name(), options.lockId(), providerName, grant.fencingToken());
+    LockEvent made = event;
+    long token = grant.fencingToken();
+    if (made.fencingToken() != token) {
+      made = new LockEvent(options.name(), lockId, providerName, token);
+      event = made;
+    }
+    return made;
   }
 
   @Override
@@ -270,7 +284,7 @@ final class ActiveLease implements HeldLease {
 
   @Override
   public String lockId() {
-    return options.lockId();
+    return lockId;
   }
 
   @Override
@@ -290,12 +304,12 @@ final class ActiveLease implements HeldLease {
 
   @Override
   public boolean isValid() {
-    return lostReason.get() == null && !has(RELEASED) && !grant.expiredAt(ticker.read());
+    return lostReason == null && !has(RELEASED) && !grant.expiredAt(ticker.read());
   }
 
   @Override
   public void checkValid() {
-    String reason = lostReason.get();
+    String reason = lostReason;
     if (reason != null) {
       throw new LockLostException(lockId(), reason);
     }
@@ -319,7 +333,7 @@ final class ActiveLease implements HeldLease {
       markLost("the provider no longer holds it for this owner (expired or taken over)");
       return;
     }
-    if (lostReason.get() != null) {
+    if (lostReason != null) {
       // Confirmed after the deadline was declared passed: the loss stands, and the store's
       // renewed lease is of no use to anyone, so free it for the next owner.
       calls.releaseUnused(renewed.get());
@@ -340,7 +354,7 @@ final class ActiveLease implements HeldLease {
   }
 
   void markLost(String reason) {
-    if (lostReason.compareAndSet(null, reason)) {
+    if (LOST_REASON.compareAndSet(this, null, reason)) {
       cancelWatch();
       listeners.lost(event(), reason);
     }
@@ -400,7 +414,7 @@ final class ActiveLease implements HeldLease {
       markLost(deadlineReason(now));
     }
     long heldNanos = now - acquiredAt;
-    long holdLeft = lostReason.get() == null ? options.minHold().toNanos() - heldNanos : 0;
+    long holdLeft = lostReason == null ? options.minHold().toNanos() - heldNanos : 0;
     boolean skip = calls.skipRelease();
     boolean here = skip || calls.endsAtOnce(holdLeft);
     this.heldNanos = Math.max(0, heldNanos);

@@ -40,6 +40,19 @@ final class HeldLeases {
     return held != null || deferred == null ? held : findIn(deferred, provider, lockId);
   }
 
+  /**
+   * The valid lease this thread already holds on the options' one lock through the same provider,
+   * if any; the lock id is made only when this thread holds any lease at all.
+   */
+  static @Nullable ActiveLease find(Object provider, LockOptions options) {
+    ArrayDeque<HeldLease> stack = STACK.get();
+    ArrayDeque<HeldLease> deferred = DEFERRED.get();
+    if (stack.isEmpty() && (deferred == null || deferred.isEmpty())) {
+      return null;
+    }
+    return find(provider, options.lockId());
+  }
+
   private static @Nullable ActiveLease findIn(
       ArrayDeque<HeldLease> leases, Object provider, String lockId) {
     purgeClosed(leases);

@@ -222,6 +222,7 @@ final class LeaseAcquirer {
         ActiveLease lease =
             use(
                 ones.get(used),
+                lockIds.get(used),
                 providerName,
                 circuit,
                 grants.get(used),
@@ -271,7 +272,6 @@ final class LeaseAcquirer {
     checkOpen();
     ProviderCircuit circuit = circuits.of(provider);
     String lockId = options.lockId();
-    LockEvent attempt = new LockEvent(options.name(), lockId, providerName, 0);
     boolean wait = options.onBusy() == OnBusy.WAIT;
     long start = ticker.read();
     long waitNanos = options.waitTimeout().toNanos();
@@ -280,11 +280,12 @@ final class LeaseAcquirer {
     // A WAIT rides through an outage: a provider failure (or the open circuit's fast failure)
     // makes it pause (OutageBackoff, ended early when the circuit closes) and ask again, until its
     // timeout; the last failure is then the timeout's cause.
-    OutageBackoff backoff = new OutageBackoff();
+    OutageBackoff backoff = null; // made at the first outage: most calls never see one
     RuntimeException outage = null;
     for (int attempts = 0; ; attempts++) {
       long remaining = waitNanos - (ticker.read() - start);
       if (wait && attempts > 0 && remaining <= 0) {
+        LockEvent attempt = attempt(options, lockId, providerName);
         throw outage == null ? timedOut(attempt, start) : timedOut(attempt, start, circuit, outage);
       }
       LockRequest request =
@@ -311,19 +312,22 @@ final class LeaseAcquirer {
         throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
       } catch (RuntimeException e) {
         if (!wait || !ProviderCircuit.isProviderFailure(e)) {
-          listeners.error(attempt, e);
+          listeners.error(attempt(options, lockId, providerName), e);
           throw e;
         }
         outage = e;
+        if (backoff == null) {
+          backoff = new OutageBackoff();
+        }
         pauseInOutage(circuit, backoff, waitNanos - (ticker.read() - start), lockId);
         continue;
       }
       outage = null;
       if (grant.isPresent()) {
         boolean inTime = !wait || ticker.read() - start < waitNanos;
-        StringBuilder refusal = new StringBuilder();
+        StringBuilder refusal = new StringBuilder(0);
         ActiveLease lease =
-            use(options, providerName, circuit, grant.get(), inTime, start, call, refusal);
+            use(options, lockId, providerName, circuit, grant.get(), inTime, start, call, refusal);
         if (lease != null) {
           return lease;
         }
@@ -333,8 +337,9 @@ final class LeaseAcquirer {
           continue;
         }
         releaseLater(List.of(unused), circuit);
-        throw refused(attempt, start, inTime, refusal);
+        throw refused(attempt(options, lockId, providerName), start, inTime, refusal);
       }
+      LockEvent attempt = attempt(options, lockId, providerName);
       switch (options.onBusy()) {
         case SKIP -> {
           listeners.busy(attempt);
@@ -349,6 +354,11 @@ final class LeaseAcquirer {
         }
       }
     }
+  }
+
+  /** The event of an attempt that took no lease: fencing token 0. */
+  private static LockEvent attempt(LockOptions options, String lockId, String providerName) {
+    return new LockEvent(options.name(), lockId, providerName, 0);
   }
 
   /**
@@ -384,6 +394,7 @@ final class LeaseAcquirer {
    * Makes a grant usable ({@link LateGrants#usable}) and keeps it as an active lease: watched by
    * the keeper, and listeners told it was acquired.
    *
+   * @param lockId the options' lock id, made once by the caller
    * @param mayRenew whether a late grant may be renewed now; {@code false} after a wait's timeout
    * @param start when the acquisition started on the ticker, for the time waited
    * @return the lease, or {@code null} when a late grant could not be made usable: the caller then
@@ -391,6 +402,7 @@ final class LeaseAcquirer {
    */
   private @Nullable ActiveLease use(
       LockOptions options,
+      String lockId,
       String providerName,
       ProviderCircuit circuit,
       LeaseGrant grant,
@@ -405,7 +417,15 @@ final class LeaseAcquirer {
     long acquiredAt = ticker.read();
     ActiveLease lease =
         new ActiveLease(
-            options, providerName, circuit, listeners, ticker, usable.get(), acquiredAt, call);
+            options,
+            lockId,
+            providerName,
+            circuit,
+            listeners,
+            ticker,
+            usable.get(),
+            acquiredAt,
+            call);
     lease.keepWith(keeper);
     listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
     return lease;

@@ -20,13 +20,20 @@ final class LeaseCalls {
   private static final Logger LOG = LoggerFactory.getLogger(ActiveLease.class);
 
   private final LockOptions options;
+  private final String lockId;
   private final ProviderCircuit circuit;
   private final LockProvider provider;
   private final Listeners listeners;
   private final Ticker ticker;
 
-  LeaseCalls(LockOptions options, ProviderCircuit circuit, Listeners listeners, Ticker ticker) {
+  LeaseCalls(
+      LockOptions options,
+      String lockId,
+      ProviderCircuit circuit,
+      Listeners listeners,
+      Ticker ticker) {
     this.options = options;
+    this.lockId = lockId;
     this.circuit = circuit;
     this.provider = circuit.provider();
     this.listeners = listeners;
@@ -44,7 +51,7 @@ final class LeaseCalls {
     try {
       // While the provider is down this fails fast, and the deadline rule reports the loss.
       return circuit.call(
-          () -> provider.renew(current, options.ttl()), options.lockId(), ProviderCircuit.RENEWED);
+          () -> provider.renew(current, options.ttl()), lockId, ProviderCircuit.RENEWED);
     } catch (RuntimeException e) {
       return renewFailed(current, event, e);
     }
@@ -67,18 +74,14 @@ final class LeaseCalls {
     listeners.error(event, e);
     if (ProviderCircuit.isProviderFailure(e)) {
       // The provider's circuit logs the outage once; each failed call goes to DEBUG.
-      LOG.debug(
-          "Renewing lock '{}' failed, retrying while {} ms remain",
-          options.lockId(),
-          leftMillis,
-          e);
+      LOG.debug("Renewing lock '{}' failed, retrying while {} ms remain", lockId, leftMillis, e);
     } else {
       LOG.warn(
           "Renewing lock '{}' failed, retrying while {} ms remain: {}",
-          options.lockId(),
+          lockId,
           leftMillis,
           Causes.oneLine(e));
-      LOG.debug("Renewing lock '{}' failed", options.lockId(), e);
+      LOG.debug("Renewing lock '{}' failed", lockId, e);
     }
     return null;
   }
@@ -89,9 +92,9 @@ final class LeaseCalls {
       return; // it ends by its ttl
     }
     try {
-      circuit.call(() -> provider.release(unused), options.lockId(), ProviderCircuit.RELEASED);
+      circuit.call(() -> provider.release(unused), lockId, ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
-      LOG.debug("Releasing lock '{}' after its loss failed: {}", options.lockId(), e.toString());
+      LOG.debug("Releasing lock '{}' after its loss failed: {}", lockId, e.toString());
     }
   }
 
@@ -116,11 +119,11 @@ final class LeaseCalls {
       return circuit
           .call(
               () -> provider.renew(grant, Duration.ofNanos(holdLeftNanos)),
-              options.lockId(),
+              lockId,
               ProviderCircuit.RELEASED)
           .isPresent();
     }
-    return circuit.call(() -> provider.release(grant), options.lockId(), ProviderCircuit.RELEASED);
+    return circuit.call(() -> provider.release(grant), lockId, ProviderCircuit.RELEASED);
   }
 
   /**
@@ -132,7 +135,7 @@ final class LeaseCalls {
   CompletionStage<Boolean> endAsync(LeaseGrant grant) {
     try {
       return circuit.callAsync(
-          () -> provider.releaseAsync(grant), options.lockId(), ProviderCircuit.RELEASED);
+          () -> provider.releaseAsync(grant), lockId, ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -157,20 +160,18 @@ final class LeaseCalls {
     }
     listeners.error(event, e);
     if (ProviderCircuit.isProviderFailure(e)) {
-      LOG.debug("Releasing lock '{}' failed; it will expire by its ttl", options.lockId(), e);
+      LOG.debug("Releasing lock '{}' failed; it will expire by its ttl", lockId, e);
     } else {
       LOG.warn(
-          "Releasing lock '{}' failed; it will expire by its ttl: {}",
-          options.lockId(),
-          Causes.oneLine(e));
-      LOG.debug("Releasing lock '{}' failed", options.lockId(), e);
+          "Releasing lock '{}' failed; it will expire by its ttl: {}", lockId, Causes.oneLine(e));
+      LOG.debug("Releasing lock '{}' failed", lockId, e);
     }
     return true;
   }
 
   /** Logs a release whose answer came after the lease's deadline had ended it. */
   void endedByTtl() {
-    LOG.debug("Lock '{}' ended by its ttl before the release was confirmed", options.lockId());
+    LOG.debug("Lock '{}' ended by its ttl before the release was confirmed", lockId);
   }
 
   /**
@@ -184,7 +185,7 @@ final class LeaseCalls {
     }
     LOG.debug(
         "Lock '{}' not released: provider {} is down; the lease ends by its ttl",
-        options.lockId(),
+        lockId,
         circuit.name());
     return true;
   }

@@ -1,7 +1,8 @@
 package dev.locksmith.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The holds on one lease: its holder's own, dropped once when the holder closes it, and one for
@@ -9,17 +10,33 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the last hold is dropped.
  */
 final class LeaseHolds {
-  private final AtomicInteger holds = new AtomicInteger(1);
-  private final AtomicBoolean holderClosed = new AtomicBoolean();
+  private static final VarHandle HOLDS;
+  private static final VarHandle HOLDER_CLOSED;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      HOLDS = lookup.findVarHandle(LeaseHolds.class, "holds", int.class);
+      HOLDER_CLOSED = lookup.findVarHandle(LeaseHolds.class, "holderClosed", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  // Fields, not atomic objects: holds are made per lease.
+  @SuppressWarnings("unused") // through HOLDS
+  private volatile int holds = 1;
+
+  private volatile boolean holderClosed;
 
   /** Marks the holder closed; {@code true} the first time only, when the holder's hold may drop. */
   boolean closeHolder() {
-    return holderClosed.compareAndSet(false, true);
+    return HOLDER_CLOSED.compareAndSet(this, false, true);
   }
 
   /** Whether the holder closed the lease (retained results may still hold it). */
   boolean isHolderClosed() {
-    return holderClosed.get();
+    return holderClosed;
   }
 
   /**
@@ -29,7 +46,7 @@ final class LeaseHolds {
    * @return the action that drops this hold; running it more than once does nothing
    */
   Runnable retain(Runnable drop) {
-    holds.incrementAndGet();
+    HOLDS.getAndAdd(this, 1);
     AtomicBoolean dropped = new AtomicBoolean();
     return () -> {
       if (dropped.compareAndSet(false, true)) {
@@ -40,6 +57,6 @@ final class LeaseHolds {
 
   /** Drops one hold; {@code true} when it was the last. */
   boolean drop() {
-    return holds.decrementAndGet() == 0;
+    return (int) HOLDS.getAndAdd(this, -1) == 1;
   }
 }

@@ -71,7 +71,7 @@ public record LockOptions(
     Objects.requireNonNull(minHold, "minHold");
     Objects.requireNonNull(provider, "provider");
     Objects.requireNonNull(keys, "keys");
-    keys = List.copyOf(new TreeSet<>(keys));
+    keys = keys.isEmpty() ? List.of() : List.copyOf(new TreeSet<>(keys));
     if (keys.size() == 1) {
       key = keys.get(0);
       keys = List.of();

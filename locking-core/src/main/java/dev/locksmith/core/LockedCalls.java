@@ -48,8 +48,7 @@ final class LockedCalls {
     }
     LockOptions options = optionsFor(spec, invocation);
     LockProvider provider = spec.provider().provider();
-    ActiveLease reentered =
-        options.keys().isEmpty() ? HeldLeases.find(provider, options.lockId()) : null;
+    ActiveLease reentered = options.keys().isEmpty() ? HeldLeases.find(provider, options) : null;
     if (reentered != null) {
       return proceedHeld(reentered, invocation, spec);
     }

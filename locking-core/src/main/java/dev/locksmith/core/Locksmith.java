@@ -230,8 +230,7 @@ public final class Locksmith implements AutoCloseable {
 
   private @Nullable Lease acquireLease(LockOptions options) {
     LockProvider provider = provider(options);
-    ActiveLease reentered =
-        options.keys().isEmpty() ? HeldLeases.find(provider, options.lockId()) : null;
+    ActiveLease reentered = options.keys().isEmpty() ? HeldLeases.find(provider, options) : null;
     if (reentered != null) {
       return new ReenteredLease(reentered);
     }
@@ -274,8 +273,7 @@ public final class Locksmith implements AutoCloseable {
    */
   public <T> @Nullable T call(LockOptions options, Callable<T> block) throws Exception {
     LockProvider provider = provider(options);
-    ActiveLease reentered =
-        options.keys().isEmpty() ? HeldLeases.find(provider, options.lockId()) : null;
+    ActiveLease reentered = options.keys().isEmpty() ? HeldLeases.find(provider, options) : null;
     if (reentered != null) {
       return runHeld(reentered, block);
     }

@@ -1,9 +1,10 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * When a held lease's next renewal is due (two thirds of its TTL left, sooner after a failure),
@@ -11,7 +12,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * to check at the deadline itself.
  */
 final class RenewalSchedule {
-  private final AtomicBoolean renewing = new AtomicBoolean();
+  private static final VarHandle RENEWING;
+
+  static {
+    try {
+      RENEWING =
+          MethodHandles.lookup().findVarHandle(RenewalSchedule.class, "renewing", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  // Whether a renewal is in flight (a field, not an AtomicBoolean: a schedule is made per lease).
+  private volatile boolean renewing;
   private volatile long startedAt;
   private volatile long nextRenewal;
   private volatile long deadlineCheck;
@@ -27,7 +40,7 @@ final class RenewalSchedule {
 
   /** Starts a renewal when one is due and none is in flight; {@code true} when it started. */
   boolean start(long now) {
-    if (now - nextRenewal >= 0 && renewing.compareAndSet(false, true)) {
+    if (now - nextRenewal >= 0 && RENEWING.compareAndSet(this, false, true)) {
       startedAt = now;
       return true;
     }
@@ -36,14 +49,14 @@ final class RenewalSchedule {
 
   /** Whether a renewal falls due within {@code window} nanoseconds from now. */
   boolean dueWithin(long now, long window) {
-    return now + window - nextRenewal >= 0 && !renewing.get();
+    return now + window - nextRenewal >= 0 && !renewing;
   }
 
   /**
    * Starts a renewal due within {@code window} when none is in flight; {@code true} when it did.
    */
   boolean startWithin(long now, long window) {
-    if (now + window - nextRenewal >= 0 && renewing.compareAndSet(false, true)) {
+    if (now + window - nextRenewal >= 0 && RENEWING.compareAndSet(this, false, true)) {
       startedAt = now;
       return true;
     }
@@ -52,12 +65,12 @@ final class RenewalSchedule {
 
   /** The renewal in flight ended, however it ended. */
   void finished() {
-    renewing.set(false);
+    renewing = false;
   }
 
   /** How long the renewal in flight has been waiting, in milliseconds; -1 when none is. */
   long inFlightMillis(long now) {
-    return renewing.get() ? TimeUnit.NANOSECONDS.toMillis(now - startedAt) : -1;
+    return renewing ? TimeUnit.NANOSECONDS.toMillis(now - startedAt) : -1;
   }
 
   /** A renewal succeeded: the next is due when two thirds of the new grant's TTL are left. */

@@ -2,6 +2,8 @@ package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,17 +44,17 @@ final class SharedWaits {
     WaitKey key = new WaitKey(provider, lockId);
     Queue queue = join(key);
     try {
-      if (!queue.head.tryLock(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS)) {
+      if (!queue.tryLock(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS)) {
         return Optional.empty();
       }
       try {
         long left = Math.max(0, timeoutNanos - (ticker.read() - start));
         return remote.await(Duration.ofNanos(left));
       } finally {
-        queue.head.unlock();
+        queue.unlock();
       }
     } finally {
-      leave(key);
+      leave(key, queue);
     }
   }
 
@@ -61,25 +63,83 @@ final class SharedWaits {
     return queues.size();
   }
 
+  /**
+   * Joins the queue of {@code key}, making it when there is none. Without contention this is one
+   * compare-and-set into the map, not a locked compute: most acquisitions are alone in their queue.
+   */
   private Queue join(WaitKey key) {
-    return queues.compute(
-        key,
-        (k, queue) -> {
-          Queue joined = queue == null ? new Queue() : queue;
-          joined.members++;
-          return joined;
-        });
+    Queue made = null;
+    while (true) {
+      Queue queue = queues.get(key);
+      if (queue == null) {
+        if (made == null) {
+          made = new Queue();
+        }
+        queue = queues.putIfAbsent(key, made);
+        if (queue == null) {
+          return made;
+        }
+      }
+      if (queue.tryJoin()) {
+        return queue;
+      }
+      // Retired by its last member, who is removing it: a new queue takes its place.
+      if (made == null) {
+        made = new Queue();
+      }
+      if (queues.replace(key, queue, made)) {
+        return made;
+      }
+    }
   }
 
-  private void leave(WaitKey key) {
-    queues.computeIfPresent(key, (k, queue) -> --queue.members == 0 ? null : queue);
+  private void leave(WaitKey key, Queue queue) {
+    if (queue.leave()) {
+      queues.remove(key, queue);
+    }
   }
 
   private record WaitKey(LockProvider provider, String lockId) {}
 
-  /** One lock id's queue; {@code members} changes only inside the map's compute, per key. */
-  private static final class Queue {
-    final ReentrantLock head = new ReentrantLock(true);
-    int members;
+  /**
+   * One lock id's queue: a fair lock held by its head (one object, not two, as a queue is made for
+   * every uncontended acquisition too), and how many waiters are in it. It is made with its first
+   * member; once the count is back to zero it is retired for good, and a waiter that finds it then
+   * makes a new one.
+   */
+  private static final class Queue extends ReentrantLock {
+    private static final VarHandle MEMBERS;
+
+    static {
+      try {
+        MEMBERS = MethodHandles.lookup().findVarHandle(Queue.class, "members", int.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    @SuppressWarnings("unused") // through MEMBERS
+    private volatile int members = 1;
+
+    Queue() {
+      super(true);
+    }
+
+    /** Joins unless the queue was retired. */
+    boolean tryJoin() {
+      int now;
+      do {
+        now = members;
+        if (now == 0) {
+          return false;
+        }
+      } while (!MEMBERS.compareAndSet(this, now, now + 1));
+      return true;
+    }
+
+    /** Leaves; {@code true} when this was the last member, which retires the queue. */
+    boolean leave() {
+      return (int) MEMBERS.getAndAdd(this, -1) == 1;
+    }
   }
 }

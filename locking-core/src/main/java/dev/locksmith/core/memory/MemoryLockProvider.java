@@ -91,6 +91,10 @@ public final class MemoryLockProvider implements LockProvider {
       throws InterruptedException {
     checkOpen();
     long deadline = Deadlines.nanosAfter(timeout);
+    LeaseGrant free = store.tryGrant(request);
+    if (free != null) {
+      return Optional.of(free); // free: no waiter to make, queue or withdraw
+    }
     MemoryLockStore.Waiter waiter = store.grantOrEnqueue(request);
     waiters.add(waiter);
     if (closed) {

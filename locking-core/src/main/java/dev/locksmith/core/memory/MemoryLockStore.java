@@ -30,17 +30,64 @@ import org.jspecify.annotations.Nullable;
 final class MemoryLockStore {
   private final ConcurrentHashMap<String, LockState> locks = new ConcurrentHashMap<>();
   private final AtomicLong fencing = new AtomicLong();
+  // One function for every lookup: a lambda written at the call would capture this store per call.
+  private final Function<String, LockState> newState = id -> new LockState();
 
-  /** A queued request and the future its grant completes. */
-  record Waiter(LockRequest request, CompletableFuture<LeaseGrant> grant) {}
+  /**
+   * A queued request and the future its grant completes. Equal only to itself: it is found in the
+   * queue and the provider's set by identity, and hashing its request would cost every call.
+   */
+  static final class Waiter {
+    private final LockRequest request;
+    private final CompletableFuture<LeaseGrant> grant = new CompletableFuture<>();
+
+    Waiter(LockRequest request) {
+      this.request = request;
+    }
+
+    LockRequest request() {
+      return request;
+    }
+
+    CompletableFuture<LeaseGrant> grant() {
+      return grant;
+    }
+  }
 
   private record Holding(LockRequest request, long fencingToken, long expiresAt) {}
 
   private final class LockState {
     final ReentrantLock mutex = new ReentrantLock();
-    final ArrayDeque<Waiter> waiters = new ArrayDeque<>(2);
+    // Made for the first waiter: most locks are taken and freed without one.
+    private @Nullable ArrayDeque<Waiter> waiters;
     @Nullable Holding holder;
     boolean retired;
+
+    boolean hasWaiters() {
+      ArrayDeque<Waiter> queue = waiters;
+      return queue != null && !queue.isEmpty();
+    }
+
+    int waiterCount() {
+      ArrayDeque<Waiter> queue = waiters;
+      return queue == null ? 0 : queue.size();
+    }
+
+    void enqueue(Waiter waiter) {
+      ArrayDeque<Waiter> queue = waiters;
+      if (queue == null) {
+        queue = new ArrayDeque<>(2);
+        waiters = queue;
+      }
+      queue.add(waiter);
+    }
+
+    void withdraw(Waiter waiter) {
+      ArrayDeque<Waiter> queue = waiters;
+      if (queue != null) {
+        queue.remove(waiter);
+      }
+    }
 
     void expireIfDue(long now) {
       if (holder != null && now - holder.expiresAt >= 0) {
@@ -51,7 +98,7 @@ final class MemoryLockStore {
 
     @Nullable LeaseGrant grantIfFree(LockRequest request, long now) {
       expireIfDue(now);
-      if (holder != null || !waiters.isEmpty()) {
+      if (holder != null || hasWaiters()) {
         return null;
       }
       return grant(request, now);
@@ -66,8 +113,9 @@ final class MemoryLockStore {
     }
 
     void handOff(long now) {
+      ArrayDeque<Waiter> queue = waiters;
       Waiter next;
-      while (holder == null && (next = waiters.poll()) != null) {
+      while (holder == null && queue != null && (next = queue.poll()) != null) {
         if (!next.grant.isDone()) {
           next.grant.complete(grant(next.request, now));
         }
@@ -92,7 +140,13 @@ final class MemoryLockStore {
   private long nextToken() {
     Instant now = Instant.now();
     long floor = now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
-    return fencing.updateAndGet(last -> Math.max(last + 1, floor));
+    while (true) {
+      long last = fencing.get();
+      long next = Math.max(last + 1, floor);
+      if (fencing.compareAndSet(last, next)) {
+        return next;
+      }
+    }
   }
 
   /** Runs {@code action} under the lock's mutex, retiring the state when it becomes idle. */
@@ -109,7 +163,7 @@ final class MemoryLockStore {
 
   /** Retires and removes a state with no holder and no waiter; its mutex is held. */
   private void retireIfIdle(String lockId, LockState state) {
-    if (state.holder == null && state.waiters.isEmpty()) {
+    if (state.holder == null && !state.hasWaiters()) {
       state.retired = true;
       locks.remove(lockId, state);
     }
@@ -141,7 +195,7 @@ final class MemoryLockStore {
       long now = System.nanoTime();
       for (LockState state : mutexOrder) {
         state.expireIfDue(now);
-        if (state.holder != null || !state.waiters.isEmpty()) {
+        if (state.holder != null || state.hasWaiters()) {
           return null;
         }
       }
@@ -162,7 +216,7 @@ final class MemoryLockStore {
   /** The lock's state with its mutex held and not retired; the caller unlocks it. */
   private LockState lockLive(String lockId) {
     while (true) {
-      LockState state = locks.computeIfAbsent(lockId, id -> new LockState());
+      LockState state = locks.computeIfAbsent(lockId, newState);
       state.mutex.lock();
       if (!state.retired) {
         return state;
@@ -175,12 +229,12 @@ final class MemoryLockStore {
     return locked(
         request.lockId(),
         s -> {
-          Waiter waiter = new Waiter(request, new CompletableFuture<>());
+          Waiter waiter = new Waiter(request);
           LeaseGrant now = s.grantIfFree(request, System.nanoTime());
           if (now != null) {
             waiter.grant.complete(now);
           } else {
-            s.waiters.add(waiter);
+            s.enqueue(waiter);
           }
           return waiter;
         });
@@ -210,7 +264,7 @@ final class MemoryLockStore {
     return this.<@Nullable LeaseGrant>locked(
         waiter.request.lockId(),
         s -> {
-          s.waiters.remove(waiter);
+          s.withdraw(waiter);
           if (waiter.grant.cancel(false)) {
             return null;
           }
@@ -272,7 +326,7 @@ final class MemoryLockStore {
                   ? null
                   : new LockStatus.Holder(
                       h.request.owner(), h.fencingToken, Duration.ofNanos(h.expiresAt - now));
-          return new LockStatus(lockId, holder, s.waiters.size());
+          return new LockStatus(lockId, holder, s.waiterCount());
         });
   }
 }

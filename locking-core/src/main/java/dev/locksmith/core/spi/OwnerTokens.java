@@ -2,16 +2,20 @@ package dev.locksmith.core.spi;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Owner tokens and owner descriptions. */
 public final class OwnerTokens {
   private static final String PROCESS_PREFIX = randomHex(12);
+  private static final byte[] PREFIX_BYTES = PROCESS_PREFIX.getBytes(StandardCharsets.ISO_8859_1);
+  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
   private static final AtomicLong SEQUENCE = new AtomicLong();
   private static final String HOST = hostName();
-  private static final long PID = ProcessHandle.current().pid();
+  private static final String HOST_AND_PID = HOST + "/" + ProcessHandle.current().pid() + "/";
 
   private OwnerTokens() {}
 
@@ -23,7 +27,14 @@ public final class OwnerTokens {
    * @return a new owner token: 96 random bits chosen once per process, then a sequence number
    */
   public static String newToken() {
-    return PROCESS_PREFIX + Long.toHexString(SEQUENCE.incrementAndGet());
+    long sequence = SEQUENCE.incrementAndGet();
+    // The hex digits written straight after the prefix: one array, no intermediate string.
+    int digits = Math.max(1, (Long.SIZE - Long.numberOfLeadingZeros(sequence) + 3) / 4);
+    byte[] token = Arrays.copyOf(PREFIX_BYTES, PREFIX_BYTES.length + digits);
+    for (int i = token.length - 1; i >= PREFIX_BYTES.length; i--, sequence >>>= 4) {
+      token[i] = HEX_DIGITS[(int) (sequence & 0xF)];
+    }
+    return new String(token, StandardCharsets.ISO_8859_1);
   }
 
   private static String randomHex(int bytes) {
@@ -38,7 +49,7 @@ public final class OwnerTokens {
    * @return {@code host/pid/thread}
    */
   public static String describeCaller() {
-    return HOST + "/" + PID + "/" + Thread.currentThread().getName();
+    return HOST_AND_PID + Thread.currentThread().getName();
   }
 
   /**
