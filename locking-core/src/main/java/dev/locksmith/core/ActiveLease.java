@@ -443,16 +443,21 @@ final class ActiveLease implements HeldLease {
     }
     k.pendingReleases().started();
     setFlag(PENDING);
-    stage.whenComplete(
-        (late, failure) ->
-            k.complete(
-                () -> {
-                  try {
-                    confirmed(late, failure);
-                  } finally {
-                    uncountPending();
-                  }
-                }));
+    if (listeners.allowsIoThreads()) {
+      // Nothing here blocks, and no listener minds the provider's thread: no hand-over.
+      stage.whenComplete((late, failure) -> confirmedLater(late, failure));
+    } else {
+      stage.whenComplete((late, failure) -> k.complete(() -> confirmedLater(late, failure)));
+    }
+  }
+
+  /** A release answered after it was sent: its outcome, then its pending count dropped. */
+  private void confirmedLater(@Nullable Boolean answer, @Nullable Throwable error) {
+    try {
+      confirmed(answer, error);
+    } finally {
+      uncountPending();
+    }
   }
 
   /**

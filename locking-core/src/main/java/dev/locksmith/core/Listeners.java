@@ -11,9 +11,17 @@ final class Listeners implements LockListener {
   private static final Logger LOG = LoggerFactory.getLogger(Listeners.class);
 
   private final List<LockListener> listeners;
+  private final boolean allowIoThreads;
 
   Listeners(List<LockListener> listeners) {
     this.listeners = List.copyOf(listeners);
+    this.allowIoThreads = this.listeners.stream().allMatch(LockListener::allowsIoThreads);
+  }
+
+  /** Whether every listener allows being told on a provider's I/O thread (true with none). */
+  @Override
+  public boolean allowsIoThreads() {
+    return allowIoThreads;
   }
 
   private void each(Consumer<LockListener> call) {

@@ -56,4 +56,19 @@ public interface LockListener {
    * @param error the provider's failure
    */
   default void error(LockEvent event, Throwable error) {}
+
+  /**
+   * Whether this listener may be told of a release on the provider's I/O thread that answered it. A
+   * release answered later ({@code redis://}, {@code tcp://}) is otherwise handed to one engine
+   * thread first, so that listeners never run on a network client's threads; that hand-over costs a
+   * thread wake-up per release. When every listener of an engine allows it (and an engine with no
+   * listener), the answer is handled where it arrives. Return {@code true} only for a listener that
+   * does no I/O and takes no lock another thread may hold for long: counting and timing into
+   * in-memory meters, as Micrometer's does.
+   *
+   * @return whether this listener may run on a provider's I/O threads; {@code false} by default
+   */
+  default boolean allowsIoThreads() {
+    return false;
+  }
 }

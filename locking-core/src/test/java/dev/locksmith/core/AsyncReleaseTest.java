@@ -88,6 +88,53 @@ class AsyncReleaseTest {
   }
 
   @Test
+  void whenEveryListenerAllowsIoThreadsTheAnswerIsHandledWhereItArrives() throws Exception {
+    List<String> toldOn = new CopyOnWriteArrayList<>();
+    Locksmith locksmith = ioThreadEngine(new ThreadRecorder(toldOn, true));
+    assertThat(locksmith.run(LockOptions.named("report"), () -> {})).isTrue();
+
+    provider.confirmNext();
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> !toldOn.isEmpty());
+    assertThat(toldOn).singleElement().asString().startsWith("test-io-");
+    assertThat(locksmith.keeper().pendingReleases().count()).isZero();
+    assertThat(locksmith.keeper().runningCalls()).isZero();
+    assertThat(store.status("report").currentHolder()).isEmpty();
+  }
+
+  @Test
+  void oneListenerThatDoesNotAllowIoThreadsKeepsTheHandOver() throws Exception {
+    List<String> toldOn = new CopyOnWriteArrayList<>();
+    Locksmith locksmith =
+        ioThreadEngine(new ThreadRecorder(toldOn, true), new ThreadRecorder(toldOn, false));
+    assertThat(locksmith.run(LockOptions.named("report"), () -> {})).isTrue();
+
+    provider.confirmNext();
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> toldOn.size() == 2);
+    assertThat(toldOn).allSatisfy(name -> assertThat(name).startsWith("locksmith-completions-"));
+  }
+
+  private Locksmith ioThreadEngine(LockListener... listeners) {
+    Locksmith.Builder builder = Locksmith.builder().defaultProvider(provider);
+    for (LockListener listener : listeners) {
+      builder.listener(listener);
+    }
+    Locksmith locksmith = builder.build();
+    engines.add(locksmith);
+    return locksmith;
+  }
+
+  /** Records the thread each release is told on; allows I/O threads or not, as it is made. */
+  private record ThreadRecorder(List<String> toldOn, boolean allowsIoThreads)
+      implements LockListener {
+    @Override
+    public void released(LockEvent event, Duration held) {
+      toldOn.add(Thread.currentThread().getName());
+    }
+  }
+
+  @Test
   void aProgrammaticLeaseClosedIsNotReenteredAndCloseWaitsForItsRelease() throws Exception {
     CountingProvider counting = new CountingProvider(provider);
     Locksmith locksmith = engine(counting, Duration.ofSeconds(30));

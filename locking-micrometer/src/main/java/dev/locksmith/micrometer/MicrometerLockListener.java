@@ -149,4 +149,16 @@ public final class MicrometerLockListener implements LockListener {
   private static Tags tags(LockEvent event) {
     return Tags.of("name", event.name(), "provider", event.provider());
   }
+
+  /**
+   * Allows being told on a provider's I/O thread: this listener only counts and times into the
+   * registry's in-memory meters, so a release answered later needs no hand-over to an engine
+   * thread.
+   *
+   * @return {@code true}
+   */
+  @Override
+  public boolean allowsIoThreads() {
+    return true;
+  }
 }

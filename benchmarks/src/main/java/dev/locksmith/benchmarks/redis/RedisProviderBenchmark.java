@@ -113,6 +113,11 @@ public class RedisProviderBenchmark {
     registryLock = lockRegistry.obtain("registry");
   }
 
+  /** The server every lock of this benchmark uses, once set up. */
+  RedisServerProcess server() {
+    return requireNonNull(redis);
+  }
+
   /** Stops the clients and redis-server. */
   @TearDown(Level.Trial)
   public void tearDown() {
