@@ -22,9 +22,14 @@ import java.util.concurrent.TimeUnit;
  * each phase stops after {@value #BOUND_SECONDS} s whatever its count.
  */
 public final class CpuPerLock {
-  static final int WARM_UP = 20_000;
-  static final int MEASURED = 40_000;
-  static final long BOUND_SECONDS = 30;
+  /** Operations run to warm up, per lock. */
+  public static final int WARM_UP = 20_000;
+
+  /** Operations measured, per lock. */
+  public static final int MEASURED = 40_000;
+
+  /** The most seconds a phase (warm-up or measurement) of one lock runs, whatever its count. */
+  public static final long BOUND_SECONDS = 30;
 
   /** One lock's figures, per operation, in microseconds. */
   public record Row(
@@ -42,9 +47,9 @@ public final class CpuPerLock {
    * and prints the table.
    *
    * @param args none
-   * @throws Throwable what a lock call threw
+   * @throws Exception what a lock call threw
    */
-  public static void main(String[] args) throws Throwable {
+  public static void main(String[] args) throws Exception {
     for (Row row : measure()) {
       System.out.println(format(row));
     }
@@ -54,9 +59,9 @@ public final class CpuPerLock {
    * Measures every lock, in a fixed order, against one {@code redis-server} started for the run.
    *
    * @return one row per lock
-   * @throws Throwable what a lock call threw
+   * @throws Exception what a lock call threw
    */
-  public static List<Row> measure() throws Throwable {
+  public static List<Row> measure() throws Exception {
     RedisProviderBenchmark bench = new RedisProviderBenchmark();
     bench.setUp();
     try {
@@ -107,12 +112,18 @@ public final class CpuPerLock {
         row.totalMicros() / Runtime.getRuntime().availableProcessors());
   }
 
-  private static long run(Op op, int count) throws Throwable {
+  private static long run(Op op, int count) throws Exception {
     long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
     long done = 0;
-    while (done < count && System.nanoTime() - bound < 0) {
-      op.run();
-      done++;
+    try {
+      while (done < count && System.nanoTime() - bound < 0) {
+        op.run();
+        done++;
+      }
+    } catch (Exception | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
     }
     return done;
   }

@@ -2,6 +2,7 @@ package dev.locksmith.benchmarks.report;
 
 import dev.locksmith.benchmarks.load.LoadBenchmarks;
 import dev.locksmith.benchmarks.load.Percentiles;
+import dev.locksmith.benchmarks.redis.CpuPerLock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -24,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param load the load harness results, or null when they did not run
  * @param children the log lines of harnesses run in child JVMs, by title
  * @param redisRoundTripMicros {@code redis-benchmark}'s one-connection p50, when it ran
+ * @param redisCpu client and server CPU per uncontended lock+unlock ({@link CpuPerLock}), when it
+ *     ran
  */
 record ResultsReport(
     Map<String, String> header,
@@ -32,7 +35,8 @@ record ResultsReport(
     List<JmhRow> jmh,
     LoadBenchmarks.@Nullable Results load,
     Map<String, List<String>> children,
-    OptionalDouble redisRoundTripMicros) {
+    OptionalDouble redisRoundTripMicros,
+    List<CpuPerLock.Row> redisCpu) {
 
   /** The peers issue 22's uncontended target is measured against, by JMH method. */
   static final List<String> REDIS_PEERS =
@@ -356,6 +360,47 @@ record ResultsReport(
 
   // --------------------------------------------------------------------------------- issue 5
 
+  /** Where the time of an uncontended lock+unlock goes: wall time beside client and server CPU. */
+  private void redisCpu(StringBuilder md) {
+    if (redisCpu.isEmpty()) {
+      return;
+    }
+    md.append("### Where the time goes: CPU per uncontended lock+unlock (`CpuPerLock`)\n\n");
+    md.append(
+        "The same locks, one after another against one `redis-server` of their own, "
+            + CpuPerLock.MEASURED
+            + " operations each after "
+            + CpuPerLock.WARM_UP
+            + " to warm up: the wall time per operation beside the CPU time the client process"
+            + " (every thread: the caller, Netty's, the engine's) and `redis-server` (`INFO cpu`)"
+            + " spent on it. When their sum divided by the cores comes near the wall time, a lock"
+            + " is bound by CPU, not by round trips, and only costing less CPU makes it faster."
+            + " `oneRoundTrip` is one `GET` through Redisson: the caller-visible floor of a lock"
+            + " whose release is off the caller's path.\n\n");
+    md.append(
+        "| lock | wall us/op | client CPU us/op | server CPU us/op | (client + server) / cores"
+            + " | wall vs `oneRoundTrip` |\n|---|---:|---:|---:|---:|---:|\n");
+    Optional<CpuPerLock.Row> oneTrip =
+        redisCpu.stream().filter(r -> r.lock().equals("oneRoundTrip")).findFirst();
+    int cores = Runtime.getRuntime().availableProcessors();
+    for (CpuPerLock.Row row : redisCpu) {
+      md.append("| ")
+          .append(row.lock())
+          .append(" | ")
+          .append(num(row.wallMicros()))
+          .append(" | ")
+          .append(num(row.clientMicros()))
+          .append(" | ")
+          .append(num(row.serverMicros()))
+          .append(" | ")
+          .append(num(row.totalMicros() / cores))
+          .append(" | ")
+          .append(oneTrip.map(t -> ratio(row.wallMicros() / t.wallMicros())).orElse("-"))
+          .append(" |\n");
+    }
+    md.append('\n');
+  }
+
   private void redisVersusPeers(StringBuilder md) {
     md.append("## 2. Redis provider vs peers (issue 5)\n\n");
     List<JmhRow> rows = jmhOf(REDIS_BENCHMARK);
@@ -378,6 +423,7 @@ record ResultsReport(
               + " spinning).\n\n");
       jmhTable(md, rows);
     }
+    redisCpu(md);
     if (load != null) {
       md.append("### Hand-off latency relative to the peers\n\n");
       md.append(

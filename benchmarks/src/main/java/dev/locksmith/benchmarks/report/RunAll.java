@@ -1,6 +1,8 @@
 package dev.locksmith.benchmarks.report;
 
 import dev.locksmith.benchmarks.load.LoadBenchmarks;
+import dev.locksmith.benchmarks.redis.CpuPerLock;
+import dev.locksmith.benchmarks.redis.RedisProviderBenchmark;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +56,13 @@ public final class RunAll {
     }
     OptionalDouble roundTrip =
         arguments.skipJmh ? OptionalDouble.empty() : RedisRoundTrip.p50Micros();
+    List<CpuPerLock.Row> redisCpu =
+        arguments.skipJmh
+                || !Pattern.compile(arguments.include)
+                    .matcher(RedisProviderBenchmark.class.getName() + ".locksmithAnnotated")
+                    .find()
+            ? List.of()
+            : CpuPerLock.measure();
     LoadBenchmarks.@Nullable Results load = null;
     if (!arguments.skipLoad) {
       load =
@@ -86,7 +96,14 @@ public final class RunAll {
     header.put("JMH raw results", "`" + relative(arguments.json) + "` (not committed)");
     String markdown =
         new ResultsReport(
-                header, Machine.describe(), Machine.versions(), jmh, load, children, roundTrip)
+                header,
+                Machine.describe(),
+                Machine.versions(),
+                jmh,
+                load,
+                children,
+                roundTrip,
+                redisCpu)
             .render();
     write(arguments.out, markdown);
     LOG.info("wrote {} after {} s", arguments.out, took.toSeconds());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.benchmarks.load.LoadBenchmarks;
 import dev.locksmith.benchmarks.load.Percentiles;
+import dev.locksmith.benchmarks.redis.CpuPerLock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -76,7 +77,10 @@ class ResultsReportTest {
                 jmh,
                 load,
                 Map.of("child", List.of("p50 1 us")),
-                OptionalDouble.of(50))
+                OptionalDouble.of(50),
+                List.of(
+                    new CpuPerLock.Row("oneRoundTrip", 1000, 80, 70, 20),
+                    new CpuPerLock.Row("locksmithAnnotated", 1000, 120, 100, 60)))
             .render();
 
     assertThat(md)
@@ -90,6 +94,8 @@ class ResultsReportTest {
         .contains("| locksmithAnnotated | avgt | 105 | 106 ± 1.000 | us/op | 1.05x |")
         .contains("| redisson-rlock | 4.000 ms | 0.25x |")
         .contains("### child\n\n```\np50 1 us\n```")
+        .contains("| locksmithAnnotated | 120 | 100 | 60.0 | ")
+        .contains(" | 1.50x |")
         .contains(
             "| 22 | uncontended annotated lock+unlock <= 0.75x of the fastest peer | 1.17x of"
                 + " shedLock (medians 105 us/op vs 90.0 us/op) | **no** |")
