@@ -47,18 +47,10 @@ final class ActiveLease implements HeldLease {
   // SENT: the release goes through releaseAsync, and the keeper keeps the lease until it is
   // answered; without it a released lease is ended on its holder's thread and no longer kept.
   private static final int SENT = 8;
-  private static final VarHandle STATE;
-  private static final VarHandle LOST_REASON;
-
-  static {
-    try {
-      MethodHandles.Lookup lookup = MethodHandles.lookup();
-      STATE = lookup.findVarHandle(ActiveLease.class, "state", int.class);
-      LOST_REASON = lookup.findVarHandle(ActiveLease.class, "lostReason", String.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle STATE =
+      FieldHandles.of(MethodHandles.lookup(), "state", int.class);
+  private static final VarHandle LOST_REASON =
+      FieldHandles.of(MethodHandles.lookup(), "lostReason", String.class);
 
   @SuppressWarnings("unused") // through STATE
   private volatile int state;

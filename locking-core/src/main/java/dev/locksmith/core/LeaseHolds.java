@@ -10,18 +10,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the last hold is dropped.
  */
 final class LeaseHolds {
-  private static final VarHandle HOLDS;
-  private static final VarHandle HOLDER_CLOSED;
-
-  static {
-    try {
-      MethodHandles.Lookup lookup = MethodHandles.lookup();
-      HOLDS = lookup.findVarHandle(LeaseHolds.class, "holds", int.class);
-      HOLDER_CLOSED = lookup.findVarHandle(LeaseHolds.class, "holderClosed", boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle HOLDS =
+      FieldHandles.of(MethodHandles.lookup(), "holds", int.class);
+  private static final VarHandle HOLDER_CLOSED =
+      FieldHandles.of(MethodHandles.lookup(), "holderClosed", boolean.class);
 
   // Fields, not atomic objects: holds are made per lease.
   @SuppressWarnings("unused") // through HOLDS

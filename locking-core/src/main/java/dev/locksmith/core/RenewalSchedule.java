@@ -12,16 +12,8 @@ import java.util.concurrent.TimeUnit;
  * to check at the deadline itself.
  */
 final class RenewalSchedule {
-  private static final VarHandle RENEWING;
-
-  static {
-    try {
-      RENEWING =
-          MethodHandles.lookup().findVarHandle(RenewalSchedule.class, "renewing", boolean.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  private static final VarHandle RENEWING =
+      FieldHandles.of(MethodHandles.lookup(), "renewing", boolean.class);
 
   // Whether a renewal is in flight (a field, not an AtomicBoolean: a schedule is made per lease).
   private volatile boolean renewing;

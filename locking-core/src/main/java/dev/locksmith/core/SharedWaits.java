@@ -108,15 +108,8 @@ final class SharedWaits {
    * makes a new one.
    */
   private static final class Queue extends ReentrantLock {
-    private static final VarHandle MEMBERS;
-
-    static {
-      try {
-        MEMBERS = MethodHandles.lookup().findVarHandle(Queue.class, "members", int.class);
-      } catch (ReflectiveOperationException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
+    private static final VarHandle MEMBERS =
+        FieldHandles.of(MethodHandles.lookup(), "members", int.class);
 
     @SuppressWarnings("unused") // through MEMBERS
     private volatile int members = 1;
