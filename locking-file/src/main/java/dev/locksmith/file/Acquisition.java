@@ -217,12 +217,7 @@ final class Acquisition {
    * to use is the engine's decision, not this provider's.
    */
   private static LeaseGrant grant(LockRequest request, long token, long startNanos) {
-    return new LeaseGrant(
-        request.lockId(),
-        request.ownerToken(),
-        token,
-        request.ttl(),
-        startNanos + request.ttl().toNanos());
+    return request.granted(token, startNanos);
   }
 
   private static LockRecord record(LockRequest request, long token) {

@@ -79,12 +79,7 @@ final class LockCommands {
   }
 
   private static LeaseGrant grant(LockRequest request, long token, long sentAt) {
-    return new LeaseGrant(
-        request.lockId(),
-        request.ownerToken(),
-        token,
-        request.ttl(),
-        sentAt + request.ttl().toNanos());
+    return request.granted(token, sentAt);
   }
 
   /** How long the holder of {@code lockId} has left in microseconds; 0 when free. */

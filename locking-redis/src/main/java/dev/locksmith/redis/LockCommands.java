@@ -72,12 +72,7 @@ final class LockCommands {
 
     /** The grant of an attempt sent at {@code sentAt}: its local deadline counts from then. */
     LeaseGrant grant(LockRequest request, long sentAt) {
-      return new LeaseGrant(
-          request.lockId(),
-          request.ownerToken(),
-          value,
-          request.ttl(),
-          sentAt + request.ttl().toNanos());
+      return request.granted(value, sentAt);
     }
   }
 

@@ -234,13 +234,7 @@ public final class RedisLockProvider implements LockProvider {
     List<LeaseGrant> grants = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       LockRequest request = requests.get(i);
-      grants.add(
-          new LeaseGrant(
-              request.lockId(),
-              request.ownerToken(),
-              fences.get().get(i),
-              request.ttl(),
-              sentAt + request.ttl().toNanos()));
+      grants.add(request.granted(fences.get().get(i), sentAt));
     }
     return Optional.of(List.copyOf(grants));
   }

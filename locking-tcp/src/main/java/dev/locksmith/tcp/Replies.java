@@ -154,13 +154,7 @@ final class Replies {
     List<LeaseGrant> grants = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       LockRequest request = requests.get(i);
-      grants.add(
-          new LeaseGrant(
-              request.lockId(),
-              request.ownerToken(),
-              parseLong(reply, f, 2 + 2 * i),
-              request.ttl(),
-              sentNanos + request.ttl().toNanos()));
+      grants.add(request.granted(parseLong(reply, f, 2 + 2 * i), sentNanos));
     }
     return Optional.of(List.copyOf(grants));
   }

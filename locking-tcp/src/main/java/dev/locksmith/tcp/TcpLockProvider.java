@@ -183,13 +183,7 @@ final class TcpLockProvider implements LockProvider {
       case "OK" -> {
         List<String> f = reply.fields(3);
         long fencing = replies.parseLong(reply, f, 1);
-        LeaseGrant lease =
-            new LeaseGrant(
-                request.lockId(),
-                request.ownerToken(),
-                fencing,
-                request.ttl(),
-                p.sentNanos() + request.ttl().toNanos());
+        LeaseGrant lease = request.granted(fencing, p.sentNanos());
         c.granted(lease, reply.arrivedNanos(), false);
         if (!c.isOpen()) {
           throw new ConnectionLostException(

@@ -108,8 +108,7 @@ final class MemoryLockStore {
       long expiresAt = now + request.ttl().toNanos();
       Holding holding = new Holding(request, nextToken(), expiresAt);
       holder = holding;
-      return new LeaseGrant(
-          request.lockId(), request.ownerToken(), holding.fencingToken, request.ttl(), expiresAt);
+      return request.granted(holding.fencingToken, now);
     }
 
     void handOff(long now) {

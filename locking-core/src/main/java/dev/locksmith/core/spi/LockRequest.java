@@ -46,4 +46,19 @@ public record LockRequest(String lockId, String ownerToken, Duration ttl, String
   public static LockRequest of(String lockId, Duration ttl) {
     return new LockRequest(lockId, OwnerTokens.newToken(), ttl, OwnerTokens.describeCaller());
   }
+
+  /**
+   * This request's grant as a provider reports it: its lock id, owner token and ttl, the store's
+   * fencing token, and the local deadline every fresh grant has, {@code sentNanos} plus the ttl.
+   * The lease can only end later on the store than that, since the store started it after the
+   * request was sent.
+   *
+   * @param fencingToken the store's fencing token for this grant
+   * @param sentNanos when the request was sent, on the {@link System#nanoTime()} clock, or another
+   *     time no later than the store's grant
+   * @return the grant
+   */
+  public LeaseGrant granted(long fencingToken, long sentNanos) {
+    return new LeaseGrant(lockId, ownerToken, fencingToken, ttl, sentNanos + ttl.toNanos());
+  }
 }
