@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LockProvider;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -55,5 +56,37 @@ final class ConfiguredProviders {
             + " (set locksmith.providers."
             + name
             + ".url)");
+  }
+
+  /**
+   * Creates the providers that {@code settings} name by URL and {@code providers} lacks, into
+   * {@code providers} and {@code owned} (the engine closes those). One bad URL closes what this
+   * call created, so a retry leaks nothing.
+   */
+  static void createFrom(
+      LocksmithSettings settings, Map<String, LockProvider> providers, List<LockProvider> owned) {
+    int before = owned.size();
+    try {
+      String url = settings.defaultUrl();
+      if (url != null && !providers.containsKey(DEFAULT)) {
+        LockProvider provider = LockProviders.create(url);
+        owned.add(provider);
+        providers.put(DEFAULT, provider);
+      }
+      for (Map.Entry<String, String> named : settings.providerUrls().entrySet()) {
+        if (!providers.containsKey(named.getKey())) {
+          LockProvider provider = LockProviders.create(named.getValue());
+          owned.add(provider);
+          providers.put(named.getKey(), provider);
+        }
+      }
+    } catch (RuntimeException e) {
+      while (owned.size() > before) {
+        LockProvider created = owned.remove(owned.size() - 1);
+        providers.values().removeIf(p -> p == created);
+        created.close();
+      }
+      throw e;
+    }
   }
 }

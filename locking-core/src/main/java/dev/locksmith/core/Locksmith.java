@@ -54,6 +54,7 @@ public final class Locksmith implements AutoCloseable {
   private final ProviderCircuits circuits;
   private final LeaseAcquirer acquirer;
   private final LockedCalls lockedCalls;
+  private final ProgrammaticCalls programmatic;
 
   private Locksmith(Builder builder) {
     this.providers = new ConfiguredProviders(builder.providers);
@@ -72,6 +73,7 @@ public final class Locksmith implements AutoCloseable {
             builder.parameterNames,
             builder.keyLanguage != null ? builder.keyLanguage : KeyLanguages.discover());
     this.lockedCalls = new LockedCalls(specs, acquirer, listeners, builder.releaseDeferral);
+    this.programmatic = new ProgrammaticCalls(providers, acquirer);
   }
 
   /**
@@ -206,11 +208,8 @@ public final class Locksmith implements AutoCloseable {
    * @return the lease, or empty when another owner holds the lock (any of the keys)
    */
   public Optional<Lease> tryAcquire(LockOptions options) {
-    return Optional.ofNullable(acquireLease(options.withOnBusy(OnBusy.SKIP)));
+    return Optional.ofNullable(programmatic.acquire(options.withOnBusy(OnBusy.SKIP)));
   }
-
-  // Explicit leases join the thread's held leases so that nested calls reenter them and
-  // Locks.current() sees them; closing removes them (leases closed on another thread are purged).
 
   /**
    * Takes a lock, waiting as the options say. Close the lease to release it. With several keys
@@ -224,23 +223,9 @@ public final class Locksmith implements AutoCloseable {
    */
   public Lease acquire(LockOptions options) {
     Lease lease =
-        acquireLease(options.onBusy() == OnBusy.SKIP ? options.withOnBusy(OnBusy.FAIL) : options);
+        programmatic.acquire(
+            options.onBusy() == OnBusy.SKIP ? options.withOnBusy(OnBusy.FAIL) : options);
     return Objects.requireNonNull(lease);
-  }
-
-  private @Nullable Lease acquireLease(LockOptions options) {
-    LockProvider provider = provider(options);
-    ActiveLease reentered = options.keys().isEmpty() ? HeldLeases.find(provider, options) : null;
-    if (reentered != null) {
-      return new ReenteredLease(reentered);
-    }
-    HeldLease lease =
-        acquirer.obtainHeld(
-            options, ConfiguredProviders.display(options.provider()), provider, false);
-    if (lease != null) {
-      HeldLeases.push(lease);
-    }
-    return lease;
   }
 
   /**
@@ -272,37 +257,7 @@ public final class Locksmith implements AutoCloseable {
    * @throws Exception what the block throws
    */
   public <T> @Nullable T call(LockOptions options, Callable<T> block) throws Exception {
-    LockProvider provider = provider(options);
-    ActiveLease reentered = options.keys().isEmpty() ? HeldLeases.find(provider, options) : null;
-    if (reentered != null) {
-      return runHeld(reentered, block);
-    }
-    HeldLease lease =
-        acquirer.obtainHeld(
-            options, ConfiguredProviders.display(options.provider()), provider, true);
-    if (lease == null) {
-      return null;
-    }
-    try (lease) {
-      return runHeld(lease, block);
-    }
-  }
-
-  private static <T> T runHeld(HeldLease lease, Callable<T> block) throws Exception {
-    HeldLeases.push(lease);
-    try {
-      return block.call();
-    } finally {
-      HeldLeases.pop(lease);
-    }
-  }
-
-  private LockProvider provider(LockOptions options) {
-    LockProvider provider = providers.get(options.provider());
-    if (provider == null) {
-      providers.resolve(options.provider(), "Lock '" + options.lockId() + "'");
-    }
-    return Objects.requireNonNull(provider);
+    return programmatic.call(options, block);
   }
 
   /**
@@ -455,30 +410,7 @@ public final class Locksmith implements AutoCloseable {
       if (settings.requireProvidersAtStartup()) {
         requireProvidersAtStartup = true;
       }
-      int before = ownedProviders.size();
-      try {
-        String url = settings.defaultUrl();
-        if (url != null && !providers.containsKey(ConfiguredProviders.DEFAULT)) {
-          LockProvider provider = LockProviders.create(url);
-          ownedProviders.add(provider);
-          providers.put(ConfiguredProviders.DEFAULT, provider);
-        }
-        for (Map.Entry<String, String> named : settings.providerUrls().entrySet()) {
-          if (!providers.containsKey(named.getKey())) {
-            LockProvider provider = LockProviders.create(named.getValue());
-            ownedProviders.add(provider);
-            providers.put(named.getKey(), provider);
-          }
-        }
-      } catch (RuntimeException e) {
-        // One bad URL: close what this call created, so a retry leaks nothing.
-        while (ownedProviders.size() > before) {
-          LockProvider created = ownedProviders.remove(ownedProviders.size() - 1);
-          providers.values().removeIf(p -> p == created);
-          created.close();
-        }
-        throw e;
-      }
+      ConfiguredProviders.createFrom(settings, providers, ownedProviders);
       return this;
     }
 
