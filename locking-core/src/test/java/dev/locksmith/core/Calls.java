@@ -1,7 +1,6 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.internal.LockedInvocation;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
@@ -33,28 +32,12 @@ final class Calls {
     Method method = findIn(target.getClass(), name);
     method.setAccessible(true);
     try {
-      return invoke(locksmith, target, method, args);
+      return locksmith.invoke(LockedInvocation.reflective(target, method, args));
     } catch (Exception | Error e) {
       throw e;
     } catch (Throwable t) {
       throw new IllegalStateException(t);
     }
-  }
-
-  private static @Nullable Object invoke(
-      Locksmith locksmith, Object target, Method method, Object[] args) throws Throwable {
-    return locksmith.invoke(
-        invocation(
-            method,
-            target.getClass(),
-            args,
-            () -> {
-              try {
-                return method.invoke(target, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            }));
   }
 
   /** The body of an intercepted call. */

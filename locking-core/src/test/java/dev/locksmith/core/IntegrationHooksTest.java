@@ -47,6 +47,31 @@ class IntegrationHooksTest {
     String post(String account) {
       return "posted " + account;
     }
+
+    @DistributedLock(name = "ledger", key = "#account")
+    String refuse(String account) throws java.io.IOException {
+      throw new java.io.IOException("refused " + account);
+    }
+  }
+
+  @Test
+  void reflectiveInvocationRunsTheMethodUnderItsLockAndThrowsWhatItThrows() throws Throwable {
+    try (Locksmith locksmith = engine(ReleaseDeferral.NONE)) {
+      Ledger ledger = new Ledger();
+      Method post = Calls.method(Ledger.class, "post");
+      post.setAccessible(true); // package-private, as test classes are
+      LockedInvocation call = LockedInvocation.reflective(ledger, post, "a-7");
+      assertThat(call.targetClass()).isEqualTo(Ledger.class);
+      assertThat(call.arguments()).containsExactly("a-7");
+      assertThat(locksmith.invoke(call)).isEqualTo("posted a-7");
+
+      Method refuse = Calls.method(Ledger.class, "refuse");
+      refuse.setAccessible(true);
+      assertThatThrownBy(() -> locksmith.invoke(LockedInvocation.reflective(ledger, refuse, "a-8")))
+          .isExactlyInstanceOf(java.io.IOException.class)
+          .hasMessage("refused a-8");
+      assertThat(provider.status("ledger:a-8").currentHolder()).as("released").isEmpty();
+    }
   }
 
   @Test

@@ -2,7 +2,6 @@ package dev.locksmith.spel;
 
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.internal.LockedInvocation;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
@@ -20,32 +19,7 @@ final class Calls {
             .orElseThrow(() -> new IllegalArgumentException("no method " + name));
     method.setAccessible(true);
     try {
-      return locksmith.invoke(
-          new LockedInvocation() {
-            @Override
-            public Method method() {
-              return method;
-            }
-
-            @Override
-            public Class<?> targetClass() {
-              return target.getClass();
-            }
-
-            @Override
-            public @Nullable Object[] arguments() {
-              return args;
-            }
-
-            @Override
-            public @Nullable Object proceed() throws Throwable {
-              try {
-                return method.invoke(target, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              }
-            }
-          });
+      return locksmith.invoke(LockedInvocation.reflective(target, method, args));
     } catch (Exception | Error e) {
       throw e;
     } catch (Throwable t) {

@@ -1,7 +1,6 @@
 package dev.locksmith.testkit;
 
 import dev.locksmith.core.internal.LockedInvocation;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
@@ -17,30 +16,6 @@ final class Invocations {
             .findFirst()
             .orElseThrow(() -> new IllegalArgumentException("no method " + name));
     method.setAccessible(true);
-    return new LockedInvocation() {
-      @Override
-      public Method method() {
-        return method;
-      }
-
-      @Override
-      public Class<?> targetClass() {
-        return target.getClass();
-      }
-
-      @Override
-      public @Nullable Object[] arguments() {
-        return args;
-      }
-
-      @Override
-      public @Nullable Object proceed() throws Throwable {
-        try {
-          return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-          throw e.getCause();
-        }
-      }
-    };
+    return LockedInvocation.reflective(target, method, args);
   }
 }

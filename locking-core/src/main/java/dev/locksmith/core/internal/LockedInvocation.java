@@ -37,4 +37,19 @@ public interface LockedInvocation {
    * @throws Throwable what the method threw
    */
   @Nullable Object proceed() throws Throwable;
+
+  /**
+   * A call of {@code method} on {@code target} that proceeds by reflection, for code that
+   * intercepts calls itself (a {@link java.lang.reflect.Proxy} handler, a test). What the method
+   * throws reaches the caller of {@link #proceed} unwrapped. Make the method accessible first where
+   * it needs it.
+   *
+   * @param target the object the method runs on
+   * @param method the annotated method
+   * @param arguments the call's arguments
+   * @return the call
+   */
+  static LockedInvocation reflective(Object target, Method method, @Nullable Object... arguments) {
+    return new ReflectiveInvocation(target, method, arguments);
+  }
 }
