@@ -2,19 +2,10 @@ package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -33,24 +24,14 @@ import org.slf4j.LoggerFactory;
  * watched: the first lease watched starts it, the sweep that finds none left stops it, and the
  * thread then sleeps until a lease is watched again. The leases due in a sweep are renewed together
  * per provider ({@link RenewalLanes}), at most one batch in flight per provider, on a fixed pool of
- * at most {@link #RENEWAL_THREADS} daemon threads, so a provider that hangs delays only its own
- * leases.
+ * at most {@link EngineThreads#RENEWAL_THREADS} daemon threads, so a provider that hangs delays
+ * only its own leases.
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
   static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
-  private static final AtomicInteger COUNT = new AtomicInteger();
-  // Set on the threads of every engine's keeper: a close on one of them does not wait for them.
-  private static final ThreadLocal<Boolean> OWN_THREAD = ThreadLocal.withInitial(() -> false);
-
   private static final int RECENTLY_LOST = 1024;
-
-  /** The most threads the engine's own renewal pool runs, whatever the number of leases. */
-  static final int RENEWAL_THREADS = 8;
-
-  /** The name prefix of the renewal threads. */
-  static final String RENEWAL_PREFIX = "locksmith-renewal-";
 
   private final Ticker ticker;
   private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
@@ -62,94 +43,19 @@ final class LeaseKeeper implements AutoCloseable {
   private volatile @Nullable ScheduledFuture<?> sweeping;
   private final ReentrantLock sweepLock = new ReentrantLock();
   private final InFlight runningCalls = new InFlight();
-  private final ScheduledThreadPoolExecutor sweeper =
-      new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
-  private final RenewalLanes lanes;
-  private final @Nullable ThreadPoolExecutor ownRenewers;
-
-  /**
-   * The most threads of the engine's background pool, whatever the load: its tasks beyond that
-   * queue. Its tasks are outage probes (at most one per provider), the start-up checks (one per
-   * provider) and unused grants' releases; none waits for another, so a queued task only waits for
-   * a running one's provider call to end, and cannot deadlock.
-   */
-  static final int BACKGROUND_THREADS = 4;
-
-  /** The name prefix of the background threads. */
-  static final String BACKGROUND_PREFIX = "locksmith-background-";
-
-  // The engine's own threads for work off the callers' threads that is not a renewal: outage
-  // probes and releases handed over so that a caller need not wait for them. Never the renewal
-  // executor an application gave, which is for renewals.
-  private final ThreadPoolExecutor background = backgroundPool();
-  // Where the answers of releases that completed later are handled, so that listeners never run
-  // on a provider's I/O threads: one thread, in the order the answers came.
-  private final ExecutorService completions =
-      Executors.newSingleThreadExecutor(daemons("locksmith-completions-"));
   private final InFlight pendingReleases = new InFlight();
+  private final EngineThreads threads;
+  private final RenewalLanes lanes;
+  private volatile boolean closed;
 
   /**
-   * @param renewalExecutor runs renewals, or {@code null} for the keeper's own pool of daemon
+   * @param renewalExecutor runs renewals, or {@code null} for the engine's own pool of daemon
    *     threads (closed with the keeper)
    */
   LeaseKeeper(Ticker ticker, @Nullable Executor renewalExecutor) {
     this.ticker = ticker;
-    if (renewalExecutor != null) {
-      this.ownRenewers = null;
-      this.lanes = new RenewalLanes(renewalExecutor, null);
-    } else {
-      ThreadPoolExecutor own = renewalPool();
-      this.ownRenewers = own;
-      this.lanes = new RenewalLanes(own, own);
-    }
-  }
-
-  /**
-   * At most {@link #RENEWAL_THREADS} daemon threads, each ended after 30 s without work; the lanes
-   * raise its core size to one thread per provider with leases, up to that maximum.
-   */
-  private static ThreadPoolExecutor renewalPool() {
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            1,
-            RENEWAL_THREADS,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            daemons(RENEWAL_PREFIX));
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
-  }
-
-  /**
-   * At most {@link #BACKGROUND_THREADS} daemon threads, each ended after 30 s without work; tasks
-   * beyond them queue in order.
-   */
-  private static ThreadPoolExecutor backgroundPool() {
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            BACKGROUND_THREADS,
-            BACKGROUND_THREADS,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            daemons(BACKGROUND_PREFIX));
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
-  }
-
-  private static ThreadFactory daemons(String prefix) {
-    return task -> {
-      Thread thread =
-          new Thread(
-              () -> {
-                OWN_THREAD.set(true);
-                task.run();
-              },
-              prefix + COUNT.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+    this.threads = new EngineThreads(renewalExecutor);
+    this.lanes = new RenewalLanes(threads.renewers(), threads.ownRenewers());
   }
 
   void watch(ActiveLease lease) {
@@ -172,13 +78,9 @@ final class LeaseKeeper implements AutoCloseable {
   private void startSweeping() {
     sweepLock.lock();
     try {
-      if (sweeping == null && !sweeper.isShutdown()) {
-        sweeping =
-            sweeper.scheduleWithFixedDelay(
-                this::sweep, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+      if (sweeping == null && !closed) {
+        sweeping = threads.every(TICK_MILLIS, this::sweep);
       }
-    } catch (RejectedExecutionException closing) {
-      // The engine is closing.
     } finally {
       sweepLock.unlock();
     }
@@ -271,20 +173,15 @@ final class LeaseKeeper implements AutoCloseable {
 
   /** Keeps one lease again at {@code nanos} on the ticker, such as its deadline. */
   void checkAt(ActiveLease lease, long nanos) {
-    try {
-      sweeper.schedule(
-          () -> {
-            long now = ticker.read();
-            if (leases.get(lease.ownerToken()) == lease && !lease.keep(now, this)) {
-              unwatch(lease);
-            }
-            lanes.dispatch(now);
-          },
-          Math.max(0, nanos - ticker.read()),
-          TimeUnit.NANOSECONDS);
-    } catch (RejectedExecutionException closing) {
-      // The engine is closing.
-    }
+    threads.onSweeperAfter(
+        nanos - ticker.read(),
+        () -> {
+          long now = ticker.read();
+          if (leases.get(lease.ownerToken()) == lease && !lease.keep(now, this)) {
+            unwatch(lease);
+          }
+          lanes.dispatch(now);
+        });
   }
 
   /** The releases sent and not yet answered. */
@@ -297,11 +194,7 @@ final class LeaseKeeper implements AutoCloseable {
    * the answer is dropped (its lease ends by its ttl).
    */
   void complete(Runnable handling) {
-    try {
-      completions.execute(handling);
-    } catch (RejectedExecutionException closed) {
-      LOG.debug("A release answered after the engine closed; its lease ends by its ttl");
-    }
+    threads.complete(handling);
   }
 
   /** A lease's renewal is due and started: it goes out with its provider's next batch. */
@@ -319,16 +212,7 @@ final class LeaseKeeper implements AutoCloseable {
    * provider's outage probe; does nothing once the keeper is closed.
    */
   void runAfter(Duration delay, Runnable task) {
-    try {
-      if (delay.isZero() || delay.isNegative()) {
-        background.execute(task);
-      } else {
-        sweeper.schedule(
-            () -> runAfter(Duration.ZERO, task), delay.toNanos(), TimeUnit.NANOSECONDS);
-      }
-    } catch (RejectedExecutionException closing) {
-      // The engine is closing.
-    }
+    threads.runAfter(delay, task);
   }
 
   private void sweep() {
@@ -363,44 +247,15 @@ final class LeaseKeeper implements AutoCloseable {
    * @return whether every task ended in time
    */
   boolean close(Duration wait) {
-    stop();
-    if (wait.isZero() || wait.isNegative() || OWN_THREAD.get()) {
-      return background.isTerminated();
-    }
-    long deadline = System.nanoTime() + wait.toNanos();
-    try {
-      for (ExecutorService executor : ownExecutors()) {
-        long left = deadline - System.nanoTime();
-        if (!executor.awaitTermination(Math.max(0, left), TimeUnit.NANOSECONDS)) {
-          return false;
-        }
-      }
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
-  private List<ExecutorService> ownExecutors() {
-    return ownRenewers == null
-        ? List.of(background, sweeper, completions)
-        : List.of(background, ownRenewers, sweeper, completions);
-  }
-
-  private void stop() {
     sweepLock.lock();
     try {
-      sweeper.shutdownNow();
+      closed = true;
+      threads.stop();
       sweeping = null;
     } finally {
       sweepLock.unlock();
     }
-    background.shutdownNow();
-    completions.shutdownNow();
-    if (ownRenewers != null) {
-      ownRenewers.shutdownNow();
-    }
     leases.clear();
+    return threads.awaitStopped(wait);
   }
 }

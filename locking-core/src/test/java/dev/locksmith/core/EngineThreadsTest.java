@@ -111,11 +111,11 @@ class EngineThreadsTest {
       }
       await()
           .atMost(Duration.ofSeconds(5))
-          .until(() -> started.get() >= LeaseKeeper.BACKGROUND_THREADS);
+          .until(() -> started.get() >= EngineThreads.BACKGROUND_THREADS);
       await()
           .during(Duration.ofMillis(300))
           .atMost(Duration.ofSeconds(2))
-          .until(() -> started.get() == LeaseKeeper.BACKGROUND_THREADS);
+          .until(() -> started.get() == EngineThreads.BACKGROUND_THREADS);
       release.countDown();
       await().atMost(Duration.ofSeconds(5)).until(() -> finished.get() == tasks);
     }
@@ -128,7 +128,7 @@ class EngineThreadsTest {
             .defaultProvider(MemoryLockProvider.isolated())
             .requireProvidersAtStartup(true);
     AtomicInteger checked = new AtomicInteger();
-    for (int i = 0; i < LeaseKeeper.BACKGROUND_THREADS * 2; i++) {
+    for (int i = 0; i < EngineThreads.BACKGROUND_THREADS * 2; i++) {
       builder.provider(
           "p" + i,
           new ForwardingProvider(MemoryLockProvider.isolated()) {
@@ -140,8 +140,8 @@ class EngineThreadsTest {
           });
     }
     try (Locksmith locksmith = builder.build()) {
-      assertThat(checked).hasValue(LeaseKeeper.BACKGROUND_THREADS * 2);
-      assertThat(locksmith.health()).hasSize(LeaseKeeper.BACKGROUND_THREADS * 2 + 1);
+      assertThat(checked).hasValue(EngineThreads.BACKGROUND_THREADS * 2);
+      assertThat(locksmith.health()).hasSize(EngineThreads.BACKGROUND_THREADS * 2 + 1);
     }
   }
 }

@@ -115,7 +115,7 @@ class RenewalBatchingTest {
   private static int renewalThreads() {
     return (int)
         Thread.getAllStackTraces().keySet().stream()
-            .filter(t -> t.getName().startsWith(LeaseKeeper.RENEWAL_PREFIX))
+            .filter(t -> t.getName().startsWith(EngineThreads.RENEWAL_PREFIX))
             .count();
   }
 
