@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +59,24 @@ final class PendingReleases {
     /** Fails the release with {@code error}, unless a reply completed it already. */
     void fail(Throwable error) {
       outcome.completeExceptionally(error);
+    }
+
+    /**
+     * Completes the release from {@code reply}, its release script's stage, unless a reply
+     * completed it already: with its outcome, or failed with its failure.
+     */
+    void answerFrom(CompletionStage<Boolean> reply) {
+      reply.whenComplete(
+          (released, error) -> {
+            if (error == null) {
+              answer(released);
+            } else {
+              fail(
+                  error instanceof CompletionException && error.getCause() != null
+                      ? error.getCause()
+                      : error);
+            }
+          });
     }
 
     /** Waits, without reacting to interrupts, until the release and those before it completed. */

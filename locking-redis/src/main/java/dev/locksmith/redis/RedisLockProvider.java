@@ -1,6 +1,5 @@
 package dev.locksmith.redis;
 
-import dev.locksmith.core.Durations;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
@@ -12,18 +11,13 @@ import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.core.spi.RenewalRequest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.redisson.api.RedissonClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Leases in Redis, through Redisson. Each lock is a hash {@code PREFIX:{LOCK_ID}:lock} with a
@@ -47,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * (never Redisson's command dump); Redisson's exception is the cause. A lease whose renewal fails
  * that way, or finds the lease gone after a restart or failover, is reported lost by the caller's
  * renewal. An acquire whose outcome is unknown (its reply was lost) is compensated: a best-effort
- * script deletes the lock if this acquisition's owner token holds it. The scripts' runs and this
- * translation are {@link LockCommands}'.
+ * script deletes the lock if this acquisition's owner token holds it. The scripts' runs are {@link
+ * LockCommands}', this translation {@link CommandSender}'s and the compensation {@link
+ * Compensations}'.
  *
  * <p>A Redis whose {@code maxmemory-policy} may evict lock keys (anything but {@code noeviction})
  * is refused before the provider's first grant with a {@link
@@ -58,53 +53,37 @@ import org.slf4j.LoggerFactory;
  * command is sent.
  */
 public final class RedisLockProvider implements LockProvider {
-  private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
-
-  /** The longest TTL in days; see {@link #MAX_TTL}. */
-  static final int MAX_TTL_DAYS = 365;
-
-  /**
-   * The longest TTL a request or renewal may give: 365 days, the bound Locksmith's engine puts on
-   * every ttl ({@code Durations.MAX} in locking-core). Longer leases are a mistake rather than a
-   * need, and the bound keeps every value computed from a TTL far from overflow: the milliseconds
-   * sent to Redis, {@code ttl.toNanos()} and the local deadline {@code nanoTime + ttl}. Without it
-   * a TTL of 200000 days ran the acquire script and then overflowed, leaving a lock held for
-   * centuries by an acquisition that had failed; now it fails with an {@link
-   * IllegalArgumentException} before any command is sent.
-   */
-  static final Duration MAX_TTL = Duration.ofDays(MAX_TTL_DAYS);
-
-  /**
-   * How long {@link #close()} waits for the answers of releases in flight: 15 s, longer than
-   * Redisson's own bound on a command with the default settings ({@code timeout} 3 s, 3 retries 1.5
-   * s apart: 13.5 s), within which each release is answered or failed by Redisson itself.
-   */
-  static final Duration CLOSE_WAIT = Duration.ofSeconds(15);
-
-  private final RedissonClient client;
-  private final boolean ownsClient;
   private final RedisLockOptions options;
   private final String description;
   private final WakeUps wakeUps;
-  private final FirstContact firstContact = new FirstContact();
   private final LockCommands commands;
   private final EvictionGate evictionGate;
   private final Waiting waiting;
-  private final boolean cluster;
+  private final SeveralLocks severalLocks;
   private final PendingReleases pendingReleases = new PendingReleases();
+  private final ProviderShutdown shutdown;
   private volatile boolean closed;
 
   private RedisLockProvider(
       RedissonClient client, boolean ownsClient, RedisLockOptions options, String description) {
-    this.client = client;
-    this.ownsClient = ownsClient;
+    FirstContact firstContact = new FirstContact();
     this.options = options;
     this.description = description;
     this.wakeUps = new WakeUps(client);
     this.commands = new LockCommands(client, firstContact, description, options);
     this.evictionGate = new EvictionGate(client, options, description, firstContact);
     this.waiting = new Waiting(commands, wakeUps, description, () -> closed);
-    this.cluster = client.getConfig().isClusterConfig();
+    this.severalLocks =
+        new SeveralLocks(commands, evictionGate, client.getConfig().isClusterConfig());
+    this.shutdown =
+        new ProviderShutdown(
+            client,
+            ownsClient,
+            description,
+            pendingReleases,
+            commands.compensations(),
+            wakeUps,
+            firstContact);
   }
 
   /**
@@ -173,7 +152,7 @@ public final class RedisLockProvider implements LockProvider {
 
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
-    checkTtl(request.ttl());
+    TtlBounds.checkTtl(request.ttl());
     LockKeys keys = keys(request.lockId());
     evictionGate.ensureChecked(request.lockId());
     long sentAt = System.nanoTime();
@@ -215,7 +194,7 @@ public final class RedisLockProvider implements LockProvider {
     LockRequests.checkBatch(requests);
     List<LockKeys> keys = new ArrayList<>(requests.size());
     for (LockRequest request : requests) {
-      checkTtl(request.ttl());
+      TtlBounds.checkTtl(request.ttl());
       keys.add(keys(request.lockId()));
     }
     if (requests.size() == 1) {
@@ -225,18 +204,7 @@ public final class RedisLockProvider implements LockProvider {
     if (!inOneScript(keys)) {
       return LockProvider.super.tryAcquireAll(requests);
     }
-    evictionGate.ensureChecked(requests.get(0).lockId());
-    long sentAt = System.nanoTime();
-    Optional<List<Long>> fences = commands.acquireAll(requests, keys);
-    if (fences.isEmpty()) {
-      return Optional.empty();
-    }
-    List<LeaseGrant> grants = new ArrayList<>(requests.size());
-    for (int i = 0; i < requests.size(); i++) {
-      LockRequest request = requests.get(i);
-      grants.add(request.granted(fences.get().get(i), sentAt));
-    }
-    return Optional.of(List.copyOf(grants));
+    return severalLocks.acquireAll(requests, keys);
   }
 
   /**
@@ -244,16 +212,7 @@ public final class RedisLockProvider implements LockProvider {
    * Sentinel set-up, and on a Cluster when every lock's keys lie in one slot.
    */
   boolean inOneScript(List<LockKeys> keys) {
-    if (!cluster) {
-      return true;
-    }
-    int slot = KeySlots.slot(keys.get(0).lock());
-    for (LockKeys lock : keys) {
-      if (KeySlots.slot(lock.lock()) != slot) {
-        return false;
-      }
-    }
-    return true;
+    return severalLocks.inOneScript(keys);
   }
 
   /**
@@ -267,7 +226,7 @@ public final class RedisLockProvider implements LockProvider {
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
-    checkTtl(request.ttl());
+    TtlBounds.checkTtl(request.ttl());
     long deadline = Deadlines.nanosAfter(timeout);
     LockKeys keys = keys(request.lockId());
     evictionGate.ensureChecked(request.lockId());
@@ -281,7 +240,7 @@ public final class RedisLockProvider implements LockProvider {
 
   @Override
   public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
-    checkTtl(ttl);
+    TtlBounds.checkTtl(ttl);
     LockKeys keys = keys(lease.lockId());
     pendingReleases.awaitAnswered(List.of(lease.lockId()));
     long sentAt = System.nanoTime();
@@ -347,19 +306,7 @@ public final class RedisLockProvider implements LockProvider {
     }
     String releaseId = OwnerTokens.newToken();
     PendingReleases.Pending pending = pendingReleases.register(lease, releaseId);
-    commands
-        .releaseAsync(lease, keys, releaseId)
-        .whenComplete(
-            (released, error) -> {
-              if (error == null) {
-                pending.answer(released);
-              } else {
-                pending.fail(
-                    error instanceof CompletionException && error.getCause() != null
-                        ? error.getCause()
-                        : error);
-              }
-            });
+    pending.answerFrom(commands.releaseAsync(lease, keys, releaseId));
     return pending.outcome().copy();
   }
 
@@ -381,55 +328,12 @@ public final class RedisLockProvider implements LockProvider {
     List<LockKeys> keys = new ArrayList<>(requests.size());
     List<String> ids = new ArrayList<>(requests.size());
     for (RenewalRequest request : requests) {
-      checkTtl(request.ttl());
+      TtlBounds.checkTtl(request.ttl());
       keys.add(keys(request.lease().lockId()));
       ids.add(request.lease().lockId());
     }
     pendingReleases.awaitAnswered(ids);
-    Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
-    for (int i = 0; i < requests.size(); i++) {
-      int slot = cluster ? KeySlots.slot(keys.get(i).lock()) : 0;
-      groups.computeIfAbsent(slot, s -> new ArrayList<>()).add(i);
-    }
-    long sentAt = System.nanoTime();
-    List<CompletableFuture<List<Boolean>>> sent = new ArrayList<>(groups.size());
-    for (List<Integer> group : groups.values()) {
-      List<LeaseGrant> leases = new ArrayList<>(group.size());
-      List<LockKeys> groupKeys = new ArrayList<>(group.size());
-      List<Duration> ttls = new ArrayList<>(group.size());
-      for (int i : group) {
-        leases.add(requests.get(i).lease());
-        groupKeys.add(keys.get(i));
-        ttls.add(requests.get(i).ttl());
-      }
-      sent.add(commands.renewAll(leases, groupKeys, ttls));
-    }
-    List<Optional<LeaseGrant>> renewed = new ArrayList<>(requests.size());
-    for (int i = 0; i < requests.size(); i++) {
-      renewed.add(Optional.empty());
-    }
-    int g = 0;
-    for (List<Integer> group : groups.values()) {
-      List<Boolean> answers;
-      try {
-        answers = sent.get(g++).join();
-      } catch (CompletionException e) {
-        if (e.getCause() instanceof RuntimeException failure) {
-          throw failure;
-        }
-        throw e;
-      }
-      for (int j = 0; j < group.size(); j++) {
-        if (answers.get(j)) {
-          RenewalRequest request = requests.get(group.get(j));
-          renewed.set(
-              group.get(j),
-              Optional.of(
-                  request.lease().renewed(request.ttl(), sentAt + request.ttl().toNanos())));
-        }
-      }
-    }
-    return renewed;
+    return severalLocks.renewAll(requests, keys);
   }
 
   @Override
@@ -446,11 +350,12 @@ public final class RedisLockProvider implements LockProvider {
 
   /**
    * Waits for the answers of the releases still in flight ({@link #releaseAsync}) and of the
-   * compensating releases of failed acquires, at most {@link #CLOSE_WAIT}, failing those still
-   * unanswered then with a {@link LockProviderException} ("provider closed"); wakes every waiter of
-   * this provider, which then throws a {@link LockProviderException} ("provider closed") holding
-   * nothing, drops the provider's subscriptions and, when it created the client, shuts the client
-   * down. Leases still held expire by their TTL; later calls throw {@link IllegalStateException}.
+   * compensating releases of failed acquires, at most {@link ProviderShutdown#CLOSE_WAIT}, failing
+   * those still unanswered then with a {@link LockProviderException} ("provider closed"); wakes
+   * every waiter of this provider, which then throws a {@link LockProviderException} ("provider
+   * closed") holding nothing, drops the provider's subscriptions and, when it created the client,
+   * shuts the client down. Leases still held expire by their TTL; later calls throw {@link
+   * IllegalStateException}.
    */
   @Override
   public void close() {
@@ -458,52 +363,7 @@ public final class RedisLockProvider implements LockProvider {
       return;
     }
     closed = true;
-    long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
-    try {
-      int failed = pendingReleases.drain(CLOSE_WAIT, description);
-      if (failed > 0) {
-        LOG.warn(
-            "Redis {}: closed with {} release(s) unanswered after {}; those leases end by their"
-                + " TTL at the latest",
-            description,
-            failed,
-            Durations.format(CLOSE_WAIT));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      pendingReleases.failUnanswered(description);
-    }
-    awaitCompensations(deadline);
-    wakeUps.close();
-    firstContact.close();
-    if (ownsClient) {
-      try {
-        client.shutdown(0, 2, TimeUnit.SECONDS);
-      } catch (RuntimeException e) {
-        LOG.debug("Shutting down the Redisson client of {} failed: {}", description, e.toString());
-      }
-    }
-  }
-
-  /**
-   * Lets the compensating releases of failed acquires ({@link #releaseAbandoned}) finish before the
-   * client is shut down: shut down first, their commands failed with Redisson's "shutdown" and the
-   * locks they were to free stayed held for their whole TTL (a {@code locksmith run} whose acquire
-   * timed out closes its provider at once).
-   */
-  private void awaitCompensations(long deadline) {
-    try {
-      int unanswered = commands.awaitCompensations(deadline);
-      if (unanswered > 0) {
-        LOG.warn(
-            "Redis {}: closed with {} release(s) of failed acquires unanswered; those locks end"
-                + " by their TTL at the latest",
-            description,
-            unanswered);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    shutdown.run();
   }
 
   /** This provider's releases in flight. */
@@ -524,29 +384,12 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   /**
-   * Refuses a TTL that is not positive or is longer than {@link #MAX_TTL}, before anything is sent.
-   */
-  static Duration checkTtl(Duration ttl) {
-    Objects.requireNonNull(ttl, "ttl");
-    if (ttl.isNegative() || ttl.isZero()) {
-      throw new IllegalArgumentException("ttl must be positive, was " + ttl);
-    }
-    if (ttl.compareTo(MAX_TTL) > 0) {
-      throw new IllegalArgumentException(
-          "ttl "
-              + Durations.format(ttl)
-              + " is longer than the longest the Redis provider grants, "
-              + MAX_TTL_DAYS
-              + "d");
-    }
-    return ttl;
-  }
-
-  /**
    * Best effort: deletes the lock if {@code request}'s owner token holds it, after an acquire whose
    * outcome is unknown. Never throws; the stage completes with whether a lock was deleted.
    */
   CompletionStage<Boolean> releaseAbandoned(LockRequest request) {
-    return commands.releaseAbandoned(request, LockKeys.of(options.prefix(), request.lockId()));
+    return commands
+        .compensations()
+        .release(request, LockKeys.of(options.prefix(), request.lockId()));
   }
 }

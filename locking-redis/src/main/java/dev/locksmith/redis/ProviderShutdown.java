@@ -1,0 +1,105 @@
+package dev.locksmith.redis;
+
+import dev.locksmith.core.Durations;
+import dev.locksmith.core.LockProviderException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How a provider closes: it waits for the answers of its releases in flight and of the compensating
+ * releases of failed acquires, at most {@link #CLOSE_WAIT}, wakes its waiters, drops its
+ * subscriptions and, when it created the client, shuts the client down, in that order.
+ */
+final class ProviderShutdown {
+  // Logged under the provider's name, as operators configure it.
+  private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
+
+  /**
+   * How long {@link #run()} waits for the answers of releases in flight: 15 s, longer than
+   * Redisson's own bound on a command with the default settings ({@code timeout} 3 s, 3 retries 1.5
+   * s apart: 13.5 s), within which each release is answered or failed by Redisson itself.
+   */
+  static final Duration CLOSE_WAIT = Duration.ofSeconds(15);
+
+  private final RedissonClient client;
+  private final boolean ownsClient;
+  private final String description;
+  private final PendingReleases pendingReleases;
+  private final Compensations compensations;
+  private final WakeUps wakeUps;
+  private final FirstContact firstContact;
+
+  ProviderShutdown(
+      RedissonClient client,
+      boolean ownsClient,
+      String description,
+      PendingReleases pendingReleases,
+      Compensations compensations,
+      WakeUps wakeUps,
+      FirstContact firstContact) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.description = description;
+    this.pendingReleases = pendingReleases;
+    this.compensations = compensations;
+    this.wakeUps = wakeUps;
+    this.firstContact = firstContact;
+  }
+
+  /**
+   * Waits for the releases in flight, failing those still unanswered after {@link #CLOSE_WAIT} with
+   * a {@link LockProviderException} ("provider closed"), and for the compensations; then wakes the
+   * waiters, drops the subscriptions and shuts an owned client down.
+   */
+  void run() {
+    long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+    try {
+      int failed = pendingReleases.drain(CLOSE_WAIT, description);
+      if (failed > 0) {
+        LOG.warn(
+            "Redis {}: closed with {} release(s) unanswered after {}; those leases end by their"
+                + " TTL at the latest",
+            description,
+            failed,
+            Durations.format(CLOSE_WAIT));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      pendingReleases.failUnanswered(description);
+    }
+    awaitCompensations(deadline);
+    wakeUps.close();
+    firstContact.close();
+    if (ownsClient) {
+      try {
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+      } catch (RuntimeException e) {
+        LOG.debug("Shutting down the Redisson client of {} failed: {}", description, e.toString());
+      }
+    }
+  }
+
+  /**
+   * Lets the compensating releases of failed acquires ({@link Compensations}) finish before the
+   * client is shut down: shut down first, their commands failed with Redisson's "shutdown" and the
+   * locks they were to free stayed held for their whole TTL (a {@code locksmith run} whose acquire
+   * timed out closes its provider at once).
+   */
+  private void awaitCompensations(long deadline) {
+    try {
+      int unanswered = compensations.awaitAnswered(deadline);
+      if (unanswered > 0) {
+        LOG.warn(
+            "Redis {}: closed with {} release(s) of failed acquires unanswered; those locks end"
+                + " by their TTL at the latest",
+            description,
+            unanswered);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package dev.locksmith.redis;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/** The keys and arguments the {@link LuaScripts} are run with. */
+final class ScriptArguments {
+  private ScriptArguments() {}
+
+  /**
+   * The keys of a script over several locks, two per lock in order: its hash key and {@code second}
+   * ({@code lock1, second1, lock2, second2, ...}).
+   */
+  static List<Object> keyPairs(List<LockKeys> keys, Function<LockKeys, String> second) {
+    List<Object> scriptKeys = new ArrayList<>(2 * keys.size());
+    for (LockKeys lock : keys) {
+      scriptKeys.add(lock.lock());
+      scriptKeys.add(second.apply(lock));
+    }
+    return scriptKeys;
+  }
+
+  /**
+   * The acquire scripts' four arguments for {@code request}: owner token, ttl in ms, owner
+   * description, life of the fencing counter in ms.
+   */
+  static List<Object> acquire(LockRequest request) {
+    long ttl = millis(request.ttl());
+    return List.of(
+        request.ownerToken(),
+        Long.toString(ttl),
+        request.owner(),
+        Long.toString(ttl + LuaScripts.FENCE_MARGIN_MILLIS));
+  }
+
+  /**
+   * The acquire script's four further arguments that fold in {@code fold}, a release in flight: its
+   * owner token, fencing token, release id and how many release records a hash keeps.
+   */
+  static List<Object> fold(PendingReleases.Pending fold) {
+    return List.of(
+        fold.lease().ownerToken(),
+        Long.toString(fold.lease().fencingToken()),
+        fold.releaseId(),
+        Integer.toString(LuaScripts.RELEASE_RECORDS));
+  }
+
+  /**
+   * The renew scripts' three arguments for {@code lease}: owner token, fencing token, {@code ttl}
+   * in ms.
+   */
+  static List<Object> renew(LeaseGrant lease, Duration ttl) {
+    return List.of(
+        lease.ownerToken(), Long.toString(lease.fencingToken()), Long.toString(millis(ttl)));
+  }
+
+  /**
+   * The release script's five arguments for {@code lease}: owner token, fencing token, {@code
+   * releaseId}, life of the release record in ms, how many release records a hash keeps.
+   */
+  static List<Object> release(LeaseGrant lease, String releaseId) {
+    return List.of(
+        lease.ownerToken(),
+        Long.toString(lease.fencingToken()),
+        releaseId,
+        Long.toString(LuaScripts.TOMBSTONE_MILLIS),
+        Integer.toString(LuaScripts.RELEASE_RECORDS));
+  }
+
+  private static long millis(Duration ttl) {
+    long millis = ttl.toMillis();
+    // Round up, so that the lease on the server never ends before the local deadline.
+    if (ttl.minusMillis(millis).isZero()) {
+      return Math.max(1, millis);
+    }
+    return millis + 1;
+  }
+}
