@@ -28,11 +28,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One connection to the server, shared by all threads of a provider: requests carry ids and their
- * replies complete futures, in any order. The leases granted over it are recorded here; when it
- * closes, those of running work are lost, because the server releases a closed connection's leases
- * at once, and each is reported to the loss listener before any pending request fails. Leases the
- * server detached (shortened to a minimum hold with HOLD) are not lost: they stay held until their
- * end.
+ * replies complete futures, in any order. The leases granted over it are recorded in its {@link
+ * ConnectionLeases}; when it closes, those of running work are lost, because the server releases a
+ * closed connection's leases at once, and each is reported to the loss listener before any pending
+ * request fails. Leases the server detached (shortened to a minimum hold with HOLD) are not lost:
+ * they stay held until their end.
  */
 final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
@@ -40,42 +40,15 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   /** A request in flight. */
   record Pending(String id, CompletableFuture<Reply> reply, long sentNanos) {}
 
-  /** Ended leases are pruned at most this often. */
-  private static final long PRUNE_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-  /**
-   * A lease is pruned this long after the server has surely ended it: its ttl after the client last
-   * learned it was granted or renewed.
-   */
-  private static final long PRUNE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-  /**
-   * A lease recorded here.
-   *
-   * @param learnedNanos when the reply that granted or last renewed it arrived; the server granted
-   *     or renewed it no later, so its ttl on the server ended no later than this plus the ttl
-   * @param releasing a RELEASE of it is in flight: if the connection drops now, the lease is
-   *     released with it, not lost
-   * @param detached shortened to a minimum hold with HOLD: the server keeps it until its end
-   *     whatever happens to the connection, so it is not lost when the connection closes
-   */
-  private record Held(LeaseGrant lease, long learnedNanos, boolean releasing, boolean detached) {
-    boolean surelyEndedBy(long now) {
-      return now - learnedNanos - lease.ttl().toNanos() > PRUNE_GRACE_NANOS;
-    }
-  }
-
   private final String description;
   private final AtomicLong ids;
-  private final Consumer<LeaseGrant> onLost;
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
-  private final Map<String, Held> leases = new ConcurrentHashMap<>();
+  private final ConnectionLeases leases;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final LongAdder writes = new LongAdder();
   private volatile @Nullable Channel channel;
   private volatile @Nullable String closeReason;
   private volatile boolean deliberate;
-  private volatile long lastPruneNanos = System.nanoTime();
 
   /**
    * @param description the server as errors and logs name it, such as {@code lock server
@@ -85,12 +58,17 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   ClientConnection(String description, AtomicLong ids, Consumer<LeaseGrant> onLost) {
     this.description = description;
     this.ids = ids;
-    this.onLost = onLost;
+    this.leases = new ConnectionLeases(description, this::isOpen, onLost);
   }
 
   boolean isOpen() {
     Channel ch = channel;
     return !closed.get() && ch != null && ch.isActive();
+  }
+
+  /** The leases granted over this connection, as far as the client knows. */
+  ConnectionLeases leases() {
+    return leases;
   }
 
   /** Sends {@code <id> <body>} and returns the pending reply. */
@@ -202,124 +180,6 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     return e;
   }
 
-  /**
-   * Records a lease granted over this connection, and now and then forgets leases the server has
-   * surely ended long ago (shortened to a minimum hold, say, and never released).
-   *
-   * <p>Pruning goes by when the client last learned of each lease, not by its conservative
-   * deadline: a grant pushed after a long wait has a deadline in the past but a full ttl on the
-   * server. The lease recorded now is never pruned by this call.
-   *
-   * @param learnedNanos when the reply granting or renewing it arrived
-   * @param detach whether the server detached it from the connection (HOLD); a lease once detached
-   *     stays detached
-   */
-  void granted(LeaseGrant lease, long learnedNanos, boolean detach) {
-    pruneNowAndThen();
-    leases.merge(
-        lease.ownerToken(),
-        new Held(lease, learnedNanos, false, detach),
-        (old, fresh) -> old.detached() ? new Held(lease, learnedNanos, false, true) : fresh);
-  }
-
-  /**
-   * Records the renewal (RENEW or HOLD) of a lease recorded here, but never records it anew: a
-   * lease forgotten while its renewal was in flight (released meanwhile, its reply handled first)
-   * stays forgotten. A lease whose RELEASE is in flight stays marked as being released.
-   *
-   * @param learnedNanos when the reply renewing it arrived
-   * @param detach whether the server detached it from the connection (HOLD); a lease once detached
-   *     stays detached
-   */
-  void renewed(LeaseGrant lease, long learnedNanos, boolean detach) {
-    pruneNowAndThen();
-    leases.computeIfPresent(
-        lease.ownerToken(),
-        (token, old) -> {
-          boolean sameLease =
-              old.lease().lockId().equals(lease.lockId())
-                  && old.lease().fencingToken() == lease.fencingToken();
-          if (!sameLease) {
-            return old;
-          }
-          return new Held(lease, learnedNanos, old.releasing(), old.detached() || detach);
-        });
-  }
-
-  /** Forgets, at most once per {@link #PRUNE_INTERVAL_NANOS}, the leases surely ended by now. */
-  private void pruneNowAndThen() {
-    long now = System.nanoTime();
-    if (now - lastPruneNanos >= PRUNE_INTERVAL_NANOS) {
-      lastPruneNanos = now;
-      leases.values().removeIf(held -> held.surelyEndedBy(now));
-    }
-  }
-
-  /**
-   * Records the leases of one ACQUIRE-ALL granted over this connection, as {@link #granted} does.
-   *
-   * @throws ConnectionLostException when the connection has closed meanwhile: the server released
-   *     them with it
-   */
-  void grantedAll(List<LeaseGrant> granted, long learnedNanos, String what) {
-    for (LeaseGrant lease : granted) {
-      granted(lease, learnedNanos, false);
-    }
-    if (!isOpen()) {
-      throw new ConnectionLostException(
-          "connection to "
-              + description
-              + " lost just after "
-              + what
-              + " was granted;"
-              + " the server released the locks");
-    }
-  }
-
-  /** Whether this connection still holds the lease, as far as the client knows. */
-  boolean holds(String ownerToken, String lockId) {
-    Held held = leases.get(ownerToken);
-    return isOpen() && held != null && lockId.equals(held.lease().lockId());
-  }
-
-  /**
-   * Marks the lease as being released, if this connection still holds it as far as the client
-   * knows; from then on a dropped connection releases it rather than losing it, and it is not
-   * reported lost. Atomic with {@link #onClosed}: either the mark is seen there or this returns
-   * false.
-   *
-   * @return whether the lease was held and is now marked; when false, send no RELEASE
-   */
-  boolean startRelease(String ownerToken, String lockId) {
-    boolean[] marked = {false};
-    leases.computeIfPresent(
-        ownerToken,
-        (token, held) -> {
-          if (!isOpen() || !lockId.equals(held.lease().lockId())) {
-            return held;
-          }
-          marked[0] = true;
-          return new Held(held.lease(), held.learnedNanos(), true, held.detached());
-        });
-    return marked[0];
-  }
-
-  /** Clears the mark of {@link #startRelease} after a RELEASE whose outcome is unknown. */
-  void releaseUnknown(String ownerToken) {
-    leases.computeIfPresent(
-        ownerToken,
-        (token, held) -> new Held(held.lease(), held.learnedNanos(), false, held.detached()));
-  }
-
-  /** How many leases are recorded (for tests). */
-  int leaseCount() {
-    return leases.size();
-  }
-
-  void forget(String ownerToken) {
-    leases.remove(ownerToken);
-  }
-
   void close(String reason) {
     close(reason, false);
   }
@@ -413,44 +273,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    // Removed one by one, atomically with startRelease: a lease whose RELEASE is in flight is
-    // released with the connection, not lost.
-    // Detached leases (shortened to a minimum hold) stay held on the server until their end.
-    List<LeaseGrant> lost = new ArrayList<>();
-    int detached = 0;
-    for (String ownerToken : leases.keySet()) {
-      Held held = leases.remove(ownerToken);
-      if (held == null || held.releasing() || held.lease().expired()) {
-        continue;
-      }
-      if (held.detached()) {
-        detached++;
-      } else {
-        lost.add(held.lease());
-      }
-    }
-    if (deliberate) {
-      if (!lost.isEmpty() || detached > 0) {
-        LOG.info(
-            "Closed the connection to {}: {} lease(s) of running work ended with it (the server"
-                + " released them); {} lease(s) kept for their minimum hold stay held until it ends",
-            description,
-            lost.size(),
-            detached);
-      }
-    } else if (!lost.isEmpty()) {
-      LOG.warn(
-          "Connection to {} closed; {} lease(s) held over it are lost (the server released them)",
-          description,
-          lost.size());
-    }
-    for (LeaseGrant lease : lost) {
-      try {
-        onLost.accept(lease);
-      } catch (RuntimeException e) {
-        LOG.warn("Reporting the lost lease on '{}' failed", lease.lockId(), e);
-      }
-    }
+    leases.endAll(deliberate);
     List<Pending> inFlight = new ArrayList<>(pending.values());
     for (Pending p : inFlight) {
       failPending(p);

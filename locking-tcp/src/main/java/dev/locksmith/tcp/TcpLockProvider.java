@@ -9,19 +9,12 @@ import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.RenewalRequest;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +41,11 @@ import org.slf4j.LoggerFactory;
  * returned as the server gave it, with little or none of that deadline left; this provider holds no
  * timing policy of its own, and the engine renews such a grant before using it.
  *
- * <p>This class holds the lease semantics; {@link Connector} makes the connection (back-off, TLS,
- * AUTH), {@link RequestLines} encodes the requests, {@link Replies} waits for and reads the
- * replies, and {@link ClientConnection} tracks the leases held over one connection.
+ * <p>This class holds the lease semantics and takes leases; {@link Renewals} renews them and {@link
+ * Releases} releases them, {@link AcquireWithdrawal} withdraws an ACQUIRE given up on, {@link
+ * Connector} makes the connection (back-off, TLS, AUTH), {@link RequestLines} encodes the requests,
+ * {@link Replies} waits for and reads the replies, {@link ClientConnection} carries them, and
+ * {@link ConnectionLeases} tracks the leases held over one connection.
  */
 final class TcpLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TcpLockProvider.class);
@@ -59,9 +54,9 @@ final class TcpLockProvider implements LockProvider {
   private final Connector connector;
   private final Replies replies;
   private final AcquireWithdrawal withdrawal;
-  private final PendingReleases pendingReleases = new PendingReleases();
-  private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
-  private volatile boolean holdUnknown;
+  private final Renewals renewals;
+  private final Releases releases;
+  private final LostLeaseCallbacks lossCallbacks = new LostLeaseCallbacks();
   private volatile boolean acquireAllUnknown;
 
   /**
@@ -70,9 +65,11 @@ final class TcpLockProvider implements LockProvider {
    */
   TcpLockProvider(TcpProviderSettings settings) {
     this.settings = settings;
-    this.connector = new Connector(settings, this::leaseLost);
+    this.connector = new Connector(settings, lossCallbacks::report);
     this.replies = new Replies(settings);
     this.withdrawal = new AcquireWithdrawal(settings, connector);
+    this.renewals = new Renewals(settings, connector, replies);
+    this.releases = new Releases(settings, connector, replies);
   }
 
   @Override
@@ -119,7 +116,7 @@ final class TcpLockProvider implements LockProvider {
       return LockProvider.super.tryAcquireAll(requests);
     }
     Optional<List<LeaseGrant>> grants = replies.grants(requests, reply, p.sentNanos(), what);
-    grants.ifPresent(leases -> c.grantedAll(leases, reply.arrivedNanos(), what));
+    grants.ifPresent(leases -> c.leases().grantedAll(leases, reply.arrivedNanos(), what));
     return grants;
   }
 
@@ -184,7 +181,7 @@ final class TcpLockProvider implements LockProvider {
         List<String> f = reply.fields(3);
         long fencing = replies.parseLong(reply, f, 1);
         LeaseGrant lease = request.granted(fencing, p.sentNanos());
-        c.granted(lease, reply.arrivedNanos(), false);
+        c.leases().granted(lease, reply.arrivedNanos(), false);
         if (!c.isOpen()) {
           throw new ConnectionLostException(
               "connection to "
@@ -219,28 +216,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
-    if (ttl.isNegative() || ttl.isZero()) {
-      throw new IllegalArgumentException("ttl must be positive, was " + ttl);
-    }
-    ClientConnection c = connector.current();
-    if (c == null || !c.holds(lease.ownerToken(), lease.lockId())) {
-      return Optional.empty();
-    }
-    boolean hold = !ttl.equals(lease.ttl()) && !holdUnknown;
-    ClientConnection.Pending p = c.send(RequestLines.renew(lease, ttl, hold));
-    Reply reply;
-    try {
-      reply = replies.awaitUninterruptibly(p, renewal(lease, hold));
-      if (hold && Replies.unknownCommand(reply)) {
-        holdUnknown();
-        hold = false;
-        p = c.send(RequestLines.renew(lease, ttl, false));
-        reply = replies.awaitUninterruptibly(p, renewal(lease, false));
-      }
-    } catch (ConnectionLostException e) {
-      return Optional.empty();
-    }
-    return renewed(c, lease, ttl, hold, p.sentNanos(), reply);
+    return renewals.renew(lease, ttl);
   }
 
   /**
@@ -259,98 +235,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
-    LockRequests.checkRenewals(requests);
-    int n = requests.size();
-    List<Optional<LeaseGrant>> answers = new ArrayList<>(Collections.nCopies(n, Optional.empty()));
-    ClientConnection c = connector.current();
-    if (c == null) {
-      return answers;
-    }
-    List<Integer> sentFor = new ArrayList<>(n);
-    List<String> lines = new ArrayList<>(n);
-    boolean[] hold = new boolean[n];
-    for (int i = 0; i < n; i++) {
-      RenewalRequest request = requests.get(i);
-      LeaseGrant lease = request.lease();
-      if (!c.holds(lease.ownerToken(), lease.lockId())) {
-        continue;
-      }
-      hold[i] = !request.ttl().equals(lease.ttl()) && !holdUnknown;
-      sentFor.add(i);
-      lines.add(RequestLines.renew(lease, request.ttl(), hold[i]));
-    }
-    if (lines.isEmpty()) {
-      return answers;
-    }
-    List<ClientConnection.Pending> sent = c.sendAll(lines);
-    List<@Nullable Reply> got =
-        replies.awaitAll(sent, "a batch of " + lines.size() + " RENEW requests");
-    RuntimeException refusal = null;
-    List<Integer> again = new ArrayList<>();
-    for (int k = 0; k < sent.size(); k++) {
-      int i = sentFor.get(k);
-      Reply reply = got.get(k);
-      if (reply == null) {
-        continue; // the connection dropped: the server released the lease with it
-      }
-      RenewalRequest request = requests.get(i);
-      if (hold[i] && Replies.unknownCommand(reply)) {
-        holdUnknown();
-        again.add(i);
-        continue;
-      }
-      try {
-        answers.set(
-            i, renewed(c, request.lease(), request.ttl(), hold[i], sent.get(k).sentNanos(), reply));
-      } catch (LockProviderException e) {
-        if (refusal == null) {
-          refusal = e;
-        }
-      }
-    }
-    for (int i : again) {
-      answers.set(i, renew(requests.get(i).lease(), requests.get(i).ttl()));
-    }
-    if (refusal != null) {
-      throw refusal;
-    }
-    return answers;
-  }
-
-  private static String renewal(LeaseGrant lease, boolean hold) {
-    return (hold ? "HOLD '" : "RENEW '") + lease.lockId() + "'";
-  }
-
-  private void holdUnknown() {
-    if (!holdUnknown) {
-      holdUnknown = true;
-      LOG.info(
-          "Server {} does not know HOLD (an older version): leases kept for their minimum hold"
-              + " stay tied to the connection",
-          settings);
-    }
-  }
-
-  /** A RENEW or HOLD reply as {@link #renew} answers it; the deadline counts from the send. */
-  private Optional<LeaseGrant> renewed(
-      ClientConnection c,
-      LeaseGrant lease,
-      Duration ttl,
-      boolean hold,
-      long sentNanos,
-      Reply reply) {
-    switch (reply.kind()) {
-      case "OK" -> {
-        LeaseGrant renewed = lease.renewed(ttl, sentNanos + ttl.toNanos());
-        c.renewed(renewed, reply.arrivedNanos(), hold);
-        return Optional.of(renewed);
-      }
-      case "NOTHELD" -> {
-        c.forget(lease.ownerToken());
-        return Optional.empty();
-      }
-      default -> throw replies.refused(renewal(lease, hold), reply);
-    }
+    return renewals.renewAll(requests);
   }
 
   /**
@@ -364,22 +249,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public boolean release(LeaseGrant lease) {
-    ClientConnection c = connector.current();
-    if (c == null || !c.startRelease(lease.ownerToken(), lease.lockId())) {
-      return false;
-    }
-    String what = "RELEASE '" + lease.lockId() + "'";
-    ClientConnection.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
-    Reply reply;
-    try {
-      reply = replies.awaitUninterruptibly(p, what);
-    } catch (ConnectionLostException e) {
-      return released(c, lease, null, e, what);
-    } catch (RuntimeException e) {
-      c.releaseUnknown(lease.ownerToken());
-      throw e;
-    }
-    return released(c, lease, reply, null, what);
+    return releases.release(lease);
   }
 
   /**
@@ -403,68 +273,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
-    ClientConnection c = connector.current();
-    if (c == null || !c.startRelease(lease.ownerToken(), lease.lockId())) {
-      return CompletableFuture.completedFuture(false);
-    }
-    String what = "RELEASE '" + lease.lockId() + "'";
-    ClientConnection.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
-    c.expireAfter(p, settings.requestTimeout().toNanos());
-    CompletableFuture<Boolean> stage = new CompletableFuture<>();
-    pendingReleases.add(stage);
-    p.reply()
-        .whenComplete(
-            (reply, failure) -> {
-              try {
-                stage.complete(released(c, lease, reply, failure, what));
-              } catch (RuntimeException e) {
-                stage.completeExceptionally(e);
-              }
-            });
-    return stage;
-  }
-
-  /**
-   * The outcome of a RELEASE marked with {@link ClientConnection#startRelease}: its reply, or its
-   * failure (a {@link TimeoutException} when no reply came in time).
-   */
-  private boolean released(
-      ClientConnection c,
-      LeaseGrant lease,
-      @Nullable Reply reply,
-      @Nullable Throwable failure,
-      String what) {
-    if (failure != null) {
-      Throwable cause =
-          failure instanceof CompletionException && failure.getCause() != null
-              ? failure.getCause()
-              : failure;
-      if (cause instanceof TimeoutException timeout) {
-        c.releaseUnknown(lease.ownerToken());
-        throw replies.noReply(what, timeout);
-      }
-      LockProviderException e = Replies.failure(cause);
-      if (e instanceof ConnectionLostException && !c.isOpen()) {
-        LOG.debug(
-            "Connection lost while releasing '{}'; the server released it with the connection",
-            lease.lockId());
-        c.forget(lease.ownerToken());
-        return true;
-      }
-      // Only the write failed; the connection, and with it the lease, lives on.
-      c.releaseUnknown(lease.ownerToken());
-      throw e;
-    }
-    c.forget(lease.ownerToken());
-    switch (Objects.requireNonNull(reply, "reply").kind()) {
-      case "OK" -> {
-        return true;
-      }
-      case "NOTHELD" -> {
-        return false;
-      }
-      default -> throw replies.refused(what, reply);
-    }
+    return releases.releaseAsync(lease);
   }
 
   @Override
@@ -484,19 +293,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public AutoCloseable onLeaseLost(Consumer<LeaseGrant> callback) {
-    Objects.requireNonNull(callback, "callback");
-    lossCallbacks.add(callback);
-    return () -> lossCallbacks.remove(callback);
-  }
-
-  private void leaseLost(LeaseGrant lease) {
-    for (Consumer<LeaseGrant> callback : lossCallbacks) {
-      try {
-        callback.accept(lease);
-      } catch (RuntimeException e) {
-        LOG.warn("A lease-lost callback failed for '{}'", lease.lockId(), e);
-      }
-    }
+    return lossCallbacks.add(callback);
   }
 
   /**
@@ -529,23 +326,7 @@ final class TcpLockProvider implements LockProvider {
    */
   @Override
   public void close() {
-    int unconfirmed =
-        pendingReleases.awaitThenFail(
-            settings.requestTimeout().toNanos(),
-            new LockProviderException(
-                "provider for "
-                    + settings
-                    + " was closed before the release was confirmed (waited "
-                    + ConnectFailures.requestTimeout(settings)
-                    + ")"));
-    if (unconfirmed > 0) {
-      LOG.warn(
-          "Closing the provider for {}: {} release(s) unconfirmed after {}; the server releases"
-              + " those leases with the connection",
-          settings,
-          unconfirmed,
-          ConnectFailures.requestTimeout(settings));
-    }
+    releases.awaitPending();
     connector.close();
   }
 

@@ -27,14 +27,14 @@ class ClientConnectionLeasesTest {
   @Test
   void aRenewalHandledAfterTheReleaseDoesNotRecordTheLeaseAgain() {
     LeaseGrant lease = lease("late-renewal");
-    connection.granted(lease, System.nanoTime(), false);
-    assertThat(connection.startRelease(lease.ownerToken(), lease.lockId())).isTrue();
-    connection.forget(lease.ownerToken()); // the release's reply
+    connection.leases().granted(lease, System.nanoTime(), false);
+    assertThat(connection.leases().startRelease(lease.ownerToken(), lease.lockId())).isTrue();
+    connection.leases().forget(lease.ownerToken()); // the release's reply
 
-    connection.renewed(renewedOf(lease), System.nanoTime(), false);
+    connection.leases().renewed(renewedOf(lease), System.nanoTime(), false);
 
-    assertThat(connection.leaseCount()).isZero();
-    assertThat(connection.holds(lease.ownerToken(), lease.lockId())).isFalse();
+    assertThat(connection.leases().count()).isZero();
+    assertThat(connection.leases().holds(lease.ownerToken(), lease.lockId())).isFalse();
     channel.close();
     assertThat(lost).isEmpty();
   }
@@ -42,10 +42,10 @@ class ClientConnectionLeasesTest {
   @Test
   void aRenewalHandledWhileTheReleaseIsInFlightKeepsItsMark() {
     LeaseGrant lease = lease("renewal-during-release");
-    connection.granted(lease, System.nanoTime(), false);
-    assertThat(connection.startRelease(lease.ownerToken(), lease.lockId())).isTrue();
+    connection.leases().granted(lease, System.nanoTime(), false);
+    assertThat(connection.leases().startRelease(lease.ownerToken(), lease.lockId())).isTrue();
 
-    connection.renewed(renewedOf(lease), System.nanoTime(), false);
+    connection.leases().renewed(renewedOf(lease), System.nanoTime(), false);
     channel.close();
 
     assertThat(lost).as("released with the connection, not lost").isEmpty();
@@ -54,9 +54,9 @@ class ClientConnectionLeasesTest {
   @Test
   void aRenewedLeaseOfRunningWorkIsLostWithItsConnection() {
     LeaseGrant lease = lease("running");
-    connection.granted(lease, System.nanoTime(), false);
+    connection.leases().granted(lease, System.nanoTime(), false);
 
-    connection.renewed(renewedOf(lease), System.nanoTime(), false);
+    connection.leases().renewed(renewedOf(lease), System.nanoTime(), false);
     channel.close();
 
     assertThat(lost).singleElement().satisfies(l -> assertThat(l.lockId()).isEqualTo("running"));

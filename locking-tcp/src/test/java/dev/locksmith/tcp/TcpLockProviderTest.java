@@ -220,7 +220,7 @@ class TcpLockProviderTest {
       assertThat(a.release(held))
           .as("the server released it, with the connection if not by the RELEASE")
           .isTrue();
-      assertThat(((TcpLockProvider) a).connection().leaseCount()).isZero();
+      assertThat(((TcpLockProvider) a).connection().leases().count()).isZero();
       assertThat(reportedLost).as("released, not lost").isEmpty();
       LeaseGrant next = waiting.get(2, TimeUnit.SECONDS).orElseThrow();
       assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
@@ -262,14 +262,14 @@ class TcpLockProviderTest {
     TcpLockProvider a = (TcpLockProvider) provider();
     LeaseGrant lease = a.tryAcquire(LockRequest.of("shortened", TTL)).orElseThrow();
     assertThat(a.renew(lease, Duration.ofMillis(20))).isPresent();
-    assertThat(a.connection().leaseCount()).isEqualTo(1);
+    assertThat(a.connection().leases().count()).isEqualTo(1);
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
             () -> {
               LeaseGrant other = a.tryAcquire(LockRequest.of("other", TTL)).orElseThrow();
               assertThat(a.release(other)).isTrue();
-              return a.connection().leaseCount() == 0;
+              return a.connection().leases().count() == 0;
             });
   }
 

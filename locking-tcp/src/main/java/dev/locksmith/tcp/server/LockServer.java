@@ -1,9 +1,10 @@
 package dev.locksmith.tcp.server;
 
+import static dev.locksmith.tcp.server.SettingChecks.portIn;
+import static dev.locksmith.tcp.server.SettingChecks.positive;
+
 import dev.locksmith.tcp.internal.Protocol;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -210,11 +211,7 @@ public final class LockServer implements AutoCloseable {
      * @throws IOException when the file cannot be read
      */
     public Builder secretFile(Path file) throws IOException {
-      String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-      if (text.isEmpty()) {
-        throw new IOException("secret file " + file + " is empty");
-      }
-      this.secret = new Secret(text);
+      this.secret = Secret.read(file);
       return this;
     }
 
@@ -473,32 +470,6 @@ public final class LockServer implements AutoCloseable {
               fencingBlock,
               metricsPort,
               metricsBind));
-    }
-
-    private static Duration positive(String name, Duration value) {
-      if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, was " + value);
-      }
-      return value;
-    }
-
-    private static int positive(String name, int value) {
-      return Math.toIntExact(positive(name, (long) value));
-    }
-
-    private static long positive(String name, long value) {
-      if (value < 1) {
-        throw new IllegalArgumentException(name + " must be positive, was " + value);
-      }
-      return value;
-    }
-
-    /** {@code port} when it is a TCP port or {@code lowest} (0 or -1, with their meaning). */
-    private static int portIn(String name, int port, int lowest) {
-      if (port < lowest || port > 65_535) {
-        throw new IllegalArgumentException(name + " " + port + " is outside " + lowest + "..65535");
-      }
-      return port;
     }
   }
 }

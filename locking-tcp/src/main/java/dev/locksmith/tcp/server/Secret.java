@@ -1,6 +1,9 @@
 package dev.locksmith.tcp.server;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -17,6 +20,19 @@ final class Secret {
       throw new IllegalArgumentException("the shared secret is empty");
     }
     this.digest = sha256(secret);
+  }
+
+  /**
+   * Reads the secret from a file; surrounding whitespace and newlines are stripped.
+   *
+   * @throws IOException when the file cannot be read or holds only whitespace
+   */
+  static Secret read(Path file) throws IOException {
+    String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+    if (text.isEmpty()) {
+      throw new IOException("secret file " + file + " is empty");
+    }
+    return new Secret(text);
   }
 
   boolean matches(String candidate) {
