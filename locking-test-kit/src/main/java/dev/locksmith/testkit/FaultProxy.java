@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -62,15 +60,13 @@ public final class FaultProxy implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FaultProxy.class);
   private static final String LISTEN_HOST = "127.0.0.1";
   private static final long MAX_DELAY_NANOS = Long.MAX_VALUE / 4;
-  private static final long CLOSE_JOIN_NANOS = TimeUnit.SECONDS.toNanos(5);
 
   final InetSocketAddress target;
   private final ServerSocket listener;
   private final int port;
-  private final String threadPrefix;
   private final AtomicInteger connectionIds = new AtomicInteger();
   final AtomicLong[] forwarded = {new AtomicLong(), new AtomicLong()};
-  private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+  private final ProxyThreads threads;
 
   /** Guards the fields below and every connection's and pipe's state. */
   final ReentrantLock lock = new ReentrantLock();
@@ -85,7 +81,7 @@ public final class FaultProxy implements AutoCloseable {
     this.target = target;
     this.listener = listener;
     this.port = listener.getLocalPort();
-    this.threadPrefix = "fault-proxy-" + port + "-";
+    this.threads = new ProxyThreads(toString(), "fault-proxy-" + port + "-");
   }
 
   /**
@@ -320,29 +316,8 @@ public final class FaultProxy implements AutoCloseable {
     for (ProxyConnection connection : connections) {
       connection.close(false, false);
     }
-    joinThreads();
+    threads.joinAll();
     LOG.info("{} closed", this);
-  }
-
-  private void joinThreads() {
-    long deadline = System.nanoTime() + CLOSE_JOIN_NANOS;
-    for (Thread thread : new ArrayList<>(threads)) {
-      if (thread == Thread.currentThread()) {
-        continue;
-      }
-      long left = deadline - System.nanoTime();
-      try {
-        if (left > 0) {
-          TimeUnit.NANOSECONDS.timedJoin(thread, left);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-      if (thread.isAlive()) {
-        LOG.warn("{}: thread {} did not end", this, thread.getName());
-      }
-    }
   }
 
   /** Returns {@code "FaultProxy[127.0.0.1:port -> target]"}. */
@@ -382,21 +357,7 @@ public final class FaultProxy implements AutoCloseable {
       if (closed) {
         return false;
       }
-      Thread thread =
-          new Thread(
-              () -> {
-                try {
-                  body.run();
-                } catch (RuntimeException | Error e) {
-                  LOG.error("{}: thread {} failed", this, Thread.currentThread().getName(), e);
-                } finally {
-                  threads.remove(Thread.currentThread());
-                }
-              },
-              threadPrefix + name);
-      thread.setDaemon(true);
-      threads.add(thread);
-      thread.start();
+      threads.start(name, body);
       return true;
     } finally {
       lock.unlock();

@@ -12,21 +12,13 @@ import dev.locksmith.core.LockTimeoutException;
 import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,11 +47,8 @@ public final class SeveralKeysScenarios {
   /** How long a scenario waits for a lock to be taken or let go. */
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-  private static final String NAME = "acct";
-  private static final List<String> IDS = List.of("acct:a", "acct:b", "acct:c");
-
   private final LockedAccounts accounts;
-  private final LockProvider provider;
+  private final AccountLocks locks;
 
   /**
    * Scenarios on one bean.
@@ -69,7 +58,7 @@ public final class SeveralKeysScenarios {
    */
   public SeveralKeysScenarios(LockedAccounts accounts, LockProvider provider) {
     this.accounts = accounts;
-    this.provider = provider;
+    this.locks = new AccountLocks(provider);
   }
 
   /**
@@ -329,9 +318,9 @@ public final class SeveralKeysScenarios {
           assertThat(lease.leases()).extracting(Lease::lockId).containsExactly("acct:a", "acct:b");
           assertThat(lease.leases()).allSatisfy(one -> assertThat(one.fencingToken()).isPositive());
           assertThat(lease.lease("b").lockId()).isEqualTo("acct:b");
-          assertThat(holderToken("acct:a")).isEqualTo(lease.lease("a").fencingToken());
-          assertThat(holderToken("acct:b")).isEqualTo(lease.lease("b").fencingToken());
-          assertHeldExactly("acct:a", "acct:b");
+          assertThat(locks.holderToken("acct:a")).isEqualTo(lease.lease("a").fencingToken());
+          assertThat(locks.holderToken("acct:b")).isEqualTo(lease.lease("b").fencingToken());
+          locks.assertHeldExactly("acct:a", "acct:b");
           seen.set(lease);
         });
 
@@ -350,49 +339,19 @@ public final class SeveralKeysScenarios {
    * @throws Exception if a thread fails or times out
    */
   public void transfersInOppositeDirectionsRaceWithoutDeadlockAndLoseNoUpdate() throws Exception {
-    CyclicBarrier barrier = new CyclicBarrier(2);
-    Map<String, Long> lastTokens = new ConcurrentHashMap<>();
-    Queue<String> problems = new ConcurrentLinkedQueue<>();
-    Consumer<Lease> check =
-        lease -> {
-          if (lease.leases().size() != 2) {
-            problems.add("leases: " + lease.leases());
-          }
-          for (Lease one : lease.leases()) {
-            Long previous = lastTokens.put(one.lockId(), one.fencingToken());
-            if (previous != null && one.fencingToken() <= previous) {
-              problems.add(one.lockId() + ": token " + one.fencingToken() + " after " + previous);
-            }
-          }
-        };
+    RisingTokenCheck check = new RisingTokenCheck();
 
-    ExecutorService pool = Executors.newFixedThreadPool(2);
-    try {
-      Future<?> forth =
-          pool.submit(() -> race(barrier, () -> accounts.transfer("a", "b", 3, check)));
-      Future<?> back =
-          pool.submit(() -> race(barrier, () -> accounts.transfer("b", "a", 2, check)));
-      forth.get(120, TimeUnit.SECONDS); // a deadlock would time out here
-      back.get(120, TimeUnit.SECONDS);
-    } finally {
-      pool.shutdownNow();
-    }
+    TwoThreadRace.run(
+        ROUNDS,
+        () -> accounts.transfer("a", "b", 3, check),
+        () -> accounts.transfer("b", "a", 2, check));
 
     Book book = accounts.book();
     assertThat(book.transfers()).isEqualTo(2L * ROUNDS);
     assertThat(book.balance("a")).isEqualTo(Book.OPENING_BALANCE - ROUNDS);
     assertThat(book.balance("b")).isEqualTo(Book.OPENING_BALANCE + ROUNDS);
-    assertThat(problems).isEmpty();
+    assertThat(check.problems()).isEmpty();
     assertNothingHeld();
-  }
-
-  /** Makes both threads start each call together, {@link #ROUNDS} times. */
-  private static Void race(CyclicBarrier barrier, Runnable call) throws Exception {
-    for (int round = 0; round < ROUNDS; round++) {
-      barrier.await(30, TimeUnit.SECONDS);
-      call.run();
-    }
-    return null;
   }
 
   /**
@@ -408,28 +367,29 @@ public final class SeveralKeysScenarios {
    */
   public void withOneAccountHeldElsewhereNoPolicyTakesTheOtherAndNothingIsLeftHeld(
       Locksmith elsewhere, Runnable whileHeld) {
-    try (Lease b = elsewhere.acquire(LockOptions.named(NAME).withKey("b"))) {
+    try (Lease b = elsewhere.acquire(LockOptions.named(AccountLocks.NAME).withKey("b"))) {
       assertThat(accounts.transferOrSkip("b", "a", 7)).as("skipped").isNull();
-      assertOnlyHeldElsewhere(b);
+      locks.assertOnlyHeldElsewhere(b);
 
       assertThatThrownBy(() -> accounts.transferOrFail("b", "a", 7))
           .isInstanceOf(LockBusyException.class)
           .hasMessageContaining("acct:b");
-      assertOnlyHeldElsewhere(b);
+      locks.assertOnlyHeldElsewhere(b);
 
       assertThatThrownBy(() -> accounts.transferBriefly("b", "a", 7))
           .isInstanceOf(LockTimeoutException.class)
           .hasMessageContaining("acct:b");
-      assertOnlyHeldElsewhere(b);
+      locks.assertOnlyHeldElsewhere(b);
 
       assertThat(accounts.book().runs()).as("no method ran").isZero();
       whileHeld.run();
-      try (Lease a = elsewhere.tryAcquire(LockOptions.named(NAME).withKey("a")).orElseThrow()) {
+      try (Lease a =
+          elsewhere.tryAcquire(LockOptions.named(AccountLocks.NAME).withKey("a")).orElseThrow()) {
         assertThat(a.fencingToken()).isPositive();
       }
     }
     // the other host's release may still be on its way to the store when its close returns
-    await().atMost(TIMEOUT).until(() -> isFree("acct:a") && isFree("acct:b"));
+    await().atMost(TIMEOUT).until(() -> locks.isFree("acct:a") && locks.isFree("acct:b"));
 
     assertThat(accounts.transferOrSkip("b", "a", 7)).isEqualTo("moved");
     assertThat(accounts.book().balance("a")).isEqualTo(Book.OPENING_BALANCE + 7);
@@ -454,9 +414,9 @@ public final class SeveralKeysScenarios {
           inner.set(accounts.audit("b"));
           assertThat(inner.get()).isEqualTo(lease.lease("b").fencingToken());
           assertThat(Locks.current()).isSameAs(lease);
-          assertThat(holderToken("acct:a")).isEqualTo(lease.lease("a").fencingToken());
-          assertThat(holderToken("acct:b")).isEqualTo(lease.lease("b").fencingToken());
-          assertHeldExactly("acct:a", "acct:b");
+          assertThat(locks.holderToken("acct:a")).isEqualTo(lease.lease("a").fencingToken());
+          assertThat(locks.holderToken("acct:b")).isEqualTo(lease.lease("b").fencingToken());
+          locks.assertHeldExactly("acct:a", "acct:b");
           accounts.transfer(
               "c",
               "b",
@@ -464,11 +424,11 @@ public final class SeveralKeysScenarios {
               nested -> {
                 assertThat(nested.lease("b").fencingToken())
                     .isEqualTo(lease.lease("b").fencingToken());
-                assertThat(holderToken("acct:c")).isEqualTo(nested.lease("c").fencingToken());
+                assertThat(locks.holderToken("acct:c")).isEqualTo(nested.lease("c").fencingToken());
               });
-          assertThat(isFree("acct:c")).as("the nested call released what it took").isTrue();
-          assertThat(holderToken("acct:b")).isEqualTo(lease.lease("b").fencingToken());
-          assertHeldExactly("acct:a", "acct:b");
+          assertThat(locks.isFree("acct:c")).as("the nested call released what it took").isTrue();
+          assertThat(locks.holderToken("acct:b")).isEqualTo(lease.lease("b").fencingToken());
+          locks.assertHeldExactly("acct:a", "acct:b");
         });
 
     assertThat(inner.get()).isPositive();
@@ -488,10 +448,10 @@ public final class SeveralKeysScenarios {
       throws Exception {
     CompletableFuture<String> work = new CompletableFuture<>();
     Supplier<CompletableFuture<String>> first = lazy.call("b", "a", work);
-    assertThat(isFree("acct:a")).as("nothing is taken before subscription").isTrue();
+    assertThat(locks.isFree("acct:a")).as("nothing is taken before subscription").isTrue();
 
     CompletableFuture<String> running = first.get();
-    await().atMost(TIMEOUT).until(() -> !isFree("acct:a") && !isFree("acct:b"));
+    await().atMost(TIMEOUT).until(() -> !locks.isFree("acct:a") && !locks.isFree("acct:b"));
     CompletableFuture<String> refused =
         lazy.call("a", "b", CompletableFuture.completedFuture("x")).get();
     assertThat(refused)
@@ -502,7 +462,7 @@ public final class SeveralKeysScenarios {
 
     work.complete("done");
     assertThat(running.get(20, TimeUnit.SECONDS)).isEqualTo("done!");
-    await().atMost(TIMEOUT).until(() -> isFree("acct:a") && isFree("acct:b"));
+    await().atMost(TIMEOUT).until(() -> locks.isFree("acct:a") && locks.isFree("acct:b"));
     assertNothingHeld();
   }
 
@@ -527,37 +487,6 @@ public final class SeveralKeysScenarios {
    * lists none of them.
    */
   public void assertNothingHeld() {
-    for (String id : IDS) {
-      assertThat(isFree(id)).as("%s is free", id).isTrue();
-    }
-    assertHeldExactly();
-  }
-
-  /** After a transfer from b to a gave up: a was let go, and b is held only by {@code b}. */
-  private void assertOnlyHeldElsewhere(Lease b) {
-    assertThat(isFree("acct:a")).as("a was let go").isTrue();
-    assertThat(holderToken("acct:b")).isEqualTo(b.fencingToken());
-    assertHeldExactly("acct:b");
-  }
-
-  /**
-   * Where the provider lists what it holds, the {@code acct} locks it lists are exactly {@code
-   * ids}; a provider that cannot list is checked through {@link LockProvider#status} instead.
-   */
-  private void assertHeldExactly(String... ids) {
-    Optional<List<LockStatus>> listed = provider.listHeld();
-    listed.ifPresent(
-        all ->
-            assertThat(all.stream().map(LockStatus::lockId).filter(id -> id.startsWith(NAME + ":")))
-                .as("held acct locks")
-                .containsExactlyInAnyOrder(ids));
-  }
-
-  private long holderToken(String lockId) {
-    return provider.status(lockId).currentHolder().orElseThrow().fencingToken();
-  }
-
-  private boolean isFree(String lockId) {
-    return provider.status(lockId).currentHolder().isEmpty();
+    locks.assertNothingHeld();
   }
 }

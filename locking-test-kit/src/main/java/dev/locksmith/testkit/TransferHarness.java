@@ -1,28 +1,14 @@
 package dev.locksmith.testkit;
 
-import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Proves that locks over several keys cannot deadlock or let two holders in: starts N JVMs (default
@@ -49,10 +35,16 @@ import java.util.concurrent.TimeoutException;
  * in-process provider.
  */
 public final class TransferHarness {
-  private static final String[] CHILD_OPTIONS = {"-Xmx128m", "-XX:TieredStopAtLevel=1"};
   private static final int LOG_LINES = 8;
 
   private TransferHarness() {}
+
+  /** A daemon thread named {@code transfer-harness}, as every thread the harness starts. */
+  static Thread daemon(Runnable task) {
+    Thread thread = new Thread(task, "transfer-harness");
+    thread.setDaemon(true);
+    return thread;
+  }
 
   /**
    * A harness with the defaults: 4 processes × 2 threads × 15 transfers among 5 accounts.
@@ -365,93 +357,8 @@ public final class TransferHarness {
      */
     public Result run(String url, Path workDir) throws IOException, InterruptedException {
       TransferPlan plan = prepare(workDir);
-      List<ChildJvm> children = new ArrayList<>();
-      List<CompletableFuture<TransferContender.WarmUp>> warmUps = new ArrayList<>();
-      List<Integer> exitCodes = new ArrayList<>();
-      List<Path> logs = new ArrayList<>();
-      ExecutorService readers = Executors.newFixedThreadPool(processes, Builder::daemon);
-      long started = System.nanoTime();
-      long end = started + deadline.toNanos();
-      long go;
-      try {
-        for (int i = 0; i < processes; i++) {
-          Path log = workDir.resolve("transfers-" + i + ".out");
-          logs.add(log);
-          List<String> args = new ArrayList<>(List.of(url, Integer.toString(i)));
-          args.addAll(plan.toArgs());
-          ChildJvm child =
-              ChildJvm.builder(TransferContender.class)
-                  .jvmOptions(CHILD_OPTIONS)
-                  .args(args)
-                  .output(log)
-                  .pipeStdin()
-                  .pipeStdout()
-                  .start();
-          children.add(child);
-          CompletableFuture<TransferContender.WarmUp> warmUp = new CompletableFuture<>();
-          warmUps.add(warmUp);
-          readers.execute(() -> readReady(child, warmUp));
-        }
-        awaitAll(warmUps, end);
-        go = System.nanoTime();
-        for (ChildJvm child : children) {
-          try {
-            child.send("go");
-          } catch (UncheckedIOException ended) {
-            // it ended before the start: its exit code and records tell why
-          }
-        }
-        for (ChildJvm child : children) {
-          try {
-            exitCodes.add(child.awaitExit(Duration.ofNanos(Math.max(0, end - System.nanoTime()))));
-          } catch (IllegalStateException timedOut) { // killed by awaitExit
-            exitCodes.add(-1);
-          }
-        }
-      } finally {
-        children.forEach(ChildJvm::close);
-        readers.shutdownNow();
-      }
-      return collect(plan, exitCodes, logs, started, go, warmUps);
-    }
-
-    /**
-     * Reads a child's standard output: completes {@code warmUp} from its {@code ready} line (or
-     * fails it at the end of the output without one), then drains the rest.
-     */
-    private static void readReady(
-        ChildJvm child, CompletableFuture<TransferContender.WarmUp> warmUp) {
-      try (BufferedReader out =
-          new BufferedReader(
-              new InputStreamReader(child.process().getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-          if (!warmUp.isDone() && line.startsWith(TransferContender.READY + " ")) {
-            warmUp.complete(TransferContender.WarmUp.parse(line));
-          }
-        }
-      } catch (IOException | RuntimeException e) {
-        warmUp.completeExceptionally(e);
-      } finally {
-        warmUp.completeExceptionally(new IllegalStateException(child + " ended before ready"));
-      }
-    }
-
-    /** Waits until every future is done (in whatever way) or the deadline passes. */
-    private static void awaitAll(
-        List<CompletableFuture<TransferContender.WarmUp>> futures, long end)
-        throws InterruptedException {
-      try {
-        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
-            .get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (ExecutionException | TimeoutException e) {
-        // a process that failed or never became ready shows in its exit code and records
-      }
-    }
-
-    private static Thread daemon(Runnable task) {
-      Thread thread = new Thread(task, "transfer-harness");
-      thread.setDaemon(true);
-      return thread;
+      TransferRun run = TransfersInChildJvms.run(url, workDir, plan, processes, deadline);
+      return TransferResults.collect(plan, processes, startBalance, run);
     }
 
     /**
@@ -468,59 +375,8 @@ public final class TransferHarness {
     public Result runInThreads(LockProvider provider, Path workDir)
         throws IOException, InterruptedException {
       TransferPlan plan = prepare(workDir);
-      ExecutorService engines = Executors.newFixedThreadPool(processes, Builder::daemon);
-      List<Future<Integer>> runs = new ArrayList<>();
-      List<CompletableFuture<TransferContender.WarmUp>> warmUps = new ArrayList<>();
-      CountDownLatch start = new CountDownLatch(1);
-      List<Integer> exitCodes = new ArrayList<>();
-      long started = System.nanoTime();
-      long end = started + deadline.toNanos();
-      long go;
-      try {
-        for (int i = 0; i < processes; i++) {
-          int process = i;
-          CompletableFuture<TransferContender.WarmUp> warmUp = new CompletableFuture<>();
-          warmUps.add(warmUp);
-          TransferContender.StartGate gate =
-              outcome -> {
-                warmUp.complete(outcome);
-                if (!start.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                  throw new TimeoutException("no word to start before the deadline");
-                }
-              };
-          runs.add(
-              engines.submit(
-                  () -> {
-                    try (Locksmith locksmith =
-                        Locksmith.builder().defaultProvider(provider).build()) {
-                      return TransferContender.run(locksmith, plan, process, gate);
-                    } finally {
-                      warmUp.completeExceptionally(
-                          new IllegalStateException("process " + process + " ended before ready"));
-                    }
-                  }));
-        }
-        awaitAll(warmUps, end);
-        go = System.nanoTime();
-        start.countDown();
-        for (Future<Integer> run : runs) {
-          exitCodes.add(exitCode(run, end));
-        }
-      } finally {
-        engines.shutdownNow();
-      }
-      return collect(plan, exitCodes, List.of(), started, go, warmUps);
-    }
-
-    private static int exitCode(Future<Integer> run, long end) throws InterruptedException {
-      try {
-        return run.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (TimeoutException e) {
-        return -1;
-      } catch (ExecutionException e) {
-        Objects.requireNonNullElse(e.getCause(), e).printStackTrace();
-        return 2;
-      }
+      TransferRun run = TransfersInThreads.run(provider, plan, processes, deadline);
+      return TransferResults.collect(plan, processes, startBalance, run);
     }
 
     /** Writes the start balances and removes earlier records. */
@@ -548,75 +404,6 @@ public final class TransferHarness {
         Files.deleteIfExists(plan.recordFile(i));
       }
       return plan;
-    }
-
-    /** Reads the records and balances, and checks them. */
-    private Result collect(
-        TransferPlan plan,
-        List<Integer> exitCodes,
-        List<Path> logs,
-        long started,
-        long go,
-        List<CompletableFuture<TransferContender.WarmUp>> warmUps)
-        throws IOException {
-      long finished = System.nanoTime();
-      Duration slowestWarmUp = Duration.ZERO;
-      int warmUpRetries = 0;
-      for (CompletableFuture<TransferContender.WarmUp> warmUp : warmUps) {
-        if (warmUp.isDone() && !warmUp.isCompletedExceptionally()) {
-          TransferContender.WarmUp outcome = warmUp.join();
-          if (outcome.took().compareTo(slowestWarmUp) > 0) {
-            slowestWarmUp = outcome.took();
-          }
-          warmUpRetries += outcome.attempts() - 1;
-        }
-      }
-      List<TransferRecord> records = new ArrayList<>();
-      List<String> failures = new ArrayList<>();
-      for (int i = 0; i < processes; i++) {
-        Path file = plan.recordFile(i);
-        if (!Files.exists(file)) {
-          continue;
-        }
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-          if (line.isBlank()) {
-            continue;
-          }
-          if (TransferRecord.isTransferLine(line)) {
-            try {
-              records.add(TransferRecord.parse(line));
-            } catch (IllegalArgumentException e) {
-              failures.add("unreadable record in " + file + ": " + e.getMessage());
-            }
-          } else {
-            failures.add(line.startsWith(TransferContender.FAILURE) ? line : file + ": " + line);
-          }
-        }
-      }
-      Map<String, Long> balances = new LinkedHashMap<>();
-      for (String account : plan.accounts()) {
-        Path file = plan.accountFile(account);
-        String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-        try {
-          balances.put(account, Long.parseLong(text));
-        } catch (NumberFormatException e) {
-          failures.add("account file " + file + " holds '" + text + "', not a balance");
-          balances.put(account, 0L);
-        }
-      }
-      return new Result(
-          TransferHistory.check(records, balances, startBalance),
-          processes,
-          threads,
-          processes * threads * transfers,
-          failures,
-          exitCodes,
-          logs,
-          Duration.ofNanos(go - started),
-          slowestWarmUp,
-          warmUpRetries,
-          Duration.ofNanos(finished - go),
-          seed);
     }
 
     private static int positive(int count, String what) {
