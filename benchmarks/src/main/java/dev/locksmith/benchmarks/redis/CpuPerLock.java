@@ -5,6 +5,7 @@ import dev.locksmith.testkit.redis.RedisServerProcess;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,15 +19,21 @@ import java.util.concurrent.TimeUnit;
  * CPU per operation, divided by the cores, comes near the wall time, the lock is bound by CPU, not
  * by round trips: it can only get faster by costing less CPU, on either side.
  *
- * <p>Each lock runs {@value #WARM_UP} operations to warm up, then {@value #MEASURED} measured ones;
- * each phase stops after {@value #BOUND_SECONDS} s whatever its count.
+ * <p>Each lock runs {@value #WARM_UP} operations to warm up. Then {@value #ROUNDS} rounds measure
+ * {@value #MEASURED} operations of each lock between them, the locks taking turns (each round
+ * starting one lock further on), so that a slower moment of the machine falls on every lock alike;
+ * each figure is the median of a lock's rounds. Every phase stops after {@value #BOUND_SECONDS} s
+ * whatever its count.
  */
 public final class CpuPerLock {
   /** Operations run to warm up, per lock. */
   public static final int WARM_UP = 20_000;
 
-  /** Operations measured, per lock. */
-  public static final int MEASURED = 40_000;
+  /** Operations measured, per lock, over all rounds. */
+  public static final int MEASURED = 45_000;
+
+  /** How many times the locks take turns being measured. */
+  public static final int ROUNDS = 3;
 
   /** The most seconds a phase (warm-up or measurement) of one lock runs, whatever its count. */
   public static final long BOUND_SECONDS = 30;
@@ -74,28 +81,56 @@ public final class CpuPerLock {
       locks.put("shedLockSafeUpdate", bench::shedLockSafeUpdate);
       locks.put("springIntegrationRegistry", bench::springIntegrationRegistry);
       RedisServerProcess server = bench.server();
+      List<String> names = new ArrayList<>(locks.keySet());
+      for (Op op : locks.values()) {
+        run(op, WARM_UP);
+      }
+      Map<String, List<Row>> rounds = new LinkedHashMap<>();
+      for (int round = 0; round < ROUNDS; round++) {
+        for (int i = 0; i < names.size(); i++) {
+          String name = names.get((round + i) % names.size());
+          rounds
+              .computeIfAbsent(name, n -> new ArrayList<>())
+              .add(measure(name, locks.get(name), server));
+        }
+      }
       List<Row> rows = new ArrayList<>();
-      for (Map.Entry<String, Op> lock : locks.entrySet()) {
-        run(lock.getValue(), WARM_UP);
-        double serverBefore = serverCpuSeconds(server);
-        long clientBefore = clientCpuNanos();
-        long start = System.nanoTime();
-        long done = run(lock.getValue(), MEASURED);
-        long wall = System.nanoTime() - start;
-        long client = clientCpuNanos() - clientBefore;
-        double serverCpu = serverCpuSeconds(server) - serverBefore;
-        rows.add(
-            new Row(
-                lock.getKey(),
-                done,
-                wall / 1_000.0 / done,
-                client / 1_000.0 / done,
-                serverCpu * 1_000_000.0 / done));
+      for (String name : names) {
+        rows.add(median(name, rounds.get(name)));
       }
       return rows;
     } finally {
       bench.tearDown();
     }
+  }
+
+  /** One round of one lock: {@code MEASURED / ROUNDS} operations. */
+  private static Row measure(String name, Op op, RedisServerProcess server) throws Exception {
+    double serverBefore = serverCpuSeconds(server);
+    long clientBefore = clientCpuNanos();
+    long start = System.nanoTime();
+    long done = run(op, MEASURED / ROUNDS);
+    long wall = System.nanoTime() - start;
+    long client = clientCpuNanos() - clientBefore;
+    double serverCpu = serverCpuSeconds(server) - serverBefore;
+    return new Row(
+        name, done, wall / 1_000.0 / done, client / 1_000.0 / done, serverCpu * 1_000_000.0 / done);
+  }
+
+  /** The median of each figure over a lock's rounds; the operations are summed. */
+  private static Row median(String name, List<Row> rounds) {
+    return new Row(
+        name,
+        rounds.stream().mapToLong(Row::operations).sum(),
+        median(rounds.stream().mapToDouble(Row::wallMicros).toArray()),
+        median(rounds.stream().mapToDouble(Row::clientMicros).toArray()),
+        median(rounds.stream().mapToDouble(Row::serverMicros).toArray()));
+  }
+
+  private static double median(double[] values) {
+    Arrays.sort(values);
+    int mid = values.length / 2;
+    return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
   }
 
   /** A row as a line of text. */

@@ -367,11 +367,14 @@ record ResultsReport(
     }
     md.append("### Where the time goes: CPU per uncontended lock+unlock (`CpuPerLock`)\n\n");
     md.append(
-        "The same locks, one after another against one `redis-server` of their own, "
-            + CpuPerLock.MEASURED
-            + " operations each after "
+        "The same locks against one `redis-server` of their own, "
             + CpuPerLock.WARM_UP
-            + " to warm up: the wall time per operation beside the CPU time the client process"
+            + " operations each to warm up, then "
+            + CpuPerLock.MEASURED
+            + " measured in "
+            + CpuPerLock.ROUNDS
+            + " rounds in which the locks take turns (each figure the median of a lock's rounds):"
+            + " the wall time per operation beside the CPU time the client process"
             + " (every thread: the caller, Netty's, the engine's) and `redis-server` (`INFO cpu`)"
             + " spent on it. When their sum divided by the cores comes near the wall time, a lock"
             + " is bound by CPU, not by round trips, and only costing less CPU makes it faster."
