@@ -81,22 +81,24 @@ public final class CpuPerLock {
       locks.put("shedLockSafeUpdate", bench::shedLockSafeUpdate);
       locks.put("springIntegrationRegistry", bench::springIntegrationRegistry);
       RedisServerProcess server = bench.server();
-      List<String> names = new ArrayList<>(locks.keySet());
-      for (Op op : locks.values()) {
-        run(op, WARM_UP);
+      List<Map.Entry<String, Op>> entries = new ArrayList<>(locks.entrySet());
+      for (Map.Entry<String, Op> lock : entries) {
+        run(lock.getValue(), WARM_UP);
       }
-      Map<String, List<Row>> rounds = new LinkedHashMap<>();
+      List<List<Row>> rounds = new ArrayList<>();
+      for (int i = 0; i < entries.size(); i++) {
+        rounds.add(new ArrayList<>());
+      }
       for (int round = 0; round < ROUNDS; round++) {
-        for (int i = 0; i < names.size(); i++) {
-          String name = names.get((round + i) % names.size());
-          rounds
-              .computeIfAbsent(name, n -> new ArrayList<>())
-              .add(measure(name, locks.get(name), server));
+        for (int i = 0; i < entries.size(); i++) {
+          int index = (round + i) % entries.size();
+          Map.Entry<String, Op> lock = entries.get(index);
+          rounds.get(index).add(measure(lock.getKey(), lock.getValue(), server));
         }
       }
       List<Row> rows = new ArrayList<>();
-      for (String name : names) {
-        rows.add(median(name, rounds.get(name)));
+      for (int i = 0; i < entries.size(); i++) {
+        rows.add(median(entries.get(i).getKey(), rounds.get(i)));
       }
       return rows;
     } finally {
