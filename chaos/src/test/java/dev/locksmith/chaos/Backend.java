@@ -123,6 +123,17 @@ abstract class Backend implements AutoCloseable {
   @Override
   public abstract void close();
 
+  /**
+   * The outage of a server process: stops it, checks that it refuses connections, waits out {@code
+   * downtime} and starts it again.
+   */
+  static void outage(String server, int port, Runnable stop, Duration downtime, Runnable start) {
+    stop.run();
+    assertRefusing(port, server);
+    stayDown(downtime);
+    start.run();
+  }
+
   /** Clients may not notice a short outage: checks that there was one. */
   static void assertRefusing(int port, String server) {
     try (java.net.Socket probe = new java.net.Socket("127.0.0.1", port)) {
@@ -221,10 +232,7 @@ abstract class Backend implements AutoCloseable {
 
     @Override
     void restart(Duration downtime) {
-      redis.stop();
-      assertRefusing(redis.port(), "Redis");
-      stayDown(downtime);
-      redis.restart();
+      outage("Redis", redis.port(), redis::stop, downtime, redis::restart);
     }
 
     @Override
@@ -255,9 +263,10 @@ abstract class Backend implements AutoCloseable {
 
     @Override
     void restart(Duration downtime) {
-      postgres.stop();
-      assertRefusing(postgres.port(), "PostgreSQL");
-      stayDown(downtime);
+      outage("PostgreSQL", postgres.port(), postgres::stop, downtime, this::startAgain);
+    }
+
+    private void startAgain() {
       try {
         postgres.startServer();
       } catch (IOException e) {
@@ -290,10 +299,7 @@ abstract class Backend implements AutoCloseable {
 
     @Override
     void restart(Duration downtime) {
-      server.stop();
-      assertRefusing(server.port(), "ZooKeeper");
-      stayDown(downtime);
-      server.start();
+      outage("ZooKeeper", server.port(), server::stop, downtime, server::start);
     }
 
     @Override

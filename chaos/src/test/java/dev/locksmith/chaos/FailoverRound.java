@@ -1,7 +1,6 @@
 package dev.locksmith.chaos;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockException;
 import dev.locksmith.core.LockOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -179,11 +178,7 @@ final class FailoverRound {
       long faultDoneAt = System.nanoTime();
       long renewedAt = awaitRenewal(held);
       long releasedAt = System.nanoTime();
-      try {
-        held.close();
-      } catch (LockException e) {
-        // A lease already lost may fail to release; its key ends by its TTL.
-      }
+      HolderWatch.release(held);
       long lastValid = lastValidMoment.result().get(70, TimeUnit.SECONDS);
       long holderEnd = Math.min(releasedAt, lastValid);
 

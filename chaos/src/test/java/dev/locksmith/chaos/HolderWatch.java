@@ -2,6 +2,7 @@ package dev.locksmith.chaos;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockEvent;
+import dev.locksmith.core.LockException;
 import dev.locksmith.core.LockListener;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +23,18 @@ final class HolderWatch implements LockListener {
   /** When a loss was first reported, or 0 while none was. */
   long lostAt() {
     return lostAt.get();
+  }
+
+  /**
+   * Releases {@code held} after the fault. A lease already lost may fail to release: the store ends
+   * it by itself (a Redis key by its TTL, a ZooKeeper node with its session).
+   */
+  static void release(Lease held) {
+    try {
+      held.close();
+    } catch (LockException e) {
+      // lost already: nothing left to release
+    }
   }
 
   /**

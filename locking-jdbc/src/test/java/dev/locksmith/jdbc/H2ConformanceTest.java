@@ -2,8 +2,6 @@ package dev.locksmith.jdbc;
 
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.testkit.FullContract;
-import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.StoreLifecycle;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,7 +10,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
  * to fault: the fault cases stall a client's answers (the kit's default). A restart is H2's {@code
  * SHUTDOWN} (the next connection opens the files again); losing the state also deletes the files.
  */
-class H2ConformanceTest extends LockProviderContract implements FullContract {
+class H2ConformanceTest extends JdbcConformance {
   private static Path dir;
   private static String driverUrl;
   private static final String TABLE = TestDatabases.table("h2_conformance");
@@ -31,16 +28,6 @@ class H2ConformanceTest extends LockProviderContract implements FullContract {
   static void createDirectory() throws IOException {
     dir = Files.createTempDirectory("locksmith-h2");
     driverUrl = "jdbc:h2:file:" + dir.resolve("locks");
-  }
-
-  /**
-   * Every renewal is a committed write: 500 ms (the kit's default) leaves a loaded two-core build
-   * machine too little room for three of them in a row, so the suite uses the TTL the README
-   * advises as the shortest.
-   */
-  @Override
-  protected Duration shortTtl() {
-    return TestDatabases.SHORT_TTL;
   }
 
   @Override

@@ -3,14 +3,11 @@ package dev.locksmith.jdbc;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.testkit.FaultyPath;
-import dev.locksmith.testkit.FullContract;
-import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.StoreLifecycle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -20,7 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
  * every connection of the test's providers to it ({@code KILL}), and losing the state drops the
  * table, the nearest an operator could do.
  */
-class MariaDbConformanceTest extends LockProviderContract implements FullContract {
+class MariaDbConformanceTest extends JdbcConformance {
   private static final String TABLE = TestDatabases.table("maria_conformance");
   private static String url;
 
@@ -35,16 +32,6 @@ class MariaDbConformanceTest extends LockProviderContract implements FullContrac
     if (url != null) {
       TestDatabases.dropTable(url, TABLE);
     }
-  }
-
-  /**
-   * Every renewal is a committed write: 500 ms (the kit's default) leaves a loaded two-core build
-   * machine too little room for three of them in a row, so the suite uses the TTL the README
-   * advises as the shortest.
-   */
-  @Override
-  protected Duration shortTtl() {
-    return TestDatabases.SHORT_TTL;
   }
 
   @Override

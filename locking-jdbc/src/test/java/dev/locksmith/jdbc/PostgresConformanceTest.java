@@ -3,12 +3,9 @@ package dev.locksmith.jdbc;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.testkit.FaultyPath;
-import dev.locksmith.testkit.FullContract;
-import dev.locksmith.testkit.LockProviderContract;
 import dev.locksmith.testkit.StoreLifecycle;
 import java.io.IOException;
 import java.sql.SQLException;
-import java.time.Duration;
 
 /**
  * The test kit's conformance suite on PostgreSQL, faults through a proxy between the client and the
@@ -17,21 +14,11 @@ import java.time.Duration;
  * terminates every other backend ({@code pg_terminate_backend}) and losing the state drops the
  * table, the nearest an operator could do.
  */
-class PostgresConformanceTest extends LockProviderContract implements FullContract {
+class PostgresConformanceTest extends JdbcConformance {
   private static final String TABLE = TestDatabases.table("pg_conformance");
 
   private static String url() {
     return TestDatabases.postgresUrl("table=" + TABLE);
-  }
-
-  /**
-   * Every renewal is a committed write: 500 ms (the kit's default) leaves a loaded two-core build
-   * machine too little room for three of them in a row, so the suite uses the TTL the README
-   * advises as the shortest.
-   */
-  @Override
-  protected Duration shortTtl() {
-    return TestDatabases.SHORT_TTL;
   }
 
   @Override

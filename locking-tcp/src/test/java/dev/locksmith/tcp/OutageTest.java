@@ -264,10 +264,6 @@ class OutageTest {
   }
 
   /**
-   * Waits for the first grant of {@code lockId} once the server is listening (again) and prints how
-   * long it took after {@code what}.
-   */
-  /**
    * Runs {@code call}, which must fail within {@code bound} but no sooner than {@code atLeast}, and
    * prints how long {@code what} took.
    */
@@ -281,6 +277,10 @@ class OutageTest {
     return failure;
   }
 
+  /**
+   * Waits for the first grant of {@code lockId} once the server is listening (again) and prints how
+   * long it took after {@code what}.
+   */
   private static LeaseGrant firstGrant(LockProvider provider, String lockId, String what) {
     long up = System.nanoTime();
     LeaseGrant lease =

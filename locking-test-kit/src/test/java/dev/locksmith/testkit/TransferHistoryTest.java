@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class TransferHistoryTest {
 
@@ -73,27 +77,30 @@ class TransferHistoryTest {
     assertThat(history.startedDuringAnother()).isZero();
   }
 
-  @Test
-  void overlapOnASharedAccountIsFound() {
-    TransferHistory history =
-        check(
+  /**
+   * Two transfers that break the rule on account b, with the balances they leave: overlapping in
+   * time, and the second with a lower fencing token on b than the first.
+   */
+  static Stream<Arguments> twoTransfersBreakingARuleOnB() {
+    return Stream.of(
+        Arguments.of(
+            "account 'b': overlap",
             balances(990, 1005, 1005),
             transfer("a", "b", 10, 1, 1, 100, 201),
-            transfer("b", "c", 5, 2, 1, 200, 300));
-    assertThat(history.violations()).singleElement().asString().startsWith("account 'b': overlap");
-  }
-
-  @Test
-  void aTokenGoingBackOnAnAccountIsFound() {
-    TransferHistory history =
-        check(
+            transfer("b", "c", 5, 2, 1, 200, 300)),
+        Arguments.of(
+            "account 'b': fencing token did not increase",
             balances(990, 1015, 995),
             transfer("a", "b", 10, 1, 7, 100, 200),
-            transfer("c", "b", 5, 1, 6, 300, 400));
-    assertThat(history.violations())
-        .singleElement()
-        .asString()
-        .startsWith("account 'b': fencing token did not increase");
+            transfer("c", "b", 5, 1, 6, 300, 400)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("twoTransfersBreakingARuleOnB")
+  void aBrokenRuleOnASharedAccountIsTheOnlyViolationFound(
+      String violation, Map<String, Long> balances, TransferRecord first, TransferRecord second) {
+    TransferHistory history = check(balances, first, second);
+    assertThat(history.violations()).singleElement().asString().startsWith(violation);
   }
 
   @Test

@@ -44,10 +44,7 @@ class FencingPersistenceTest {
   @Test
   void runningWithoutTheDataDirAfterRunningWithOneGoesHigher() throws Exception {
     long first = grantsOnAServer(dir, 3);
-    long restarted = grantsOnAServer(dir, 3);
-    long without = grantsOnAServer(null, 1);
-    assertThat(restarted).isGreaterThan(first);
-    assertThat(without).isGreaterThan(restarted);
+    assertRestartThenRunWithoutTheDirGoHigherThan(first, 3);
   }
 
   @Test
@@ -72,10 +69,7 @@ class FencingPersistenceTest {
       last = grant(port);
     }
     Files.write(mark(), leftByCrash);
-    long restarted = grantsOnAServer(dir, 2);
-    long lost = grantsOnAServer(null, 1);
-    assertThat(restarted).isGreaterThan(last);
-    assertThat(lost).isGreaterThan(restarted);
+    assertRestartThenRunWithoutTheDirGoHigherThan(last, 2);
   }
 
   @Test
@@ -121,6 +115,18 @@ class FencingPersistenceTest {
 
   private static long micros(Instant instant) {
     return ChronoUnit.MICROS.between(Instant.EPOCH, instant);
+  }
+
+  /**
+   * Restarts on the data dir (granting {@code count} times), then runs once without it, the mark
+   * lost: the restart's tokens go higher than {@code last}, the run without the dir's higher still.
+   */
+  private void assertRestartThenRunWithoutTheDirGoHigherThan(long last, int count)
+      throws IOException {
+    long restarted = grantsOnAServer(dir, count);
+    long without = grantsOnAServer(null, 1);
+    assertThat(restarted).isGreaterThan(last);
+    assertThat(without).isGreaterThan(restarted);
   }
 
   /** Starts a server, grants lock "k" {@code count} times and stops it; the last token. */
