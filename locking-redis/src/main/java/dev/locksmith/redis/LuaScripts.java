@@ -45,16 +45,17 @@ final class LuaScripts {
   static final long FENCE_MARGIN_MILLIS = 60_000;
 
   /**
-   * The Lua function {@link #ACQUIRE} and {@link #RELEASE} begin with. {@code release_lease(lock,
-   * token, fence, id, limit)}: when {@code lock} is held by owner token {@code token} with fencing
-   * token {@code fence}, records {@code FENCE:ID} in front of the newest {@code limit - 1} kept
-   * records, removes the lease's fields and returns {@code 'now'}; when that record is already kept
-   * (the release ran before), changes nothing and returns {@code 'before'}; else changes nothing
-   * and returns {@code false}.
+   * The Lua function {@link #ACQUIRE} and {@link #RELEASE} begin with. {@code release_check(lock,
+   * token, fence, id, limit)} reads {@code lock} and writes nothing: when it is held by owner token
+   * {@code token} with fencing token {@code fence}, returns {@code 'now'} and the records to keep
+   * once it is released ({@code FENCE:ID} in front of the newest {@code limit - 1} kept records);
+   * when that record is already kept (the release ran before), returns {@code 'before'}; else
+   * {@code false}. Its third result is what it read of the lock: {@code token}, {@code fence} and
+   * {@code released}.
    */
-  private static final String RELEASE_LEASE =
+  private static final String RELEASE_CHECK =
       """
-      local function release_lease(lock, token, fence, id, limit)
+      local function release_check(lock, token, fence, id, limit)
         local held = redis.call('HMGET', lock, 'token', 'fence', 'released')
         local record = fence .. ':' .. id
         if held[1] == token and held[2] == fence then
@@ -74,24 +75,42 @@ final class LuaScripts {
               records = record .. ' ' .. held[3]
             end
           end
-          redis.call('HSET', lock, 'released', records)
-          redis.call('HDEL', lock, 'token', 'fence', 'owner')
-          return 'now'
+          return 'now', records, held
         end
         if held[3] and string.find(' ' .. held[3] .. ' ', ' ' .. record .. ' ', 1, true) then
-          return 'before'
+          return 'before', nil, held
         end
-        return false
+        return false, nil, held
+      end
+      """;
+
+  /**
+   * {@link #RELEASE_CHECK} and the function {@link #RELEASE} runs. {@code release_lease(lock,
+   * token, fence, id, limit)}: when {@code release_check} says {@code 'now'}, writes the records
+   * and removes the lease's fields; returns what {@code release_check} said.
+   */
+  private static final String RELEASE_LEASE =
+      RELEASE_CHECK
+          + """
+      local function release_lease(lock, token, fence, id, limit)
+        local outcome, records = release_check(lock, token, fence, id, limit)
+        if outcome == 'now' then
+          redis.call('HSET', lock, 'released', records)
+          redis.call('HDEL', lock, 'token', 'fence', 'owner')
+        end
+        return outcome
       end
       """;
 
   /**
    * The Lua functions {@link #ACQUIRE} and {@link #ACQUIRE_ALL} begin with. {@code clock_micros()}
    * switches the script to effects replication (where the server needs it) and returns the server
-   * clock in microseconds. {@code grant(lock, counter, floor, token, ttl, owner, life)} takes the
-   * next fencing token from {@code counter}, at least {@code floor}, gives the counter {@code life}
-   * ms, writes {@code token}, the fencing token and {@code owner} into {@code lock} with {@code
-   * ttl} ms, and returns the fencing token.
+   * clock in microseconds. {@code grant(lock, counter, floor, token, ttl, owner, life, records)}
+   * takes the next fencing token from {@code counter} (its value plus one, at least {@code floor}),
+   * stores it there for {@code life} ms, writes {@code token}, the fencing token, {@code owner}
+   * and, when given, the release {@code records} into {@code lock} with {@code ttl} ms, and returns
+   * the fencing token. Four commands (and {@code TIME}): each command a script runs costs the
+   * server far more than the command alone, and a grant is on the path of every acquire.
    */
   private static final String GRANT =
       """
@@ -102,15 +121,19 @@ final class LuaScripts {
         local now = redis.call('TIME')
         return tonumber(now[1]) * 1000000 + tonumber(now[2])
       end
-      local function grant(lock, counter, floor, token, ttl, owner, life)
-        local fence = redis.call('INCR', counter)
+      local function grant(lock, counter, floor, token, ttl, owner, life, records)
+        local fence = tonumber(redis.call('GET', counter) or 0) + 1
         if fence < floor then
           fence = floor
-          redis.call('SET', counter, string.format('%.0f', fence))
         end
-        redis.call('PEXPIRE', counter, life)
-        redis.call('HSET', lock, 'token', token, 'fence', string.format('%.0f', fence),
-          'owner', owner)
+        local value = string.format('%.0f', fence)
+        redis.call('SET', counter, value, 'PX', life)
+        if records then
+          redis.call('HSET', lock, 'token', token, 'fence', value, 'owner', owner,
+            'released', records)
+        else
+          redis.call('HSET', lock, 'token', token, 'fence', value, 'owner', owner)
+        end
         redis.call('PEXPIRE', lock, ttl)
         return fence
       end
@@ -128,10 +151,11 @@ final class LuaScripts {
    * <p>Optional ARGV 5-8 fold in a release of this provider still in flight for the same lock (see
    * {@link RedisLockProvider#releaseAsync}): its owner token, fencing token, release id and the
    * records kept. When that lease still holds the lock, it is released first exactly as {@link
-   * #RELEASE} releases it (its record written, the fields removed) but without publishing, since
-   * the lock is taken again in the same run; the reply then ends with a third element, the
-   * release's outcome: 1 when it released now or its record shows it ran before, else 0. The {@link
-   * #RELEASE} still in flight then finds its record and returns 1 without publishing.
+   * #RELEASE} releases it (its record written) but without publishing, since the lock is taken
+   * again in the same run: the new grant's fields replace the old lease's in one write, and the
+   * lock is not read twice. The reply then ends with a third element, the release's outcome: 1 when
+   * it released now or its record shows it ran before, else 0. The {@link #RELEASE} still in flight
+   * then finds its record and returns 1 without publishing.
    *
    * <p>The fencing counter never goes below the server clock in microseconds: when it is lost (a
    * restart without persistence, a failover to a replica that missed the last increments, or its
@@ -141,29 +165,40 @@ final class LuaScripts {
    * a lock id no longer used disappears.
    */
   static final String ACQUIRE =
-      RELEASE_LEASE
+      RELEASE_CHECK
           + GRANT
           + """
       local folded = nil
+      local records = nil
+      local held = nil
       if ARGV[5] then
-        if release_lease(KEYS[1], ARGV[5], ARGV[6], ARGV[7], ARGV[8]) then
+        local outcome, kept, seen = release_check(KEYS[1], ARGV[5], ARGV[6], ARGV[7], ARGV[8])
+        if outcome then
           folded = 1
         else
           folded = 0
         end
-      end
-      local held = redis.call('HMGET', KEYS[1], 'token', 'fence')
-      if held[1] then
-        local answer = {0, redis.call('PTTL', KEYS[1])}
-        if held[1] == ARGV[1] then
-          answer = {1, tonumber(held[2])}
+        if outcome == 'now' then
+          records = kept
+        else
+          held = seen
         end
-        if folded then
-          answer[3] = folded
-        end
-        return answer
       end
-      local fence = grant(KEYS[1], KEYS[2], clock_micros(), ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+      if not records then
+        held = held or redis.call('HMGET', KEYS[1], 'token', 'fence')
+        if held[1] then
+          local answer = {0, redis.call('PTTL', KEYS[1])}
+          if held[1] == ARGV[1] then
+            answer = {1, tonumber(held[2])}
+          end
+          if folded then
+            answer[3] = folded
+          end
+          return answer
+        end
+      end
+      local fence = grant(KEYS[1], KEYS[2], clock_micros(), ARGV[1], ARGV[2], ARGV[3], ARGV[4],
+        records)
       if folded then
         return {1, fence, folded}
       end

@@ -76,6 +76,7 @@ public final class CpuPerLock {
       locks.put("oneRoundTrip", bench::oneRoundTrip);
       locks.put("locksmithAnnotated", bench::locksmithAnnotated);
       locks.put("rawFloor", bench::rawFloor);
+      locks.put("rawFloorReleaseAsync", bench::rawFloorReleaseAsync);
       locks.put("redissonRLock", bench::redissonRLock);
       locks.put("shedLock", bench::shedLock);
       locks.put("shedLockSafeUpdate", bench::shedLockSafeUpdate);

@@ -3,6 +3,7 @@ package dev.locksmith.benchmarks.redis;
 import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.redis.ProviderScripts;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 
@@ -47,15 +48,25 @@ public final class FloorScripts {
    * still held by {@code ownerToken}.
    */
   public boolean release(String ownerToken, long fencingToken) {
+    return releaseAsync(ownerToken, fencingToken).join();
+  }
+
+  /**
+   * Sends the release script with a new release id without waiting for its reply.
+   *
+   * @return whether the lease was still held by {@code ownerToken}, once answered
+   */
+  public CompletableFuture<Boolean> releaseAsync(String ownerToken, long fencingToken) {
     String releaseId = OwnerTokens.newToken();
-    Long released =
-        script.eval(
+    return script
+        .<Long>evalAsync(
             routingKey,
             RScript.Mode.READ_WRITE,
             ProviderScripts.RELEASE,
             RScript.ReturnType.LONG,
             releaseKeys,
-            ProviderScripts.releaseArgs(ownerToken, fencingToken, releaseId));
-    return released != null && released == 1L;
+            ProviderScripts.releaseArgs(ownerToken, fencingToken, releaseId))
+        .toCompletableFuture()
+        .thenApply(released -> released != null && released == 1L);
   }
 }

@@ -11,6 +11,7 @@ import dev.locksmith.testkit.redis.TestRedis;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -70,6 +71,14 @@ public class RedisProviderBenchmark {
   private @Nullable RedisLockRegistry registry;
   private Method run;
   private FloorScripts floor;
+
+  /** How many lock ids {@link #rawFloorReleaseAsync} takes turns over (a power of two). */
+  static final int ASYNC_FLOOR_LOCKS = 64;
+
+  private final FloorScripts[] asyncFloors = new FloorScripts[ASYNC_FLOOR_LOCKS];
+  private final @Nullable CompletableFuture<Boolean>[] asyncFloorReleases =
+      newReleases(ASYNC_FLOOR_LOCKS);
+  private int asyncFloorTurn;
   private String floorOwner;
   private RLock rlock;
   private Lock registryLock;
@@ -90,6 +99,9 @@ public class RedisProviderBenchmark {
     run = Jobs.class.getMethod("run");
     locksmith.validate(Jobs.class);
     floor = new FloorScripts(client, PREFIX, "floor");
+    for (int i = 0; i < ASYNC_FLOOR_LOCKS; i++) {
+      asyncFloors[i] = new FloorScripts(client, PREFIX, "async-floor-" + i);
+    }
     floorOwner = OwnerTokens.describeCaller();
     rlock = client.getLock("bench:rlock");
 
@@ -147,6 +159,31 @@ public class RedisProviderBenchmark {
       throw new IllegalStateException("floor lock is held by another owner");
     }
     return floor.release(token, fence);
+  }
+
+  /**
+   * The least a lock whose release is off the caller's path can cost over this client: the
+   * provider's acquire script, awaited, then its release script sent without waiting, with nothing
+   * around them. The locks take turns over {@link #ASYNC_FLOOR_LOCKS} lock ids; one whose last
+   * release is still unanswered is waited for first, as the engine orders an acquire after an
+   * in-flight release of the same lock.
+   */
+  @Benchmark
+  public CompletableFuture<Boolean> rawFloorReleaseAsync() {
+    int slot = asyncFloorTurn++ & (ASYNC_FLOOR_LOCKS - 1);
+    CompletableFuture<Boolean> previous = asyncFloorReleases[slot];
+    if (previous != null) {
+      previous.join();
+    }
+    String token = OwnerTokens.newToken();
+    FloorScripts lock = asyncFloors[slot];
+    long fence = lock.acquire(token, TTL.toMillis(), floorOwner);
+    if (fence < 0) {
+      throw new IllegalStateException("floor lock is held by another owner");
+    }
+    CompletableFuture<Boolean> release = lock.releaseAsync(token, fence);
+    asyncFloorReleases[slot] = release;
+    return release;
   }
 
   /**
@@ -221,5 +258,10 @@ public class RedisProviderBenchmark {
     public @Nullable Object proceed() {
       return jobs.run();
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static @Nullable CompletableFuture<Boolean>[] newReleases(int size) {
+    return (@Nullable CompletableFuture<Boolean>[]) new CompletableFuture<?>[size];
   }
 }
