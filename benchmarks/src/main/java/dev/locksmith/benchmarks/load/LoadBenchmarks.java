@@ -1,5 +1,7 @@
 package dev.locksmith.benchmarks.load;
 
+import static dev.locksmith.benchmarks.load.Probes.redisCpu;
+
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
@@ -9,6 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry;
@@ -86,6 +91,9 @@ public final class LoadBenchmarks {
    * @param rounds cycles per second of each round
    * @param median the median of the rounds
    * @param failures cycles that failed or timed out
+   * @param serverMicrosPerCycle for a system on {@code redis-server}, the median over the rounds of
+   *     the server's CPU time per cycle ({@code INFO cpu} over the round, warm-up included, divided
+   *     by the round's cycles at its measured rate); empty for the in-process TCP server
    */
   public record ThroughputRow(
       String system,
@@ -93,7 +101,8 @@ public final class LoadBenchmarks {
       int clients,
       List<Double> rounds,
       double median,
-      long failures) {}
+      long failures,
+      OptionalDouble serverMicrosPerCycle) {}
 
   /**
    * One system's hand-off latency.
@@ -131,14 +140,16 @@ public final class LoadBenchmarks {
         LockServer server = LockServer.builder().port(0).build()) {
       int port = server.start();
       LOG.info("redis-server at {}, lock server at tcp://127.0.0.1:{}", redis.url(), port);
+      LockSystem tcp = Systems.tcp(port);
       List<LockSystem> throughputSystems =
           List.of(
               Systems.rawRedis(redis.url()),
-              Systems.tcp(port),
+              tcp,
               Systems.rawRedisFenced(redis.url()),
               Systems.locksmithRedis(redis.url()),
               Systems.locksmithRedisEngine(redis.url()));
-      List<ThroughputRow> throughput = throughput(settings, throughputSystems);
+      List<ThroughputRow> throughput =
+          throughput(settings, throughputSystems, system -> system == tcp ? null : redis);
       List<LockSystem> handoffSystems =
           List.of(
               Systems.rawRedis(redis.url()),
@@ -157,21 +168,33 @@ public final class LoadBenchmarks {
     }
   }
 
-  private static List<ThroughputRow> throughput(Settings settings, List<LockSystem> systems)
+  /**
+   * Throughput of {@code systems} in interleaved rounds; {@code serverOf} names the {@code
+   * redis-server} a system runs on, whose CPU each round then measures (null: not on one).
+   */
+  private static List<ThroughputRow> throughput(
+      Settings settings,
+      List<LockSystem> systems,
+      Function<LockSystem, @Nullable RedisServerProcess> serverOf)
       throws Exception {
     Map<LockSystem, LockClient> clients = new LinkedHashMap<>();
     Map<LockSystem, List<Double>> rounds = new LinkedHashMap<>();
+    Map<LockSystem, List<Double>> serverMicros = new LinkedHashMap<>();
     Map<LockSystem, Long> failures = new LinkedHashMap<>();
     try {
       for (LockSystem system : systems) {
         // One client per system shared by every thread: a TCP connection or a Redisson pool.
         clients.put(system, system.newClient(settings.clients()));
         rounds.put(system, new ArrayList<>());
+        serverMicros.put(system, new ArrayList<>());
         failures.put(system, 0L);
       }
       for (int round = 0; round < settings.rounds(); round++) {
         for (LockSystem system : systems) {
           Duration warmup = round == 0 ? settings.warmup() : Duration.ofSeconds(1);
+          RedisServerProcess server = serverOf.apply(system);
+          double serverBefore = server == null ? 0 : redisCpu(server);
+          long startNanos = System.nanoTime();
           Throughput.Window window =
               Throughput.measure(
                   Objects.requireNonNull(clients.get(system)),
@@ -179,6 +202,12 @@ public final class LoadBenchmarks {
                   settings.clients(),
                   warmup,
                   settings.window());
+          if (server != null && window.cyclesPerSecond() > 0) {
+            double cores =
+                (redisCpu(server) - serverBefore) / ((System.nanoTime() - startNanos) / 1e9);
+            Objects.requireNonNull(serverMicros.get(system))
+                .add(cores / window.cyclesPerSecond() * 1e6);
+          }
           LOG.info(
               "throughput round {} {}: {} cycles/s ({} failures)",
               round + 1,
@@ -195,6 +224,7 @@ public final class LoadBenchmarks {
     List<ThroughputRow> rows = new ArrayList<>();
     for (LockSystem system : systems) {
       List<Double> measured = Objects.requireNonNull(rounds.get(system));
+      List<Double> server = Objects.requireNonNull(serverMicros.get(system));
       rows.add(
           new ThroughputRow(
               system.name(),
@@ -202,7 +232,8 @@ public final class LoadBenchmarks {
               settings.clients(),
               List.copyOf(measured),
               median(measured),
-              Objects.requireNonNull(failures.get(system))));
+              Objects.requireNonNull(failures.get(system)),
+              server.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(median(server))));
     }
     return rows;
   }

@@ -300,10 +300,14 @@ record ResultsReport(
             + s.rounds()
             + " rounds after a "
             + s.warmup().toSeconds()
-            + " s warm-up); the median is reported.\n\n");
+            + " s warm-up); the median is reported. `redis-server CPU us/cycle` is the server's"
+            + " CPU time (`INFO cpu`) over a round, warm-up included, per cycle at the round's"
+            + " rate (median of the rounds): what each system's commands and scripts cost the"
+            + " one thread that serves every client.\n\n");
     md.append(
-        "| system | cycles/s (median) | ratio vs raw Redis | rounds | failures | what |\n"
-            + "|---|---:|---:|---|---:|---|\n");
+        "| system | cycles/s (median) | ratio vs raw Redis | rounds | failures | redis-server CPU"
+            + " us/cycle | what |\n"
+            + "|---|---:|---:|---|---:|---:|---|\n");
     double base = throughput("redis-raw").map(LoadBenchmarks.ThroughputRow::median).orElse(0.0);
     for (LoadBenchmarks.ThroughputRow row : load.throughput()) {
       md.append("| ")
@@ -316,6 +320,11 @@ record ResultsReport(
           .append(row.rounds().stream().map(ResultsReport::num).collect(Collectors.joining(", ")))
           .append(" | ")
           .append(row.failures())
+          .append(" | ")
+          .append(
+              row.serverMicrosPerCycle().isPresent()
+                  ? num(row.serverMicrosPerCycle().getAsDouble())
+                  : "-")
           .append(" | ")
           .append(row.description())
           .append(" |\n");
