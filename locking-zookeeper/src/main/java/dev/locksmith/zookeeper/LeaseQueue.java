@@ -26,6 +26,13 @@ import org.jspecify.annotations.Nullable;
 final class LeaseQueue {
   private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
+  /**
+   * How many times an acquire creates its node when the server keeps removing an empty parent (the
+   * lock's node or the {@code locks} node, both containers) under it: each removal needs the
+   * server's container check to land between two requests of the same create.
+   */
+  static final int PARENT_RACE_ATTEMPTS = 5;
+
   private final CuratorFramework client;
   private final ZkCalls calls;
   private final LockPaths paths;
@@ -66,16 +73,26 @@ final class LeaseQueue {
                   // both; fails harmlessly when the lock's node exists.
                   client.create().withMode(CreateMode.CONTAINER).inBackground(IGNORE).forPath(lock);
                 }
-                String created =
-                    client
-                        .create()
-                        .storingStatIn(stat)
-                        .creatingParentContainersIfNeeded()
-                        .withProtection()
-                        .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                        .forPath(lock + "/" + LockPaths.LEASE, data.encode());
-                parents.add(lock);
-                return created;
+                for (int attempt = 1; ; attempt++) {
+                  try {
+                    String created =
+                        client
+                            .create()
+                            .storingStatIn(stat)
+                            .creatingParentContainersIfNeeded()
+                            .withProtection()
+                            .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                            .forPath(lock + "/" + LockPaths.LEASE, data.encode());
+                    parents.add(lock);
+                    return created;
+                  } catch (KeeperException.NoNodeException e) {
+                    // The server removed an empty parent (a container) between Curator creating
+                    // the path again and creating the node in it; nothing was created.
+                    if (attempt == PARENT_RACE_ATTEMPTS) {
+                      throw e;
+                    }
+                  }
+                }
               },
               this::deleteQuietly);
     } catch (KeeperException e) {

@@ -145,6 +145,30 @@ class ZkQueueTest {
     }
   }
 
+  /**
+   * The server removes empty container nodes, the lock's node and then its parent {@code locks},
+   * between any two requests: an acquire right after them found a parent gone while it created the
+   * path again (a {@code NoNode} from Curator's own retry) and failed. Each round here takes the
+   * lock just after its node went, while the parent is about to go.
+   */
+  @Test
+  void aLockIsGrantedWhileTheServerRemovesItsEmptyParentNodes() throws Exception {
+    try (ZkLockProvider a =
+        ZkLockProvider.create(ZkTestServers.url(server.getConnectString(), "churn", ""))) {
+      String id = "churn";
+      String lockNode = "/churn/locks/" + LockPaths.nodeName(id);
+      for (int round = 0; round < 40; round++) {
+        LeaseGrant held =
+            a.tryAcquire(LockRequest.of(id, TTL))
+                .orElseThrow(() -> new AssertionError("free lock refused"));
+        assertThat(a.release(held)).isTrue();
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> curator.checkExists().forPath(lockNode) == null);
+      }
+    }
+  }
+
   @Test
   void aLeaseShortenedToItsMinHoldOutlivesTheCloseOfAProviderOverAnApplicationsClient()
       throws Exception {
