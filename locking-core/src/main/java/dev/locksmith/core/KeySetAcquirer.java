@@ -193,11 +193,11 @@ final class KeySetAcquirer {
       throw error;
     }
     boolean inTime = !wait || ticker.read() - start < waitNanos;
-    StringBuilder refusal = new StringBuilder();
+    LateGrants.@Nullable Refused refusal = null;
     int used = 0;
     try {
       while (used < grants.size()) {
-        ActiveLease lease =
+        taken.add(
             acquirer.use(
                 ones.get(used),
                 lockIds.get(used),
@@ -206,21 +206,18 @@ final class KeySetAcquirer {
                 grants.get(used),
                 inTime,
                 start,
-                call,
-                refusal);
-        if (lease == null) {
-          break;
-        }
-        taken.add(lease);
+                call));
         used++;
       }
+    } catch (LateGrants.Refused e) {
+      refusal = e;
     } catch (RuntimeException | Error e) {
       CompositeLease.abandon(taken, List.of());
       taken.clear();
       acquirer.releaseLater(grants.subList(used, grants.size()), circuit);
       throw e;
     }
-    if (used == grants.size()) {
+    if (refusal == null) {
       return Batch.TAKEN;
     }
     // A late grant could not be made usable: the set is given up as one key's grant would be.

@@ -30,42 +30,53 @@ final class LateGrants {
    * The grant, or its renewal when it came late.
    *
    * @param mayRenew whether a late grant may be renewed now; {@code false} after a wait's timeout
-   * @return the usable grant, or empty when a late grant could not be renewed in time; the caller
-   *     then releases the grant ({@link #release}), and {@code refusal} holds why
+   * @return the usable grant
+   * @throws Refused when a late grant could not be renewed in time; the caller then releases the
+   *     grant ({@link #release}), and the exception's message says why
    */
-  static Optional<LeaseGrant> usable(
-      LeaseGrant grant,
-      ProviderCircuit circuit,
-      Ticker ticker,
-      boolean mayRenew,
-      StringBuilder refusal) {
+  static LeaseGrant usable(
+      LeaseGrant grant, ProviderCircuit circuit, Ticker ticker, boolean mayRenew) throws Refused {
     if (hasTime(grant, ticker.read())) {
-      return Optional.of(grant);
+      return grant;
     }
     Duration left = grant.timeLeftAt(ticker.read());
     if (!mayRenew) {
-      refusal.append(grantedWith(left, grant)).append(" after the wait had run out");
-      LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), refusal);
-      return Optional.empty();
+      throw refusal(grant, grantedWith(left, grant) + " after the wait had run out");
     }
     LockProvider provider = circuit.provider();
+    String why;
     try {
       Optional<LeaseGrant> renewed =
           circuit.call(
               () -> provider.renew(grant, grant.ttl()), grant.lockId(), ProviderCircuit.RENEWED);
       if (renewed.isPresent() && hasTime(renewed.get(), ticker.read())) {
-        return renewed;
+        return renewed.get();
       }
-      refusal.append(
+      why =
           renewed.isPresent()
               ? "its renewal also came back with under half the ttl left"
-              : "the provider no longer held it when it was renewed");
+              : "the provider no longer held it when it was renewed";
     } catch (RuntimeException e) {
-      refusal.append("renewing it failed: ").append(Causes.oneLine(e));
+      why = "renewing it failed: " + Causes.oneLine(e);
     }
-    refusal.insert(0, grantedWith(left, grant) + ", and ");
-    LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), refusal);
-    return Optional.empty();
+    throw refusal(grant, grantedWith(left, grant) + ", and " + why);
+  }
+
+  private static Refused refusal(LeaseGrant grant, String why) {
+    LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), why);
+    return new Refused(why);
+  }
+
+  /**
+   * A late grant that was not made usable; the message says why. Thrown on the rare path only, so
+   * the common one allocates nothing for it; it carries no stack trace.
+   */
+  static final class Refused extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Refused(String why) {
+      super(why, null, false, false);
+    }
   }
 
   private static String grantedWith(Duration left, LeaseGrant grant) {

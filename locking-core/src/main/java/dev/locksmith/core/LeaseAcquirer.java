@@ -119,11 +119,11 @@ final class LeaseAcquirer {
       outage = null;
       if (grant.isPresent()) {
         boolean inTime = !wait || ticker.read() - start < waitNanos;
-        StringBuilder refusal = new StringBuilder(0);
-        ActiveLease lease =
-            use(options, lockId, providerName, circuit, grant.get(), inTime, start, call, refusal);
-        if (lease != null) {
-          return lease;
+        LateGrants.Refused refusal;
+        try {
+          return use(options, lockId, providerName, circuit, grant.get(), inTime, start, call);
+        } catch (LateGrants.Refused e) {
+          refusal = e;
         }
         LeaseGrant unused = grant.get();
         if (wait && ticker.read() - start < waitNanos) {
@@ -191,10 +191,11 @@ final class LeaseAcquirer {
    * @param lockId the options' lock id, made once by the caller
    * @param mayRenew whether a late grant may be renewed now; {@code false} after a wait's timeout
    * @param start when the acquisition started on the ticker, for the time waited
-   * @return the lease, or {@code null} when a late grant could not be made usable: the caller then
-   *     releases the grant, and {@code refusal} holds why
+   * @return the lease
+   * @throws LateGrants.Refused when a late grant could not be made usable: the caller then releases
+   *     the grant, and the exception says why
    */
-  @Nullable ActiveLease use(
+  ActiveLease use(
       LockOptions options,
       String lockId,
       String providerName,
@@ -202,24 +203,13 @@ final class LeaseAcquirer {
       LeaseGrant grant,
       boolean mayRenew,
       long start,
-      boolean call,
-      StringBuilder refusal) {
-    Optional<LeaseGrant> usable = LateGrants.usable(grant, circuit, ticker, mayRenew, refusal);
-    if (usable.isEmpty()) {
-      return null;
-    }
+      boolean call)
+      throws LateGrants.Refused {
+    LeaseGrant usable = LateGrants.usable(grant, circuit, ticker, mayRenew);
     long acquiredAt = ticker.read();
     ActiveLease lease =
         new ActiveLease(
-            options,
-            lockId,
-            providerName,
-            circuit,
-            listeners,
-            ticker,
-            usable.get(),
-            acquiredAt,
-            call);
+            options, lockId, providerName, circuit, listeners, ticker, usable, acquiredAt, call);
     lease.keepWith(keeper);
     listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
     return lease;
@@ -229,11 +219,12 @@ final class LeaseAcquirer {
    * The error for a late grant that was not used and is being released: a timeout when it came
    * after the wait had run out, otherwise the refusal, which listeners are told of.
    */
-  RuntimeException refused(LockEvent attempt, long start, boolean inTime, CharSequence refusal) {
+  RuntimeException refused(
+      LockEvent attempt, long start, boolean inTime, LateGrants.Refused refusal) {
     if (!inTime) {
       return timedOut(attempt, start);
     }
-    LockProviderException error = LateGrants.refused(attempt.lockId(), refusal);
+    LockProviderException error = LateGrants.refused(attempt.lockId(), refusal.getMessage());
     listeners.error(attempt, error);
     return error;
   }

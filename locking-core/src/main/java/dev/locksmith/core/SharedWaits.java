@@ -7,8 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 
 /**
  * This process's waiters of each lock id queue here, first come first served, behind one
@@ -18,11 +17,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * and no limit of a server or a client library on waits per connection is reachable by one process.
  * Every grant is still the provider's own, with its own owner and fencing token.
  *
- * <p>The queue is a fair {@link ReentrantLock} per (provider, lock id), created on first use and
- * dropped when its last waiter leaves; it never holds a monitor, so virtual threads are not pinned.
+ * <p>The queue is a fair lock per (provider, lock id), created on first use and dropped when its
+ * last waiter leaves; it never holds a monitor, so virtual threads are not pinned.
  */
 final class SharedWaits {
-  private final ConcurrentHashMap<WaitKey, Queue> queues = new ConcurrentHashMap<>();
+  // By provider, then lock id: no key object to make and hash on every acquisition.
+  private final ConcurrentHashMap<LockProvider, ConcurrentHashMap<String, Queue>> queues =
+      new ConcurrentHashMap<>();
 
   /** A remote wait of the provider, given the time left. */
   @FunctionalInterface
@@ -41,10 +42,10 @@ final class SharedWaits {
       LockProvider provider, String lockId, long timeoutNanos, Ticker ticker, RemoteWait remote)
       throws InterruptedException {
     long start = ticker.read();
-    WaitKey key = new WaitKey(provider, lockId);
-    Queue queue = join(key);
+    ConcurrentHashMap<String, Queue> ofProvider = queuesOf(provider);
+    Queue queue = join(ofProvider, lockId);
     try {
-      if (!queue.tryLock(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS)) {
+      if (!queue.tryLock(Math.max(0, timeoutNanos))) {
         return Optional.empty();
       }
       try {
@@ -54,20 +55,27 @@ final class SharedWaits {
         queue.unlock();
       }
     } finally {
-      leave(key, queue);
+      leave(ofProvider, lockId, queue);
     }
   }
 
   /** How many lock ids have waiters queued now (for tests). */
   int queuedLockIds() {
-    return queues.size();
+    return queues.values().stream().mapToInt(ConcurrentHashMap::size).sum();
+  }
+
+  private ConcurrentHashMap<String, Queue> queuesOf(LockProvider provider) {
+    ConcurrentHashMap<String, Queue> ofProvider = queues.get(provider);
+    return ofProvider != null
+        ? ofProvider
+        : queues.computeIfAbsent(provider, p -> new ConcurrentHashMap<>());
   }
 
   /**
    * Joins the queue of {@code key}, making it when there is none. Without contention this is one
    * compare-and-set into the map, not a locked compute: most acquisitions are alone in their queue.
    */
-  private Queue join(WaitKey key) {
+  private static Queue join(ConcurrentHashMap<String, Queue> queues, String key) {
     Queue made = null;
     while (true) {
       Queue queue = queues.get(key);
@@ -93,29 +101,45 @@ final class SharedWaits {
     }
   }
 
-  private void leave(WaitKey key, Queue queue) {
+  private static void leave(ConcurrentHashMap<String, Queue> queues, String key, Queue queue) {
     if (queue.leave()) {
       queues.remove(key, queue);
     }
   }
 
-  private record WaitKey(LockProvider provider, String lockId) {}
-
   /**
-   * One lock id's queue: a fair lock held by its head (one object, not two, as a queue is made for
-   * every uncontended acquisition too), and how many waiters are in it. It is made with its first
-   * member; once the count is back to zero it is retired for good, and a waiter that finds it then
-   * makes a new one.
+   * One lock id's queue: a fair lock held by its head (one object, as a queue is made for every
+   * uncontended acquisition too), and how many waiters are in it. It is made with its first member;
+   * once the count is back to zero it is retired for good, and a waiter that finds it then makes a
+   * new one.
    */
-  private static final class Queue extends ReentrantLock {
+  private static final class Queue extends AbstractQueuedSynchronizer {
+    private static final long serialVersionUID = 1L;
     private static final VarHandle MEMBERS =
         FieldHandles.of(MethodHandles.lookup(), "members", int.class);
 
     @SuppressWarnings("unused") // through MEMBERS
     private volatile int members = 1;
 
-    Queue() {
-      super(true);
+    /** Becomes the head, first come first served, within {@code nanos}. */
+    boolean tryLock(long nanos) throws InterruptedException {
+      return tryAcquireNanos(1, nanos);
+    }
+
+    /** Leaves the head's place to the next waiter; called by the head only. */
+    void unlock() {
+      release(1);
+    }
+
+    @Override
+    protected boolean tryAcquire(int ignored) {
+      return !hasQueuedPredecessors() && compareAndSetState(0, 1);
+    }
+
+    @Override
+    protected boolean tryRelease(int ignored) {
+      setState(0);
+      return true;
     }
 
     /** Joins unless the queue was retired. */

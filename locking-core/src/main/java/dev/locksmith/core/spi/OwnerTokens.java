@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Owner tokens and owner descriptions. */
@@ -16,6 +17,9 @@ public final class OwnerTokens {
   private static final AtomicLong SEQUENCE = new AtomicLong();
   private static final String HOST = hostName();
   private static final String HOST_AND_PID = HOST + "/" + ProcessHandle.current().pid() + "/";
+  // Descriptions by thread name: a pool's threads keep their names, so most calls find theirs.
+  private static final int MAX_DESCRIBED_THREADS = 1024;
+  private static final ConcurrentHashMap<String, String> DESCRIBED = new ConcurrentHashMap<>();
 
   private OwnerTokens() {}
 
@@ -49,7 +53,15 @@ public final class OwnerTokens {
    * @return {@code host/pid/thread}
    */
   public static String describeCaller() {
-    return HOST_AND_PID + Thread.currentThread().getName();
+    String thread = Thread.currentThread().getName();
+    String described = DESCRIBED.get(thread);
+    if (described == null) {
+      described = HOST_AND_PID + thread;
+      if (DESCRIBED.size() < MAX_DESCRIBED_THREADS) {
+        DESCRIBED.putIfAbsent(thread, described);
+      }
+    }
+    return described;
   }
 
   /**
