@@ -87,7 +87,7 @@ public final class JdbcLockProvider implements LockProvider {
    *     it, or no driver on the class path accepts it
    */
   public static JdbcLockProvider create(String url) {
-    return new JdbcLockProviderFactory().create(ProviderUrl.parse(url));
+    return JdbcLockProviderFactory.provider(ProviderUrl.parse(url));
   }
 
   /**

@@ -2,10 +2,9 @@ package dev.locksmith.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.locksmith.core.spi.LockProviderFactory;
 import dev.locksmith.core.spi.ProviderUrl;
+import dev.locksmith.core.spi.SchemeProviderFactory;
 import java.sql.DriverManager;
-import java.util.Set;
 
 /**
  * Creates {@link JdbcLockProvider}s for {@code jdbc:} URLs, each with a small HikariCP pool of its
@@ -13,18 +12,15 @@ import java.util.Set;
  * PostgreSQL, one more connection outside the pool for {@code LISTEN}. Creating checks the URL and
  * that a driver accepts it; the pool connects at the first call.
  */
-public final class JdbcLockProviderFactory implements LockProviderFactory {
+public final class JdbcLockProviderFactory extends SchemeProviderFactory {
 
   /** Creates the factory; {@link java.util.ServiceLoader} calls this. */
-  public JdbcLockProviderFactory() {}
-
-  @Override
-  public Set<String> schemes() {
-    return Set.of("jdbc");
+  public JdbcLockProviderFactory() {
+    super(JdbcLockProviderFactory::provider, "jdbc");
   }
 
-  @Override
-  public JdbcLockProvider create(ProviderUrl url) {
+  /** A provider with a pool of its own for {@code url}; see {@link JdbcLockProvider#create}. */
+  static JdbcLockProvider provider(ProviderUrl url) {
     JdbcUrl parsed = JdbcUrl.parse(url);
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(parsed.driverUrl());

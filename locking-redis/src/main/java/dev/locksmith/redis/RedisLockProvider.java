@@ -119,8 +119,7 @@ public final class RedisLockProvider implements LockProvider {
    *     it
    */
   public static RedisLockProvider create(String url) {
-    return (RedisLockProvider)
-        new RedisLockProviderFactory().create(dev.locksmith.core.spi.ProviderUrl.parse(url));
+    return RedisLockProviderFactory.provider(dev.locksmith.core.spi.ProviderUrl.parse(url));
   }
 
   /**

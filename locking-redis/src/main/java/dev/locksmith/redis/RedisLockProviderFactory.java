@@ -1,10 +1,8 @@
 package dev.locksmith.redis;
 
 import dev.locksmith.core.LockConfigurationException;
-import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.core.spi.LockProviderFactory;
 import dev.locksmith.core.spi.ProviderUrl;
-import java.util.Set;
+import dev.locksmith.core.spi.SchemeProviderFactory;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 
@@ -14,18 +12,15 @@ import org.redisson.api.RedissonClient;
  * the URL only: the client connects at the first call (Redisson's lazy initialization), so an
  * application starts while Redis is down and its calls work once Redis is up.
  */
-public final class RedisLockProviderFactory implements LockProviderFactory {
+public final class RedisLockProviderFactory extends SchemeProviderFactory {
 
   /** Creates the factory; {@link java.util.ServiceLoader} calls this. */
-  public RedisLockProviderFactory() {}
-
-  @Override
-  public Set<String> schemes() {
-    return Set.of("redis", "rediss");
+  public RedisLockProviderFactory() {
+    super(RedisLockProviderFactory::provider, "redis", "rediss");
   }
 
-  @Override
-  public LockProvider create(ProviderUrl url) {
+  /** A provider with a Redisson client of its own for {@code url}. */
+  static RedisLockProvider provider(ProviderUrl url) {
     RedisUrl parsed = RedisUrl.parse(url);
     RedissonClient client;
     try {

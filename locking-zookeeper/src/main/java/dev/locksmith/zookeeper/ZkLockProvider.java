@@ -79,7 +79,7 @@ public final class ZkLockProvider implements LockProvider {
    *     it
    */
   public static ZkLockProvider create(String url) {
-    return new ZkLockProviderFactory().create(ProviderUrl.parse(url));
+    return ZkLockProviderFactory.provider(ProviderUrl.parse(url));
   }
 
   /**

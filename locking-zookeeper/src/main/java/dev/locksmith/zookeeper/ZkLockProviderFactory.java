@@ -1,10 +1,9 @@
 package dev.locksmith.zookeeper;
 
-import dev.locksmith.core.spi.LockProviderFactory;
 import dev.locksmith.core.spi.ProviderUrl;
+import dev.locksmith.core.spi.SchemeProviderFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
@@ -17,18 +16,17 @@ import org.apache.zookeeper.data.ACL;
  * Creating checks the URL and starts the client, which connects in background: a provider created
  * while the ensemble is unreachable fails its calls until it answers.
  */
-public final class ZkLockProviderFactory implements LockProviderFactory {
+public final class ZkLockProviderFactory extends SchemeProviderFactory {
 
   /** Creates the factory; {@link java.util.ServiceLoader} calls this. */
-  public ZkLockProviderFactory() {}
-
-  @Override
-  public Set<String> schemes() {
-    return Set.of("zk");
+  public ZkLockProviderFactory() {
+    super(ZkLockProviderFactory::provider, "zk");
   }
 
-  @Override
-  public ZkLockProvider create(ProviderUrl url) {
+  /**
+   * A provider with a Curator client of its own for {@code url}; see {@link ZkLockProvider#create}.
+   */
+  static ZkLockProvider provider(ProviderUrl url) {
     ZkUrl parsed = ZkUrl.parse(url);
     CuratorFrameworkFactory.Builder builder =
         CuratorFrameworkFactory.builder()

@@ -1,26 +1,22 @@
 package dev.locksmith.core.memory;
 
 import dev.locksmith.core.spi.LockProvider;
-import dev.locksmith.core.spi.LockProviderFactory;
 import dev.locksmith.core.spi.ProviderUrl;
+import dev.locksmith.core.spi.SchemeProviderFactory;
 import java.util.Set;
 
 /**
  * Creates {@link MemoryLockProvider}s for {@code mem:} (the JVM-wide default store) and {@code
  * mem:NAME} (a named store).
  */
-public final class MemoryLockProviderFactory implements LockProviderFactory {
+public final class MemoryLockProviderFactory extends SchemeProviderFactory {
 
   /** Creates the factory; {@link java.util.ServiceLoader} calls this. */
-  public MemoryLockProviderFactory() {}
-
-  @Override
-  public Set<String> schemes() {
-    return Set.of("mem");
+  public MemoryLockProviderFactory() {
+    super(MemoryLockProviderFactory::provider, "mem");
   }
 
-  @Override
-  public LockProvider create(ProviderUrl url) {
+  private static LockProvider provider(ProviderUrl url) {
     url.requireOnly(Set.of());
     if (url.uri().getRawAuthority() != null) {
       throw url.error("has a host; use mem: or mem:NAME");
