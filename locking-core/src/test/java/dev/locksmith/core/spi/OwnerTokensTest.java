@@ -40,4 +40,19 @@ class OwnerTokensTest {
                 + "/"
                 + Thread.currentThread().getName());
   }
+
+  @Test
+  void aRenamedThreadIsDescribedByItsNewName() {
+    Thread thread = Thread.currentThread();
+    String name = thread.getName();
+    try {
+      OwnerTokens.describeCaller();
+      thread.setName(name + "-renamed");
+      assertThat(OwnerTokens.describeCaller()).endsWith("/" + name + "-renamed");
+      thread.setName(name);
+      assertThat(OwnerTokens.describeCaller()).endsWith("/" + name);
+    } finally {
+      thread.setName(name);
+    }
+  }
 }
