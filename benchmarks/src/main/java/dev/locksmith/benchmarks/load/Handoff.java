@@ -31,12 +31,17 @@ final class Handoff {
   /**
    * The outcome of one run.
    *
-   * @param latencies the hand-off latencies measured after warm-up
+   * @param samples the hand-off latencies measured after warm-up, in nanoseconds
    * @param violations acquisitions that overlapped another holder
    * @param failures acquires that timed out or threw
    * @param seconds how long the run took
    */
-  record Outcome(Percentiles latencies, long violations, long failures, double seconds) {}
+  record Outcome(long[] samples, long violations, long failures, double seconds) {
+    /** The percentiles of the samples. */
+    Percentiles latencies() {
+      return Percentiles.of(samples);
+    }
+  }
 
   static Outcome run(
       List<LockClient> clients, Duration hold, int warmup, int samples, Duration maxTime)
@@ -70,8 +75,7 @@ final class Handoff {
     if (error != null) {
       LOG.warn("{} failures, first: {}", turns.failures.get(), error.toString());
     }
-    return new Outcome(
-        Percentiles.of(turns.samples()), turns.violations.get(), turns.failures.get(), seconds);
+    return new Outcome(turns.samples(), turns.violations.get(), turns.failures.get(), seconds);
   }
 
   private static void contend(

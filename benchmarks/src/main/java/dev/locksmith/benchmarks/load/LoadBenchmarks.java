@@ -7,6 +7,7 @@ import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,9 @@ public final class LoadBenchmarks {
    * @param hold how long a hand-off holder keeps the lock before releasing
    * @param handoffWarmup hand-offs discarded before sampling
    * @param handoffSamples hand-offs sampled per system
-   * @param handoffMaxTime the time bound of one system's hand-off run
+   * @param handoffMaxTime the time bound of one system's hand-off run, over all its rounds
+   * @param handoffRounds hand-off rounds, interleaved across systems so that each meets the
+   *     machine's passing load alike; the samples and time bound are shared out among them
    */
   public record Settings(
       int clients,
@@ -51,7 +54,8 @@ public final class LoadBenchmarks {
       Duration hold,
       int handoffWarmup,
       int handoffSamples,
-      Duration handoffMaxTime) {
+      Duration handoffMaxTime,
+      int handoffRounds) {
 
     /** The settings of the report: about two and a half minutes in all. */
     public static Settings defaults() {
@@ -64,7 +68,8 @@ public final class LoadBenchmarks {
           Duration.ofMillis(2),
           100,
           1000,
-          Duration.ofSeconds(15));
+          Duration.ofSeconds(15),
+          4);
     }
 
     /** A short smoke run, for checking the harness itself. */
@@ -78,7 +83,8 @@ public final class LoadBenchmarks {
           Duration.ofMillis(2),
           10,
           50,
-          Duration.ofSeconds(3));
+          Duration.ofSeconds(3),
+          1);
     }
   }
 
@@ -110,10 +116,11 @@ public final class LoadBenchmarks {
    * @param system the system's short name
    * @param description what was measured
    * @param contenders contenders on the hot key
-   * @param latencies the sampled hand-off latencies
+   * @param latencies the sampled hand-off latencies, every round's together
    * @param violations overlapping holders seen (must be 0)
    * @param failures acquires that timed out or threw
-   * @param seconds how long the run took
+   * @param seconds how long the rounds took
+   * @param roundP50s each round's median latency, in nanoseconds, in the order the rounds ran
    */
   public record HandoffRow(
       String system,
@@ -122,7 +129,8 @@ public final class LoadBenchmarks {
       Percentiles latencies,
       long violations,
       long failures,
-      double seconds) {}
+      double seconds,
+      List<Long> roundP50s) {}
 
   /**
    * Everything the harnesses measured.
@@ -160,11 +168,7 @@ public final class LoadBenchmarks {
                   redis.host(), redis.port(), RedisLockRegistry.RedisLockType.PUB_SUB_LOCK),
               Systems.springIntegration(
                   redis.host(), redis.port(), RedisLockRegistry.RedisLockType.SPIN_LOCK));
-      List<HandoffRow> handoff = new ArrayList<>();
-      for (LockSystem system : handoffSystems) {
-        handoff.add(handoff(settings, system));
-      }
-      return new Results(settings, throughput, handoff);
+      return new Results(settings, throughput, handoff(settings, handoffSystems));
     }
   }
 
@@ -238,38 +242,86 @@ public final class LoadBenchmarks {
     return rows;
   }
 
-  private static HandoffRow handoff(Settings settings, LockSystem system) throws Exception {
-    List<LockClient> clients = new ArrayList<>();
+  /**
+   * Hand-off latency of {@code systems} in interleaved rounds, each system keeping its contenders'
+   * clients from round to round; a round's warm-up is the settings' in the first round and a
+   * quarter of it after.
+   */
+  private static List<HandoffRow> handoff(Settings settings, List<LockSystem> systems)
+      throws Exception {
+    int rounds = Math.max(1, settings.handoffRounds());
+    int samples = Math.max(1, settings.handoffSamples() / rounds);
+    Duration maxTime = settings.handoffMaxTime().dividedBy(rounds);
+    Map<LockSystem, List<LockClient>> clients = new LinkedHashMap<>();
+    Map<LockSystem, List<Handoff.Outcome>> outcomes = new LinkedHashMap<>();
     try {
-      for (int i = 0; i < settings.contenders(); i++) {
-        clients.add(system.newClient(2));
+      for (LockSystem system : systems) {
+        List<LockClient> contenders = new ArrayList<>();
+        clients.put(system, contenders);
+        for (int i = 0; i < settings.contenders(); i++) {
+          contenders.add(system.newClient(2));
+        }
+        outcomes.put(system, new ArrayList<>());
       }
-      Handoff.Outcome outcome =
-          Handoff.run(
-              clients,
-              settings.hold(),
-              settings.handoffWarmup(),
-              settings.handoffSamples(),
-              settings.handoffMaxTime());
-      Percentiles p = outcome.latencies();
-      LOG.info(
-          "hand-off {}: p50 {} us, p99 {} us over {} samples, {} violations",
-          system.name(),
-          p.p50() / 1000,
-          p.p99() / 1000,
-          p.count(),
-          outcome.violations());
-      return new HandoffRow(
-          system.name(),
-          system.description(),
-          settings.contenders(),
-          p,
-          outcome.violations(),
-          outcome.failures(),
-          outcome.seconds());
+      for (int round = 0; round < rounds; round++) {
+        int warmup = round == 0 ? settings.handoffWarmup() : settings.handoffWarmup() / 4;
+        for (LockSystem system : systems) {
+          Handoff.Outcome outcome =
+              Handoff.run(
+                  Objects.requireNonNull(clients.get(system)),
+                  settings.hold(),
+                  warmup,
+                  samples,
+                  maxTime);
+          Percentiles p = Percentiles.of(outcome.samples());
+          LOG.info(
+              "hand-off round {} {}: p50 {} us, p99 {} us over {} samples, {} violations",
+              round + 1,
+              system.name(),
+              p.p50() / 1000,
+              p.p99() / 1000,
+              p.count(),
+              outcome.violations());
+          Objects.requireNonNull(outcomes.get(system)).add(outcome);
+        }
+      }
     } finally {
-      clients.forEach(LockClient::close);
+      clients.values().forEach(contenders -> contenders.forEach(LockClient::close));
     }
+    List<HandoffRow> rows = new ArrayList<>();
+    for (LockSystem system : systems) {
+      rows.add(pooled(system, settings.contenders(), Objects.requireNonNull(outcomes.get(system))));
+    }
+    return rows;
+  }
+
+  /** One system's row: its rounds' samples pooled, their counts summed, each round's median. */
+  private static HandoffRow pooled(
+      LockSystem system, int contenders, List<Handoff.Outcome> rounds) {
+    List<Long> roundP50s = new ArrayList<>();
+    long[] all = new long[0];
+    long violations = 0;
+    long failures = 0;
+    double seconds = 0;
+    for (Handoff.Outcome round : rounds) {
+      long[] samples = round.samples();
+      roundP50s.add(Percentiles.of(samples).p50());
+      long[] joined = Arrays.copyOf(all, all.length + samples.length);
+      System.arraycopy(samples, 0, joined, all.length, samples.length);
+      all = joined;
+      violations += round.violations();
+      failures += round.failures();
+      seconds += round.seconds();
+    }
+    return new HandoffRow(
+        system.name(),
+        system.description(),
+        contenders,
+        Percentiles.of(all),
+        violations,
+        failures,
+        seconds,
+        List.copyOf(roundP50s));
   }
 
   static double median(List<Double> values) {

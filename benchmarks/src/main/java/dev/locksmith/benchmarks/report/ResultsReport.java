@@ -203,7 +203,8 @@ record ResultsReport(
               + ms(a.p50())
               + ", "
               + ms(a.p99())
-              + ")",
+              + ")"
+              + roundRatios(ours.get(), rlock.get()),
           p50 <= 1.0 && p99 <= 1.0);
     }
     Optional<JmhRow> direct = jmh(ENGINE_BENCHMARK, "direct");
@@ -226,6 +227,13 @@ record ResultsReport(
           throughput("locksmith-redis")
               .map(r -> "; the provider alone, release awaited: " + ratio(r.median() / base))
               .orElse("");
+      String fenced =
+          throughput("redis-raw-fenced")
+              .map(
+                  r ->
+                      "; the raw lock with nothing added but a fencing token (`redis-raw-fenced`): "
+                          + ratio(r.median() / base))
+              .orElse("");
       target(
           md,
           "22",
@@ -237,9 +245,52 @@ record ResultsReport(
               + num(base)
               + " cycles/s"
               + provider
+              + fenced
               + ")",
           ratio >= 1.0);
     }
+  }
+
+  /** How the hand-off runs were shared out: one run per system, or interleaved rounds. */
+  static String handoffRounds(LoadBenchmarks.Settings s) {
+    int rounds = Math.max(1, s.handoffRounds());
+    String perRound =
+        " then up to "
+            + s.handoffSamples() / rounds
+            + " samples or "
+            + s.handoffMaxTime().dividedBy(rounds).toMillis()
+            + " ms";
+    if (rounds == 1) {
+      return "Each system runs once: "
+          + s.handoffWarmup()
+          + " hand-offs of warm-up,"
+          + perRound
+          + ".";
+    }
+    return "The systems take turns in "
+        + rounds
+        + " interleaved rounds, each keeping its clients, so that all meet the machine's passing"
+        + " load alike: "
+        + s.handoffWarmup()
+        + " hand-offs of warm-up in the first round and a quarter of that in each later one,"
+        + perRound
+        + " a round; the percentiles are over every round's samples together.";
+  }
+
+  /**
+   * "; per round p50 A/B: r1, r2, ..." for two systems' hand-off rows of more than one round: the
+   * ratio of their medians in each round, which met the same passing load.
+   */
+  static String roundRatios(LoadBenchmarks.HandoffRow a, LoadBenchmarks.HandoffRow b) {
+    int rounds = Math.min(a.roundP50s().size(), b.roundP50s().size());
+    if (rounds < 2) {
+      return "";
+    }
+    StringBuilder text = new StringBuilder("; p50 ratio per round: ");
+    for (int i = 0; i < rounds; i++) {
+      text.append(i == 0 ? "" : ", ").append(ratioOf(a.roundP50s().get(i), b.roundP50s().get(i)));
+    }
+    return text.toString();
   }
 
   private static void target(
@@ -339,12 +390,8 @@ record ResultsReport(
             + " the release call to the return of another contender's acquire. A releaser waits"
             + " until someone else holds the lock before competing again, so every sample is a"
             + " real hand-off to a parked waiter. "
-            + s.handoffWarmup()
-            + " hand-offs of warm-up, then up to "
-            + s.handoffSamples()
-            + " samples or "
-            + s.handoffMaxTime().toSeconds()
-            + " s per system. Every run also checks mutual exclusion (overlapping holders).\n\n");
+            + handoffRounds(s)
+            + " Every run also checks mutual exclusion (overlapping holders).\n\n");
     md.append(
         "| system | p50 | p90 | p99 | max | samples | p50 vs raw Redis | p99 vs raw Redis |"
             + " overlaps | failures | what |\n"

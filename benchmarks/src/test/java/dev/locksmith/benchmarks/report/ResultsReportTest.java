@@ -53,7 +53,17 @@ class ResultsReportTest {
                 new LoadBenchmarks.ThroughputRow(
                     "redis-raw", "raw", 8, List.of(1000.0), 1000, 0, OptionalDouble.of(12.5)),
                 new LoadBenchmarks.ThroughputRow(
-                    "locksmith-tcp", "tcp", 8, List.of(2500.0), 2500, 0, OptionalDouble.empty())),
+                    "locksmith-tcp", "tcp", 8, List.of(2500.0), 2500, 0, OptionalDouble.empty()),
+                new LoadBenchmarks.ThroughputRow(
+                    "redis-raw-fenced", "fenced", 8, List.of(900.0), 900, 0, OptionalDouble.of(14)),
+                new LoadBenchmarks.ThroughputRow(
+                    "locksmith-redis-engine",
+                    "engine",
+                    8,
+                    List.of(800.0),
+                    800,
+                    0,
+                    OptionalDouble.of(20))),
             List.of(
                 handoff("redis-raw", 2_000_000),
                 handoff("locksmith-tcp", 500_000),
@@ -109,11 +119,30 @@ class ResultsReportTest {
             "| 22 | same, against redis-benchmark's one-connection p50 x 2 (aim 1.3x) | 1.05x"
                 + " (105 us/op vs 2 x 50.0 us) | yes |")
         .contains(
-            "| 22 | Redis hot-key hand-off p50 and p99 <= 1.0x of RLock's | p50 0.25x, p99 0.25x")
+            "| 22 | Redis hot-key hand-off p50 and p99 <= 1.0x of RLock's | p50 0.25x, p99 0.25x"
+                + " (1.000 ms, 3.000 ms); p50 ratio per round: 0.25x, 0.25x | yes |")
+        .contains(
+            "| 22 | throughput on distinct keys, redis:// through the engine, >= 1.0x of raw SET NX"
+                + " PX | 0.80x (800 vs 1,000 cycles/s; the raw lock with nothing added but a fencing"
+                + " token (`redis-raw-fenced`): 0.90x) | **no** |")
+        .contains(
+            "Each system runs once: 10 hand-offs of warm-up, then up to 50 samples or 3000 ms.")
         .contains(
             "| 22 | engine overhead per uncontended annotated call (SpEL key), in-memory provider"
                 + " < 1 us | 900 ns (medians 901 ns/op - 0.500 ns/op) | yes |")
         .contains("lock4j");
+  }
+
+  @Test
+  void describesInterleavedHandOffRounds() {
+    LoadBenchmarks.Settings settings = LoadBenchmarks.Settings.defaults();
+
+    assertThat(ResultsReport.handoffRounds(settings))
+        .isEqualTo(
+            "The systems take turns in 4 interleaved rounds, each keeping its clients, so that all"
+                + " meet the machine's passing load alike: 100 hand-offs of warm-up in the first"
+                + " round and a quarter of that in each later one, then up to 250 samples or 3750"
+                + " ms a round; the percentiles are over every round's samples together.");
   }
 
   private static LoadBenchmarks.HandoffRow handoff(String system, long p50) {
@@ -124,6 +153,7 @@ class ResultsReportTest {
         new Percentiles(100, p50, p50 * 2, p50 * 3, p50 * 4),
         0,
         0,
-        Duration.ofSeconds(1).toSeconds());
+        Duration.ofSeconds(1).toSeconds(),
+        List.of(p50, p50));
   }
 }
