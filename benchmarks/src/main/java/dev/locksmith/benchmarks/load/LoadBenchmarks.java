@@ -39,7 +39,8 @@ public final class LoadBenchmarks {
    * @param rounds throughput rounds, interleaved across systems; the median is reported
    * @param contenders hand-off contenders on the hot key, each with a client of its own
    * @param hold how long a hand-off holder keeps the lock before releasing
-   * @param handoffWarmup hand-offs discarded before sampling
+   * @param handoffWarmup hand-offs of each system's warm-up run, made before the first round (and
+   *     bounded by one round's time); each round then discards a twentieth of this many
    * @param handoffSamples hand-offs sampled per system
    * @param handoffMaxTime the time bound of one system's hand-off run, over all its rounds
    * @param handoffRounds hand-off rounds, interleaved across systems so that each meets the
@@ -66,7 +67,7 @@ public final class LoadBenchmarks {
           3,
           4,
           Duration.ofMillis(2),
-          100,
+          500,
           1000,
           Duration.ofSeconds(15),
           4);
@@ -244,8 +245,10 @@ public final class LoadBenchmarks {
 
   /**
    * Hand-off latency of {@code systems} in interleaved rounds, each system keeping its contenders'
-   * clients from round to round; a round's warm-up is the settings' in the first round and a
-   * quarter of it after.
+   * clients from round to round. Before the first round each system makes a warm-up run, so that
+   * every system's code is compiled before any is measured (100 hand-offs left Locksmith's longer
+   * path still warming up while RLock's was not); each round then discards its first few hand-offs,
+   * made as the system takes over the machine from the one before.
    */
   private static List<HandoffRow> handoff(Settings settings, List<LockSystem> systems)
       throws Exception {
@@ -263,8 +266,22 @@ public final class LoadBenchmarks {
         }
         outcomes.put(system, new ArrayList<>());
       }
+      for (LockSystem system : systems) {
+        Handoff.Outcome warmup =
+            Handoff.run(
+                Objects.requireNonNull(clients.get(system)),
+                settings.hold(),
+                0,
+                settings.handoffWarmup(),
+                maxTime);
+        LOG.info(
+            "hand-off warm-up {}: {} hand-offs in {} s",
+            system.name(),
+            warmup.samples().length,
+            Math.round(warmup.seconds() * 10) / 10.0);
+      }
+      int warmup = Math.max(1, settings.handoffWarmup() / 20);
       for (int round = 0; round < rounds; round++) {
-        int warmup = round == 0 ? settings.handoffWarmup() : settings.handoffWarmup() / 4;
         for (LockSystem system : systems) {
           Handoff.Outcome outcome =
               Handoff.run(

@@ -254,25 +254,31 @@ record ResultsReport(
   /** How the hand-off runs were shared out: one run per system, or interleaved rounds. */
   static String handoffRounds(LoadBenchmarks.Settings s) {
     int rounds = Math.max(1, s.handoffRounds());
+    long roundMillis = s.handoffMaxTime().dividedBy(rounds).toMillis();
+    String warmup =
+        "Each system first makes a warm-up run of up to "
+            + s.handoffWarmup()
+            + " hand-offs or "
+            + roundMillis
+            + " ms, so that every system's code is compiled before any is measured. ";
+    int discarded = Math.max(1, s.handoffWarmup() / 20);
     String perRound =
-        " then up to "
+        "up to "
             + s.handoffSamples() / rounds
             + " samples or "
-            + s.handoffMaxTime().dividedBy(rounds).toMillis()
-            + " ms";
+            + roundMillis
+            + " ms, after "
+            + discarded
+            + (discarded == 1 ? " hand-off" : " hand-offs")
+            + " discarded";
     if (rounds == 1) {
-      return "Each system runs once: "
-          + s.handoffWarmup()
-          + " hand-offs of warm-up,"
-          + perRound
-          + ".";
+      return warmup + "Then each system runs once: " + perRound + ".";
     }
-    return "The systems take turns in "
+    return warmup
+        + "Then the systems take turns in "
         + rounds
         + " interleaved rounds, each keeping its clients, so that all meet the machine's passing"
         + " load alike: "
-        + s.handoffWarmup()
-        + " hand-offs of warm-up in the first round and a quarter of that in each later one,"
         + perRound
         + " a round; the percentiles are over every round's samples together.";
   }

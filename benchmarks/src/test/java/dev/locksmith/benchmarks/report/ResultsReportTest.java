@@ -126,7 +126,9 @@ class ResultsReportTest {
                 + " PX | 0.80x (800 vs 1,000 cycles/s; the raw lock with nothing added but a fencing"
                 + " token (`redis-raw-fenced`): 0.90x) | **no** |")
         .contains(
-            "Each system runs once: 10 hand-offs of warm-up, then up to 50 samples or 3000 ms.")
+            "Each system first makes a warm-up run of up to 10 hand-offs or 3000 ms, so that every"
+                + " system's code is compiled before any is measured. Then each system runs once:"
+                + " up to 50 samples or 3000 ms, after 1 hand-off discarded.")
         .contains(
             "| 22 | engine overhead per uncontended annotated call (SpEL key), in-memory provider"
                 + " < 1 us | 900 ns (medians 901 ns/op - 0.500 ns/op) | yes |")
@@ -139,10 +141,11 @@ class ResultsReportTest {
 
     assertThat(ResultsReport.handoffRounds(settings))
         .isEqualTo(
-            "The systems take turns in 4 interleaved rounds, each keeping its clients, so that all"
-                + " meet the machine's passing load alike: 100 hand-offs of warm-up in the first"
-                + " round and a quarter of that in each later one, then up to 250 samples or 3750"
-                + " ms a round; the percentiles are over every round's samples together.");
+            "Each system first makes a warm-up run of up to 500 hand-offs or 3750 ms, so that"
+                + " every system's code is compiled before any is measured. Then the systems take"
+                + " turns in 4 interleaved rounds, each keeping its clients, so that all meet the"
+                + " machine's passing load alike: up to 250 samples or 3750 ms, after 25 hand-offs"
+                + " discarded a round; the percentiles are over every round's samples together.");
   }
 
   private static LoadBenchmarks.HandoffRow handoff(String system, long p50) {
