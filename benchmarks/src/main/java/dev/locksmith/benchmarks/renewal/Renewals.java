@@ -106,17 +106,19 @@ public final class Renewals {
     CountingProvider provider = new CountingProvider(LockProviders.create(url));
     int before = threads.getThreadCount();
     int renewalPeak = 0;
-    try (Locksmith locksmith =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .listener(
-                new LockListener() {
-                  @Override
-                  public void lost(LockEvent event, String reason) {
-                    lost.increment();
-                  }
-                })
-            .build()) {
+    // The engine closes only the providers it made from URLs: this one is closed here, after it.
+    try (provider;
+        Locksmith locksmith =
+            Locksmith.builder()
+                .defaultProvider(provider)
+                .listener(
+                    new LockListener() {
+                      @Override
+                      public void lost(LockEvent event, String reason) {
+                        lost.increment();
+                      }
+                    })
+                .build()) {
       List<Lease> held = new ArrayList<>(leases);
       LockOptions options = LockOptions.named("renewals").withTtl(ttl);
       for (int i = 0; i < leases; i++) {
