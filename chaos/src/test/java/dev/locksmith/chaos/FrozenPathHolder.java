@@ -1,7 +1,6 @@
 package dev.locksmith.chaos;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviders;
@@ -33,13 +32,11 @@ final class FrozenPathHolder {
     AtomicLong lostAt = new AtomicLong();
     CountDownLatch[] lost = {new CountDownLatch(1)};
     LockListener listener =
-        new LockListener() {
-          @Override
-          public void lost(LockEvent event, String reason) {
-            lostAt.set(System.nanoTime());
-            lost[0].countDown();
-          }
-        };
+        LockListener.onLost(
+            (event, reason) -> {
+              lostAt.set(System.nanoTime());
+              lost[0].countDown();
+            });
     LockOptions options =
         LockOptions.named(args[1])
             .withTtl(Duration.parse(args[2]))

@@ -1,7 +1,6 @@
 package dev.locksmith.chaos;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviders;
@@ -36,14 +35,12 @@ final class PausedHolder {
     AtomicLong lostAt = new AtomicLong();
     AtomicReference<String> lostReason = new AtomicReference<>("");
     LockListener listener =
-        new LockListener() {
-          @Override
-          public void lost(LockEvent event, String reason) {
-            lostAt.set(System.nanoTime());
-            lostReason.set(reason);
-            lost.countDown();
-          }
-        };
+        LockListener.onLost(
+            (event, reason) -> {
+              lostAt.set(System.nanoTime());
+              lostReason.set(reason);
+              lost.countDown();
+            });
     LockOptions options = LockOptions.named(args[1]).withTtl(Duration.parse(args[2]));
     try (Locksmith locksmith =
             Locksmith.builder()

@@ -4,7 +4,6 @@ import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Durations;
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockBusyException;
-import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockTimeoutException;
@@ -133,13 +132,7 @@ final class RunCommand implements Callable<Integer> {
     }
     LockProvider provider = providerOptions.open(p -> p.status(locks.lockIds().get(0))).provider();
     CompletableFuture<String> lost = new CompletableFuture<>();
-    LockListener onLost =
-        new LockListener() {
-          @Override
-          public void lost(LockEvent event, String reason) {
-            lost.complete(reason);
-          }
-        };
+    LockListener onLost = LockListener.onLost((event, reason) -> lost.complete(reason));
     try (provider;
         Locksmith locksmith =
             Locksmith.builder().defaultProvider(provider).listener(onLost).build()) {

@@ -1,6 +1,8 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * Told what happens to locks, for metrics and logs. Methods run on the thread that caused the
@@ -9,6 +11,31 @@ import java.time.Duration;
  * listener that throws is logged and otherwise ignored.
  */
 public interface LockListener {
+
+  /**
+   * A listener told only of lost leases, the one event most callers must act on: stop work whose
+   * safety the lease guarded, alert, or record it. For example {@code
+   * builder.listener(LockListener.onLost((event, reason) -> alerts.raise(event.lockId(),
+   * reason)))}. The action runs where {@link #lost} runs, so it follows the same rules: quick, not
+   * blocking.
+   *
+   * @param action what to do with the lost lease's event and the reason it was lost
+   * @return a listener that hands each lost lease to {@code action} and ignores every other event
+   */
+  static LockListener onLost(BiConsumer<? super LockEvent, ? super String> action) {
+    Objects.requireNonNull(action, "action");
+    return new LockListener() {
+      @Override
+      public void lost(LockEvent event, String reason) {
+        action.accept(event, reason);
+      }
+
+      @Override
+      public String toString() {
+        return "LockListener.onLost(" + action + ")";
+      }
+    };
+  }
 
   /**
    * A lease was granted after {@code waited}.

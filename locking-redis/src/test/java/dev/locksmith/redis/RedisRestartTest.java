@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviderException;
@@ -93,12 +92,7 @@ class RedisRestartTest {
   void aHeldLockIsReportedLostWhenRedisRestarts() {
     CopyOnWriteArrayList<String> lost = new CopyOnWriteArrayList<>();
     LockListener listener =
-        new LockListener() {
-          @Override
-          public void lost(LockEvent event, String reason) {
-            lost.add(event.lockId() + ": " + reason);
-          }
-        };
+        LockListener.onLost((event, reason) -> lost.add(event.lockId() + ": " + reason));
     try (Locksmith locksmith =
         Locksmith.builder().defaultProvider(provider).listener(listener).build()) {
       String name = lockId();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviders;
@@ -40,12 +39,7 @@ class LeaseLostTest {
         Locksmith.builder()
             .defaultProvider(provider)
             .listener(
-                new LockListener() {
-                  @Override
-                  public void lost(LockEvent event, String reason) {
-                    lost.add(event.lockId() + ": " + reason);
-                  }
-                })
+                LockListener.onLost((event, reason) -> lost.add(event.lockId() + ": " + reason)))
             .build();
   }
 

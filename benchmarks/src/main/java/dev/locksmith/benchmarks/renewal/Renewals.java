@@ -3,7 +3,6 @@ package dev.locksmith.benchmarks.renewal;
 import dev.locksmith.benchmarks.report.Machine;
 import dev.locksmith.benchmarks.report.ResultsSection;
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviders;
@@ -111,13 +110,7 @@ public final class Renewals {
         Locksmith locksmith =
             Locksmith.builder()
                 .defaultProvider(provider)
-                .listener(
-                    new LockListener() {
-                      @Override
-                      public void lost(LockEvent event, String reason) {
-                        lost.increment();
-                      }
-                    })
+                .listener(LockListener.onLost((event, reason) -> lost.increment()))
                 .build()) {
       List<Lease> held = new ArrayList<>(leases);
       LockOptions options = LockOptions.named("renewals").withTtl(ttl);
