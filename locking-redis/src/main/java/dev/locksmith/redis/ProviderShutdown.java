@@ -9,18 +9,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How a provider closes: it waits for the answers of its releases in flight and of the compensating
- * releases of failed acquires, at most {@link #CLOSE_WAIT}, wakes its waiters, drops its
- * subscriptions and, when it created the client, shuts the client down, in that order.
+ * How a provider closes: it wakes its waiters and drops its subscriptions, waits for the answers of
+ * its releases in flight and of the compensating releases of failed acquires, at most {@link
+ * #CLOSE_WAIT}, and, when it created the client, shuts the client down, in that order.
  */
 final class ProviderShutdown {
   // Logged under the provider's name, as operators configure it.
   private static final Logger LOG = LoggerFactory.getLogger(RedisLockProvider.class);
 
   /**
-   * How long {@link #run()} waits for the answers of releases in flight: 15 s, longer than
-   * Redisson's own bound on a command with the default settings ({@code timeout} 3 s, 3 retries 1.5
-   * s apart: 13.5 s), within which each release is answered or failed by Redisson itself.
+   * How long {@link #run()} waits for the answers of releases in flight: 15 s, longer than the
+   * bound on one command with the URL's default settings (2 s, see {@link RedisUrl#worstCase}). A
+   * supplied client left on Redisson 4's defaults ({@code timeout} 3 s, 4 retries 1-2 s apart) may
+   * retry a command for up to 23 s: a release still unanswered at 15 s is failed here, and its
+   * lease ends by its TTL at the latest.
    */
   static final Duration CLOSE_WAIT = Duration.ofSeconds(15);
 
@@ -50,12 +52,15 @@ final class ProviderShutdown {
   }
 
   /**
-   * Waits for the releases in flight, failing those still unanswered after {@link #CLOSE_WAIT} with
-   * a {@link LockProviderException} ("provider closed"), and for the compensations; then wakes the
-   * waiters, drops the subscriptions and shuts an owned client down.
+   * Wakes the waiters (which throw at once, holding nothing) and drops the subscriptions; then
+   * waits for the releases in flight, failing those still unanswered after {@link #CLOSE_WAIT} with
+   * a {@link LockProviderException} ("provider closed"), and for the compensations; then shuts an
+   * owned client down.
    */
   void run() {
     long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+    // First, so that no waiter sits out the wait for releases sent to an unreachable server.
+    wakeUps.close();
     try {
       int failed = pendingReleases.drain(CLOSE_WAIT, description);
       if (failed > 0) {
@@ -71,7 +76,6 @@ final class ProviderShutdown {
       pendingReleases.failUnanswered(description);
     }
     awaitCompensations(deadline);
-    wakeUps.close();
     firstContact.close();
     if (ownsClient) {
       try {

@@ -348,13 +348,13 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   /**
-   * Waits for the answers of the releases still in flight ({@link #releaseAsync}) and of the
-   * compensating releases of failed acquires, at most {@link ProviderShutdown#CLOSE_WAIT}, failing
-   * those still unanswered then with a {@link LockProviderException} ("provider closed"); wakes
-   * every waiter of this provider, which then throws a {@link LockProviderException} ("provider
-   * closed") holding nothing, drops the provider's subscriptions and, when it created the client,
-   * shuts the client down. Leases still held expire by their TTL; later calls throw {@link
-   * IllegalStateException}.
+   * Wakes every waiter of this provider, which then throws a {@link LockProviderException}
+   * ("provider closed") holding nothing, and drops the provider's subscriptions; waits for the
+   * answers of the releases still in flight ({@link #releaseAsync}) and of the compensating
+   * releases of failed acquires, at most {@link ProviderShutdown#CLOSE_WAIT}, failing those still
+   * unanswered then with a {@link LockProviderException} ("provider closed"); and, when it created
+   * the client, shuts the client down. Leases still held expire by their TTL; later calls throw
+   * {@link IllegalStateException}.
    */
   @Override
   public void close() {

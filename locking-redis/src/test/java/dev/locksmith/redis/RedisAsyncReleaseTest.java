@@ -228,6 +228,37 @@ class RedisAsyncReleaseTest {
     }
   }
 
+  @Test
+  void closeWakesWaitersAtOnceWhileReleasesAreStillInFlight() throws Exception {
+    FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+    ExecutorService closer = Executors.newSingleThreadExecutor();
+    try {
+      RedisLockProvider proxied = patientThrough(proxy);
+      LeaseGrant lease = proxied.tryAcquire(request(lockId(), LONG)).orElseThrow();
+      String busy = lockId();
+      LeaseGrant held = other.tryAcquire(request(busy, LONG)).orElseThrow();
+      CompletableFuture<Optional<LeaseGrant>> waiter = RedisTests.acquireAsync(proxied, busy, LONG);
+      await().atMost(Duration.ofSeconds(10)).until(() -> proxied.subscribedChannels() == 1);
+      proxy.freeze(Direction.TO_SERVER);
+      CompletableFuture<Boolean> release = proxied.releaseAsync(lease).toCompletableFuture();
+
+      CompletableFuture<Void> closed = CompletableFuture.runAsync(proxied::close, closer);
+      assertThatThrownBy(() -> waiter.get(2, TimeUnit.SECONDS))
+          .as("the waiter is woken before close waits for the release")
+          .hasCauseInstanceOf(LockProviderException.class)
+          .cause()
+          .hasMessageContaining("provider closed");
+      assertThat(closed).as("close still waits for the release in flight").isNotDone();
+      proxy.thaw(Direction.TO_SERVER);
+      closed.get(20, TimeUnit.SECONDS);
+      assertThat(release).isCompletedWithValue(true);
+      assertThat(other.release(held)).isTrue();
+    } finally {
+      closer.shutdownNow();
+      proxy.close();
+    }
+  }
+
   /**
    * Takes lock {@code id}, then a thousand times sends the release of the lease held with {@code
    * releaseAsync} and at once takes the lock again with {@code reacquire}, which must never find it
