@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Locksmith benchmark and writes benchmarks/RESULTS.md.
 #
-#   benchmarks/run.sh            # the report: about 8-12 minutes on 2 cores, build included
+#   benchmarks/run.sh            # the report: about 6-12 minutes on 2 cores, build included
 #   benchmarks/run.sh --quick    # a smoke run of everything in about 3 minutes (figures meaningless)
 #
 # --no-am builds only this module against the Locksmith modules installed in ~/.m2 (for use while
