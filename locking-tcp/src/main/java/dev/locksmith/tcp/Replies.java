@@ -53,6 +53,17 @@ final class Replies {
    * @param what the request, for the error when no reply comes
    */
   Reply awaitUninterruptibly(ClientConnection.Pending p, String what) {
+    return awaitUninterruptibly(p, what, () -> {});
+  }
+
+  /**
+   * The reply to {@code p} within {@code request-timeout}, waiting through interrupts (the
+   * interrupt is kept for the caller); runs {@code onTimeout} before it throws for a reply that did
+   * not come.
+   *
+   * @param what the request, for the error when no reply comes
+   */
+  Reply awaitUninterruptibly(ClientConnection.Pending p, String what, Runnable onTimeout) {
     boolean interrupted = false;
     long deadline = System.nanoTime() + settings.requestTimeout().toNanos();
     try {
@@ -62,6 +73,7 @@ final class Replies {
         } catch (InterruptedException e) {
           interrupted = true;
         } catch (TimeoutException e) {
+          onTimeout.run();
           throw noReply(what, e);
         }
       }

@@ -76,13 +76,7 @@ final class TcpLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     ClientConnection c = connection();
     ClientConnection.Pending p = c.send(RequestLines.acquire(request, 0));
-    Reply reply;
-    try {
-      reply = awaitAcquire(c, p, request, 0);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LockProviderException("interrupted while acquiring '" + request.lockId() + "'", e);
-    }
+    Reply reply = answerNow(c, p, List.of(request), true, "ACQUIRE '" + request.lockId() + "'");
     return grant(c, request, reply, p, "ACQUIRE");
   }
 
@@ -103,13 +97,7 @@ final class TcpLockProvider implements LockProvider {
     String what = "ACQUIRE-ALL " + RequestLines.names(requests);
     ClientConnection c = connection();
     ClientConnection.Pending p = c.send(RequestLines.acquireAll(requests));
-    Reply reply;
-    try {
-      reply = awaitGrant(c, p, requests, false, settings.requestTimeout().toNanos(), what);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LockProviderException("interrupted during " + what, e);
-    }
+    Reply reply = answerNow(c, p, requests, false, what);
     if (Replies.unknownCommand(reply)) {
       acquireAllUnknown = true;
       LOG.info("Server {} does not know ACQUIRE-ALL: several locks are taken one by one", settings);
@@ -135,37 +123,39 @@ final class TcpLockProvider implements LockProvider {
 
   /**
    * Waits for the reply to an ACQUIRE that may wait {@code waitMillis} on the server, and a {@code
-   * request-timeout} more.
+   * request-timeout} more. One the caller gives up on, interrupted or unanswered in time, is
+   * withdrawn, so that it leaves no lease behind on the server.
    */
   private Reply awaitAcquire(
       ClientConnection c, ClientConnection.Pending p, LockRequest request, long waitMillis)
       throws InterruptedException {
     long nanos = TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos();
-    return awaitGrant(c, p, List.of(request), true, nanos, "ACQUIRE '" + request.lockId() + "'");
+    List<LockRequest> requests = List.of(request);
+    try {
+      return Replies.await(p, nanos);
+    } catch (InterruptedException e) {
+      withdrawal.now(c, p, requests, true);
+      throw e;
+    } catch (TimeoutException e) {
+      withdrawal.later(c, p, requests, true);
+      throw replies.noReply("ACQUIRE '" + request.lockId() + "'", e);
+    }
   }
 
   /**
-   * Waits up to {@code nanos} for the reply to an ACQUIRE ({@code cancellable}) or an ACQUIRE-ALL
-   * of {@code requests}. One the caller gives up on, interrupted or unanswered in time, is
-   * withdrawn, so that it leaves no lease behind on the server.
+   * Waits for the reply to a request the server answers at once (an ACQUIRE that does not wait, an
+   * ACQUIRE-ALL) through interrupts, which are kept for the caller: it comes within {@code
+   * request-timeout}, and an interrupted caller's answer is as good as any. One unanswered in time
+   * is withdrawn, so that it leaves no lease behind on the server.
    */
-  private Reply awaitGrant(
+  private Reply answerNow(
       ClientConnection c,
       ClientConnection.Pending p,
       List<LockRequest> requests,
       boolean cancellable,
-      long nanos,
-      String what)
-      throws InterruptedException {
-    try {
-      return Replies.await(p, nanos);
-    } catch (InterruptedException e) {
-      withdrawal.now(c, p, requests, cancellable);
-      throw e;
-    } catch (TimeoutException e) {
-      withdrawal.later(c, p, requests, cancellable);
-      throw replies.noReply(what, e);
-    }
+      String what) {
+    return replies.awaitUninterruptibly(
+        p, what, () -> withdrawal.later(c, p, requests, cancellable));
   }
 
   /**

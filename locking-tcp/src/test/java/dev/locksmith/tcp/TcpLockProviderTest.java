@@ -311,6 +311,28 @@ class TcpLockProviderTest {
   }
 
   @Test
+  void anInterruptedCallerStillGetsItsAnswerWithoutWaitingAndKeepsItsInterrupt() {
+    LockProvider a = provider();
+    // Warmed up: the first call connects, which an interrupt may rightly cut short.
+    a.release(a.tryAcquire(LockRequest.of("warm-up", TTL)).orElseThrow());
+    Thread.currentThread().interrupt();
+    try {
+      LeaseGrant one = a.tryAcquire(LockRequest.of("free", TTL)).orElseThrow();
+      List<LeaseGrant> two =
+          a.tryAcquireAll(List.of(LockRequest.of("free-a", TTL), LockRequest.of("free-b", TTL)))
+              .orElseThrow();
+      assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept").isTrue();
+      assertThat(two).hasSize(2);
+      Thread.interrupted();
+      assertThat(a.release(one)).isTrue();
+      assertThat(a.release(two.get(0))).isTrue();
+      assertThat(a.release(two.get(1))).isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
+  @Test
   void expiredLeaseCannotBeRenewedOrReleased() {
     LockProvider a = provider();
     LeaseGrant lease = a.tryAcquire(LockRequest.of("short", Duration.ofMillis(100))).orElseThrow();
