@@ -322,8 +322,17 @@ final class ActiveLease implements HeldLease {
       return;
     }
     if (renewed.isEmpty()) {
-      markLost("the provider no longer holds it for this owner (expired or taken over)");
+      // Once released, the release's own answer (or its end by the deadline) tells what happened.
+      if (!has(RELEASED)) {
+        markLost("the provider no longer holds it for this owner (expired or taken over)");
+      }
       return;
+    }
+    long now = ticker.read();
+    if (lostReason == null && !has(RELEASED) && grant.expiredAt(now)) {
+      // Confirmed after the deadline, which the holder may already have been told of
+      // (checkValid): a renewal confirmed later does not revive the lease.
+      markLost(deadlineReason(now));
     }
     if (lostReason != null) {
       // Confirmed after the deadline was declared passed: the loss stands, and the store's

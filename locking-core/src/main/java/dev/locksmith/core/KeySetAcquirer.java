@@ -192,6 +192,27 @@ final class KeySetAcquirer {
       listeners.error(attempt, error);
       throw error;
     }
+    acquirer.usingGrants(grants, circuit);
+    try {
+      return useAll(ones, providerName, circuit, grants, wait, start, waitNanos, call, taken);
+    } finally {
+      acquirer.grantsUsed();
+    }
+  }
+
+  /** Makes every grant of a set into a lease, or gives the set up as one key's grant would be. */
+  private Batch useAll(
+      List<LockOptions> ones,
+      String providerName,
+      ProviderCircuit circuit,
+      List<LeaseGrant> grants,
+      boolean wait,
+      long start,
+      long waitNanos,
+      boolean call,
+      List<ActiveLease> taken) {
+    LockOptions options = ones.get(0);
+    List<String> lockIds = ones.stream().map(LockOptions::lockId).toList();
     boolean inTime = !wait || ticker.read() - start < waitNanos;
     LateGrants.@Nullable Refused refusal = null;
     int used = 0;

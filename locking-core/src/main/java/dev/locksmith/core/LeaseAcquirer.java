@@ -24,6 +24,8 @@ final class LeaseAcquirer {
   private final LeaseKeeper keeper;
   private final SharedWaits waits = new SharedWaits();
   private final AtomicBoolean closed = new AtomicBoolean();
+  // Grants received and being made into leases: close() waits for them (see usingGrants).
+  private final InFlight granting = new InFlight();
   private final KeySetAcquirer keySets;
 
   LeaseAcquirer(ProviderCircuits circuits, Listeners listeners, Ticker ticker, LeaseKeeper keeper) {
@@ -41,6 +43,41 @@ final class LeaseAcquirer {
    */
   boolean close() {
     return closed.compareAndSet(false, true);
+  }
+
+  /**
+   * Waits until no grant received before {@link #close} is still being made into a lease: each is
+   * then a lease the keeper watches (a locked call's counted among the running calls) or has been
+   * given back.
+   *
+   * @return whether none is left
+   */
+  boolean awaitGrantsInUse(Duration timeout) throws InterruptedException {
+    return granting.await(timeout);
+  }
+
+  /**
+   * Marks grants just received as being made into leases, which {@link #awaitGrantsInUse} waits
+   * for, to be followed by one {@link #grantsUsed} when this returns. When the engine closed
+   * meanwhile, it gives them back instead (released on this thread, last first, best effort) and
+   * throws: a closed engine no longer renews or watches leases, so no call may run under them.
+   *
+   * @throws IllegalStateException when the engine is closed
+   */
+  void usingGrants(List<LeaseGrant> grants, ProviderCircuit circuit) {
+    granting.started();
+    if (closed.get()) {
+      granting.ended();
+      for (int k = grants.size() - 1; k >= 0; k--) {
+        LateGrants.release(grants.get(k), circuit);
+      }
+      checkOpen();
+    }
+  }
+
+  /** Ends what {@link #usingGrants} started. */
+  void grantsUsed() {
+    granting.ended();
   }
 
   /**
@@ -77,6 +114,7 @@ final class LeaseAcquirer {
     OutageBackoff backoff = null; // made at the first outage: most calls never see one
     RuntimeException outage = null;
     for (int attempts = 0; ; attempts++) {
+      checkOpen();
       long remaining = waitNanos - (ticker.read() - start);
       if (wait && attempts > 0 && remaining <= 0) {
         LockEvent attempt = attempt(options, lockId, providerName);
@@ -118,20 +156,25 @@ final class LeaseAcquirer {
       }
       outage = null;
       if (grant.isPresent()) {
-        boolean inTime = !wait || ticker.read() - start < waitNanos;
-        LateGrants.Refused refusal;
+        LeaseGrant granted = grant.get();
+        usingGrants(List.of(granted), circuit);
         try {
-          return use(options, lockId, providerName, circuit, grant.get(), inTime, start, call);
-        } catch (LateGrants.Refused e) {
-          refusal = e;
+          boolean inTime = !wait || ticker.read() - start < waitNanos;
+          LateGrants.Refused refusal;
+          try {
+            return use(options, lockId, providerName, circuit, granted, inTime, start, call);
+          } catch (LateGrants.Refused e) {
+            refusal = e;
+          }
+          if (wait && ticker.read() - start < waitNanos) {
+            LateGrants.release(granted, circuit); // before asking again, within the wait
+            continue;
+          }
+          releaseLater(List.of(granted), circuit);
+          throw refused(attempt(options, lockId, providerName), start, inTime, refusal);
+        } finally {
+          grantsUsed();
         }
-        LeaseGrant unused = grant.get();
-        if (wait && ticker.read() - start < waitNanos) {
-          LateGrants.release(unused, circuit); // before asking again, within the wait
-          continue;
-        }
-        releaseLater(List.of(unused), circuit);
-        throw refused(attempt(options, lockId, providerName), start, inTime, refusal);
       }
       LockEvent attempt = attempt(options, lockId, providerName);
       switch (options.onBusy()) {
@@ -210,8 +253,9 @@ final class LeaseAcquirer {
     ActiveLease lease =
         new ActiveLease(
             options, lockId, providerName, circuit, listeners, ticker, usable, acquiredAt, call);
-    lease.keepWith(keeper);
+    // Told before the keeper watches it: a loss found from then on is told after the acquisition.
     listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
+    lease.keepWith(keeper);
     return lease;
   }
 

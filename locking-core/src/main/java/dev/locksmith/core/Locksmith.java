@@ -299,6 +299,8 @@ public final class Locksmith implements AutoCloseable {
     }
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
     try {
+      // A grant that arrived as the engine closed is a watched lease by then, or given back.
+      acquirer.awaitGrantsInUse(shutdownTimeout);
       int running = keeper.runningCalls();
       if (running > 0) {
         LOG.info(

@@ -381,7 +381,9 @@ class EngineTest {
       Lease lease =
           engine.acquire(LockOptions.named("racy").withTtl(Duration.ofMinutes(5)).withRenew(false));
       assertThat(lease.isValid()).isFalse();
-      assertThat(events.events).contains("lost racy");
+      assertThat(events.events)
+          .as("a lease is acquired before it can be lost")
+          .containsSubsequence("acquired racy", "lost racy");
       lease.close();
     }
   }

@@ -49,6 +49,26 @@ class LeaseTimingTest extends VirtualTimeFixture {
   }
 
   @Test
+  void aRenewalConfirmedJustAfterTheDeadlineDoesNotReviveTheLease() throws Exception {
+    provider.hangRenewals();
+    Lease lease = locksmith.acquire(lock("revived", "3s"));
+    ticker.advance(Duration.ofMillis(1100));
+    assertThat(provider.renewStarted.await(5, TimeUnit.SECONDS)).isTrue();
+    ticker.advance(
+        Duration.ofMillis(1950)); // past the deadline; the keeper may not have looked yet
+    assertThatThrownBy(lease::checkValid).isInstanceOf(LockLostException.class);
+
+    provider.answerRenewals();
+    await().atMost(Duration.ofSeconds(2)).until(() -> events.events.contains("lost revived"));
+    assertThat(lease.isValid()).as("the holder was told it was lost: it stays lost").isFalse();
+    await()
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> provider.calls.contains("release " + lease.fencingToken()));
+    lease.close();
+    assertThat(events.events).containsOnlyOnce("lost revived");
+  }
+
+  @Test
   void lateGrantIsRenewedBeforeItIsUsed() {
     provider.grantShapes.add(g -> g.renewed(g.ttl(), ticker.read() + g.ttl().toNanos() / 4));
     Lease lease = locksmith.acquire(lock("late", "4s"));
