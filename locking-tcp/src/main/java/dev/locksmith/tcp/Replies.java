@@ -1,5 +1,6 @@
 package dev.locksmith.tcp;
 
+import dev.locksmith.core.LockException;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
@@ -186,9 +187,22 @@ final class Replies {
         cause);
   }
 
-  LockProviderException refused(String what, Reply reply) {
-    return new LockProviderException(
-        settings + " refused " + what + ": '" + reply.kind() + " " + reply.rest() + "'");
+  /**
+   * What a request the server refused throws. A limit reached by this request ({@code ERR LIMIT})
+   * or an argument the server does not take ({@code ERR BAD_ARGUMENT}) refuses it alone: the server
+   * answered, so it is a {@link LockException} or an {@link IllegalArgumentException}, which the
+   * engine does not count as an outage. Any other refusal is a {@link LockProviderException}.
+   */
+  RuntimeException refused(String what, Reply reply) {
+    String message =
+        settings + " refused " + what + ": '" + reply.kind() + " " + reply.rest() + "'";
+    if (reply.is("ERR") && reply.rest().startsWith("LIMIT ")) {
+      return new LockException(message);
+    }
+    if (reply.is("ERR") && reply.rest().startsWith("BAD_ARGUMENT ")) {
+      return new IllegalArgumentException(message);
+    }
+    return new LockProviderException(message);
   }
 
   /** Field {@code index} of {@code fields} as a number, or an error naming the reply. */

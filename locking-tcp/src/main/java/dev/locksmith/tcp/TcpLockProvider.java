@@ -221,7 +221,8 @@ final class TcpLockProvider implements LockProvider {
    * batch is answered in full.
    *
    * @throws LockProviderException when a reply did not come within {@code request-timeout} (any
-   *     subset may have been renewed), or the server refused a request
+   *     subset may have been renewed), or the server refused a request (a {@link
+   *     dev.locksmith.core.LockException} for a limit it reached)
    */
   @Override
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {

@@ -1,0 +1,61 @@
+package dev.locksmith.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockException;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.tcp.server.LockServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A server limit reached by one request ({@code ERR LIMIT}: locks per connection here) refuses that
+ * request only: the server answered, so the engine does not count it as an outage, and calls on
+ * other locks go on.
+ */
+class ServerLimitThroughEngineTest {
+  private LockServer server;
+  private LockProvider provider;
+  private Locksmith locksmith;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = LockServer.builder().port(0).maxLocksPerConnection(2).build();
+    int port = server.start();
+    provider = LockProviders.create("tcp://127.0.0.1:" + port);
+    locksmith = Locksmith.builder().defaultProvider(provider).build();
+  }
+
+  @AfterEach
+  void stop() {
+    locksmith.close();
+    provider.close();
+    server.close();
+  }
+
+  @Test
+  void aRequestOverALimitIsRefusedWithoutTakingTheProviderDown() {
+    Lease first = locksmith.acquire(LockOptions.named("limit-1"));
+    Lease second = locksmith.acquire(LockOptions.named("limit-2"));
+
+    assertThatThrownBy(() -> locksmith.tryAcquire(LockOptions.named("limit-3")))
+        .isInstanceOf(LockException.class)
+        .isNotInstanceOf(LockProviderException.class)
+        .hasMessageContaining("refused")
+        .hasMessageContaining("LIMIT");
+    assertThat(locksmith.health()).allMatch(health -> health.up());
+
+    first.close();
+    try (Lease third = locksmith.tryAcquire(LockOptions.named("limit-3")).orElseThrow()) {
+      assertThat(third.isValid()).isTrue();
+    }
+    second.close();
+  }
+}
