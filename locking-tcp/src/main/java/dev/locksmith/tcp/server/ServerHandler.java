@@ -276,8 +276,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   private void closeNow(ChannelHandlerContext ctx, Session current, String line) {
     current.closing = true;
     discardBacklog();
-    ctx.writeAndFlush(ByteBufUtil.writeUtf8(ctx.alloc(), line + "\n"))
-        .addListener(ChannelFutureListener.CLOSE);
+    CloseAfterWrite.close(ctx.writeAndFlush(ByteBufUtil.writeUtf8(ctx.alloc(), line + "\n")));
   }
 
   @Override

@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GenericFutureListener;
 import java.net.InetAddress;
@@ -151,9 +150,8 @@ final class Session {
       closeAfterOutbox = true;
       return;
     }
-    channel
-        .writeAndFlush(ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"))
-        .addListener(ChannelFutureListener.CLOSE);
+    CloseAfterWrite.close(
+        channel.writeAndFlush(ByteBufUtil.writeUtf8(channel.alloc(), line + "\n")));
   }
 
   /** Closes the connection once everything written before is flushed. Core thread only. */
@@ -162,7 +160,7 @@ final class Session {
       closeAfterOutbox = true;
       return;
     }
-    channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    CloseAfterWrite.close(channel.writeAndFlush(Unpooled.EMPTY_BUFFER));
   }
 
   /** Starts collecting this connection's replies into one write. Core thread only. */
@@ -192,7 +190,7 @@ final class Session {
       written.addListener(flushedAt(listeners));
     }
     if (close) {
-      written.addListener(ChannelFutureListener.CLOSE);
+      CloseAfterWrite.close(written);
     }
   }
 
