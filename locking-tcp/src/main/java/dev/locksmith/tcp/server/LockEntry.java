@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
 final class LockEntry {
   final String lockId;
 
+  /** The id's hash in the {@link LockIndex}, set when the entry is added to it. */
+  int hash;
+
   /** Queued ACQUIREs, oldest first; null until the first one waits. */
   @Nullable ArrayDeque<Waiter> waiters;
 

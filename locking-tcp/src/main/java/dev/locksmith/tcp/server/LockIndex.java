@@ -1,18 +1,26 @@
 package dev.locksmith.tcp.server;
 
+import java.security.SecureRandom;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The locks with a holder or waiters by id: an open-addressing hash table with linear probing over
  * one array of entries, so a lock costs 4 to 8 bytes of table instead of a map node. It grows at
  * 60% full and shrinks when mostly empty, so a server whose load went away gives the memory back.
- * Core thread only.
+ * Ids come from clients, so they are hashed with a key of this table's own ({@link SipHash}), not
+ * with {@code String.hashCode}, for which colliding ids are easy to make. Core thread only.
  */
 final class LockIndex {
   private static final int MIN_CAPACITY = 1024;
 
+  private final SipHash hash;
   private @Nullable LockEntry[] slots = new LockEntry[MIN_CAPACITY];
   private int size;
+
+  LockIndex() {
+    SecureRandom random = new SecureRandom();
+    this.hash = new SipHash(random.nextLong(), random.nextLong());
+  }
 
   int size() {
     return size;
@@ -20,7 +28,7 @@ final class LockIndex {
 
   @Nullable LockEntry get(String lockId) {
     int mask = slots.length - 1;
-    for (int i = slot(lockId, mask); ; i = (i + 1) & mask) {
+    for (int i = hash.of(lockId) & mask; ; i = (i + 1) & mask) {
       LockEntry entry = slots[i];
       if (entry == null) {
         return null;
@@ -36,6 +44,7 @@ final class LockIndex {
     if (size + 1 > slots.length * 3L / 5) {
       resize(slots.length * 2);
     }
+    entry.hash = hash.of(entry.lockId);
     insert(slots, entry);
     size++;
   }
@@ -43,7 +52,7 @@ final class LockIndex {
   /** Removes this entry, if it is the one in the table under its id. */
   void remove(LockEntry entry) {
     int mask = slots.length - 1;
-    int i = slot(entry.lockId, mask);
+    int i = entry.hash & mask;
     while (true) {
       LockEntry at = slots[i];
       if (at == null) {
@@ -61,7 +70,7 @@ final class LockIndex {
       if (at == null) {
         break;
       }
-      int home = slot(at.lockId, mask);
+      int home = at.hash & mask;
       if (((j - home) & mask) >= ((j - gap) & mask)) {
         slots[gap] = at;
         gap = j;
@@ -92,17 +101,24 @@ final class LockIndex {
     slots = grown;
   }
 
+  /** The longest run of occupied slots, which bounds a lookup's probes; for tests. */
+  int longestProbe() {
+    int longest = 0;
+    int run = 0;
+    // Twice round, so that a run wrapping past the end is counted whole.
+    for (int k = 0; k < 2 * slots.length; k++) {
+      run = slots[k & (slots.length - 1)] == null ? 0 : run + 1;
+      longest = Math.max(longest, Math.min(run, slots.length));
+    }
+    return longest;
+  }
+
   private static void insert(@Nullable LockEntry[] table, LockEntry entry) {
     int mask = table.length - 1;
-    int i = slot(entry.lockId, mask);
+    int i = entry.hash & mask;
     while (table[i] != null) {
       i = (i + 1) & mask;
     }
     table[i] = entry;
-  }
-
-  private static int slot(String lockId, int mask) {
-    int h = lockId.hashCode() * 0x9E3779B9;
-    return (h ^ (h >>> 16)) & mask;
   }
 }
