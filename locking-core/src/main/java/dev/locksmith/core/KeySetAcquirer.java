@@ -253,6 +253,6 @@ final class KeySetAcquirer {
     }
     acquirer.releaseLater(unused, circuit);
     LockEvent late = new LockEvent(options.name(), unused.get(0).lockId(), providerName, 0);
-    throw acquirer.refused(late, start, inTime, refusal);
+    throw acquirer.refused(late, start, inTime && !wait, refusal);
   }
 }

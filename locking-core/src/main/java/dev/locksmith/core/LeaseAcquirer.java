@@ -171,7 +171,8 @@ final class LeaseAcquirer {
             continue;
           }
           releaseLater(List.of(granted), circuit);
-          throw refused(attempt(options, lockId, providerName), start, inTime, refusal);
+          // A WAIT gets here only once its time ran out: that is its end, whatever came late.
+          throw refused(attempt(options, lockId, providerName), start, inTime && !wait, refusal);
         } finally {
           grantsUsed();
         }
@@ -260,8 +261,10 @@ final class LeaseAcquirer {
   }
 
   /**
-   * The error for a late grant that was not used and is being released: a timeout when it came
-   * after the wait had run out, otherwise the refusal, which listeners are told of.
+   * The error for a late grant that was not used and is being released: a timeout when the wait had
+   * run out, otherwise the refusal, which listeners are told of.
+   *
+   * @param inTime whether a wait was still within its timeout (always, for SKIP and FAIL)
    */
   RuntimeException refused(
       LockEvent attempt, long start, boolean inTime, LateGrants.Refused refusal) {

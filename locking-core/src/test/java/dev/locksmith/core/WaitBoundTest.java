@@ -88,6 +88,18 @@ class WaitBoundTest {
   }
 
   @Test
+  void aLateGrantWhoseRenewalRunsPastTheDeadlineEndsTheWaitAsATimeout() {
+    // A late grant within the wait, whose renewal is refused after the deadline: the wait ran out.
+    provider.acquireTakes = timeout -> Duration.ofMillis(1500);
+    provider.grants = true;
+    provider.renewTakes = Duration.ofMillis(700);
+    assertThatThrownBy(() -> locksmith.acquire(waitFor("renewed-late", Duration.ofSeconds(2))))
+        .isInstanceOf(LockTimeoutException.class);
+    assertThat(events.events).containsExactly("timedOut renewed-late");
+    await().atMost(Duration.ofSeconds(2)).until(() -> provider.calls.contains("release 1"));
+  }
+
+  @Test
   void aProviderFailingMidWaitIsNotAskedAgainWhileItsCircuitIsOpenAndTheWaitEndsAtItsTimeout()
       throws Exception {
     provider.acquireTakes = timeout -> Duration.ofSeconds(3);
@@ -135,6 +147,7 @@ class WaitBoundTest {
     volatile java.util.function.UnaryOperator<Duration> acquireTakes = timeout -> timeout;
     volatile boolean grants;
     volatile Duration releaseTakes = Duration.ZERO;
+    volatile Duration renewTakes = Duration.ZERO;
     volatile @org.jspecify.annotations.Nullable RuntimeException failure;
 
     SlowProvider(VirtualTicker ticker) {
@@ -173,6 +186,7 @@ class WaitBoundTest {
     @Override
     public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
       calls.add("renew");
+      ticker.advance(renewTakes);
       return Optional.empty();
     }
 
