@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -386,6 +387,44 @@ class EngineTest {
           .containsSubsequence("acquired racy", "lost racy");
       lease.close();
     }
+  }
+
+  @Test
+  void aGrantAfterCloseIsGivenBackAndTheWaitingCallDoesNotRun() throws Exception {
+    assertGivenBackAfterClose(LockOptions.named("x"), "x");
+  }
+
+  @Test
+  void aSetOfGrantsAfterCloseIsGivenBackAndTheWaitingCallDoesNotRun() throws Exception {
+    assertGivenBackAfterClose(LockOptions.named("acct").withKeys("a", "b"), "acct:a");
+  }
+
+  /**
+   * A call waiting on {@code heldId} when the engine closes, granted afterwards: the engine no
+   * longer renews or watches leases, so the call must not run under it. It fails with the engine's
+   * "closed" error and the grant is given back. The provider was given to the builder, so closing
+   * the engine does not close it nor wake its waiters.
+   */
+  private void assertGivenBackAfterClose(LockOptions options, String heldId) throws Exception {
+    LeaseGrant other = holdElsewhere(heldId);
+    AtomicBoolean ran = new AtomicBoolean();
+    Future<Boolean> waiting =
+        pool.submit(
+            () ->
+                locksmith.run(
+                    options.withTtl(Duration.ofMillis(300)).withWaitTimeout(Duration.ofSeconds(10)),
+                    () -> ran.set(true)));
+    await().atMost(Duration.ofSeconds(5)).until(() -> provider.status(heldId).waiters() == 1);
+
+    locksmith.close();
+    assertThat(provider.release(other)).isTrue();
+
+    assertThatThrownBy(() -> waiting.get(5, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThat(ran).as("the call ran under a lease nobody renews").isFalse();
+    assertThat(provider.status(heldId).holder()).as("the grant was given back").isNull();
+    assertThat(events.events).noneMatch(event -> event.startsWith("acquired"));
   }
 
   @Test

@@ -22,12 +22,18 @@ import org.junit.jupiter.api.Test;
  * reentered calls keep the lease.
  */
 class LeaseTimingTest extends VirtualTimeFixture {
-  @Test
-  void hungRenewalIsReportedLostAtTheDeadlineNotWhenTheCallGivesUp() throws Exception {
+  /** A lease with a 3 s ttl whose first renewal, 1.1 s after the grant, hangs until answered. */
+  private Lease renewalHanging(String name) throws InterruptedException {
     provider.hangRenewals();
-    Lease lease = locksmith.acquire(lock("hung", "3s"));
+    Lease lease = locksmith.acquire(lock(name, "3s"));
     ticker.advance(Duration.ofMillis(1100));
     assertThat(provider.renewStarted.await(5, TimeUnit.SECONDS)).isTrue();
+    return lease;
+  }
+
+  @Test
+  void hungRenewalIsReportedLostAtTheDeadlineNotWhenTheCallGivesUp() throws Exception {
+    Lease lease = renewalHanging("hung");
     ticker.advance(Duration.ofMillis(1850));
     assertThat(lease.isValid()).isTrue();
     assertThat(events.events).doesNotContain("lost hung");
@@ -50,12 +56,9 @@ class LeaseTimingTest extends VirtualTimeFixture {
 
   @Test
   void aRenewalConfirmedJustAfterTheDeadlineDoesNotReviveTheLease() throws Exception {
-    provider.hangRenewals();
-    Lease lease = locksmith.acquire(lock("revived", "3s"));
-    ticker.advance(Duration.ofMillis(1100));
-    assertThat(provider.renewStarted.await(5, TimeUnit.SECONDS)).isTrue();
-    ticker.advance(
-        Duration.ofMillis(1950)); // past the deadline; the keeper may not have looked yet
+    Lease lease = renewalHanging("revived");
+    // Past the deadline; the keeper may not have looked yet.
+    ticker.advance(Duration.ofMillis(1950));
     assertThatThrownBy(lease::checkValid).isInstanceOf(LockLostException.class);
 
     provider.answerRenewals();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
-import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -76,16 +75,6 @@ class ReleaseAfterDeadlineTest {
 
     HeldReleases(VirtualTicker ticker) {
       super(ticker, "held releases");
-    }
-
-    @Override
-    public Optional<LeaseGrant> tryAcquire(LockRequest request) {
-      return Optional.of(grant(request, ticker.read() + request.ttl().toNanos()));
-    }
-
-    @Override
-    public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout) {
-      return tryAcquire(request);
     }
 
     @Override

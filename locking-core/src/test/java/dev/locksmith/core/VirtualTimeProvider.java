@@ -4,13 +4,16 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The common part of the test providers on virtual time: the ticker, fencing tokens, the record of
- * every call ({@code "release <token>"} for releases), and a store that reports no holder.
+ * every call ({@code "release <token>"} for releases), a grant of every request for its whole ttl
+ * unless a subclass scripts otherwise, and a store that reports no holder.
  */
 abstract class VirtualTimeProvider implements LockProvider {
   final VirtualTicker ticker;
@@ -31,6 +34,18 @@ abstract class VirtualTimeProvider implements LockProvider {
         fencing.incrementAndGet(),
         request.ttl(),
         deadlineNanos);
+  }
+
+  /** Grants the request for its whole ttl from now. */
+  @Override
+  public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+    return Optional.of(grant(request, ticker.read() + request.ttl().toNanos()));
+  }
+
+  /** As {@link #tryAcquire}: never waits. */
+  @Override
+  public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout) {
+    return tryAcquire(request);
   }
 
   /** Records the release, then {@link #releasing()}; the lease was held. */

@@ -230,9 +230,7 @@ class RedisAsyncReleaseTest {
 
   @Test
   void closeWakesWaitersAtOnceWhileReleasesAreStillInFlight() throws Exception {
-    FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
-    ExecutorService closer = Executors.newSingleThreadExecutor();
-    try {
+    try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port())) {
       RedisLockProvider proxied = patientThrough(proxy);
       LeaseGrant lease = proxied.tryAcquire(request(lockId(), LONG)).orElseThrow();
       String busy = lockId();
@@ -242,7 +240,7 @@ class RedisAsyncReleaseTest {
       proxy.freeze(Direction.TO_SERVER);
       CompletableFuture<Boolean> release = proxied.releaseAsync(lease).toCompletableFuture();
 
-      CompletableFuture<Void> closed = CompletableFuture.runAsync(proxied::close, closer);
+      CompletableFuture<Void> closed = CompletableFuture.runAsync(proxied::close);
       assertThatThrownBy(() -> waiter.get(2, TimeUnit.SECONDS))
           .as("the waiter is woken before close waits for the release")
           .hasCauseInstanceOf(LockProviderException.class)
@@ -253,9 +251,6 @@ class RedisAsyncReleaseTest {
       closed.get(20, TimeUnit.SECONDS);
       assertThat(release).isCompletedWithValue(true);
       assertThat(other.release(held)).isTrue();
-    } finally {
-      closer.shutdownNow();
-      proxy.close();
     }
   }
 

@@ -5,14 +5,7 @@ package dev.locksmith.tcp.server;
  * unlike with {@code String.hashCode}. Reads an id's UTF-16 chars four to a 64-bit word; the length
  * goes into the last word, so no two ids of different lengths are read alike.
  */
-final class SipHash {
-  private final long k0;
-  private final long k1;
-
-  SipHash(long k0, long k1) {
-    this.k0 = k0;
-    this.k1 = k1;
-  }
+record SipHash(long k0, long k1) {
 
   /** The id's hash, folded to 32 bits. */
   int of(String id) {
