@@ -1,6 +1,7 @@
 package dev.locksmith.cli;
 
 import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LockException;
 import dev.locksmith.core.LockProviderException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -94,6 +95,10 @@ final class Errors {
           "the provider failed: "
               + clean(error)
               + "; check --url and that the provider is up and healthy";
+    } else if (error.getClass() == LockException.class) {
+      // A provider that answered and refused the request: a server limit reached.
+      code = ExitCodes.UNAVAILABLE;
+      message = "the provider refused the request: " + clean(error);
     } else {
       code = ExitCodes.SOFTWARE;
       message =

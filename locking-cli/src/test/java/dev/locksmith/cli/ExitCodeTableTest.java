@@ -285,6 +285,17 @@ class ExitCodeTableTest {
             "use a longer ttl",
             ExitCodeTableTest::lateGrant),
         row(
+            "a lock id over the lock server's limit",
+            69,
+            "the provider refused the request",
+            cli ->
+                cli.run(
+                    "status",
+                    "--url",
+                    "tcp://127.0.0.1:" + server.port(),
+                    "--key",
+                    "k".repeat(2_000))),
+        row(
             "status of an unreachable provider",
             69,
             "refused the connection",

@@ -67,12 +67,24 @@ final class LeaseAcquirer {
   void usingGrants(List<LeaseGrant> grants, ProviderCircuit circuit) {
     granting.started();
     if (closed.get()) {
-      granting.ended();
+      giveBack(grants, circuit);
+    }
+  }
+
+  /**
+   * Releases grants that arrived after {@link #close} (on this thread, last first, best effort)
+   * before it ends their part of {@link #awaitGrantsInUse}, so that the engine does not close their
+   * provider under the releases; then throws.
+   */
+  private void giveBack(List<LeaseGrant> grants, ProviderCircuit circuit) {
+    try {
       for (int k = grants.size() - 1; k >= 0; k--) {
         LateGrants.release(grants.get(k), circuit);
       }
-      checkOpen();
+    } finally {
+      granting.ended();
     }
+    checkOpen();
   }
 
   /** Ends what {@link #usingGrants} started. */
@@ -250,6 +262,11 @@ final class LeaseAcquirer {
       boolean call)
       throws LateGrants.Refused {
     LeaseGrant usable = LateGrants.usable(grant, circuit, ticker, mayRenew);
+    if (closed.get()) {
+      // Closed while a late grant was being renewed: close() may have given up waiting for it.
+      LateGrants.release(usable, circuit);
+      checkOpen();
+    }
     long acquiredAt = ticker.read();
     ActiveLease lease =
         new ActiveLease(

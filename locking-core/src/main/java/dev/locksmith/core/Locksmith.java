@@ -300,14 +300,20 @@ public final class Locksmith implements AutoCloseable {
     long deadline = System.nanoTime() + shutdownTimeout.toNanos();
     try {
       // A grant that arrived as the engine closed is a watched lease by then, or given back.
-      acquirer.awaitGrantsInUse(shutdownTimeout);
+      if (!acquirer.awaitGrantsInUse(shutdownTimeout)) {
+        LOG.warn(
+            "A lock granted as the engine closed was still being taken after {}; it is given"
+                + " back when that ends",
+            Durations.format(shutdownTimeout));
+      }
       int running = keeper.runningCalls();
       if (running > 0) {
         LOG.info(
             "Waiting up to {} for {} locked call(s) to end before closing",
             Durations.format(shutdownTimeout),
             running);
-        if (!keeper.awaitNoRunningCalls(shutdownTimeout)) {
+        if (!keeper.awaitNoRunningCalls(
+            Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
           LOG.warn(
               "{} locked call(s) still running after {}; their leases end by their ttl",
               keeper.runningCalls(),

@@ -1,6 +1,5 @@
 package dev.locksmith.tcp;
 
-import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.RenewalRequest;
@@ -105,7 +104,8 @@ final class Renewals {
       try {
         answers.set(
             i, renewed(c, request.lease(), request.ttl(), hold[i], sent.get(k).sentNanos(), reply));
-      } catch (LockProviderException e) {
+      } catch (RuntimeException e) {
+        // Every reply is still taken in; the first refusal is thrown once all are.
         if (refusal == null) {
           refusal = e;
         }

@@ -194,8 +194,11 @@ final class Replies {
    * engine does not count as an outage. Any other refusal is a {@link LockProviderException}.
    */
   RuntimeException refused(String what, Reply reply) {
+    // A request naming a very long lock id is named by its start.
+    String request =
+        what.length() <= 200 ? what : what.substring(0, 200) + "... (" + what.length() + " chars)";
     String message =
-        settings + " refused " + what + ": '" + reply.kind() + " " + reply.rest() + "'";
+        settings + " refused " + request + ": '" + reply.kind() + " " + reply.rest() + "'";
     if (reply.is("ERR") && reply.rest().startsWith("LIMIT ")) {
       return new LockException(message);
     }

@@ -222,7 +222,8 @@ final class TcpLockProvider implements LockProvider {
    *
    * @throws LockProviderException when a reply did not come within {@code request-timeout} (any
    *     subset may have been renewed), or the server refused a request (a {@link
-   *     dev.locksmith.core.LockException} for a limit it reached)
+   *     dev.locksmith.core.LockException} for a limit it reached, an {@link
+   *     IllegalArgumentException} for an argument it does not take)
    */
   @Override
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {

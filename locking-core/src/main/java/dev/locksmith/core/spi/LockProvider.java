@@ -26,10 +26,12 @@ import java.util.function.Consumer;
  *
  * <p>Transient failures (unreachable server, storage errors) surface as {@link
  * dev.locksmith.core.LockProviderException}. The engine counts them, and any other {@code
- * RuntimeException} but {@link IllegalArgumentException} and {@link UnsupportedOperationException},
- * as the provider being down: it opens the provider's outage circuit, and locked calls fail fast
- * until a probe ({@link #status} of the lock {@code locksmith-probe}) or a call is answered. Every
- * call should give up within a client timeout of its own, which bounds how late a wait can end.
+ * RuntimeException} but {@link IllegalArgumentException}, {@link UnsupportedOperationException} and
+ * the other {@link dev.locksmith.core.LockException}s (a store that answered and refused one
+ * request, such as a limit it reached), as the provider being down: it opens the provider's outage
+ * circuit, and locked calls fail fast until a probe ({@link #status} of the lock {@code
+ * locksmith-probe}) or a call is answered. Every call should give up within a client timeout of its
+ * own, which bounds how late a wait can end.
  */
 public interface LockProvider extends AutoCloseable {
 
