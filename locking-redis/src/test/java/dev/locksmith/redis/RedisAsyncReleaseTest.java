@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -240,7 +241,9 @@ class RedisAsyncReleaseTest {
       proxy.freeze(Direction.TO_SERVER);
       CompletableFuture<Boolean> release = proxied.releaseAsync(lease).toCompletableFuture();
 
-      CompletableFuture<Void> closed = CompletableFuture.runAsync(proxied::close);
+      // A thread of its own: the waiter may hold the common pool's only worker.
+      FutureTask<Void> closed = new FutureTask<>(proxied::close, null);
+      new Thread(closed, "closer").start();
       assertThatThrownBy(() -> waiter.get(2, TimeUnit.SECONDS))
           .as("the waiter is woken before close waits for the release")
           .hasCauseInstanceOf(LockProviderException.class)
