@@ -188,10 +188,11 @@ final class Replies {
   }
 
   /**
-   * What a request the server refused throws. A limit reached by this request ({@code ERR LIMIT})
-   * or an argument the server does not take ({@code ERR BAD_ARGUMENT}) refuses it alone: the server
-   * answered, so it is a {@link LockException} or an {@link IllegalArgumentException}, which the
-   * engine does not count as an outage. Any other refusal is a {@link LockProviderException}.
+   * What a request the server refused throws. A limit reached by this request ({@code ERR LIMIT},
+   * {@code ERR LINE_TOO_LONG}) or an argument the server does not take ({@code ERR BAD_ARGUMENT})
+   * refuses it alone: the server answered, so it is a {@link LockException} or an {@link
+   * IllegalArgumentException}, which the engine does not count as an outage. Any other refusal is a
+   * {@link LockProviderException}.
    */
   RuntimeException refused(String what, Reply reply) {
     // A request naming a very long lock id is named by its start.
@@ -199,7 +200,8 @@ final class Replies {
         what.length() <= 200 ? what : what.substring(0, 200) + "... (" + what.length() + " chars)";
     String message =
         settings + " refused " + request + ": '" + reply.kind() + " " + reply.rest() + "'";
-    if (reply.is("ERR") && reply.rest().startsWith("LIMIT ")) {
+    if (reply.is("ERR")
+        && (reply.rest().startsWith("LIMIT ") || reply.rest().startsWith("LINE_TOO_LONG "))) {
       return new LockException(message);
     }
     if (reply.is("ERR") && reply.rest().startsWith("BAD_ARGUMENT ")) {

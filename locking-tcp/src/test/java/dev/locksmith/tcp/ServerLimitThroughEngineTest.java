@@ -16,18 +16,21 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A server limit reached by one request ({@code ERR LIMIT}: locks per connection here) refuses that
- * request only: the server answered, so the engine does not count it as an outage, and calls on
- * other locks go on.
+ * A server limit reached by one request ({@code ERR LIMIT}: locks per connection here, or {@code
+ * ERR LINE_TOO_LONG}) refuses that request only: the server answered, so the engine does not count
+ * it as an outage, the connection and its leases stay, and calls on other locks go on.
  */
 class ServerLimitThroughEngineTest {
+  private static final int LINE_LIMIT = 400;
+
   private LockServer server;
   private LockProvider provider;
   private Locksmith locksmith;
 
   @BeforeEach
   void start() throws Exception {
-    server = LockServer.builder().port(0).maxLocksPerConnection(2).build();
+    server =
+        LockServer.builder().port(0).maxLocksPerConnection(2).maxLineLength(LINE_LIMIT).build();
     int port = server.start();
     provider = LockProviders.create("tcp://127.0.0.1:" + port);
     locksmith = Locksmith.builder().defaultProvider(provider).build();
@@ -57,5 +60,22 @@ class ServerLimitThroughEngineTest {
       assertThat(third.isValid()).isTrue();
     }
     second.close();
+  }
+
+  @Test
+  void aRequestLineOverTheServersLimitIsRefusedAloneAndTheConnectionKept() {
+    try (Lease held = locksmith.acquire(LockOptions.named("line-1"))) {
+      String longId = "line-" + "x".repeat(LINE_LIMIT);
+
+      assertThatThrownBy(() -> locksmith.tryAcquire(LockOptions.named(longId)))
+          .isInstanceOf(LockException.class)
+          .isNotInstanceOf(LockProviderException.class)
+          .hasMessageContaining("LINE_TOO_LONG");
+      assertThat(locksmith.health()).allMatch(health -> health.up());
+      assertThat(held.isValid()).isTrue();
+      assertThat(provider.status("line-1").currentHolder().orElseThrow().fencingToken())
+          .as("the lease is still held: its connection was kept")
+          .isEqualTo(held.fencingToken());
+    }
   }
 }

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
@@ -287,18 +286,6 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    Session current = session;
-    if (cause instanceof TooLongFrameException && current != null) {
-      if (!current.closing) {
-        backlog.add(
-            new ProtocolException(
-                null,
-                "LINE_TOO_LONG",
-                "line longer than " + settings.maxLineLength() + " bytes; it is discarded"));
-        drain(ctx, current, true);
-      }
-      return;
-    }
     if (cause instanceof IOException) {
       LOG.debug("Connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
     } else {

@@ -3,7 +3,6 @@ package dev.locksmith.tcp.server;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.LineBasedFrameDecoder;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -42,7 +41,7 @@ final class ServerPipeline extends ChannelInitializer<SocketChannel> {
         "idle",
         new IdleStateHandler(settings.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
     p.addLast("line-deadline", deadline);
-    p.addLast("lines", new LineBasedFrameDecoder(settings.maxLineLength(), true, true));
+    p.addLast("lines", new RequestLineDecoder(settings.maxLineLength()));
     p.addLast("protocol", new ServerHandler(server, settings, parser));
   }
 }

@@ -201,13 +201,22 @@ class LockServerProtocolTest {
   }
 
   @Test
-  void tooLongLinesAreDiscardedWithAnError() throws Exception {
+  void tooLongLinesAreDiscardedWithAnErrorThatNamesTheirRequest() throws Exception {
     try (LineClient c = new LineClient(server.port())) {
       c.send("1 STATUS " + "x".repeat(LockServer.DEFAULT_MAX_LINE_LENGTH));
-      assertThat(c.read()).startsWith("* ERR LINE_TOO_LONG line longer than 262144 bytes");
+      assertThat(c.read()).startsWith("1 ERR LINE_TOO_LONG line longer than 262144 bytes");
       assertThat(c.call("2 STATUS " + "k".repeat(1025)))
           .startsWith("2 ERR LIMIT lock id is 1025 bytes");
-      assertThat(c.call("3 PING")).isEqualTo("3 PONG");
+      assertThat(c.call("3 PING"))
+          .as("bad lines in a row close the connection")
+          .isEqualTo("3 PONG");
+      c.send("x".repeat(LockServer.DEFAULT_MAX_LINE_LENGTH + 1));
+      assertThat(c.read())
+          .as("no valid request id to name")
+          .startsWith("* ERR LINE_TOO_LONG line longer than 262144 bytes");
+      c.send("4 STATUS " + "y".repeat(LockServer.DEFAULT_MAX_LINE_LENGTH) + "\r");
+      assertThat(c.read()).startsWith("4 ERR LINE_TOO_LONG");
+      assertThat(c.call("5 PING")).isEqualTo("5 PONG");
     }
   }
 

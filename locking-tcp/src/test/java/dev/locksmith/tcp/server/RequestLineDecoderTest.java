@@ -1,0 +1,97 @@
+package dev.locksmith.tcp.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Lines as the protocol handler gets them, whatever pieces the bytes arrive in. */
+class RequestLineDecoderTest {
+  private static final int MAX = 16;
+
+  private final EmbeddedChannel channel = new EmbeddedChannel(new RequestLineDecoder(MAX));
+
+  @AfterEach
+  void finish() {
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
+  void splitsLinesWhateverPiecesTheyArriveIn() {
+    write("1 PING\n2 PI");
+    write("NG\r");
+    write("\n\n3 STATUS a\r\n");
+    assertThat(lines()).containsExactly("1 PING", "2 PING", "", "3 STATUS a");
+  }
+
+  @Test
+  void aLineOfTheLimitPassesWithEitherNewline() {
+    String line = "1 STATUS " + "a".repeat(MAX - 9);
+    write(line + "\r\n" + line + "\n");
+    assertThat(lines()).containsExactly(line, line);
+  }
+
+  @Test
+  void aLongerLineIsRefusedUnderItsRequestIdAndTheNextLineIsRead() {
+    write("7 STATUS " + "a".repeat(MAX) + "\n8 PING\n");
+    assertThat(outputs()).containsExactly("7 ERR LINE_TOO_LONG", "8 PING");
+  }
+
+  @Test
+  void aLongerLineStillComingIsRefusedOnceAndDiscardedToItsNewline() {
+    write("tag-1 STATUS " + "a".repeat(MAX));
+    write("b".repeat(3 * MAX));
+    write("c".repeat(MAX) + "\n9 PING\n");
+    assertThat(outputs()).containsExactly("tag-1 ERR LINE_TOO_LONG", "9 PING");
+  }
+
+  @Test
+  void aLongerLineWithoutAValidRequestIdIsRefusedUntagged() {
+    write("x".repeat(40) + "\n" + "!! " + "y".repeat(MAX) + "\n");
+    assertThat(outputs()).containsExactly("* ERR LINE_TOO_LONG", "* ERR LINE_TOO_LONG");
+  }
+
+  private void write(String text) {
+    channel.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII));
+  }
+
+  private List<String> lines() {
+    List<String> lines = new ArrayList<>();
+    for (Object out : drain()) {
+      lines.add(String.valueOf(out));
+    }
+    return lines;
+  }
+
+  /** Lines, and refusals as the start of their reply line. */
+  private List<String> outputs() {
+    List<String> outputs = new ArrayList<>();
+    for (Object out : drain()) {
+      outputs.add(
+          out instanceof ProtocolException e
+              ? e.replyLine().substring(0, e.replyLine().indexOf(" line longer"))
+              : String.valueOf(out));
+    }
+    return outputs;
+  }
+
+  private List<Object> drain() {
+    List<Object> outputs = new ArrayList<>();
+    Object out;
+    while ((out = channel.readInbound()) != null) {
+      if (out instanceof ByteBuf line) {
+        outputs.add(line.toString(StandardCharsets.US_ASCII));
+        line.release();
+      } else {
+        outputs.add(out);
+      }
+    }
+    return outputs;
+  }
+}
