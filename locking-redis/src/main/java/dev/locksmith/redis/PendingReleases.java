@@ -2,7 +2,6 @@ package dev.locksmith.redis;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -145,10 +144,11 @@ final class PendingReleases {
   }
 
   /**
-   * Waits up to {@code bound} for every release in flight, then fails those still unanswered (see
-   * {@link #failUnanswered}); returns how many were failed.
+   * Waits until {@code deadline} ({@link System#nanoTime()}) at the latest for every release in
+   * flight, then fails those still unanswered (see {@link #failUnanswered}); returns how many were
+   * failed.
    */
-  int drain(Duration bound, String description) throws InterruptedException {
+  int drain(long deadline, String description) throws InterruptedException {
     List<Pending> waiting = new ArrayList<>(all);
     if (waiting.isEmpty()) {
       return 0;
@@ -158,7 +158,8 @@ final class PendingReleases {
       stages[i] = waiting.get(i).outcome.handle((released, error) -> null);
     }
     try {
-      CompletableFuture.allOf(stages).get(bound.toNanos(), TimeUnit.NANOSECONDS);
+      CompletableFuture.allOf(stages)
+          .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       return 0;
     } catch (ExecutionException | TimeoutException e) {
       return failUnanswered(description);

@@ -9,9 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How a provider closes: it wakes its waiters and drops its subscriptions, waits for the answers of
- * its releases in flight and of the compensating releases of failed acquires, at most {@link
- * #CLOSE_WAIT}, and, when it created the client, shuts the client down, in that order.
+ * How a provider closes: it wakes its waiters and drops its subscriptions, lets its acquires in
+ * flight finish, waits for the answers of its releases in flight and of the compensating releases
+ * (of failed acquires, and of grants that came after the close), at most {@link #CLOSE_WAIT} in
+ * all, and, when it created the client, shuts the client down, in that order.
  */
 final class ProviderShutdown {
   // Logged under the provider's name, as operators configure it.
@@ -29,6 +30,7 @@ final class ProviderShutdown {
   private final RedissonClient client;
   private final boolean ownsClient;
   private final String description;
+  private final AcquiresInFlight acquires;
   private final PendingReleases pendingReleases;
   private final Compensations compensations;
   private final WakeUps wakeUps;
@@ -38,6 +40,7 @@ final class ProviderShutdown {
       RedissonClient client,
       boolean ownsClient,
       String description,
+      AcquiresInFlight acquires,
       PendingReleases pendingReleases,
       Compensations compensations,
       WakeUps wakeUps,
@@ -45,6 +48,7 @@ final class ProviderShutdown {
     this.client = client;
     this.ownsClient = ownsClient;
     this.description = description;
+    this.acquires = acquires;
     this.pendingReleases = pendingReleases;
     this.compensations = compensations;
     this.wakeUps = wakeUps;
@@ -53,16 +57,18 @@ final class ProviderShutdown {
 
   /**
    * Wakes the waiters (which throw at once, holding nothing) and drops the subscriptions; then
-   * waits for the releases in flight, failing those still unanswered after {@link #CLOSE_WAIT} with
-   * a {@link LockProviderException} ("provider closed"), and for the compensations; then shuts an
-   * owned client down.
+   * waits for the acquires in flight, which give back what they took, and for the releases in
+   * flight, failing those still unanswered after {@link #CLOSE_WAIT} with a {@link
+   * LockProviderException} ("provider closed"), and for the compensations; then shuts an owned
+   * client down.
    */
   void run() {
     long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
     // First, so that no waiter sits out the wait for releases sent to an unreachable server.
     wakeUps.close();
+    awaitAcquires(deadline);
     try {
-      int failed = pendingReleases.drain(CLOSE_WAIT, description);
+      int failed = pendingReleases.drain(deadline, description);
       if (failed > 0) {
         LOG.warn(
             "Redis {}: closed with {} release(s) unanswered after {}; those leases end by their"
@@ -83,6 +89,26 @@ final class ProviderShutdown {
       } catch (RuntimeException e) {
         LOG.debug("Shutting down the Redisson client of {} failed: {}", description, e.toString());
       }
+    }
+  }
+
+  /**
+   * Lets the acquires in flight finish: with the client shut down under it, an acquire's reply was
+   * cut and the lock it took stayed held for its whole TTL.
+   */
+  private void awaitAcquires(long deadline) {
+    try {
+      int running = acquires.awaitNone(deadline);
+      if (running > 0) {
+        LOG.warn(
+            "Redis {}: closed with {} acquire(s) unanswered after {}; a lock they take ends by its"
+                + " TTL at the latest",
+            description,
+            running,
+            Durations.format(CLOSE_WAIT));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -61,8 +61,8 @@ public final class RedisLockProvider implements LockProvider {
   private final Waiting waiting;
   private final SeveralLocks severalLocks;
   private final PendingReleases pendingReleases = new PendingReleases();
+  private final AcquiresInFlight acquires;
   private final ProviderShutdown shutdown;
-  private volatile boolean closed;
 
   private RedisLockProvider(
       RedissonClient client, boolean ownsClient, RedisLockOptions options, String description) {
@@ -72,7 +72,8 @@ public final class RedisLockProvider implements LockProvider {
     this.wakeUps = new WakeUps(client);
     this.commands = new LockCommands(client, firstContact, description, options);
     this.evictionGate = new EvictionGate(client, options, description, firstContact);
-    this.waiting = new Waiting(commands, wakeUps, description, () -> closed);
+    this.acquires = new AcquiresInFlight(description, this::releaseAbandoned);
+    this.waiting = new Waiting(commands, wakeUps, description, acquires::isClosed);
     this.severalLocks =
         new SeveralLocks(commands, evictionGate, client.getConfig().isClusterConfig());
     this.shutdown =
@@ -80,6 +81,7 @@ public final class RedisLockProvider implements LockProvider {
             client,
             ownsClient,
             description,
+            acquires,
             pendingReleases,
             commands.compensations(),
             wakeUps,
@@ -149,14 +151,25 @@ public final class RedisLockProvider implements LockProvider {
     return options;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>When {@link #close()} runs meanwhile, the lock taken is given back (by its owner token,
+   * before the client is shut down) and {@link IllegalStateException} is thrown; {@link #acquire}
+   * and {@link #tryAcquireAll} do the same.
+   */
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     TtlBounds.checkTtl(request.ttl());
     LockKeys keys = keys(request.lockId());
-    evictionGate.ensureChecked(request.lockId());
-    long sentAt = System.nanoTime();
-    LockCommands.Attempt attempt = firstAttempt(request, keys);
-    return attempt.granted() ? Optional.of(attempt.grant(request, sentAt)) : Optional.empty();
+    return acquires.run(
+        List.of(request),
+        () -> {
+          evictionGate.ensureChecked(request.lockId());
+          long sentAt = System.nanoTime();
+          LockCommands.Attempt attempt = firstAttempt(request, keys);
+          return attempt.granted() ? Optional.of(attempt.grant(request, sentAt)) : Optional.empty();
+        });
   }
 
   /**
@@ -199,11 +212,15 @@ public final class RedisLockProvider implements LockProvider {
     if (requests.size() == 1) {
       return tryAcquire(requests.get(0)).map(List::of);
     }
-    pendingReleases.awaitAnswered(requests.stream().map(LockRequest::lockId).toList());
-    if (!inOneScript(keys)) {
-      return LockProvider.super.tryAcquireAll(requests);
-    }
-    return severalLocks.acquireAll(requests, keys);
+    return acquires.run(
+        requests,
+        () -> {
+          pendingReleases.awaitAnswered(requests.stream().map(LockRequest::lockId).toList());
+          if (!inOneScript(keys)) {
+            return LockProvider.super.tryAcquireAll(requests);
+          }
+          return severalLocks.acquireAll(requests, keys);
+        });
   }
 
   /**
@@ -228,13 +245,17 @@ public final class RedisLockProvider implements LockProvider {
     TtlBounds.checkTtl(request.ttl());
     long deadline = Deadlines.nanosAfter(timeout);
     LockKeys keys = keys(request.lockId());
-    evictionGate.ensureChecked(request.lockId());
-    long sentAt = System.nanoTime();
-    LockCommands.Attempt attempt = firstAttempt(request, keys);
-    if (attempt.granted()) {
-      return Optional.of(attempt.grant(request, sentAt));
-    }
-    return waiting.waitFor(request, keys, deadline);
+    return acquires.run(
+        List.of(request),
+        () -> {
+          evictionGate.ensureChecked(request.lockId());
+          long sentAt = System.nanoTime();
+          LockCommands.Attempt attempt = firstAttempt(request, keys);
+          if (attempt.granted()) {
+            return Optional.of(attempt.grant(request, sentAt));
+          }
+          return waiting.waitFor(request, keys, deadline);
+        });
   }
 
   @Override
@@ -350,6 +371,7 @@ public final class RedisLockProvider implements LockProvider {
   /**
    * Wakes every waiter of this provider, which then throws a {@link LockProviderException}
    * ("provider closed") holding nothing, and drops the provider's subscriptions; waits for the
+   * acquires in flight to finish (giving back what they take, see {@link #tryAcquire}), for the
    * answers of the releases still in flight ({@link #releaseAsync}) and of the compensating
    * releases of failed acquires, at most {@link ProviderShutdown#CLOSE_WAIT}, failing those still
    * unanswered then with a {@link LockProviderException} ("provider closed"); and, when it created
@@ -358,11 +380,9 @@ public final class RedisLockProvider implements LockProvider {
    */
   @Override
   public void close() {
-    if (closed) {
-      return;
+    if (acquires.close()) {
+      shutdown.run();
     }
-    closed = true;
-    shutdown.run();
   }
 
   /** This provider's releases in flight. */
@@ -376,9 +396,7 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   private LockKeys keys(String lockId) {
-    if (closed) {
-      throw new IllegalStateException("Lock provider " + description + " is closed");
-    }
+    acquires.checkOpen();
     return LockKeys.of(options.prefix(), lockId);
   }
 

@@ -3,14 +3,20 @@ package dev.locksmith.redis;
 import static dev.locksmith.redis.RedisTests.lockId;
 import static dev.locksmith.redis.RedisTests.request;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.testkit.FaultProxy;
+import dev.locksmith.testkit.redis.RespClient;
 import dev.locksmith.testkit.redis.TestRedis;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
@@ -19,7 +25,10 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
-/** Closing a provider ends its waits at once, with a LockProviderException, and unsubscribes. */
+/**
+ * Closing a provider ends its waits at once, with a LockProviderException, and unsubscribes; an
+ * acquire already sent finishes first and gives back what it took.
+ */
 class RedisCloseTest {
   private static final Duration LONG = Duration.ofMinutes(5);
 
@@ -96,5 +105,59 @@ class RedisCloseTest {
     } finally {
       client.shutdown();
     }
+  }
+
+  @Test
+  void anAcquireAnsweredAfterCloseBeganGivesItsLockBackBeforeTheClientIsShutDown()
+      throws Exception {
+    URI server = URI.create(TestRedis.sharedUrl());
+    try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
+      String prefix = "closing" + lockId().substring(5);
+      RedisLockProvider provider =
+          RedisLockProvider.create(
+              "redis://"
+                  + proxy.host()
+                  + ":"
+                  + proxy.port()
+                  + "?prefix="
+                  + prefix
+                  + "&timeout=10s&retry-attempts=0");
+      // Connected, the eviction policy checked and the scripts loaded.
+      assertThat(provider.release(provider.tryAcquire(request(lockId(), LONG)).orElseThrow()))
+          .isTrue();
+      String id = lockId();
+      String lock = LockKeys.of(prefix, id).lock();
+
+      // The acquire runs on the server; its reply is held back.
+      proxy.freeze(FaultProxy.Direction.TO_CLIENT);
+      FutureTask<Optional<LeaseGrant>> acquire =
+          new FutureTask<>(() -> provider.tryAcquire(request(id, LONG)));
+      new Thread(acquire, "acquirer").start();
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> Long.valueOf(1).equals(call(server, "EXISTS", lock)));
+
+      FutureTask<Void> closed = new FutureTask<>(provider::close, null);
+      new Thread(closed, "closer").start();
+      await()
+          .during(Duration.ofMillis(500))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !closed.isDone());
+      proxy.thaw(FaultProxy.Direction.TO_CLIENT);
+      closed.get(20, TimeUnit.SECONDS);
+
+      assertThatThrownBy(() -> acquire.get(10, TimeUnit.SECONDS))
+          .as("a grant nobody will renew or release")
+          .cause()
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("was closed while acquiring lock '" + id + "'");
+      assertThat(call(server, "EXISTS", lock))
+          .as("given back before close() returned")
+          .isEqualTo(0L);
+    }
+  }
+
+  private static Object call(URI server, String... command) throws Exception {
+    return RespClient.call(server.getHost(), server.getPort(), Duration.ofSeconds(5), command);
   }
 }
