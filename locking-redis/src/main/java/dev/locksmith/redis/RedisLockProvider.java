@@ -162,14 +162,15 @@ public final class RedisLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     TtlBounds.checkTtl(request.ttl());
     LockKeys keys = keys(request.lockId());
-    return acquires.run(
-        List.of(request),
-        () -> {
-          evictionGate.ensureChecked(request.lockId());
-          long sentAt = System.nanoTime();
-          LockCommands.Attempt attempt = firstAttempt(request, keys);
-          return attempt.granted() ? Optional.of(attempt.grant(request, sentAt)) : Optional.empty();
-        });
+    return acquires.run(List.of(request), () -> firstGrant(request, keys));
+  }
+
+  /** The grant of the first attempt of a call, if any; the eviction policy is checked first. */
+  private Optional<LeaseGrant> firstGrant(LockRequest request, LockKeys keys) {
+    evictionGate.ensureChecked(request.lockId());
+    long sentAt = System.nanoTime();
+    LockCommands.Attempt attempt = firstAttempt(request, keys);
+    return attempt.granted() ? Optional.of(attempt.grant(request, sentAt)) : Optional.empty();
   }
 
   /**
@@ -248,13 +249,8 @@ public final class RedisLockProvider implements LockProvider {
     return acquires.run(
         List.of(request),
         () -> {
-          evictionGate.ensureChecked(request.lockId());
-          long sentAt = System.nanoTime();
-          LockCommands.Attempt attempt = firstAttempt(request, keys);
-          if (attempt.granted()) {
-            return Optional.of(attempt.grant(request, sentAt));
-          }
-          return waiting.waitFor(request, keys, deadline);
+          Optional<LeaseGrant> grant = firstGrant(request, keys);
+          return grant.isPresent() ? grant : waiting.waitFor(request, keys, deadline);
         });
   }
 
