@@ -7,6 +7,7 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.RenewalRequest;
+import dev.locksmith.core.spi.Uninterruptibly;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -79,14 +80,18 @@ final class FileLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkOpen();
     checkTtl(request.ttl());
-    check.ensureUsable();
-    long startNanos = System.nanoTime();
-    LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), request.lockId());
-    try {
-      return acquisition.tryAcquire(request, files, startNanos, hooks);
-    } catch (IOException e) {
-      throw failure("acquire", request.lockId(), e);
-    }
+    // File channels close on an interrupt: the calls below run as on a thread without one.
+    return Uninterruptibly.call(
+        () -> {
+          check.ensureUsable();
+          long startNanos = System.nanoTime();
+          LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), request.lockId());
+          try {
+            return acquisition.tryAcquire(request, files, startNanos, hooks);
+          } catch (IOException e) {
+            throw failure("acquire", request.lockId(), e);
+          }
+        });
   }
 
   @Override
@@ -117,11 +122,14 @@ final class FileLockProvider implements LockProvider {
   @Override
   public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
     checkOpen();
-    try {
-      return upkeep.renew(lease, ttl, hooks);
-    } catch (IOException e) {
-      throw failure("renew", lease.lockId(), e);
-    }
+    return Uninterruptibly.call(
+        () -> {
+          try {
+            return upkeep.renew(lease, ttl, hooks);
+          } catch (IOException e) {
+            throw failure("renew", lease.lockId(), e);
+          }
+        });
   }
 
   /**
@@ -138,22 +146,30 @@ final class FileLockProvider implements LockProvider {
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
     checkOpen();
     LockRequests.checkRenewals(requests);
-    return upkeep.renewAll(requests, hooks, (lockId, e) -> failure("renew", lockId, e));
+    return Uninterruptibly.call(
+        () -> upkeep.renewAll(requests, hooks, (lockId, e) -> failure("renew", lockId, e)));
   }
 
   @Override
   public boolean release(LeaseGrant lease) {
     checkOpen();
-    try {
-      return upkeep.release(lease);
-    } catch (IOException e) {
-      throw failure("release", lease.lockId(), e);
-    }
+    return Uninterruptibly.call(
+        () -> {
+          try {
+            return upkeep.release(lease);
+          } catch (IOException e) {
+            throw failure("release", lease.lockId(), e);
+          }
+        });
   }
 
   @Override
   public LockStatus status(String lockId) {
     checkOpen();
+    return Uninterruptibly.call(() -> readStatus(lockId));
+  }
+
+  private LockStatus readStatus(String lockId) {
     check.ensureUsable();
     LockFileNames.LockFiles files = LockFileNames.of(settings.directory(), lockId);
     try {

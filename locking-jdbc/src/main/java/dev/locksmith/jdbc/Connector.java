@@ -2,6 +2,7 @@ package dev.locksmith.jdbc;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.Uninterruptibly;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -30,6 +31,12 @@ final class Connector {
    */
   private static final int MAX_RETRIES = 4;
 
+  /**
+   * The least time left for another try: a statement with less fails at its network timeout on a
+   * healthy connection (which the pool then discards) and leaves the outcome unknown.
+   */
+  private static final long MIN_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
   /** One operation's SQL on a borrowed connection. */
   @FunctionalInterface
   interface Work<T> {
@@ -56,8 +63,17 @@ final class Connector {
     return sql;
   }
 
-  /** Runs {@code first}, and {@code retry} after a connection failure while time is left. */
+  /**
+   * Runs {@code first}, and {@code retry} after a connection failure while time is left; on a
+   * thread whose interrupt flag is set as on any other ({@link Uninterruptibly}): a pool's wait for
+   * a connection throws at once on such a thread, and a virtual thread's socket is closed.
+   */
   <T> T call(String action, String lockId, Work<T> first, @Nullable Work<T> retry) {
+    return Uninterruptibly.call(() -> callWithRetries(action, lockId, first, retry));
+  }
+
+  private <T> T callWithRetries(
+      String action, String lockId, Work<T> first, @Nullable Work<T> retry) {
     long deadline = System.nanoTime() + settings.timeout().toNanos();
     Work<T> work = first;
     boolean recreated = false;
@@ -78,7 +94,7 @@ final class Connector {
         if (retry != null
             && retries < MAX_RETRIES
             && retriable(e)
-            && deadline - System.nanoTime() > 0) {
+            && deadline - System.nanoTime() > MIN_RETRY_NANOS) {
           retries++;
           work = retry;
           continue;

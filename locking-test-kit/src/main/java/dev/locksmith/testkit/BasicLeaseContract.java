@@ -6,6 +6,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Acquire, release, owner checks, expiry and status: what every provider has. */
@@ -145,5 +146,42 @@ public interface BasicLeaseContract extends ContractFixture {
     assertThat(holder.owner()).contains(request.owner());
     assertThat(holder.timeLeft()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
     a.release(held);
+  }
+
+  /**
+   * A call on a thread whose interrupt flag is set (a cancelled task releasing its lock, a pool
+   * shutting down) does what it does on any other thread and keeps the flag set; the client goes on
+   * working for every thread. A provider that let the flag fail such a release, or close a shared
+   * connection or file, left the lock held for its TTL and took its client down.
+   *
+   * @throws Exception when a provider call fails
+   */
+  @Test
+  default void callsOnAnInterruptedThreadWorkAndKeepTheInterrupt() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("interrupted");
+    Duration ttl = Duration.ofSeconds(30);
+    pool()
+        .submit(
+            () -> {
+              Thread.currentThread().interrupt();
+              try {
+                LeaseGrant held = a.tryAcquire(LockRequest.of(id, ttl)).orElseThrow();
+                assertThat(Thread.currentThread().isInterrupted()).as("after tryAcquire").isTrue();
+                assertThat(a.status(id).currentHolder()).isPresent();
+                LeaseGrant renewed = a.renew(held, ttl).orElseThrow();
+                assertThat(a.release(renewed)).isTrue();
+                LeaseGrant again = a.tryAcquire(LockRequest.of(id, ttl)).orElseThrow();
+                assertThat(a.releaseAsync(again).toCompletableFuture().join()).isTrue();
+                assertThat(Thread.currentThread().isInterrupted()).as("after the calls").isTrue();
+              } finally {
+                Thread.interrupted();
+              }
+              return null;
+            })
+        .get(60, TimeUnit.SECONDS);
+    holdAndRelease(a, id);
+    holdAndRelease(b, id);
   }
 }

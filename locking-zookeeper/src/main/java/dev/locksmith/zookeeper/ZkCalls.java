@@ -100,13 +100,22 @@ final class ZkCalls {
     }
   }
 
-  /** Like {@link #call} where an interrupt counts as a failure of the call. */
+  /**
+   * Like {@link #call}, on a thread whose interrupt flag is set too (as {@link
+   * dev.locksmith.core.spi.Uninterruptibly} runs a call); an interrupt during the call counts as a
+   * failure of the call.
+   */
   <T> T callUninterrupted(String action, String lockId, Call<T> call) throws KeeperException {
+    boolean interrupted = Thread.interrupted();
     try {
       return call(action, lockId, call, null);
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      interrupted = true;
       throw failure(action, lockId, "interrupted", e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

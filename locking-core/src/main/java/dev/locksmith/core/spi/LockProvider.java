@@ -22,6 +22,9 @@ import java.util.function.Consumer;
  *   <li>Waiting never holds a monitor ({@code synchronized}), so virtual threads are not pinned. A
  *       provider that can push wake-ups does not poll.
  *   <li>A wait that ends (timeout, interrupt) leaves no ownership behind.
+ *   <li>Only a wait answers an interrupt: every other call on a thread whose interrupt flag is set
+ *       (a cancelled task releasing its lock) does what it does on any thread and leaves the flag
+ *       set ({@link Uninterruptibly}).
  * </ul>
  *
  * <p>Transient failures (unreachable server, storage errors) surface as {@link
