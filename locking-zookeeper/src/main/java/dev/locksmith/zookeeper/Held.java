@@ -10,10 +10,15 @@ import org.jspecify.annotations.Nullable;
  * grant, and whether it was detached (shortened to a minimum hold) or reported lost.
  */
 final class Held {
+  /**
+   * The node's data version and the grant it carries, read and written as one, so that the end at
+   * the deadline never deletes a renewal's version on the strength of the grant before it.
+   */
+  record Written(int version, LeaseGrant grant) {}
+
   final String path;
   final LeaseData data;
-  private volatile int version;
-  private volatile LeaseGrant grant;
+  private volatile Written written;
   private volatile boolean detached;
   private volatile boolean lost;
   private volatile @Nullable ScheduledFuture<?> end;
@@ -21,16 +26,16 @@ final class Held {
   Held(String path, LeaseData data, int version, LeaseGrant grant) {
     this.path = path;
     this.data = data;
-    this.version = version;
-    this.grant = grant;
+    this.written = new Written(version, grant);
   }
 
-  int version() {
-    return version;
+  /** The node's version and grant as last written. */
+  Written written() {
+    return written;
   }
 
   LeaseGrant grant() {
-    return grant;
+    return written.grant();
   }
 
   boolean detached() {
@@ -43,11 +48,10 @@ final class Held {
 
   /** Records a renewal; a renewal that moves the end earlier detaches the lease. */
   void renewed(int newVersion, LeaseGrant renewed) {
-    if (renewed.deadlineNanos() - grant.deadlineNanos() < 0) {
+    if (renewed.deadlineNanos() - grant().deadlineNanos() < 0) {
       detached = true;
     }
-    version = newVersion;
-    grant = renewed;
+    written = new Written(newVersion, renewed);
   }
 
   /** Marks the lease lost; returns whether it was not lost before. */

@@ -48,15 +48,16 @@ final class LeaseEnds {
   }
 
   private void end(Held held) {
-    if (!held.grant().expired()) {
+    Held.Written written = held.written();
+    if (!written.grant().expired()) {
       return; // renewed meanwhile, scheduled again
     }
     try {
-      int version = held.version();
+      // At the version of the expired grant: a renewal written since keeps the node.
       calls.callUninterrupted(
           "end",
-          held.grant().lockId(),
-          () -> client.delete().withVersion(version).forPath(held.path));
+          written.grant().lockId(),
+          () -> client.delete().withVersion(written.version()).forPath(held.path));
       leases.remove(held.data.ownerToken(), held);
     } catch (KeeperException.NoNodeException e) {
       leases.remove(held.data.ownerToken(), held);

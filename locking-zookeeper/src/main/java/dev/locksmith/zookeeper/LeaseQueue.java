@@ -281,6 +281,9 @@ final class LeaseQueue {
   private Stat setData(String id, String path, LeaseData data) throws InterruptedException {
     try {
       return calls.call("acquire", id, () -> client.setData().forPath(path, data.encode()), null);
+    } catch (KeeperException.NoNodeException e) {
+      // Its session ended: retrying would find it gone again until the wait ran out.
+      throw new NodeGone(id);
     } catch (KeeperException e) {
       throw new LockProviderException(
           "ZooKeeper: the queue node of lock '" + id + "' changed or is gone: " + e, e);

@@ -7,6 +7,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.ProviderUrl;
+import dev.locksmith.core.spi.Uninterruptibly;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -97,7 +98,9 @@ public final class ZkLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkOpen();
     try {
-      return Optional.ofNullable(keep(queue.take(request, false, System.nanoTime())));
+      // Never waits, so it answers no interrupt (the SPI's rule).
+      return Optional.ofNullable(
+          keep(Uninterruptibly.call(() -> queue.take(request, false, System.nanoTime()))));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LockProviderException(
@@ -203,6 +206,11 @@ public final class ZkLockProvider implements LockProvider {
     if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
       LOG.info("ZooKeeper {}: connection {}; every lease is reported lost", description, state);
       for (Held held : leases.values()) {
+        if (held.detached() && state == ConnectionState.SUSPENDED) {
+          // Shortened to its minimum hold, it has no holder left to tell, and it must live until
+          // its end though the connection drops: only the end of the session takes its node.
+          continue;
+        }
         if (held.markLost()) {
           for (Consumer<LeaseGrant> callback : lossCallbacks) {
             callback.accept(held.grant());

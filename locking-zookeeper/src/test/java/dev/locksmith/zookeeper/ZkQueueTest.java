@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
@@ -202,6 +203,31 @@ class ZkQueueTest {
       LeaseGrant next = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
       assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
       assertThat(a.release(next)).isTrue();
+    }
+  }
+
+  @Test
+  void aWaiterWhoseNodeIsGoneFailsAtOnceInsteadOfRetryingUntilItsWaitRunsOut() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (ZkLockProvider holder = provider();
+        ZkLockProvider waiter = provider()) {
+      String id = "waiter-node-gone";
+      LeaseGrant held = holder.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+      Future<?> waiting =
+          pool.submit(() -> waiter.acquire(LockRequest.of(id, TTL), Duration.ofSeconds(60)));
+      await().atMost(Duration.ofSeconds(10)).until(() -> holder.status(id).waiters() == 1);
+      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      List<String> queue = LockPaths.queue(curator.getChildren().forPath(lockNode));
+      // As the end of the waiter's session deletes it.
+      curator.delete().forPath(lockNode + "/" + queue.get(1));
+
+      assertThat(holder.release(held)).as("wakes the waiter").isTrue();
+      assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(LockProviderException.class)
+          .cause()
+          .hasMessageContaining("is gone");
+    } finally {
+      pool.shutdownNow();
     }
   }
 

@@ -59,6 +59,36 @@ class ZkRestartTest {
     }
   }
 
+  @Test
+  void aLeaseShortenedToItsMinHoldKeepsItsNodeThroughARestartThatKeepsTheSession()
+      throws Exception {
+    Path data = Files.createTempDirectory("locksmith-zk-restart");
+    try (TestingServer server = TestZooKeeper.start(data)) {
+      String url = ZkTestServers.url(server.getConnectString(), "min-hold", "sessionTimeout=20s");
+      try (ZkLockProvider holder = ZkLockProvider.create(url);
+          ZkLockProvider other = ZkLockProvider.create(url)) {
+        LeaseGrant held = holder.tryAcquire(LockRequest.of("min-hold", TTL)).orElseThrow();
+        // Shortened: the holder is done, the lease must live until its new end.
+        assertThat(holder.renew(held, TTL.dividedBy(2))).isPresent();
+        holder.tryAcquire(LockRequest.of("plain", TTL)).orElseThrow();
+
+        server.restart();
+        // The plain lease is given up once the holder has reconnected.
+        assertThat(other.release(takeWithin(other, "plain", Duration.ofSeconds(20)))).isTrue();
+        await()
+            .during(Duration.ofSeconds(1))
+            .atMost(Duration.ofSeconds(3))
+            .until(
+                () ->
+                    other
+                        .status("min-hold")
+                        .currentHolder()
+                        .map(holding -> holding.fencingToken() == held.fencingToken())
+                        .orElse(false));
+      }
+    }
+  }
+
   private static long grantAndRelease(ZkLockProvider provider, String id) {
     LeaseGrant grant = provider.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
     assertThat(provider.release(grant)).isTrue();
