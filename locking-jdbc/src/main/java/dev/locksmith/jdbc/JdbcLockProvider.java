@@ -94,8 +94,8 @@ public final class JdbcLockProvider implements LockProvider {
    * A builder for a provider over the application's {@link DataSource}. Lock operations borrow a
    * connection for each call and use it in autocommit; pass the plain pool, not a transaction-aware
    * proxy. A separate small pool for locks is advised, so that busy business work cannot starve
-   * lock renewals: a call that gets no connection within {@code timeout} fails as the provider
-   * being down.
+   * lock renewals: a call that gets no connection within the pool's own connection timeout (not the
+   * provider's {@code timeout}, which bounds the statement) fails as the provider being down.
    *
    * @param dataSource the application's pool
    * @return the builder

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -14,15 +15,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * PostgreSQL push wake-ups: one connection per provider that {@code LISTEN}s on the table's channel
- * and wakes the waiters of each released lock id. Started by the first waiter. When the connection
- * fails it wakes every waiter (they try again and poll until it is back), then reconnects after a
- * back-off of 100 ms doubling up to 5 s; a successful reconnect wakes every waiter again, since
- * notifications sent meanwhile are lost.
+ * and wakes the waiters of each released lock id. Started by the first waiter. The connection is
+ * checked with a {@code SELECT 1} after every {@value #CHECK_MILLIS} ms without traffic, each
+ * statement bounded by as much, since a connection a firewall dropped in silence never fails a read
+ * of notifications. When the connection fails it wakes every waiter (they try again and poll until
+ * it is back), then reconnects after a back-off of 100 ms doubling up to 5 s; a successful
+ * reconnect wakes every waiter again, since notifications sent meanwhile are lost. The connection
+ * goes back to its pool with {@code UNLISTEN *}, so that no notifications pile up on it there.
  */
 final class PgListener {
   private static final Logger LOG = LoggerFactory.getLogger(JdbcLockProvider.class);
   private static final int READ_MILLIS = 500;
   private static final long MAX_BACK_OFF_MILLIS = 5000;
+  private static final int CHECK_MILLIS = 5000;
+  private static final int UNLISTEN_MILLIS = 1000;
+  private static final Executor DIRECT = Runnable::run;
 
   /** Opens the listening connection. */
   @FunctionalInterface
@@ -65,31 +72,25 @@ final class PgListener {
   private void run() {
     long backOff = 100;
     while (closing.getCount() > 0) {
+      boolean wasListening = false;
       try (Connection connection = opener.open()) {
-        connection.setAutoCommit(true);
-        try (Statement listen = connection.createStatement()) {
-          listen.execute("LISTEN \"" + channel + "\"");
-        }
-        PGConnection pg = connection.unwrap(PGConnection.class);
-        listening = true;
-        wakeUps.wakeAll();
-        backOff = 100;
-        while (closing.getCount() > 0) {
-          PGNotification[] notifications = pg.getNotifications(READ_MILLIS);
-          if (notifications != null) {
-            for (PGNotification notification : notifications) {
-              wakeUps.wake(notification.getParameter());
-            }
-          }
+        int previousTimeout = connection.getNetworkTimeout();
+        try {
+          connection.setNetworkTimeout(DIRECT, CHECK_MILLIS);
+          listen(connection);
+        } finally {
+          wasListening = listening;
+          // Waiters try again and poll from now on, not after the clean-up of a broken connection.
+          listening = false;
+          wakeUps.wakeAll();
+          giveBack(connection, previousTimeout);
         }
       } catch (SQLException | RuntimeException e) {
-        boolean wasListening = listening;
-        listening = false;
-        wakeUps.wakeAll();
         if (closing.getCount() == 0) {
           return;
         }
         if (wasListening) {
+          backOff = 100;
           LOG.info(
               "JDBC {}: listening connection lost, waiters poll until it is back: {}",
               description,
@@ -105,9 +106,49 @@ final class PgListener {
           return;
         }
         backOff = Math.min(backOff * 2, MAX_BACK_OFF_MILLIS);
-      } finally {
-        listening = false;
       }
+    }
+  }
+
+  /** Listens on {@code connection} until closing, or until the connection fails. */
+  private void listen(Connection connection) throws SQLException {
+    connection.setAutoCommit(true);
+    execute(connection, "LISTEN \"" + channel + "\"");
+    PGConnection pg = connection.unwrap(PGConnection.class);
+    listening = true;
+    wakeUps.wakeAll();
+    long heard = System.nanoTime();
+    while (closing.getCount() > 0) {
+      PGNotification[] notifications = pg.getNotifications(READ_MILLIS);
+      if (notifications != null && notifications.length > 0) {
+        heard = System.nanoTime();
+        for (PGNotification notification : notifications) {
+          wakeUps.wake(notification.getParameter());
+        }
+      } else if (System.nanoTime() - heard >= TimeUnit.MILLISECONDS.toNanos(CHECK_MILLIS)) {
+        execute(connection, "SELECT 1");
+        heard = System.nanoTime();
+      }
+    }
+  }
+
+  /**
+   * Stops listening and restores the network timeout before the connection goes back to its pool; a
+   * broken connection fails within {@value #UNLISTEN_MILLIS} ms, and its pool discards it.
+   */
+  private static void giveBack(Connection connection, int previousTimeout) {
+    try {
+      connection.setNetworkTimeout(DIRECT, UNLISTEN_MILLIS);
+      execute(connection, "UNLISTEN *");
+      connection.setNetworkTimeout(DIRECT, previousTimeout);
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("Could not stop listening on a connection: {}", e.toString());
+    }
+  }
+
+  private static void execute(Connection connection, String sql) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
     }
   }
 

@@ -5,6 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.testkit.FaultProxy;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -94,6 +98,54 @@ class PostgresWakeUpTest {
           .as("woken by the notification, not a 10 s poll")
           .isLessThan(Duration.ofSeconds(2));
       assertThat(waiter.release(handOff.grant())).isTrue();
+      waiter.close();
+      // Every connection of the pool at once, the one that listened among them.
+      List<Connection> all = new ArrayList<>();
+      try {
+        for (int i = 0; i < 3; i++) {
+          all.add(dataSource.getConnection());
+        }
+        for (Connection connection : all) {
+          try (Statement statement = connection.createStatement();
+              ResultSet channels =
+                  statement.executeQuery("SELECT count(*) FROM pg_listening_channels()")) {
+            channels.next();
+            assertThat(channels.getInt(1)).as("channels a pooled connection listens on").isZero();
+          }
+        }
+      } finally {
+        for (Connection connection : all) {
+          connection.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aListeningConnectionDroppedInSilenceIsNoticedAndListensAgainOnceThePathIsBack()
+      throws Exception {
+    String table = TestDatabases.table("pg_wake_silent");
+    String url = TestDatabases.postgresUrl("table=" + table);
+    try (FaultProxy proxy = Urls.proxyTo(url, 5432);
+        JdbcLockProvider holder = JdbcLockProvider.create(url);
+        JdbcLockProvider waiter =
+            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=1s")) {
+      String id = "silent";
+      LeaseGrant held = holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(60))).get();
+      HandOff.startWaiting(pool, waiter, id, Duration.ofSeconds(30), Duration.ofSeconds(60));
+      await().atMost(Duration.ofSeconds(20)).until(() -> HandOff.listening(waiter, id));
+
+      // As a firewall that drops idle connections without a word: reads just time out.
+      proxy.freeze(FaultProxy.Direction.TO_SERVER);
+      proxy.freeze(FaultProxy.Direction.TO_CLIENT);
+      await()
+          .alias("the listener notices its connection is dead, so that waiters poll")
+          .atMost(Duration.ofSeconds(20))
+          .until(() -> !waiter.listener().listening());
+
+      proxy.thaw();
+      await().atMost(Duration.ofSeconds(30)).until(() -> waiter.listener().listening());
+      assertThat(holder.release(held)).isTrue();
     }
   }
 }
