@@ -39,8 +39,11 @@ final class AcquiresInFlight {
 
   /**
    * Runs {@code acquire} of {@code requests} as an acquire in flight, which {@link #awaitNone} lets
-   * finish. When the provider was closed meanwhile, every request's lock is given back, and a grant
-   * becomes an {@link IllegalStateException}: nobody would renew or release it.
+   * finish. When the provider was closed meanwhile, a grant is given back and becomes an {@link
+   * IllegalStateException}: nobody would renew or release it. So is every lock of a set that ended
+   * otherwise: a set taken one by one releases what it took when it fails, and that release is
+   * refused once the provider is closed. (One lock whose acquire failed needs nothing more: a lost
+   * reply is compensated where it is lost.)
    *
    * @throws IllegalStateException when the provider is closed
    */
@@ -49,7 +52,7 @@ final class AcquiresInFlight {
     if (!enter()) {
       throw closedError();
     }
-    Optional<T> grant;
+    Optional<T> grant = Optional.empty();
     boolean closedMeanwhile;
     try {
       grant = acquire.run();
@@ -57,7 +60,7 @@ final class AcquiresInFlight {
       // Before counting out, so that the close waits for these releases too. A close that begins
       // after this check finds a lease held, which ends by its TTL as every lease held then.
       closedMeanwhile = isClosed();
-      if (closedMeanwhile) {
+      if (closedMeanwhile && (grant.isPresent() || requests.size() > 1)) {
         requests.forEach(giveBack);
       }
       exit();

@@ -43,7 +43,8 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
     }
     if (eol < 0) {
       scanned = in.readableBytes();
-      if (scanned > maxLength) {
+      boolean endsInReturn = in.getByte(in.writerIndex() - 1) == '\r';
+      if (scanned > maxLength + (endsInReturn ? 1 : 0)) {
         out.add(tooLong(in));
         in.skipBytes(in.readableBytes());
         discarding = true;
