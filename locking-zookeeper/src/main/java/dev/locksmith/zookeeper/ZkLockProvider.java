@@ -99,8 +99,10 @@ public final class ZkLockProvider implements LockProvider {
     checkOpen();
     try {
       // Never waits, so it answers no interrupt (the SPI's rule).
-      return Optional.ofNullable(
-          keep(Uninterruptibly.call(() -> queue.take(request, false, System.nanoTime()))));
+      Optional<Held> taken =
+          Uninterruptibly.call(
+              () -> Optional.ofNullable(queue.take(request, false, System.nanoTime())));
+      return Optional.ofNullable(keep(taken.orElse(null)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LockProviderException(
