@@ -141,8 +141,9 @@ final class RunCommand implements Callable<Integer> {
         err.println("locksmith: skipped: " + describeBusy(provider, null));
         return ExitCodes.SKIPPED;
       }
-      try (Lease held = lease.get()) {
-        return runHolding(held, lost, launcher, err);
+      try (Lease held = lease.get();
+          SignalStop onSignal = SignalStop.install(held, grace, message -> report(err, message))) {
+        return runHolding(held, onSignal, lost, launcher, err);
       }
     }
   }
@@ -224,7 +225,11 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private int runHolding(
-      Lease lease, CompletableFuture<String> lost, Launcher launcher, PrintWriter err) {
+      Lease lease,
+      SignalStop onSignal,
+      CompletableFuture<String> lost,
+      Launcher launcher,
+      PrintWriter err) {
     // The engine hands out only a lease with at least half its ttl left (a late grant is renewed
     // or refused there); this only checks the lease was not lost since.
     if (!lease.isValid() || lost.isDone()) {
@@ -239,31 +244,8 @@ final class RunCommand implements Callable<Integer> {
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     Map<String, String> env = builder.environment();
     RunKeys.export(lease, env);
-    try (ProcessGroup group = startGroup(builder, launcher)) {
-      // Ctrl-C or SIGTERM: COMMAND, in a session of its own, got neither; stop it as on a lost
-      // lease, then release so that other hosts need not wait out the ttl.
-      Thread hook =
-          new Thread(
-              () -> {
-                group.stop(
-                    grace,
-                    () ->
-                        report(
-                            err, "stopped by a signal; stopping COMMAND and releasing the lock"));
-                lease.close();
-              },
-              "locksmith-run-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
-      try {
-        return supervise(group, lost, err);
-      } finally {
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-          awaitHook(hook);
-        }
-      }
-    }
+    ProcessGroup group = onSignal.start(() -> startGroup(builder, launcher));
+    return supervise(group, lost, err);
   }
 
   private ProcessGroup startGroup(ProcessBuilder builder, Launcher launcher) {
@@ -314,15 +296,6 @@ final class RunCommand implements Callable<Integer> {
   private static void report(PrintWriter err, String message) {
     err.println("locksmith: " + message);
     err.flush();
-  }
-
-  /** The shutdown hook is stopping COMMAND and releasing: let it finish before closing. */
-  private void awaitHook(Thread hook) {
-    try {
-      hook.join(grace.plus(ProcessGroup.KILL_WAIT).plusSeconds(5).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** Keeps the lease until {@code --until} succeeds; false if the lease is lost first. */

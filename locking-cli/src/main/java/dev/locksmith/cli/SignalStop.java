@@ -1,0 +1,97 @@
+package dev.locksmith.cli;
+
+import dev.locksmith.core.Lease;
+import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What Ctrl-C or SIGTERM stops in {@code locksmith run}, from the moment the lease is held:
+ * COMMAND's group, in a session of its own, gets neither signal, so the JVM's shutdown hook stops
+ * it as on a lost lease and then releases the lease, so that other hosts need not wait out the ttl.
+ * The group is started under the same lock the hook stops it under: a signal while COMMAND starts
+ * stops it once started, and a signal before that keeps it from starting. Installed after the group
+ * had started, a signal in between exited the JVM and left COMMAND running without the lock.
+ */
+final class SignalStop implements AutoCloseable {
+  private final Lease lease;
+  private final Duration grace;
+  private final Consumer<String> report;
+  private final Thread hook;
+  private @Nullable ProcessGroup group;
+  private boolean stopping;
+
+  private SignalStop(Lease lease, Duration grace, Consumer<String> report) {
+    this.lease = lease;
+    this.grace = grace;
+    this.report = report;
+    this.hook = new Thread(this::stop, "locksmith-run-stop");
+  }
+
+  /** Stops COMMAND and releases {@code lease} on a signal from now on, until closed. */
+  static SignalStop install(Lease lease, Duration grace, Consumer<String> report) {
+    SignalStop stop = new SignalStop(lease, grace, report);
+    Runtime.getRuntime().addShutdownHook(stop.hook);
+    return stop;
+  }
+
+  /**
+   * Starts COMMAND's group with {@code start}, unless a signal came first.
+   *
+   * @throws IllegalStateException when the JVM is stopping on a signal
+   */
+  synchronized ProcessGroup start(Supplier<ProcessGroup> start) {
+    if (stopping) {
+      throw new IllegalStateException("stopped by a signal before COMMAND started");
+    }
+    ProcessGroup started = start.get();
+    group = started;
+    return started;
+  }
+
+  /** The shutdown hook, for tests that run it as the JVM would (it is installed, not started). */
+  Thread hookForTests() {
+    return hook;
+  }
+
+  private void stop() {
+    ProcessGroup started;
+    synchronized (this) {
+      stopping = true;
+      started = group;
+    }
+    if (started == null) {
+      report.accept("stopped by a signal before COMMAND started; releasing the lock");
+    } else {
+      started.stop(
+          grace,
+          () -> report.accept("stopped by a signal; stopping COMMAND and releasing the lock"));
+    }
+    lease.close();
+  }
+
+  /**
+   * Removes the hook, or, when the JVM is already stopping, lets it finish stopping COMMAND and
+   * releasing; then ends the group's signalling.
+   */
+  @Override
+  public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      try {
+        hook.join(grace.plus(ProcessGroup.KILL_WAIT).plusSeconds(5).toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    ProcessGroup started;
+    synchronized (this) {
+      started = group;
+    }
+    if (started != null) {
+      started.close();
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.locksmith.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.spi.LockProvider;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a signal stops in {@code locksmith run} from the moment the lease is held, COMMAND started
+ * or not. The JVM's shutdown hook is run here as the JVM would run it, on a thread of its own.
+ */
+class SignalStopTest {
+  private static final Duration GRACE = Duration.ofSeconds(2);
+
+  private final LockProvider provider = LockProviders.create("mem:");
+  private final Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build();
+  private final List<String> reports = new CopyOnWriteArrayList<>();
+
+  @AfterEach
+  void close() {
+    locksmith.close();
+    provider.close();
+  }
+
+  @Test
+  void aSignalBeforeCommandStartsReleasesTheLockAndKeepsCommandFromStarting() throws Exception {
+    Lease lease = locksmith.acquire(LockOptions.named("early"));
+    try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add)) {
+      Thread hook = onSignal.hookForTests();
+      hook.start();
+      hook.join(10_000);
+
+      AtomicBoolean started = new AtomicBoolean();
+      assertThatThrownBy(
+              () ->
+                  onSignal.start(
+                      () -> {
+                        started.set(true);
+                        throw new AssertionError("COMMAND started after the signal");
+                      }))
+          .isInstanceOf(IllegalStateException.class);
+      assertThat(started).isFalse();
+    }
+    assertThat(reports)
+        .containsExactly("stopped by a signal before COMMAND started; releasing the lock");
+    assertThat(provider.status("early").currentHolder()).as("released").isEmpty();
+  }
+
+  @Test
+  void aSignalWhileCommandStartsStopsItOnceStartedAndReleasesTheLock() throws Exception {
+    Lease lease = locksmith.acquire(LockOptions.named("starting"));
+    AtomicReference<ProcessGroup> group = new AtomicReference<>();
+    try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add)) {
+      Thread hook = onSignal.hookForTests();
+      onSignal.start(
+          () -> {
+            hook.start();
+            // The signal came while COMMAND starts: the hook waits for the start to end.
+            await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> hook.getState() == Thread.State.BLOCKED);
+            try {
+              group.set(
+                  ProcessGroup.start(
+                      new ProcessBuilder("sleep", "30")
+                          .redirectOutput(ProcessBuilder.Redirect.DISCARD),
+                      Launcher.detect()));
+            } catch (java.io.IOException e) {
+              throw new IllegalStateException(e);
+            }
+            return group.get();
+          });
+      hook.join(20_000);
+      assertThat(hook.isAlive()).isFalse();
+      assertThat(group.get().alive()).as("COMMAND stopped once started").isFalse();
+    }
+    assertThat(reports)
+        .containsExactly("stopped by a signal; stopping COMMAND and releasing the lock");
+    assertThat(provider.status("starting").currentHolder()).as("released").isEmpty();
+  }
+}
