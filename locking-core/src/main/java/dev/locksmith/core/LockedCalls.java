@@ -99,12 +99,26 @@ final class LockedCalls {
       return obtain(spec, options);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Cancelling the future interrupts the acquisition's thread, so that a {@code WAIT} whose
+     * subscriber went away stops waiting, holding nothing, instead of taking the lock (and a place
+     * in the queue and a thread) until its {@code waitTimeout}.
+     */
     @Override
     public CompletableFuture<@Nullable Lease> acquireAsync(Executor executor) {
       CompletableFuture<@Nullable Lease> result = new CompletableFuture<>();
+      AcquiringThread acquiring = new AcquiringThread();
+      result.whenComplete(
+          (lease, error) -> {
+            if (result.isCancelled()) {
+              acquiring.interrupt();
+            }
+          });
       executor.execute(
           () -> {
-            if (result.isDone()) {
+            if (!acquiring.enter(result)) {
               return; // cancelled before it started
             }
             try {
@@ -114,6 +128,8 @@ final class LockedCalls {
               }
             } catch (Throwable e) {
               result.completeExceptionally(e);
+            } finally {
+              acquiring.leave(result);
             }
           });
       return result;
@@ -186,6 +202,43 @@ final class LockedCalls {
       return result;
     } finally {
       HeldLeases.pop(lease);
+    }
+  }
+
+  /**
+   * The thread that runs an asynchronous acquisition, interrupted when its future is cancelled; an
+   * interrupt is sent only while the thread still runs that acquisition, never to the pool's next
+   * task.
+   */
+  private static final class AcquiringThread {
+    private @Nullable Thread thread;
+    private boolean cancelled;
+
+    /** Takes the current thread as the acquiring one; false when cancelled already. */
+    synchronized boolean enter(CompletableFuture<?> result) {
+      if (cancelled || result.isDone()) {
+        return false;
+      }
+      thread = Thread.currentThread();
+      return true;
+    }
+
+    synchronized void interrupt() {
+      cancelled = true;
+      Thread running = thread;
+      if (running != null) {
+        running.interrupt();
+      }
+    }
+
+    /** Ends the acquisition on this thread, clearing the interrupt its cancel sent. */
+    void leave(CompletableFuture<?> result) {
+      synchronized (this) {
+        thread = null;
+      }
+      if (result.isCancelled()) {
+        Thread.interrupted();
+      }
     }
   }
 }

@@ -168,6 +168,28 @@ class ReactiveResultsTest {
   }
 
   @Test
+  void aCancelledSubscriptionStopsItsWaitAtOnce() {
+    var other =
+        provider.tryAcquire(LockRequest.of("report:r-12", Duration.ofSeconds(30))).orElseThrow();
+    AtomicInteger runs = new AtomicInteger();
+    Disposable subscription =
+        ReactiveResults.mono(() -> call("await", "r-12", () -> counted(runs, Mono.just("x"))))
+            .subscribe();
+    Awaitility.await().atMost(BOUND).until(() -> provider.status("report:r-12").waiters() == 1);
+
+    subscription.dispose();
+    Awaitility.await()
+        .alias("the wait ends with its subscriber, not at its 10 s waitTimeout")
+        .atMost(BOUND)
+        .until(() -> provider.status("report:r-12").waiters() == 0);
+    assertThat(provider.release(other)).isTrue();
+    assertThat(provider.tryAcquire(LockRequest.of("report:r-12", Duration.ofSeconds(1))))
+        .as("nobody took it after the holder let go")
+        .isPresent();
+    assertThat(runs).as("the method never ran").hasValue(0);
+  }
+
+  @Test
   void everySubscriptionRunsTheMethodAnewUnderItsOwnLease() {
     AtomicInteger made = new AtomicInteger();
     AtomicInteger runs = new AtomicInteger();
