@@ -40,6 +40,23 @@ final class Causes {
         : new LockProviderException("the provider's call failed: " + oneLine(cause), cause);
   }
 
+  /**
+   * Whether the failure came from an interrupt of the calling thread (an {@link
+   * InterruptedException}, an interrupted or closed-by-interrupt channel in its causes), not from a
+   * store that could not answer.
+   */
+  static boolean byInterrupt(Throwable error) {
+    int depth = 0;
+    for (Throwable cause = error; cause != null && depth < 16; cause = cause.getCause(), depth++) {
+      if (cause instanceof InterruptedException
+          || cause instanceof java.io.InterruptedIOException
+          || cause instanceof java.nio.channels.ClosedByInterruptException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static String describe(Throwable error, int depth) {
     String type = error.getClass().getSimpleName();
     if (type.isEmpty()) {

@@ -259,7 +259,8 @@ final class ProviderCircuit {
 
   /** Opens the circuit on a provider failure of a call that started while it was closed. */
   private void failed(State at, RuntimeException error) {
-    if (!isProviderFailure(error)) {
+    if (!isProviderFailure(error) || Causes.byInterrupt(error)) {
+      // An interrupted caller (a cancelled task), not a store that could not answer.
       return;
     }
     LOG.debug("Lock provider {} ({}) failed", name, description, error);

@@ -34,6 +34,26 @@ class ProviderOutageTest extends OutageFixture {
   }
 
   @Test
+  void aFailureThatAnInterruptCausedLeavesTheCircuitClosed() {
+    try (Locksmith locksmith = started(NEVER)) {
+      provider.failure.set(
+          () ->
+              new LockProviderException(
+                  "acquire interrupted", new java.nio.channels.ClosedByInterruptException()));
+      provider.down.set(true);
+      assertThatThrownBy(() -> locksmith.run(tick("report"), () -> {}))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessage("acquire interrupted");
+      assertThat(locksmith.health()).allMatch(ProviderHealth::up);
+
+      provider.failure.set(() -> new LockProviderException(OutageProvider.FAILURE));
+      assertThatThrownBy(() -> locksmith.run(tick("report"), () -> {}))
+          .isInstanceOf(LockProviderException.class);
+      assertThat(locksmith.health()).noneMatch(ProviderHealth::up);
+    }
+  }
+
+  @Test
   void aProviderErrorOpensTheCircuitAndLockedCallsThenFailFastWithoutCallingTheProvider() {
     try (Locksmith locksmith = started(NEVER)) {
       provider.down.set(true);
