@@ -117,7 +117,8 @@ public final class JdbcLockProvider implements LockProvider {
     checkOpen();
     long deadline = Deadlines.nanosAfter(timeout);
     try {
-      LockCommands.Attempt attempt = take(request);
+      // Not take(): the catch below cleans up after this attempt and the waits' alike, once.
+      LockCommands.Attempt attempt = commands.acquire(request);
       if (attempt.grant() != null) {
         return Optional.of(attempt.grant());
       }
