@@ -42,14 +42,15 @@ final class Causes {
 
   /**
    * Whether the failure came from an interrupt of the calling thread (an {@link
-   * InterruptedException}, an interrupted or closed-by-interrupt channel in its causes), not from a
-   * store that could not answer.
+   * InterruptedException}, an interrupted I/O call or a channel closed by the interrupt in its
+   * causes), not from a store that could not answer. A socket timeout is an {@code
+   * InterruptedIOException} too, and a store's silence: it does not count.
    */
   static boolean byInterrupt(Throwable error) {
     int depth = 0;
     for (Throwable cause = error; cause != null && depth < 16; cause = cause.getCause(), depth++) {
       if (cause instanceof InterruptedException
-          || cause instanceof java.io.InterruptedIOException
+          || cause.getClass() == java.io.InterruptedIOException.class
           || cause instanceof java.nio.channels.ClosedByInterruptException) {
         return true;
       }

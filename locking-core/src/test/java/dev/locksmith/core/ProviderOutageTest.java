@@ -34,7 +34,7 @@ class ProviderOutageTest extends OutageFixture {
   }
 
   @Test
-  void aFailureThatAnInterruptCausedLeavesTheCircuitClosed() {
+  void aFailureThatAnInterruptCausedLeavesTheCircuitClosedAndATimeoutOpensIt() {
     try (Locksmith locksmith = started(NEVER)) {
       provider.failure.set(
           () ->
@@ -46,7 +46,11 @@ class ProviderOutageTest extends OutageFixture {
           .hasMessage("acquire interrupted");
       assertThat(locksmith.health()).allMatch(ProviderHealth::up);
 
-      provider.failure.set(() -> new LockProviderException(OutageProvider.FAILURE));
+      // A socket timeout is an InterruptedIOException too, and a store's silence.
+      provider.failure.set(
+          () ->
+              new LockProviderException(
+                  "read timed out", new java.net.SocketTimeoutException("Read timed out")));
       assertThatThrownBy(() -> locksmith.run(tick("report"), () -> {}))
           .isInstanceOf(LockProviderException.class);
       assertThat(locksmith.health()).noneMatch(ProviderHealth::up);

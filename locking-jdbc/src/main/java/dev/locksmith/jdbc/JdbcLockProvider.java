@@ -135,11 +135,14 @@ public final class JdbcLockProvider implements LockProvider {
     }
   }
 
-  /** Whether a failure came from an interrupt (a pool or driver interrupted while waiting). */
+  /**
+   * Whether a failure came from an interrupt (a pool or driver interrupted while waiting); a socket
+   * timeout, an {@code InterruptedIOException} too, is the database's silence and does not count.
+   */
   private static boolean interruption(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof InterruptedException
-          || cause instanceof java.io.InterruptedIOException
+          || cause.getClass() == java.io.InterruptedIOException.class
           || cause instanceof java.nio.channels.ClosedByInterruptException) {
         return true;
       }
