@@ -66,7 +66,7 @@ final class ProviderShutdown {
     long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
     // First, so that no waiter sits out the wait for releases sent to an unreachable server.
     wakeUps.close();
-    awaitAcquires(deadline);
+    await(acquires::awaitNone, deadline, "acquire(s)");
     try {
       int failed = pendingReleases.drain(deadline, description);
       if (failed > 0) {
@@ -81,7 +81,7 @@ final class ProviderShutdown {
       Thread.currentThread().interrupt();
       pendingReleases.failUnanswered(description);
     }
-    awaitCompensations(deadline);
+    await(compensations::awaitAnswered, deadline, "release(s) of failed acquires");
     firstContact.close();
     if (ownsClient) {
       try {
@@ -92,41 +92,28 @@ final class ProviderShutdown {
     }
   }
 
-  /**
-   * Lets the acquires in flight finish: with the client shut down under it, an acquire's reply was
-   * cut and the lock it took stayed held for its whole TTL.
-   */
-  private void awaitAcquires(long deadline) {
-    try {
-      int running = acquires.awaitNone(deadline);
-      if (running > 0) {
-        LOG.warn(
-            "Redis {}: closed with {} acquire(s) unanswered after {}; a lock they take ends by its"
-                + " TTL at the latest",
-            description,
-            running,
-            Durations.format(CLOSE_WAIT));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  /** A wait of the close: how many of its calls were still unanswered at the deadline. */
+  @FunctionalInterface
+  private interface Await {
+    int unansweredAt(long deadline) throws InterruptedException;
   }
 
   /**
-   * Lets the compensating releases of failed acquires ({@link Compensations}) finish before the
-   * client is shut down: shut down first, their commands failed with Redisson's "shutdown" and the
-   * locks they were to free stayed held for their whole TTL (a {@code locksmith run} whose acquire
-   * timed out closes its provider at once).
+   * Waits for {@code calls}, the acquires in flight or the compensating releases of failed acquires
+   * ({@link Compensations}), until {@code deadline}: with the client shut down under them, an
+   * acquire's reply or a release's command was cut, and the lock stayed held for its whole TTL (a
+   * {@code locksmith run} whose acquire timed out closes its provider at once).
    */
-  private void awaitCompensations(long deadline) {
+  private void await(Await calls, long deadline, String what) {
     try {
-      int unanswered = compensations.awaitAnswered(deadline);
+      int unanswered = calls.unansweredAt(deadline);
       if (unanswered > 0) {
         LOG.warn(
-            "Redis {}: closed with {} release(s) of failed acquires unanswered; those locks end"
-                + " by their TTL at the latest",
+            "Redis {}: closed with {} {} unanswered; a lock they hold ends by its TTL at the"
+                + " latest",
             description,
-            unanswered);
+            unanswered,
+            what);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
