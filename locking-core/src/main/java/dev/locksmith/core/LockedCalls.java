@@ -212,11 +212,10 @@ final class LockedCalls {
    */
   private static final class AcquiringThread {
     private @Nullable Thread thread;
-    private boolean cancelled;
 
     /** Takes the current thread as the acquiring one; false when cancelled already. */
     synchronized boolean enter(CompletableFuture<?> result) {
-      if (cancelled || result.isDone()) {
+      if (result.isDone()) {
         return false;
       }
       thread = Thread.currentThread();
@@ -224,7 +223,6 @@ final class LockedCalls {
     }
 
     synchronized void interrupt() {
-      cancelled = true;
       Thread running = thread;
       if (running != null) {
         running.interrupt();
