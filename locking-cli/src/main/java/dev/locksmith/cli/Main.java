@@ -67,11 +67,15 @@ public final class Main implements Callable<Integer> {
   /**
    * The command line, with every failure reported as one {@code locksmith:} line and a documented
    * exit code instead of usage text or a stack trace, and every duration option read by {@link
-   * DurationConverter}.
+   * DurationConverter}. No argument is read as an {@code @file} of arguments, and everything from
+   * {@code run}'s COMMAND on is COMMAND's own, options too, as with {@code flock} and {@code sudo}.
    */
   static CommandLine commandLine() {
-    return Errors.install(
-        new CommandLine(new Main()).registerConverter(Duration.class, new DurationConverter()));
+    CommandLine line =
+        new CommandLine(new Main()).registerConverter(Duration.class, new DurationConverter());
+    line.setExpandAtFiles(false);
+    line.getSubcommands().get("run").setStopAtPositional(true);
+    return Errors.install(line);
   }
 
   @Override

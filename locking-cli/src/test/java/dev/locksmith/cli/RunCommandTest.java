@@ -106,6 +106,20 @@ class RunCommandTest {
   }
 
   @Test
+  void everyArgumentFromTheCommandOnIsTheCommandsOwnEvenWithoutDoubleDash() throws Exception {
+    Path out = dir.resolve("args");
+    Path atFile = Files.writeString(dir.resolve("at-file"), "not an argument list");
+    String printArgs = "printf '%s\\n' \"$@\" > " + out;
+    int exit =
+        runKey("args", "sh", "-c", printArgs, "sh", "-v", "--ttl", "1h", "-h", "@" + atFile, "--");
+    assertThat(exit).isZero();
+    assertThat(Files.readAllLines(out))
+        .containsExactly("-v", "--ttl", "1h", "-h", "@" + atFile, "--");
+    assertThat(runKey("args", "--", "sh", "-c", printArgs, "sh", "@" + atFile)).isZero();
+    assertThat(Files.readAllLines(out)).containsExactly("@" + atFile);
+  }
+
+  @Test
   void exitsWithTheCommandsOwnCode() {
     assertThat(runScript("k", List.of(), "exit 3")).isEqualTo(3);
   }
