@@ -157,6 +157,13 @@ final class MethodSpecs {
               + annotation.ttl()
               + " while renew = false, so the lock could not be held that long");
     }
+    if (isSuspending(method)) {
+      throw new LockConfigurationException(
+          where
+              + ": is a Kotlin suspend function, whose lock would end at its first suspension"
+              + " point while the rest of its body ran unlocked; lock a function that returns a"
+              + " Mono, Flux or CompletableFuture (mono { ... }, future { ... }) instead");
+    }
     ReturnKind returnKind = ReturnKind.of(method);
     if (returnKind == ReturnKind.FUTURE) {
       throw new LockConfigurationException(
@@ -213,5 +220,15 @@ final class MethodSpecs {
       throw new LockConfigurationException(
           where + ", attribute " + attribute + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Whether the method is a Kotlin suspend function, compiled with a trailing {@code Continuation}
+   * parameter: it returns at its first suspension, long before its work is done.
+   */
+  private static boolean isSuspending(Method method) {
+    Class<?>[] parameters = method.getParameterTypes();
+    return parameters.length > 0
+        && parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation");
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.memory.MemoryLockProvider;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 class SpecValidationTest {
@@ -80,6 +81,14 @@ class SpecValidationTest {
     }
   }
 
+  /** What {@code @DistributedLock suspend fun settle(id: String): String} compiles to. */
+  static class SuspendFunction {
+    @DistributedLock(key = "#id")
+    @Nullable Object settle(String id, kotlin.coroutines.Continuation<? super String> completion) {
+      return "settled " + id;
+    }
+  }
+
   static class Reactive {
     @DistributedLock
     org.reactivestreams.Publisher<String> stream() {
@@ -105,6 +114,14 @@ class SpecValidationTest {
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("PlainFuture.submit(): returns java.util.concurrent.Future")
         .hasMessageContaining("return a CompletableFuture or CompletionStage");
+  }
+
+  @Test
+  void kotlinSuspendFunctionIsRefusedAtValidation() {
+    assertThatThrownBy(() -> locksmith.validate(SuspendFunction.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("SuspendFunction.settle(")
+        .hasMessageContaining("is a Kotlin suspend function, whose lock would end at its first");
   }
 
   @Test
