@@ -5,6 +5,7 @@ import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.internal.Proxies;
 import dev.locksmith.core.internal.Signatures;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -12,11 +13,13 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.Advised;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@code @DistributedLock} on every bean once all singletons exist, so that a bad key
@@ -46,16 +49,21 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
     int methods = 0;
     for (String name : factory.getBeanNamesForType(Object.class, true, false)) {
       Class<?> type = AnnotatedBeans.targetClass(factory, name);
-      if (type == null || !checked.add(type) || AnnotatedBeans.annotatedMethods(type) == 0) {
+      if (type == null || AnnotatedBeans.annotatedMethods(type) == 0) {
         continue;
       }
       if (locksmith == null) {
         locksmith = factory.getBean(Locksmith.class);
       }
       try {
-        methods += locksmith.validate(type);
+        if (checked.add(type)) {
+          methods += locksmith.validate(type);
+          if (mode == LockingMode.PROXY) {
+            refuseUnproxyable(type);
+          }
+        }
         if (mode == LockingMode.PROXY) {
-          refuseUnproxyable(type);
+          refuseUnadvised(factory, name, type);
         }
       } catch (LockConfigurationException e) {
         throw new LockConfigurationException(
@@ -63,6 +71,42 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
       }
     }
     LOG.debug("Validated {} @DistributedLock methods on {} bean classes", methods, checked.size());
+  }
+
+  /**
+   * A singleton of an annotated class that Spring created without its proxy (created before the
+   * auto-proxy creator, because a {@code BeanPostProcessor} needed it) would run every locked
+   * method unlocked. An instance of another class registered under the bean's name (a test double)
+   * is left alone: it was put there on purpose.
+   */
+  private static void refuseUnadvised(
+      ConfigurableListableBeanFactory factory, String name, Class<?> type) {
+    if (!factory.containsBeanDefinition(name)
+        || factory.isFactoryBean(name)
+        || !factory.containsSingleton(name)) {
+      return;
+    }
+    Object bean = factory.getSingleton(name);
+    if (bean == null || isLockAdvised(bean)) {
+      return;
+    }
+    if (ClassUtils.getUserClass(bean) != type) {
+      LOG.debug("Bean '{}' is a {}, not an advised {}: not checked", name, bean.getClass(), type);
+      return;
+    }
+    throw new LockConfigurationException(
+        "@DistributedLock on "
+            + Signatures.of(Locksmith.annotatedMethods(type).get(0))
+            + " would run without a lock: the bean was created before Spring's auto-proxy creator"
+            + " could wrap it (a BeanFactoryPostProcessor or BeanPostProcessor needs it, directly"
+            + " or through a non-static @Bean method of its @Configuration class; Spring logs that"
+            + " it 'is not eligible for getting processed by all BeanPostProcessors'); make that"
+            + " @Bean method static, or move the locked methods to a bean of their own");
+  }
+
+  private static boolean isLockAdvised(Object bean) {
+    return bean instanceof Advised advised
+        && Arrays.stream(advised.getAdvisors()).anyMatch(LockAdvisor.class::isInstance);
   }
 
   /** A proxy cannot intercept private, static or final methods: they would run unlocked. */

@@ -11,8 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.aop.framework.Advised;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /** Each mistake in a {@code @DistributedLock} stops the context, naming bean, method, attribute. */
 class StartupValidationTest {
@@ -73,6 +77,66 @@ class StartupValidationTest {
   @Test
   void goodBeansStart() {
     runner.withBean("good", Good.class).run(context -> assertThat(context).hasNotFailed());
+  }
+
+  @Test
+  void aLockedBeanCreatedBeforeTheProxyCreatorStopsTheContext() {
+    runner
+        .withUserConfiguration(JobsBesideAFactoryPostProcessor.class)
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              Throwable failure = context.getStartupFailure();
+              assertThat(failure).isInstanceOf(LockConfigurationException.class);
+              assertThat(failure.getMessage())
+                  .contains(
+                      "Bean '",
+                      JobsBesideAFactoryPostProcessor.class.getName() + ".sweep(",
+                      "would run without a lock",
+                      "make that @Bean method static");
+            });
+  }
+
+  @Test
+  void theSameJobsBesideAStaticFactoryPostProcessorAreLocked() {
+    runner
+        .withUserConfiguration(JobsBesideAStaticFactoryPostProcessor.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              Object jobs = context.getBean(JobsBesideAStaticFactoryPostProcessor.class);
+              assertThat(jobs).isInstanceOf(Advised.class);
+              assertThat(((Advised) jobs).getAdvisors())
+                  .hasAtLeastOneElementOfType(LockAdvisor.class);
+            });
+  }
+
+  /**
+   * Locked jobs in a configuration class that also declares a factory post-processor through an
+   * instance method: Spring creates the class to call that method, before any bean post-processor
+   * exists, so no proxy is ever put around it (Spring only logs that it is "not eligible").
+   */
+  @Configuration(proxyBeanMethods = false)
+  public static class JobsBesideAFactoryPostProcessor {
+    @DistributedLock(onBusy = OnBusy.FAIL)
+    public void sweep() {}
+
+    @Bean
+    BeanFactoryPostProcessor nothingToChange() {
+      return factory -> {};
+    }
+  }
+
+  /** The same, with the post-processor's {@code @Bean} method static, as Spring advises. */
+  @Configuration(proxyBeanMethods = false)
+  public static class JobsBesideAStaticFactoryPostProcessor {
+    @DistributedLock(onBusy = OnBusy.FAIL)
+    public void sweep() {}
+
+    @Bean
+    static BeanFactoryPostProcessor nothingToChange() {
+      return factory -> {};
+    }
   }
 
   /** Invalid SpEL. */
