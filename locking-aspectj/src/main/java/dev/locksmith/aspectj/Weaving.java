@@ -10,9 +10,11 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -60,8 +62,14 @@ final class Weaving {
    */
   static Set<Problem> problems(Class<?> type) {
     Set<Problem> problems = new LinkedHashSet<>();
+    Map<Class<?>, Boolean> withThisAspect = new HashMap<>();
     for (Method method : Locksmith.annotatedMethods(type)) {
-      Problem problem = problem(method, method.getDeclaringClass().getDeclaredMethods());
+      Problem problem =
+          problem(
+              method,
+              method.getDeclaringClass().getDeclaredMethods(),
+              withThisAspect.computeIfAbsent(
+                  method.getDeclaringClass(), WovenClassFile::mayBeWovenWithTheLockAspect));
       if (problem != null) {
         problems.add(problem);
       }
@@ -81,7 +89,8 @@ final class Weaving {
         + (notWoven ? "\n" + HOW_TO_WEAVE : "");
   }
 
-  private static @Nullable Problem problem(Method method, Method[] declared) {
+  private static @Nullable Problem problem(
+      Method method, Method[] declared, boolean mayBeWovenWithTheLockAspect) {
     if (method.isSynthetic()
         || method.isBridge()
         || Modifier.isAbstract(method.getModifiers())
@@ -107,7 +116,7 @@ final class Weaving {
               + " or with an annotation at most two levels away from it",
           false);
     }
-    if (isWoven(method, declared)) {
+    if (isWoven(method, declared) && mayBeWovenWithTheLockAspect) {
       return null;
     }
     return new Problem(

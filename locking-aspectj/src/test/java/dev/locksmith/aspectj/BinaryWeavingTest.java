@@ -12,6 +12,7 @@ import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.aspectj.bridge.IMessage;
@@ -42,6 +43,24 @@ class BinaryWeavingTest {
         @DistributedLock(name = "close")
         public static String close() {
           return Locks.current().lockId();
+        }
+      }
+      """;
+
+  /** An around aspect of the application's own, such as a timing or transaction aspect. */
+  private static final String TIMING =
+      """
+      package fixture;
+
+      import org.aspectj.lang.ProceedingJoinPoint;
+      import org.aspectj.lang.annotation.Around;
+      import org.aspectj.lang.annotation.Aspect;
+
+      @Aspect
+      public class Timing {
+        @Around("execution(* fixture.Settlement.*(..))")
+        public Object time(ProceedingJoinPoint call) throws Throwable {
+          return call.proceed();
         }
       }
       """;
@@ -85,6 +104,27 @@ class BinaryWeavingTest {
     }
   }
 
+  @Test
+  void classesWovenOnlyWithAnotherAroundAspectFailTheCheck() throws Exception {
+    Path classes = dir.resolve("classes");
+    Javac.compile(classes, Map.of("fixture.Settlement", SETTLEMENT, "fixture.Timing", TIMING))
+        .close();
+
+    weaveInPlace(classes, List.of());
+
+    try (URLClassLoader woven =
+        new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
+      assertThat(Class.forName("fixture.Settlement", false, woven).getDeclaredMethods())
+          .extracting(Method::getName)
+          .as("woven with the timing aspect")
+          .anyMatch(name -> name.startsWith("settle_aroundBody"));
+      assertThatThrownBy(() -> ContextLoader.with(woven, AspectLocksmith::verifyWeaving))
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining(
+              "fixture.Settlement was not woven with " + DistributedLockAspect.class.getName());
+    }
+  }
+
   /** {@code ajc -inpath classes -aspectpath <this module's classes> -d classes}. */
   private static void weaveInPlace(Path classes) throws Exception {
     String aspectPath =
@@ -95,21 +135,23 @@ class BinaryWeavingTest {
                     .getLocation()
                     .toURI())
             .toString();
-    MessageHandler messages = new MessageHandler();
-    new org.aspectj.tools.ajc.Main()
-        .run(
+    weaveInPlace(classes, List.of("-aspectpath", aspectPath));
+  }
+
+  /** {@code ajc -inpath classes <aspect options> -d classes}. */
+  private static void weaveInPlace(Path classes, List<String> aspectOptions) {
+    List<String> options =
+        new ArrayList<>(
             List.of(
-                    "-17",
-                    "-classpath",
-                    System.getProperty("java.class.path") + File.pathSeparator + classes,
-                    "-inpath",
-                    classes.toString(),
-                    "-aspectpath",
-                    aspectPath,
-                    "-d",
-                    classes.toString())
-                .toArray(String[]::new),
-            messages);
+                "-17",
+                "-classpath",
+                System.getProperty("java.class.path") + File.pathSeparator + classes,
+                "-inpath",
+                classes.toString()));
+    options.addAll(aspectOptions);
+    options.addAll(List.of("-d", classes.toString()));
+    MessageHandler messages = new MessageHandler();
+    new org.aspectj.tools.ajc.Main().run(options.toArray(String[]::new), messages);
     assertThat(messages.getMessages(IMessage.ERROR, true))
         .as("ajc errors: %s", List.of(messages.getMessages(IMessage.WARNING, true)))
         .isEmpty();

@@ -50,7 +50,8 @@ final class Javac {
                   dir.toString(),
                   "-classpath",
                   System.getProperty("java.class.path"),
-                  "-parameters"),
+                  "-parameters",
+                  "-g"),
               null,
               units);
       task.setProcessors(List.of(new LockedMethodIndexer()));
