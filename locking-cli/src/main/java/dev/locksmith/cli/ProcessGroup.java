@@ -15,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  * and SIGKILL to whatever is left after the grace period; it returns once no process of the group
  * is alive.
  *
+ * <p>If {@code run} dies without stopping the group (SIGKILL), the {@link Signaller} shell, which
+ * outlives it, sends SIGKILL to the group.
+ *
  * <p>Without a {@link Launcher} that isolates COMMAND, the group is {@code run}'s own and cannot be
  * signalled; the stop sequence then falls back to COMMAND's descendants ({@link ChildProcesses}),
  * which a step started during the stop can escape.
@@ -59,6 +62,7 @@ final class ProcessGroup implements AutoCloseable {
       signaller.close(); // cannot happen with setsid or perl; stop it the fallback way then
       return new ProcessGroup(leader, null);
     }
+    signaller.guard(leader.pid());
     return new ProcessGroup(leader, signaller);
   }
 

@@ -19,12 +19,19 @@ import org.jspecify.annotations.Nullable;
  * ignores SIGINT, SIGTERM and SIGHUP (a Ctrl-C reaches it too, and the stop must go on), and exits
  * when {@code run} closes its stdin or dies. If it is gone, each signal is sent by starting {@code
  * kill} ({@link Signals}).
+ *
+ * <p>It also guards the group ({@link #guard}): when its stdin ends without {@link #close} having
+ * said so first, {@code run} died without stopping COMMAND (SIGKILL, the OOM killer), and its lease
+ * renewals with it, so the shell sends SIGKILL to the group before it exits: nothing COMMAND
+ * started outlives {@code run} by more than the shell's read.
  */
 final class Signaller implements AutoCloseable {
   private static final String LOOP =
-      "trap '' INT TERM HUP; while read -r pgid signals; do rc=1;"
-          + " for s in $signals; do %s -s \"$s\" -- \"-$pgid\" 2>/dev/null && rc=0; done;"
-          + " echo $rc; done";
+      "trap '' INT TERM HUP; guard=; while read -r pgid signals; do"
+          + " case $pgid in guard) guard=$signals; continue;; end) guard=; break;; esac; rc=1;"
+          + " for s in $signals; do %1$s -s \"$s\" -- \"-$pgid\" 2>/dev/null && rc=0; done;"
+          + " echo $rc; done;"
+          + " if [ -n \"$guard\" ]; then %1$s -s KILL -- \"-$guard\" 2>/dev/null; fi";
 
   private final @Nullable Process shell;
   private final @Nullable Writer requests;
@@ -83,17 +90,40 @@ final class Signaller implements AutoCloseable {
     return any;
   }
 
-  /** Ends the shell: it exits when its stdin closes. */
+  /**
+   * Has the shell send SIGKILL to group {@code pgid} if {@code run} dies before {@link #close}.
+   *
+   * @return whether the shell took the request (it is alive)
+   */
+  synchronized boolean guard(long pgid) {
+    return tell("guard " + pgid);
+  }
+
+  /** Ends the shell, telling it first that the guarded group needs nothing more. */
   @Override
   public synchronized void close() {
     if (shell == null || requests == null) {
       return;
     }
+    tell("end");
     try {
       requests.close();
     } catch (IOException e) {
       // Already gone.
     }
     shell.destroy();
+  }
+
+  private boolean tell(String line) {
+    if (shell == null || requests == null || !shell.isAlive()) {
+      return false;
+    }
+    try {
+      requests.write(line + "\n");
+      requests.flush();
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 }

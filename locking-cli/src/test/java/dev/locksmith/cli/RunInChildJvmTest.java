@@ -79,6 +79,45 @@ class RunInChildJvmTest {
   }
 
   @Test
+  void commandDoesNotOutliveARunThatWasKilled() throws Exception {
+    try (LockServer server = LockServer.builder().port(0).build()) {
+      String url = "tcp://127.0.0.1:" + server.start();
+      Path pidFile = dir.resolve("pid");
+      try (ChildJvm run =
+          locksmith(
+              dir.resolve("stderr"),
+              "run",
+              "--url",
+              url,
+              "--key",
+              "killed",
+              "--",
+              "sh",
+              "-c",
+              "echo $$ > " + pidFile + "; while :; do sleep 0.05; done")) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
+        long pgid = Long.parseLong(Files.readString(pidFile).strip());
+        assertThat(GroupPs.liveMembers(pgid)).isNotEmpty();
+        try {
+          run.kill();
+          assertThat(exitOf(run)).isEqualTo(137);
+          await()
+              .atMost(Duration.ofSeconds(5))
+              .untilAsserted(
+                  () ->
+                      assertThat(GroupPs.liveMembers(pgid))
+                          .as("COMMAND's group after run got SIGKILL")
+                          .isEmpty());
+        } finally {
+          new ProcessBuilder("kill", "-KILL", "--", "-" + pgid).start().waitFor();
+        }
+      }
+    }
+  }
+
+  @Test
   void aProviderErrorIsOneLineOnTheRealStderrWithoutLibraryLogging() throws Exception {
     try (RedisServerProcess redis = TestRedis.startDedicated()) {
       redis.call("SET", "locksmith:{broken}:lock", "not-a-hash");
