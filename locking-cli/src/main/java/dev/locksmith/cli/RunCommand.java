@@ -142,7 +142,8 @@ final class RunCommand implements Callable<Integer> {
         return ExitCodes.SKIPPED;
       }
       try (Lease held = lease.get();
-          SignalStop onSignal = SignalStop.install(held, grace, message -> report(err, message))) {
+          SignalStop onSignal =
+              SignalStop.install(held, grace, message -> report(err, message), locksmith::close)) {
         return runHolding(held, onSignal, lost, launcher, err);
       }
     }

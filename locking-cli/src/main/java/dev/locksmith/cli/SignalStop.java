@@ -12,26 +12,35 @@ import org.jspecify.annotations.Nullable;
  * it as on a lost lease and then releases the lease, so that other hosts need not wait out the ttl.
  * The group is started under the same lock the hook stops it under: a signal while COMMAND starts
  * stops it once started, and a signal before that keeps it from starting. Installed after the group
- * had started, a signal in between exited the JVM and left COMMAND running without the lock.
+ * had started, a signal in between exited the JVM and left COMMAND running without the lock. The
+ * hook returns only once the release is confirmed ({@code afterRelease} closes the engine, which
+ * waits for it): the JVM halts when its hooks end, and a release still on its way (Redis sends it
+ * asynchronously) was lost with it, leaving other hosts to wait out the ttl.
  */
 final class SignalStop implements AutoCloseable {
   private final Lease lease;
   private final Duration grace;
   private final Consumer<String> report;
+  private final Runnable afterRelease;
   private final Thread hook;
   private @Nullable ProcessGroup group;
   private boolean stopping;
 
-  private SignalStop(Lease lease, Duration grace, Consumer<String> report) {
+  private SignalStop(Lease lease, Duration grace, Consumer<String> report, Runnable afterRelease) {
     this.lease = lease;
     this.grace = grace;
     this.report = report;
+    this.afterRelease = afterRelease;
     this.hook = new Thread(this::stop, "locksmith-run-stop");
   }
 
-  /** Stops COMMAND and releases {@code lease} on a signal from now on, until closed. */
-  static SignalStop install(Lease lease, Duration grace, Consumer<String> report) {
-    SignalStop stop = new SignalStop(lease, grace, report);
+  /**
+   * Stops COMMAND and releases {@code lease} on a signal from now on, until closed; then runs
+   * {@code afterRelease}, which waits until the release is confirmed (the engine's close).
+   */
+  static SignalStop install(
+      Lease lease, Duration grace, Consumer<String> report, Runnable afterRelease) {
+    SignalStop stop = new SignalStop(lease, grace, report, afterRelease);
     Runtime.getRuntime().addShutdownHook(stop.hook);
     return stop;
   }
@@ -69,6 +78,7 @@ final class SignalStop implements AutoCloseable {
           () -> report.accept("stopped by a signal; stopping COMMAND and releasing the lock"));
     }
     lease.close();
+    afterRelease.run();
   }
 
   /**

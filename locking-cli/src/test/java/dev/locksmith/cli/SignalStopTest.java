@@ -9,6 +9,8 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.testkit.redis.RedisServerProcess;
+import dev.locksmith.testkit.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,7 +39,7 @@ class SignalStopTest {
   @Test
   void aSignalBeforeCommandStartsReleasesTheLockAndKeepsCommandFromStarting() throws Exception {
     Lease lease = locksmith.acquire(LockOptions.named("early"));
-    try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add)) {
+    try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add, locksmith::close)) {
       Thread hook = onSignal.hookForTests();
       hook.start();
       hook.join(10_000);
@@ -62,7 +64,7 @@ class SignalStopTest {
   void aSignalWhileCommandStartsStopsItOnceStartedAndReleasesTheLock() throws Exception {
     Lease lease = locksmith.acquire(LockOptions.named("starting"));
     AtomicReference<ProcessGroup> group = new AtomicReference<>();
-    try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add)) {
+    try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add, locksmith::close)) {
       Thread hook = onSignal.hookForTests();
       onSignal.start(
           () -> {
@@ -89,5 +91,27 @@ class SignalStopTest {
     assertThat(reports)
         .containsExactly("stopped by a signal; stopping COMMAND and releasing the lock");
     assertThat(provider.status("starting").currentHolder()).as("released").isEmpty();
+  }
+
+  @Test
+  void theHookEndsOnlyOnceAnAsynchronousReleaseIsConfirmed() throws Exception {
+    try (RedisServerProcess redis = TestRedis.startDedicated();
+        LockProvider redisProvider = LockProviders.create(redis.url());
+        Locksmith engine = Locksmith.builder().defaultProvider(redisProvider).build()) {
+      Lease lease = engine.acquire(LockOptions.named("paused").withTtl(Duration.ofSeconds(60)));
+      try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add, engine::close)) {
+        // Redis holds back writes for a moment: the release is sent and answered only after it.
+        redis.call("CLIENT", "PAUSE", "700", "WRITE");
+        Thread hook = onSignal.hookForTests();
+        hook.start();
+        hook.join(20_000);
+        assertThat(hook.isAlive()).isFalse();
+        // A read, which the pause does not hold back (the provider's status is a script, which it
+        // does): a released lock keeps only its release marker.
+        assertThat(redis.call("HKEYS", "locksmith:{paused}:lock"))
+            .as("released before the hook ended (the JVM halts right after it)")
+            .isEqualTo(List.of("released"));
+      }
+    }
   }
 }
