@@ -62,6 +62,23 @@ class ProviderUrlTest {
   }
 
   @Test
+  void aUrlThatFailsToParseShowsItsSecretsMasked() {
+    Throwable malformed = catchThrowable(() -> ProviderUrl.parse("redis://:p^ss@cache:6379"));
+    assertThat(malformed)
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("'redis://:****@cache:6379' is malformed at index");
+    assertThat(malformed.getCause()).hasMessageNotContaining("p^ss");
+
+    assertThatThrownBy(() -> ProviderUrl.parse("//cache:6379?Password=s3cret"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageNotContaining("s3cret");
+    assertThatThrownBy(() -> ProviderUrl.parse("/srv/locks?password=a b"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("password=****")
+        .hasMessageNotContaining("a b");
+  }
+
+  @Test
   void bracesInAParameterValueReachTheProvider() {
     ProviderUrl url = ProviderUrl.parse("redis://127.0.0.1:6379?prefix=a{b}");
 

@@ -55,19 +55,21 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
       String parsed = trimmed.matches("[A-Za-z][A-Za-z0-9+.-]*:") ? trimmed + "/" : trimmed;
       uri = new URI(bracesEncodedInQuery(parsed));
     } catch (URISyntaxException e) {
+      // A URL that fails to parse is often one whose password has a character to escape: the
+      // message and its cause (whose message repeats the input) show it masked.
       throw new LockConfigurationException(
           "Provider URL '"
-              + trimmed
+              + redact(trimmed)
               + "' is malformed at index "
               + e.getIndex()
               + ": "
               + e.getReason(),
-          e);
+          new URISyntaxException(redact(e.getInput()), e.getReason(), e.getIndex()));
     }
     if (uri.getScheme() == null) {
       throw new LockConfigurationException(
           "Provider URL '"
-              + trimmed
+              + redact(trimmed)
               + "' has no scheme; expected one such as mem:, file:///mnt/locks,"
               + " tcp://host:7420 or redis://host:6379");
     }
@@ -146,7 +148,7 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
    */
   public static String redact(String text) {
     return text.replaceAll("(//[^:/@]*:)[^@/]*@", "$1****@")
-        .replaceAll("((?:secret|password|token)=)[^&]*", "$1****");
+        .replaceAll("(?i)((?:secret|password|token)=)[^&]*", "$1****");
   }
 
   /**
