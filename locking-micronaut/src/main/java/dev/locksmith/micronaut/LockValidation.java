@@ -5,9 +5,11 @@ import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.internal.Proxies;
 import dev.locksmith.core.internal.Signatures;
+import io.micronaut.aop.InterceptorBinding;
 import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.core.annotation.AnnotationMetadata;
 import io.micronaut.inject.BeanDefinition;
 import io.micronaut.inject.ExecutableMethod;
 import java.lang.reflect.Method;
@@ -39,7 +41,9 @@ final class LockValidation {
     Set<Method> checked = new HashSet<>();
     for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
       for (ExecutableMethod<?, ?> executable : definition.getExecutableMethods()) {
-        if (executable.hasStereotype(DistributedLock.class)) {
+        // Executable without the binding: made so by another stereotype (@Scheduled, a route,
+        // @Executable) in a class compiled without the mapper; checkIntercepted refuses it.
+        if (executable.hasStereotype(DistributedLock.class) && boundToTheInterceptor(executable)) {
           Method method = methods.register(executable);
           if (checked.add(method)) {
             locksmith.validate(method);
@@ -51,6 +55,20 @@ final class LockValidation {
       checkIntercepted(definition, checked);
     }
     LOG.debug("Locksmith checked {} @DistributedLock methods", checked.size());
+  }
+
+  /**
+   * Whether the mapper bound {@link DistributedLock} to its interceptor on this method: its
+   * metadata holds {@code @InterceptorBinding(DistributedLock.class)}, which only the mapper adds.
+   */
+  private static boolean boundToTheInterceptor(ExecutableMethod<?, ?> executable) {
+    return executable.getAnnotationValuesByType(InterceptorBinding.class).stream()
+        .anyMatch(
+            binding ->
+                binding
+                    .annotationClassValue(AnnotationMetadata.VALUE_MEMBER)
+                    .map(value -> value.getName().equals(DistributedLock.class.getName()))
+                    .orElse(false));
   }
 
   /** Fails for an annotated method of the bean's class that has no interceptor around it. */
