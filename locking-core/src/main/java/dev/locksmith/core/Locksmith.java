@@ -423,6 +423,24 @@ public final class Locksmith implements AutoCloseable {
     }
 
     /**
+     * Closes the providers this builder created from {@link #settings settings} (not those given to
+     * it), for a caller that gives up before {@link #build()}: a configuration mistake found after
+     * some providers were created leaves no client, pool or session running behind it. The builder
+     * is not to be used afterwards.
+     */
+    public void discard() {
+      while (!ownedProviders.isEmpty()) {
+        LockProvider created = ownedProviders.remove(ownedProviders.size() - 1);
+        providers.values().removeIf(p -> p == created);
+        try {
+          created.close();
+        } catch (RuntimeException e) {
+          LOG.debug("Closing a provider of a discarded builder failed: {}", e.toString());
+        }
+      }
+    }
+
+    /**
      * A listener told of every acquisition, release, loss and error.
      *
      * @param listener the listener

@@ -288,6 +288,27 @@ class ProviderOutageTest extends OutageFixture {
   }
 
   @Test
+  void aDiscardedBuilderClosesTheProvidersItCreatedAndNotTheOnesGiven() {
+    OutageProvider given = new OutageProvider("outage:given-to-discarded");
+    int before = OutageProviderFactory.CREATED.size();
+    Locksmith.Builder builder =
+        Locksmith.builder()
+            .provider("given", given)
+            .settings(
+                LocksmithSettings.from(
+                    Map.of(
+                        "locksmith.url", "outage:made",
+                        "locksmith.providers.other.url", "outage:made-too")));
+
+    builder.discard();
+
+    List<OutageProvider> created =
+        OutageProviderFactory.CREATED.subList(before, OutageProviderFactory.CREATED.size());
+    assertThat(created).hasSize(2).allSatisfy(p -> assertThat(p.closed).isTrue());
+    assertThat(given.closed).as("a provider given to the builder is the caller's").isFalse();
+  }
+
+  @Test
   void providersRequiredAtStartupThatAnswerStartUp() {
     try (Locksmith locksmith =
         Locksmith.builder().defaultProvider(provider).requireProvidersAtStartup(true).build()) {

@@ -88,6 +88,21 @@ final class LocksmithFactory {
             builder.provider(name, provider);
           }
         });
+    try {
+      addProvidersFromSettings(builder, settings, beans, beanContext);
+    } catch (RuntimeException e) {
+      builder.discard(); // a bad URL or a conflict found after other providers were created
+      throw e;
+    }
+    return builder.build();
+  }
+
+  /** The providers of {@code locksmith.url} and {@code locksmith.providers.*}, and defaults. */
+  private static void addProvidersFromSettings(
+      Locksmith.Builder builder,
+      ProviderSettings settings,
+      Map<String, LockProvider> beans,
+      BeanContext beanContext) {
     if (DataSourceUrl.URL.equals(settings.defaultUrl())) {
       if (beans.containsKey("")) {
         throw conflict(ProviderSettings.URL, "the default provider");
@@ -126,7 +141,6 @@ final class LocksmithFactory {
         builder.defaultProvider(beans.get(CURATOR));
       }
     }
-    return builder.build();
   }
 
   private static void duration(Environment environment, String key, Consumer<Duration> setter) {
@@ -196,7 +210,6 @@ final class LocksmithFactory {
     try {
       builder.settings(url);
     } catch (RuntimeException e) {
-      builder.build().close(); // close the providers created so far
       throw new LockConfigurationException(key + ": " + e.getMessage(), e);
     }
   }

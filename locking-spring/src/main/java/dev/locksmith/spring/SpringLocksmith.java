@@ -77,8 +77,13 @@ public final class SpringLocksmith {
     }
     addProviderBeans(builder, beanFactory);
     builder.settings(settings);
-    beanFactory.getBeanProvider(LockListener.class).orderedStream().forEach(builder::listener);
-    customizer.accept(builder);
+    try {
+      beanFactory.getBeanProvider(LockListener.class).orderedStream().forEach(builder::listener);
+      customizer.accept(builder);
+    } catch (RuntimeException | Error e) {
+      builder.discard(); // the providers made from URLs: a pool, a client, a session
+      throw e;
+    }
     return builder.build();
   }
 

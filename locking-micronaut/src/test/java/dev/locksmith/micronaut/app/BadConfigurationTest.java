@@ -74,6 +74,19 @@ class BadConfigurationTest {
   }
 
   @Test
+  void aBadNamedUrlIsReportedEvenWhenTheDefaultProviderIsDown() {
+    // Port 1 on loopback: nothing listens, so a probe of the default provider would fail too.
+    assertStartFails(
+            Map.of(
+                "locksmith.url", "tcp://127.0.0.1:1",
+                "locksmith.providers.reports.url", "nope://somewhere",
+                "locksmith.require-providers-at-startup", "true"),
+            "none")
+        .startsWith("locksmith.providers.reports.url: ")
+        .contains("nope");
+  }
+
+  @Test
   void aNamedProviderWithoutUrl() {
     assertStartFails(Map.of("locksmith.providers.reports.prefix", "x"), "none")
         .contains("locksmith.providers.reports.url is missing");
