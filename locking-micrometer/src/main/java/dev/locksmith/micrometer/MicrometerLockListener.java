@@ -9,7 +9,10 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -53,20 +56,32 @@ public final class MicrometerLockListener implements LockListener {
 
   private static final List<String> OUTCOMES = List.of("acquired", "busy", "timeout");
 
+  /**
+   * The count behind each registry's gauge, shared by every listener on that registry: a registry
+   * has one {@value #ACTIVE} gauge, and a second listener registering it gets the first one's, so a
+   * count of its own would never be reported.
+   */
+  private static final Map<MeterRegistry, AtomicLong> ACTIVE_BY_REGISTRY =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
   private final MeterRegistry registry;
-  private final AtomicLong active = new AtomicLong();
+  private final AtomicLong active;
 
   /**
-   * Creates the listener and registers the active-leases gauge.
+   * Creates the listener and registers the active-leases gauge, or joins the one already there:
+   * several engines recording into one registry add up in it.
    *
    * @param registry where the meters go
    */
   public MicrometerLockListener(MeterRegistry registry) {
     this.registry = registry;
-    Gauge.builder(ACTIVE, active, AtomicLong::get)
-        .description("Leases held now by this process")
-        .strongReference(true)
-        .register(registry);
+    synchronized (ACTIVE_BY_REGISTRY) {
+      this.active = ACTIVE_BY_REGISTRY.computeIfAbsent(registry, r -> new AtomicLong());
+      Gauge.builder(ACTIVE, active, AtomicLong::get)
+          .description("Leases held now by this process")
+          .strongReference(true)
+          .register(registry);
+    }
   }
 
   /**

@@ -18,6 +18,20 @@ class MicrometerLockListenerTest {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   @Test
+  void twoEnginesOnOneRegistryAddUpInTheActiveLeasesGauge() {
+    try (Locksmith first = engine(new MicrometerLockListener(registry));
+        Locksmith second = engine(new MicrometerLockListener(registry))) {
+      try (Lease one = second.acquire(LockOptions.named("second-engine"))) {
+        assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isEqualTo(1);
+        try (Lease other = first.acquire(LockOptions.named("first-engine"))) {
+          assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isEqualTo(2);
+        }
+      }
+      assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isZero();
+    }
+  }
+
+  @Test
   void recordsAcquisitionsHoldsBusyAndActiveLeasesTaggedByNameNotKey() {
     try (Locksmith locksmith = engine(new MicrometerLockListener(registry))) {
       LockOptions options = LockOptions.named("invoice").withKey("customer-7");
