@@ -82,15 +82,23 @@ final class LockValidation {
 
   private static LockConfigurationException notIntercepted(
       BeanDefinition<?> definition, Method method) {
+    Method source = Locksmith.annotationSource(method).orElse(method);
     String reason =
-        Proxies.canIntercept(method)
-            ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
-                + " annotation mapper. Add dev.locksmith:locksmith-micronaut to the annotation"
-                + " processor path next to io.micronaut:micronaut-inject-java"
-            : "it is "
-                + Proxies.NOT_INTERCEPTABLE
-                + ", so Micronaut cannot intercept it; make it package-private, protected or"
-                + " public and not final";
+        !source.equals(method)
+            ? "the annotation is on "
+                + Signatures.of(source)
+                + ", and Micronaut does not carry a method annotation over to the method that"
+                + " implements or overrides it; put @DistributedLock on "
+                + Signatures.of(method)
+                + " itself"
+            : Proxies.canIntercept(method)
+                ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
+                    + " annotation mapper. Add dev.locksmith:locksmith-micronaut to the annotation"
+                    + " processor path next to io.micronaut:micronaut-inject-java"
+                : "it is "
+                    + Proxies.NOT_INTERCEPTABLE
+                    + ", so Micronaut cannot intercept it; make it package-private, protected or"
+                    + " public and not final";
     return new LockConfigurationException(
         "@DistributedLock on "
             + Signatures.of(method)

@@ -60,6 +60,15 @@ class BadConfigurationTest {
   }
 
   @Test
+  void anAnnotationOnTheInterfaceMethodSaysWhereToPutIt() {
+    assertStartFails(MEM, "bad-interface")
+        .contains(BadlyConfiguredJobs.AnnotatedOnTheInterface.class.getName() + ".charge()")
+        .contains("would run without a lock")
+        .contains("the annotation is on " + BadlyConfiguredJobs.Billing.class.getName())
+        .doesNotContain("annotation processor path");
+  }
+
+  @Test
   void noDefaultProviderForAMethodThatNeedsOne() {
     assertStartFails(Map.of(), "no-provider")
         .contains(BadlyConfiguredJobs.NeedsDefault.class.getName() + ".run()")

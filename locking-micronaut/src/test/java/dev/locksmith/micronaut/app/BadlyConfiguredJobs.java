@@ -51,6 +51,18 @@ final class BadlyConfiguredJobs {
     }
   }
 
+  interface Billing {
+    @DistributedLock(name = "billing")
+    void charge();
+  }
+
+  @Singleton
+  @Requires(env = "bad-interface")
+  static class AnnotatedOnTheInterface implements Billing {
+    @Override
+    public void charge() {}
+  }
+
   @Singleton
   @Requires(env = "no-provider")
   static class NeedsDefault {
