@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 import org.springframework.aop.framework.Advised;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -71,6 +74,30 @@ class StartupValidationTest {
               assertThat(failure.getMessage())
                   .contains("Bean '" + beanName + "'", beanType.getName() + ".run(")
                   .contains(fragments);
+            });
+  }
+
+  @Test
+  void aRedissonPrefixTheProviderRefusesNamesTheProperty() {
+    // Lazy: the client connects on its first command, and none is sent before the refusal.
+    Config config = new Config().setLazyInitialization(true);
+    config.useSingleServer().setAddress("redis://127.0.0.1:1");
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
+        .withBean(
+            RedissonClient.class,
+            () -> Redisson.create(config),
+            definition -> definition.setDestroyMethodName("shutdown"))
+        .withPropertyValues("locksmith.redisson.prefix={app}")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              Throwable cause = context.getStartupFailure();
+              while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
+                cause = cause.getCause();
+              }
+              assertThat(cause).isInstanceOf(LockConfigurationException.class);
+              assertThat(cause.getMessage()).startsWith("locksmith.redisson.prefix: ");
             });
   }
 

@@ -43,7 +43,9 @@ import org.springframework.core.env.Environment;
       "org.redisson.spring.starter.RedissonAutoConfigurationV4",
       "org.redisson.spring.starter.RedissonAutoConfigurationV2",
       "org.redisson.spring.starter.RedissonAutoConfiguration",
-      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+      // Spring Cloud Zookeeper's CuratorFramework, which would otherwise come after this one.
+      "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration"
     })
 @ConditionalOnClass(Locksmith.class)
 @ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
@@ -87,11 +89,16 @@ public final class LocksmithAutoConfiguration {
     static RedisLockProvider locksmithRedissonProvider(
         RedissonClient client, LocksmithProperties properties) {
       LocksmithProperties.Redisson redisson = properties.getRedisson();
-      return RedisLockProvider.create(
-          client,
-          RedisLockOptions.defaults()
-              .withPrefix(redisson.getPrefix())
-              .withAllowEviction(redisson.isAllowEviction()));
+      RedisLockOptions options;
+      try {
+        options =
+            RedisLockOptions.defaults()
+                .withPrefix(redisson.getPrefix())
+                .withAllowEviction(redisson.isAllowEviction());
+      } catch (IllegalArgumentException e) {
+        throw new LockConfigurationException("locksmith.redisson.prefix: " + e.getMessage(), e);
+      }
+      return RedisLockProvider.create(client, options);
     }
   }
 
