@@ -82,6 +82,9 @@ final class Errors {
     PrintWriter err = command.getErr();
     int code;
     String message;
+    if (error instanceof Failure failure && failure.reported()) {
+      return failure.exitCode();
+    }
     if (error instanceof Failure failure) {
       code = failure.exitCode();
       message = String.valueOf(failure.getMessage());

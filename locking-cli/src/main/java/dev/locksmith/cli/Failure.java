@@ -9,10 +9,24 @@ import org.jspecify.annotations.Nullable;
 final class Failure extends RuntimeException {
   private static final long serialVersionUID = 1L;
   private final int exitCode;
+  private final boolean reported;
 
   private Failure(int exitCode, String message, @Nullable Throwable cause) {
+    this(exitCode, message, cause, false);
+  }
+
+  private Failure(int exitCode, String message, @Nullable Throwable cause, boolean reported) {
     super(message, cause);
     this.exitCode = exitCode;
+    this.reported = reported;
+  }
+
+  /**
+   * The command was stopped by a signal, whose shutdown hook has printed the line already: nothing
+   * more is printed (the JVM exits with the signal's code, not this one).
+   */
+  static Failure stoppedBySignal(String message) {
+    return new Failure(ExitCodes.SOFTWARE, message, null, true);
   }
 
   /** A usage error: a bad option, duration, file or URL (64). */
@@ -38,6 +52,11 @@ final class Failure extends RuntimeException {
   /** COMMAND could not be started (126). */
   static Failure cannotExecute(String message, @Nullable Throwable cause) {
     return new Failure(ExitCodes.CANNOT_EXECUTE, message, cause);
+  }
+
+  /** Whether the line was printed already, so that none is printed for this failure. */
+  boolean reported() {
+    return reported;
   }
 
   /** The exit code the command ends with. */

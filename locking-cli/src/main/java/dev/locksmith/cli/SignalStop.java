@@ -48,11 +48,11 @@ final class SignalStop implements AutoCloseable {
   /**
    * Starts COMMAND's group with {@code start}, unless a signal came first.
    *
-   * @throws IllegalStateException when the JVM is stopping on a signal
+   * @throws Failure when the JVM is stopping on a signal (the hook has said so already)
    */
   synchronized ProcessGroup start(Supplier<ProcessGroup> start) {
     if (stopping) {
-      throw new IllegalStateException("stopped by a signal before COMMAND started");
+      throw Failure.stoppedBySignal("stopped by a signal before COMMAND started");
     }
     ProcessGroup started = start.get();
     group = started;

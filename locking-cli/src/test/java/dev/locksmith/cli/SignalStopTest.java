@@ -52,7 +52,12 @@ class SignalStopTest {
                         started.set(true);
                         throw new AssertionError("COMMAND started after the signal");
                       }))
-          .isInstanceOf(IllegalStateException.class);
+          .isInstanceOfSatisfying(
+              Failure.class,
+              failure ->
+                  assertThat(failure.reported())
+                      .as("no second line: not an internal error, and the hook said it already")
+                      .isTrue());
       assertThat(started).isFalse();
     }
     assertThat(reports)
