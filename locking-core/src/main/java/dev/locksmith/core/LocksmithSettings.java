@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -66,22 +67,32 @@ public record LocksmithSettings(
     Map<String, String> merged = new TreeMap<>(fromClasspath());
     System.getenv()
         .forEach(
-            (name, value) -> {
-              if (name.equals("LOCKSMITH_URL")) {
-                merged.put("locksmith.url", value);
-              }
-              if (name.equals("LOCKSMITH_REQUIRE_PROVIDERS_AT_STARTUP")) {
-                merged.put(REQUIRE_PROVIDERS_AT_STARTUP, value);
-              }
-              Matcher m = NAMED_ENV.matcher(name);
-              if (m.matches()) {
-                merged.put(
-                    "locksmith.providers." + m.group(1).toLowerCase(Locale.ROOT) + ".url", value);
-              }
-            });
+            (name, value) -> propertyForVariable(name).ifPresent(key -> merged.put(key, value)));
     System.getProperties()
         .forEach((name, value) -> merged.put(String.valueOf(name), String.valueOf(value)));
     return from(merged);
+  }
+
+  /**
+   * The setting an environment variable stands for: {@code LOCKSMITH_URL} for {@code
+   * locksmith.url}, {@code LOCKSMITH_PROVIDERS_<NAME>_URL} for {@code
+   * locksmith.providers.<name>.url}, {@code LOCKSMITH_REQUIRE_PROVIDERS_AT_STARTUP} for {@code
+   * locksmith.require-providers-at-startup}; for integrations that read their own environment.
+   *
+   * @param variable an environment variable's name
+   * @return the property name, or empty when the variable is not one of these
+   */
+  public static Optional<String> propertyForVariable(String variable) {
+    if (variable.equals("LOCKSMITH_URL")) {
+      return Optional.of("locksmith.url");
+    }
+    if (variable.equals("LOCKSMITH_REQUIRE_PROVIDERS_AT_STARTUP")) {
+      return Optional.of(REQUIRE_PROVIDERS_AT_STARTUP);
+    }
+    Matcher m = NAMED_ENV.matcher(variable);
+    return m.matches()
+        ? Optional.of("locksmith.providers." + m.group(1).toLowerCase(Locale.ROOT) + ".url")
+        : Optional.empty();
   }
 
   /**

@@ -27,16 +27,24 @@ class LocksmithConfiguration {
     return SpringLocksmith.create(beanFactory, environment, settings(environment));
   }
 
-  /** Reads {@code locksmith.*} from every enumerable property source of the environment. */
+  /**
+   * Reads {@code locksmith.*} from every enumerable property source of the environment, and the
+   * {@code LOCKSMITH_*} variables core reads ({@link LocksmithSettings#propertyForVariable}), the
+   * first source that has a setting winning, as Spring's own lookups do.
+   */
   static LocksmithSettings settings(Environment environment) {
     Map<String, String> properties = new TreeMap<>();
     if (environment instanceof ConfigurableEnvironment configurable) {
       for (PropertySource<?> source : configurable.getPropertySources()) {
         if (source instanceof EnumerablePropertySource<?> enumerable) {
           for (String name : enumerable.getPropertyNames()) {
-            String value = name.startsWith("locksmith.") ? environment.getProperty(name) : null;
+            String key =
+                name.startsWith("locksmith.")
+                    ? name
+                    : LocksmithSettings.propertyForVariable(name).orElse(null);
+            Object value = key == null ? null : source.getProperty(name);
             if (value != null) {
-              properties.putIfAbsent(name, value);
+              properties.putIfAbsent(key, environment.resolvePlaceholders(value.toString()));
             }
           }
         }

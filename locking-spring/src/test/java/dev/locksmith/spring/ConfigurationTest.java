@@ -32,6 +32,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /** Where providers come from, modes, order, and {@code @EnableDistributedLocking} without Boot. */
 class ConfigurationTest {
@@ -241,6 +242,27 @@ class ConfigurationTest {
       assertThat(context.getBean(Job.class).lockId()).isEqualTo("job");
       assertThat(context.getBean(Locksmith.class).providers()).containsOnlyKeys("", "extra");
       assertThat(context.getBeansOfType(Locksmith.class)).hasSize(1);
+    }
+  }
+
+  @Test
+  void withoutBootTheLocksmithEnvironmentVariablesNameProvidersToo() {
+    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+      context
+          .getEnvironment()
+          .getPropertySources()
+          .addFirst(
+              new SystemEnvironmentPropertySource(
+                  "environment variables",
+                  Map.of(
+                      "LOCKSMITH_URL",
+                      "mem:config-env",
+                      "LOCKSMITH_PROVIDERS_REPORTS_URL",
+                      "mem:config-env-reports")));
+      context.register(PlainConfig.class);
+      context.registerBean("job", Job.class);
+      context.refresh();
+      assertThat(context.getBean(Locksmith.class).providers()).containsOnlyKeys("", "reports");
     }
   }
 
