@@ -1,6 +1,7 @@
 package dev.locksmith.cli;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -74,7 +75,7 @@ public final class Main implements Callable<Integer> {
     CommandLine line =
         new CommandLine(new Main()).registerConverter(Duration.class, new DurationConverter());
     line.setExpandAtFiles(false);
-    line.getSubcommands().get("run").setStopAtPositional(true);
+    Objects.requireNonNull(line.getSubcommands().get("run"), "run").setStopAtPositional(true);
     return Errors.install(line);
   }
 
