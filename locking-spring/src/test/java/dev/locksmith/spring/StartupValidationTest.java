@@ -7,6 +7,7 @@ import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import java.util.stream.Stream;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -17,6 +18,7 @@ import org.redisson.config.Config;
 import org.springframework.aop.framework.Advised;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -67,14 +69,10 @@ class StartupValidationTest {
     runner
         .withBean(beanName, beanType)
         .run(
-            context -> {
-              assertThat(context).hasFailed();
-              Throwable failure = context.getStartupFailure();
-              assertThat(failure).isInstanceOf(LockConfigurationException.class);
-              assertThat(failure.getMessage())
-                  .contains("Bean '" + beanName + "'", beanType.getName() + ".run(")
-                  .contains(fragments);
-            });
+            context ->
+                assertStartupFailure(context)
+                    .contains("Bean '" + beanName + "'", beanType.getName() + ".run(")
+                    .contains(fragments));
   }
 
   @Test
@@ -101,6 +99,15 @@ class StartupValidationTest {
             });
   }
 
+  /** The message of the context's start-up failure, which must be a configuration error. */
+  private static AbstractStringAssert<?> assertStartupFailure(
+      AssertableApplicationContext context) {
+    assertThat(context).hasFailed();
+    Throwable failure = context.getStartupFailure();
+    assertThat(failure).isInstanceOf(LockConfigurationException.class);
+    return assertThat(failure.getMessage());
+  }
+
   @Test
   void goodBeansStart() {
     runner.withBean("good", Good.class).run(context -> assertThat(context).hasNotFailed());
@@ -111,17 +118,13 @@ class StartupValidationTest {
     runner
         .withUserConfiguration(JobsBesideAFactoryPostProcessor.class)
         .run(
-            context -> {
-              assertThat(context).hasFailed();
-              Throwable failure = context.getStartupFailure();
-              assertThat(failure).isInstanceOf(LockConfigurationException.class);
-              assertThat(failure.getMessage())
-                  .contains(
-                      "Bean '",
-                      JobsBesideAFactoryPostProcessor.class.getName() + ".sweep(",
-                      "would run without a lock",
-                      "make that @Bean method static");
-            });
+            context ->
+                assertStartupFailure(context)
+                    .contains(
+                        "Bean '",
+                        JobsBesideAFactoryPostProcessor.class.getName() + ".sweep(",
+                        "would run without a lock",
+                        "make that @Bean method static"));
   }
 
   @Test
