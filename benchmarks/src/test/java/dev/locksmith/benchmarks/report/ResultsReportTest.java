@@ -20,15 +20,15 @@ class ResultsReportTest {
 
   @Test
   void knownBaselineThenNamedBaselineThenBestScore() {
-    assertThat(ResultsReport.baselineOf(List.of(redis("shedLock", 50), redis("rawFloor", 100))))
+    assertThat(ReportText.baselineOf(List.of(redis("shedLock", 50), redis("rawFloor", 100))))
         .extracting(JmhRow::method)
         .isEqualTo("rawFloor");
     JmhRow direct = new JmhRow("FileBench", "direct", "", "avgt", 9, 9, 0, "ns/op");
     JmhRow other = new JmhRow("FileBench", "locked", "", "avgt", 3, 3, 0, "ns/op");
-    assertThat(ResultsReport.baselineOf(List.of(other, direct))).isSameAs(direct);
+    assertThat(ReportText.baselineOf(List.of(other, direct))).isSameAs(direct);
     JmhRow slow = new JmhRow("X", "a", "", "thrpt", 10, 10, 0, "ops/s");
     JmhRow fast = new JmhRow("X", "b", "", "thrpt", 20, 20, 0, "ops/s");
-    assertThat(ResultsReport.baselineOf(List.of(slow, fast))).isSameAs(fast);
+    assertThat(ReportText.baselineOf(List.of(slow, fast))).isSameAs(fast);
   }
 
   @Test
@@ -37,10 +37,10 @@ class ResultsReportTest {
     JmhRow near = new JmhRow("X", "b", "", "avgt", 115, 115, 10, "us/op");
     JmhRow far = new JmhRow("X", "c", "", "avgt", 200, 200, 10, "us/op");
 
-    assertThat(ResultsReport.verdict(true, a, near))
+    assertThat(ReportText.verdict(true, a, near))
         .isEqualTo("yes (within noise: error bars overlap)");
-    assertThat(ResultsReport.verdict(true, a, far)).isEqualTo("yes");
-    assertThat(ResultsReport.verdict(false, far, a)).isEqualTo("**no**");
+    assertThat(ReportText.verdict(true, a, far)).isEqualTo("yes");
+    assertThat(ReportText.verdict(false, far, a)).isEqualTo("**no**");
   }
 
   @Test
@@ -139,7 +139,7 @@ class ResultsReportTest {
   void describesInterleavedHandOffRounds() {
     LoadBenchmarks.Settings settings = LoadBenchmarks.Settings.defaults();
 
-    assertThat(ResultsReport.handoffRounds(settings))
+    assertThat(TcpSection.handoffRounds(settings))
         .isEqualTo(
             "Each system first makes a warm-up run of up to 500 hand-offs or 3750 ms, so that"
                 + " every system's code is compiled before any is measured. Then the systems take"
