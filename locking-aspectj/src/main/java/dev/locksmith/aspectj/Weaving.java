@@ -2,7 +2,7 @@ package dev.locksmith.aspectj;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.LockConfigurationException;
-import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.Signatures;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
@@ -22,11 +22,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Tells whether the aspect intercepts each method that the engine treats as locked ({@link
- * Locksmith#isAnnotated}): the method must carry the annotation itself, at most two levels of
- * meta-annotation away (what {@link DistributedLockAspect}'s pointcut matches), and its class must
- * have been woven. AspectJ moves the body of a method under around advice into a synthetic {@code
- * <name>_aroundBody<N>} method of the same class, taking the target (for an instance method), the
- * method's parameters and the join point.
+ * AnnotatedMethods#isAnnotated}): the method must carry the annotation itself, at most two levels
+ * of meta-annotation away (what {@link DistributedLockAspect}'s pointcut matches), and its class
+ * must have been woven. AspectJ moves the body of a method under around advice into a synthetic
+ * {@code <name>_aroundBody<N>} method of the same class, taking the target (for an instance
+ * method), the method's parameters and the join point.
  */
 final class Weaving {
   /** The deepest annotation chain the pointcut matches: the method's own, and two meta levels. */
@@ -63,7 +63,7 @@ final class Weaving {
   static Set<Problem> problems(Class<?> type) {
     Set<Problem> problems = new LinkedHashSet<>();
     Map<Class<?>, Boolean> withThisAspect = new HashMap<>();
-    for (Method method : Locksmith.annotatedMethods(type)) {
+    for (Method method : AnnotatedMethods.of(type)) {
       Problem problem =
           problem(
               method,
@@ -95,7 +95,7 @@ final class Weaving {
         || method.isBridge()
         || Modifier.isAbstract(method.getModifiers())
         || Modifier.isNative(method.getModifiers())
-        || !Locksmith.isAnnotated(method)) {
+        || !AnnotatedMethods.isAnnotated(method)) {
       return null;
     }
     int depth = annotationDepth(method);
@@ -132,7 +132,7 @@ final class Weaving {
 
   /** The method inherits the annotation from the method it overrides or implements. */
   private static Problem inherited(Method method) {
-    Method from = Locksmith.annotationSource(method).filter(m -> !m.equals(method)).orElse(null);
+    Method from = AnnotatedMethods.sourceOf(method).filter(m -> !m.equals(method)).orElse(null);
     String where;
     String unlocked;
     if (from == null) {

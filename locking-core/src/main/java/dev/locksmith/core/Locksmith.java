@@ -1,7 +1,7 @@
 package dev.locksmith.core;
 
-import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.KeyLanguage;
 import dev.locksmith.core.internal.LockedInvocation;
 import dev.locksmith.core.internal.PreparedCall;
@@ -44,23 +44,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class Locksmith implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Locksmith.class);
-  // The least time close gives its own threads' provider calls (probes, releases) to end.
-  private static final Duration MIN_SETTLE = Duration.ofSeconds(1);
   private final ConfiguredProviders providers;
-  private final List<LockProvider> ownedProviders;
   private final LeaseKeeper keeper;
   private final MethodSpecs specs;
-  private final Duration shutdownTimeout;
   private final ProviderCircuits circuits;
   private final LeaseAcquirer acquirer;
   private final LockedCalls lockedCalls;
   private final ProgrammaticCalls programmatic;
+  private final EngineShutdown shutdown;
 
   private Locksmith(Builder builder) {
     this.providers = new ConfiguredProviders(builder.providers);
-    this.ownedProviders = List.copyOf(builder.ownedProviders);
     Listeners listeners = new Listeners(builder.listeners);
-    this.shutdownTimeout = builder.shutdownTimeout;
     this.keeper = new LeaseKeeper(builder.ticker, builder.renewalExecutor);
     this.circuits =
         new ProviderCircuits(
@@ -74,6 +69,9 @@ public final class Locksmith implements AutoCloseable {
             builder.keyLanguage != null ? builder.keyLanguage : KeyLanguages.discover());
     this.lockedCalls = new LockedCalls(specs, acquirer, listeners, builder.releaseDeferral);
     this.programmatic = new ProgrammaticCalls(providers, acquirer);
+    this.shutdown =
+        new EngineShutdown(
+            acquirer, keeper, circuits, builder.shutdownTimeout, builder.ownedProviders);
   }
 
   /**
@@ -132,30 +130,9 @@ public final class Locksmith implements AutoCloseable {
    * @throws LockConfigurationException naming the class, method and attribute of the first mistake
    */
   public int validate(Class<?> type) {
-    List<Method> methods = annotatedMethods(type);
+    List<Method> methods = AnnotatedMethods.of(type);
     methods.forEach(specs::get);
     return methods.size();
-  }
-
-  /**
-   * The methods declared in a class and its superclasses (up to, not including, {@code Object})
-   * that carry {@code @DistributedLock} or inherit it ({@link #isAnnotated}), synthetic and bridge
-   * methods left out: the one walk every integration makes to find what to validate or intercept.
-   *
-   * @param type the class
-   * @return those methods
-   * @throws LinkageError when a method of the class names a class that cannot be loaded
-   */
-  public static List<Method> annotatedMethods(Class<?> type) {
-    List<Method> methods = new ArrayList<>();
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      for (Method method : c.getDeclaredMethods()) {
-        if (!method.isSynthetic() && !method.isBridge() && isAnnotated(method)) {
-          methods.add(method);
-        }
-      }
-    }
-    return methods;
   }
 
   /**
@@ -165,40 +142,6 @@ public final class Locksmith implements AutoCloseable {
    */
   public void validate(Method method) {
     specs.get(method);
-  }
-
-  /**
-   * Whether a method carries {@code @DistributedLock}, directly or through a meta-annotation.
-   *
-   * @param method the method
-   * @return whether it is annotated
-   */
-  public static boolean isAnnotated(Method method) {
-    return MethodSpecs.find(method) != null;
-  }
-
-  /**
-   * Returns the annotation that governs a method, if any.
-   *
-   * @param method the method
-   * @return the governing annotation, if any
-   */
-  public static Optional<DistributedLock> annotationOf(Method method) {
-    return Optional.ofNullable(MethodSpecs.find(method));
-  }
-
-  /**
-   * The method whose {@code @DistributedLock} governs {@code method}: the method itself when it
-   * carries the annotation (directly or through meta-annotations), else the nearest method it
-   * overrides or implements that does (superclasses first, then interfaces). Integrations use it to
-   * tell an inherited annotation, which an AspectJ execution pointcut does not see, from the
-   * method's own.
-   *
-   * @param method the method
-   * @return that method, if any
-   */
-  public static Optional<Method> annotationSource(Method method) {
-    return Optional.ofNullable(MethodSpecs.annotationSource(method));
   }
 
   /**
@@ -294,57 +237,7 @@ public final class Locksmith implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (!acquirer.close()) {
-      return;
-    }
-    long deadline = System.nanoTime() + shutdownTimeout.toNanos();
-    try {
-      // A grant that arrived as the engine closed is a watched lease by then, or given back.
-      if (!acquirer.awaitGrantsInUse(shutdownTimeout)) {
-        LOG.warn(
-            "A lock granted as the engine closed was still being taken after {}; it is given"
-                + " back when that ends",
-            Durations.format(shutdownTimeout));
-      }
-      int running = keeper.runningCalls();
-      if (running > 0) {
-        LOG.info(
-            "Waiting up to {} for {} locked call(s) to end before closing",
-            Durations.format(shutdownTimeout),
-            running);
-        if (!keeper.awaitNoRunningCalls(
-            Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
-          LOG.warn(
-              "{} locked call(s) still running after {}; their leases end by their ttl",
-              keeper.runningCalls(),
-              Durations.format(shutdownTimeout));
-        }
-      }
-      InFlight pending = keeper.pendingReleases();
-      Duration rest = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-      if (pending.count() > 0 && !pending.await(rest)) {
-        LOG.warn(
-            "{} release(s) unconfirmed after {}; those leases end by their ttl",
-            pending.count(),
-            Durations.format(shutdownTimeout));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    circuits.stop();
-    // The background tasks (a start-up or outage probe, a release handed over) are interrupted and
-    // waited for, so that none calls a provider after close returns.
-    Duration rest = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-    Duration settle = rest.compareTo(MIN_SETTLE) < 0 ? MIN_SETTLE : rest;
-    if (!keeper.close(settle)) {
-      LOG.warn(
-          "A provider call of the engine's own threads was still running {} after close;"
-              + " it ignored the interrupt",
-          Durations.format(settle));
-    }
-    for (LockProvider provider : ownedProviders) {
-      provider.close();
-    }
+    shutdown.run();
   }
 
   /** The keeper of this engine's leases. */

@@ -2,16 +2,11 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.KeyLanguage;
 import dev.locksmith.core.internal.Signatures;
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -42,93 +37,12 @@ final class MethodSpecs {
     return spec != null ? spec : cache.computeIfAbsent(method, this::build);
   }
 
-  /**
-   * The method's {@code @DistributedLock}, directly or through a meta-annotation, on the method or
-   * on the method it overrides or implements (superclasses, then interfaces).
-   */
-  static @Nullable DistributedLock find(Method method) {
-    Method source = annotationSource(method);
-    return source == null ? null : findOn(source);
-  }
-
-  /**
-   * The method whose {@code @DistributedLock} governs {@code method}: the method itself when it
-   * carries one (directly or through meta-annotations), else the nearest method it overrides or
-   * implements that does (superclasses first, then interfaces); {@code null} when none does.
-   */
-  static @Nullable Method annotationSource(Method method) {
-    if (findOn(method) != null) {
-      return method;
-    }
-    if (method.isSynthetic() || method.isBridge()) {
-      return null;
-    }
-    return findInherited(method.getDeclaringClass(), method, new HashSet<>());
-  }
-
-  private static @Nullable Method findInherited(Class<?> type, Method method, Set<Class<?>> seen) {
-    List<Class<?>> parents = new ArrayList<>(List.of(type.getInterfaces()));
-    if (type.getSuperclass() != null && type.getSuperclass() != Object.class) {
-      parents.add(0, type.getSuperclass());
-    }
-    for (Class<?> parent : parents) {
-      if (!seen.add(parent)) {
-        continue;
-      }
-      try {
-        Method overridden = parent.getDeclaredMethod(method.getName(), method.getParameterTypes());
-        if (!Modifier.isPrivate(overridden.getModifiers()) && findOn(overridden) != null) {
-          return overridden;
-        }
-      } catch (NoSuchMethodException e) {
-        // Not declared there; look further up.
-      }
-      Method found = findInherited(parent, method, seen);
-      if (found != null) {
-        return found;
-      }
-    }
-    return null;
-  }
-
-  private static @Nullable DistributedLock findOn(Method method) {
-    DistributedLock direct = method.getAnnotation(DistributedLock.class);
-    if (direct != null) {
-      return direct;
-    }
-    for (Annotation annotation : method.getAnnotations()) {
-      DistributedLock meta = findMeta(annotation.annotationType(), new HashSet<>());
-      if (meta != null) {
-        return meta;
-      }
-    }
-    return null;
-  }
-
-  private static @Nullable DistributedLock findMeta(
-      Class<? extends Annotation> type, Set<Class<?>> seen) {
-    if (!seen.add(type) || type.getName().startsWith("java.lang.annotation.")) {
-      return null;
-    }
-    DistributedLock direct = type.getAnnotation(DistributedLock.class);
-    if (direct != null) {
-      return direct;
-    }
-    for (Annotation annotation : type.getAnnotations()) {
-      DistributedLock meta = findMeta(annotation.annotationType(), seen);
-      if (meta != null) {
-        return meta;
-      }
-    }
-    return null;
-  }
-
   static String describe(Method method) {
     return "@DistributedLock on " + Signatures.of(method);
   }
 
   private MethodSpec build(Method method) {
-    DistributedLock annotation = find(method);
+    DistributedLock annotation = AnnotatedMethods.find(method);
     String where = describe(method);
     if (annotation == null) {
       throw new LockConfigurationException(

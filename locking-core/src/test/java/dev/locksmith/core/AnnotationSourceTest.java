@@ -3,6 +3,7 @@ package dev.locksmith.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.reflect.Method;
@@ -42,25 +43,25 @@ class AnnotationSourceTest {
   @Test
   void aMethodsOwnAnnotationOrMetaAnnotationIsItsSource() throws Exception {
     Method own = Job.class.getDeclaredMethod("own");
-    assertThat(Locksmith.annotationSource(own)).contains(own);
+    assertThat(AnnotatedMethods.sourceOf(own)).contains(own);
   }
 
   @Test
   void anImplementationInheritsFromTheInterfaceMethod() throws Exception {
-    assertThat(Locksmith.annotationSource(Card.class.getMethod("pay", long.class)))
+    assertThat(AnnotatedMethods.sourceOf(Card.class.getMethod("pay", long.class)))
         .contains(Payments.class.getMethod("pay", long.class));
   }
 
   @Test
   void anOverrideInheritsFromTheSuperclassMethod() throws Exception {
-    assertThat(Locksmith.annotationSource(Job.class.getDeclaredMethod("run")))
+    assertThat(AnnotatedMethods.sourceOf(Job.class.getDeclaredMethod("run")))
         .contains(Base.class.getDeclaredMethod("run"));
-    assertThat(Locksmith.annotationOf(Job.class.getDeclaredMethod("run")))
+    assertThat(AnnotatedMethods.annotationOf(Job.class.getDeclaredMethod("run")))
         .hasValueSatisfying(lock -> assertThat(lock.ttl()).isEqualTo("1m"));
   }
 
   @Test
   void aMethodWithoutAnyHasNone() throws Exception {
-    assertThat(Locksmith.annotationSource(Job.class.getDeclaredMethod("plain"))).isEmpty();
+    assertThat(AnnotatedMethods.sourceOf(Job.class.getDeclaredMethod("plain"))).isEmpty();
   }
 }

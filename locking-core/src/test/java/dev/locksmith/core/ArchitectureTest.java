@@ -193,6 +193,7 @@ class ArchitectureTest {
         .onlyDependOnClassesThat()
         .resideInAnyPackage(
             "java..",
+            "dev.locksmith.annotation..",
             USER_API,
             "dev.locksmith.core.internal..",
             "org.jspecify..",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -121,7 +122,7 @@ class KeyEvaluationTest {
 
   @Test
   void metaAnnotationStandsForDistributedLock() throws Throwable {
-    assertThat(Locksmith.isAnnotated(Calls.method(Jobs.class, "run"))).isTrue();
+    assertThat(AnnotatedMethods.isAnnotated(Calls.method(Jobs.class, "run"))).isTrue();
     assertThat((String) call(locksmith, new Jobs(), "run")).matches("nightly [45]");
   }
 

@@ -3,6 +3,7 @@ package dev.locksmith.micronaut;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.Proxies;
 import dev.locksmith.core.internal.Signatures;
 import io.micronaut.aop.InterceptorBinding;
@@ -82,7 +83,7 @@ final class LockValidation {
 
   private static LockConfigurationException notIntercepted(
       BeanDefinition<?> definition, Method method) {
-    Method source = Locksmith.annotationSource(method).orElse(method);
+    Method source = AnnotatedMethods.sourceOf(method).orElse(method);
     String reason =
         !source.equals(method)
             ? "the annotation is on "

@@ -1,6 +1,6 @@
 package dev.locksmith.micronaut;
 
-import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import io.micronaut.core.type.Argument;
 import io.micronaut.inject.ExecutableMethod;
 import jakarta.inject.Singleton;
@@ -36,7 +36,7 @@ final class LockedMethods {
 
   /**
    * The {@code @DistributedLock} methods of an application bean class and its superclasses, as core
-   * finds them ({@link Locksmith#annotatedMethods}), leaving out Micronaut's generated {@code
+   * finds them ({@link AnnotatedMethods#of}), leaving out Micronaut's generated {@code
    * $Intercepted} subclasses (their overrides are the interception itself). Empty for the
    * framework's own beans, which carry no {@code @DistributedLock}, and for a class whose methods
    * name an absent optional class, which is no application bean.
@@ -46,7 +46,7 @@ final class LockedMethods {
       return List.of();
     }
     try {
-      return Locksmith.annotatedMethods(beanType).stream()
+      return AnnotatedMethods.of(beanType).stream()
           .filter(method -> !method.getDeclaringClass().getName().contains("$Intercepted"))
           .toList();
     } catch (LinkageError e) {

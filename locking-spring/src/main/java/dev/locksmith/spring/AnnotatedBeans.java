@@ -1,6 +1,6 @@
 package dev.locksmith.spring;
 
-import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +29,7 @@ final class AnnotatedBeans {
   /** How many methods of a class and its superclasses carry {@code @DistributedLock}. */
   static int annotatedMethods(Class<?> type) {
     try {
-      return Locksmith.annotatedMethods(type).size();
+      return AnnotatedMethods.of(type).size();
     } catch (LinkageError e) {
       LOG.debug("Cannot inspect the methods of {}: {}", type.getName(), e.toString());
       return 0;

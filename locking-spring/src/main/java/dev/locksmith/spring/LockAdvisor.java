@@ -1,6 +1,6 @@
 package dev.locksmith.spring;
 
-import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import java.lang.reflect.Method;
 import org.aopalliance.aop.Advice;
 import org.springframework.aop.Pointcut;
@@ -44,8 +44,8 @@ final class LockAdvisor extends AbstractPointcutAdvisor implements BeanFactoryAw
   private static final class AnnotatedMethodPointcut extends StaticMethodMatcherPointcut {
     @Override
     public boolean matches(Method method, Class<?> targetClass) {
-      return Locksmith.isAnnotated(method)
-          || Locksmith.isAnnotated(AopUtils.getMostSpecificMethod(method, targetClass));
+      return AnnotatedMethods.isAnnotated(method)
+          || AnnotatedMethods.isAnnotated(AopUtils.getMostSpecificMethod(method, targetClass));
     }
   }
 }

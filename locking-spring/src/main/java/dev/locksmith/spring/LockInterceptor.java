@@ -1,6 +1,7 @@
 package dev.locksmith.spring;
 
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.LockedInvocation;
 import dev.locksmith.core.internal.ReactiveReturns;
 import java.lang.reflect.Method;
@@ -42,7 +43,7 @@ final class LockInterceptor implements MethodInterceptor {
             ? AopUtils.getTargetClass(target)
             : invocation.getMethod().getDeclaringClass();
     Method specific = AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass);
-    Method annotated = Locksmith.isAnnotated(specific) ? specific : invocation.getMethod();
+    Method annotated = AnnotatedMethods.isAnnotated(specific) ? specific : invocation.getMethod();
     if (ReactiveReturns.isMonoOrFlux(annotated.getReturnType())) {
       return ReactiveLocking.invoke(
           engine, annotated, targetClass, (ProxyMethodInvocation) invocation);

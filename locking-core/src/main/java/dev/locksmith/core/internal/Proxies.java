@@ -1,6 +1,5 @@
 package dev.locksmith.core.internal;
 
-import dev.locksmith.core.Locksmith;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.List;
@@ -34,13 +33,13 @@ public final class Proxies {
 
   /**
    * The {@code @DistributedLock} methods of a class and its superclasses ({@link
-   * Locksmith#annotatedMethods}) that no proxy can intercept, in the order of that walk.
+   * AnnotatedMethods#of}) that no proxy can intercept, in the order of that walk.
    *
    * @param type the class
    * @return those methods
    * @throws LinkageError when a method of the class names a class that cannot be loaded
    */
   public static List<Method> notInterceptable(Class<?> type) {
-    return Locksmith.annotatedMethods(type).stream().filter(m -> !canIntercept(m)).toList();
+    return AnnotatedMethods.of(type).stream().filter(m -> !canIntercept(m)).toList();
   }
 }

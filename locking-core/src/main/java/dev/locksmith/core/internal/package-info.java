@@ -19,6 +19,8 @@
  *       dev.locksmith.core.internal.ReactiveResults}: a lock held over a {@code Mono} or {@code
  *       Flux} result, one subscription at a time ({@link dev.locksmith.core.internal.ReactiveCall}
  *       is one subscription's call);
+ *   <li>{@link dev.locksmith.core.internal.AnnotatedMethods}: which methods carry {@code
+ *       DistributedLock}, the one rule the engine and every integration use;
  *   <li>{@link dev.locksmith.core.internal.Proxies}: which methods a proxy can intercept;
  *   <li>{@link dev.locksmith.core.internal.Signatures}: how messages name a method.
  * </ul>

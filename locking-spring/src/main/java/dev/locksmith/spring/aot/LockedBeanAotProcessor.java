@@ -1,6 +1,6 @@
 package dev.locksmith.spring.aot;
 
-import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +24,7 @@ public final class LockedBeanAotProcessor implements BeanRegistrationAotProcesso
     Class<?> type = bean.getBeanClass();
     List<Method> annotated;
     try {
-      annotated = Locksmith.annotatedMethods(type);
+      annotated = AnnotatedMethods.of(type);
     } catch (LinkageError e) {
       // A method names a class missing from the build's class path: the bean cannot be locked.
       return null;

@@ -1,0 +1,151 @@
+package dev.locksmith.core.internal;
+
+import dev.locksmith.annotation.DistributedLock;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Which methods carry {@code @DistributedLock}, the one rule the engine and every integration
+ * (Spring, Micronaut, AspectJ) decide it by: on the method itself, directly or through
+ * meta-annotations at any depth, or inherited from the nearest method it overrides or implements
+ * (superclasses first, then interfaces).
+ */
+public final class AnnotatedMethods {
+  private AnnotatedMethods() {}
+
+  /**
+   * The methods declared in a class and its superclasses (up to, not including, {@code Object})
+   * that carry {@code @DistributedLock} or inherit it ({@link #isAnnotated}), synthetic and bridge
+   * methods left out: the one walk every integration makes to find what to validate or intercept.
+   *
+   * @param type the class
+   * @return those methods
+   * @throws LinkageError when a method of the class names a class that cannot be loaded
+   */
+  public static List<Method> of(Class<?> type) {
+    List<Method> methods = new ArrayList<>();
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      for (Method method : c.getDeclaredMethods()) {
+        if (!method.isSynthetic() && !method.isBridge() && isAnnotated(method)) {
+          methods.add(method);
+        }
+      }
+    }
+    return methods;
+  }
+
+  /**
+   * Whether a method carries {@code @DistributedLock}, directly, through a meta-annotation, or
+   * inherited from a method it overrides or implements.
+   *
+   * @param method the method
+   * @return whether it is annotated
+   */
+  public static boolean isAnnotated(Method method) {
+    return find(method) != null;
+  }
+
+  /**
+   * The annotation that governs a method, if any.
+   *
+   * @param method the method
+   * @return the governing annotation, if any
+   */
+  public static Optional<DistributedLock> annotationOf(Method method) {
+    return Optional.ofNullable(find(method));
+  }
+
+  /**
+   * The method whose {@code @DistributedLock} governs {@code method}: the method itself when it
+   * carries the annotation (directly or through meta-annotations), else the nearest method it
+   * overrides or implements that does (superclasses first, then interfaces). Integrations use it to
+   * tell an inherited annotation, which an AspectJ execution pointcut does not see, from the
+   * method's own.
+   *
+   * @param method the method
+   * @return that method, if any
+   */
+  public static Optional<Method> sourceOf(Method method) {
+    return Optional.ofNullable(source(method));
+  }
+
+  /** The governing annotation, or {@code null}: {@link #annotationOf} without the wrapper. */
+  public static @Nullable DistributedLock find(Method method) {
+    Method source = source(method);
+    return source == null ? null : findOn(source);
+  }
+
+  private static @Nullable Method source(Method method) {
+    if (findOn(method) != null) {
+      return method;
+    }
+    if (method.isSynthetic() || method.isBridge()) {
+      return null;
+    }
+    return findInherited(method.getDeclaringClass(), method, new HashSet<>());
+  }
+
+  private static @Nullable Method findInherited(Class<?> type, Method method, Set<Class<?>> seen) {
+    List<Class<?>> parents = new ArrayList<>(List.of(type.getInterfaces()));
+    if (type.getSuperclass() != null && type.getSuperclass() != Object.class) {
+      parents.add(0, type.getSuperclass());
+    }
+    for (Class<?> parent : parents) {
+      if (!seen.add(parent)) {
+        continue;
+      }
+      try {
+        Method overridden = parent.getDeclaredMethod(method.getName(), method.getParameterTypes());
+        if (!Modifier.isPrivate(overridden.getModifiers()) && findOn(overridden) != null) {
+          return overridden;
+        }
+      } catch (NoSuchMethodException e) {
+        // Not declared there; look further up.
+      }
+      Method found = findInherited(parent, method, seen);
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
+  }
+
+  private static @Nullable DistributedLock findOn(Method method) {
+    DistributedLock direct = method.getAnnotation(DistributedLock.class);
+    if (direct != null) {
+      return direct;
+    }
+    for (Annotation annotation : method.getAnnotations()) {
+      DistributedLock meta = findMeta(annotation.annotationType(), new HashSet<>());
+      if (meta != null) {
+        return meta;
+      }
+    }
+    return null;
+  }
+
+  private static @Nullable DistributedLock findMeta(
+      Class<? extends Annotation> type, Set<Class<?>> seen) {
+    if (!seen.add(type) || type.getName().startsWith("java.lang.annotation.")) {
+      return null;
+    }
+    DistributedLock direct = type.getAnnotation(DistributedLock.class);
+    if (direct != null) {
+      return direct;
+    }
+    for (Annotation annotation : type.getAnnotations()) {
+      DistributedLock meta = findMeta(annotation.annotationType(), seen);
+      if (meta != null) {
+        return meta;
+      }
+    }
+    return null;
+  }
+}
