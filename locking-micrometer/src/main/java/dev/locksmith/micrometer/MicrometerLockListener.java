@@ -2,6 +2,7 @@ package dev.locksmith.micrometer;
 
 import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
+import dev.locksmith.core.Locksmith;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,6 +13,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -31,9 +34,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A meter usually appears with its first event, so a counter such as {@value #LOST} would be
  * missing, not zero, until the first lease is lost, and an alert rule could not tell "none" from
  * "not reported". {@link #registerProviders} registers every meter the listener can produce, at
- * zero, for each provider, under the lock name {@value #NO_NAME}; the integrations call it once the
- * engine's providers are known. Those series only ever count events of a lock really named {@value
- * #NO_NAME}, so sums over names stay right.
+ * zero, for each provider, under the lock name {@value #NO_NAME}; the Spring and Micronaut
+ * integrations call it once the engine is built (elsewhere, call it after building the engine).
+ * Those series only ever count events of a lock really named {@value #NO_NAME}, so sums over names
+ * stay right.
  */
 public final class MicrometerLockListener implements LockListener {
   /** Timer of lock acquisitions. */
@@ -82,6 +86,20 @@ public final class MicrometerLockListener implements LockListener {
           .strongReference(true)
           .register(registry);
     }
+  }
+
+  /**
+   * Registers, at zero, every timer and counter this listener can produce for each of an engine's
+   * providers, named as its lock events name them ({@code default} for the default provider); see
+   * {@link #registerProviders(Collection)}. The Spring and Micronaut integrations call it once the
+   * engine is built.
+   *
+   * @param engine the engine whose providers to register
+   */
+  public void registerProviders(Locksmith engine) {
+    Set<String> names = new TreeSet<>();
+    engine.providers().keySet().forEach(name -> names.add(name.isEmpty() ? "default" : name));
+    registerProviders(names);
   }
 
   /**

@@ -7,7 +7,7 @@ import jakarta.inject.Singleton;
 
 /** A meter registry to read the engine's meters from, in the environments whose tests do. */
 @Factory
-@Requires(env = {"curator", "datasource", "providers"})
+@Requires(env = {"curator", "datasource", "providers", "meters"})
 class TestMeters {
 
   @Singleton

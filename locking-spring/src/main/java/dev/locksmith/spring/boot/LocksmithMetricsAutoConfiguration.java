@@ -3,8 +3,6 @@ package dev.locksmith.spring.boot;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.micrometer.MicrometerLockListener;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.Set;
-import java.util.TreeSet;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -42,15 +40,6 @@ public final class LocksmithMetricsAutoConfiguration {
   @Bean
   static SmartInitializingSingleton locksmithMetersAtZero(
       ObjectProvider<MicrometerLockListener> listener, ObjectProvider<Locksmith> locksmith) {
-    return () ->
-        listener.ifAvailable(
-            meters -> locksmith.ifUnique(engine -> meters.registerProviders(names(engine))));
-  }
-
-  /** The providers' names as lock events give them: {@code default} for the default provider. */
-  static Set<String> names(Locksmith engine) {
-    Set<String> names = new TreeSet<>();
-    engine.providers().keySet().forEach(name -> names.add(name.isEmpty() ? "default" : name));
-    return names;
+    return () -> listener.ifAvailable(meters -> locksmith.ifUnique(meters::registerProviders));
   }
 }
