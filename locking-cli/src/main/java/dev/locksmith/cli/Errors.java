@@ -62,7 +62,7 @@ final class Errors {
       message =
           "unknown command '"
               + unmatched.getUnmatched().get(0)
-              + "'; use run, server, status or demo";
+              + "'; use run, server, status, prune or demo";
     }
     err.println(
         "locksmith: "
@@ -127,8 +127,20 @@ final class Errors {
     return false;
   }
 
-  /** Whether {@code -v}/{@code --verbose} is among the arguments before COMMAND. */
+  /**
+   * Whether {@code -v}/{@code --verbose} is given to {@code locksmith} or its subcommand, not to
+   * {@code run}'s COMMAND: {@code run --key k grep -v x} is not verbose. Arguments that do not
+   * parse are scanned up to {@code --}.
+   */
   static boolean verboseIn(String[] args) {
+    try {
+      return verbose(Main.commandLine().parseArgs(args));
+    } catch (ParameterException e) {
+      return verboseBeforeDoubleDash(args);
+    }
+  }
+
+  private static boolean verboseBeforeDoubleDash(String[] args) {
     for (String arg : args) {
       if (arg.equals("--")) {
         return false;

@@ -27,7 +27,7 @@ import picocli.CommandLine.ScopeType;
       "64:usage error: unknown option, bad duration, file or provider URL",
       "69:the provider could not be reached within --connect-timeout or answered too slowly for"
           + " --ttl; the server could not start",
-      "70:the lease was lost while the command ran (its process group was stopped), or an"
+      "70:the lease was lost before or while the command ran (its process group was stopped), or an"
           + " internal error",
       "75:busy with --fail, or --wait ran out",
       "126:the command could not be started"
@@ -82,6 +82,6 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() {
     throw Failure.usage(
-        "no command given; use run, server, status or demo (see 'locksmith --help')");
+        "no command given; use run, server, status, prune or demo (see 'locksmith --help')");
   }
 }

@@ -12,7 +12,9 @@ final class ProviderOptions {
   @Option(
       names = "--url",
       required = true,
-      description = "Provider URL: file:///dir, tcp://host:7420, redis://host:6379, mem:")
+      description =
+          "Provider URL: file:///dir, tcp://host:7420, redis://host:6379,"
+              + " jdbc:postgresql://host/db?user=..., zk://host:2181, mem:")
   String url;
 
   @Option(

@@ -192,7 +192,7 @@ class ExitCodeTableTest {
             64,
             "has unknown parameter 'nope'",
             run("run", "--url", url + "?nope=1", "--key", "k", "--", "true")),
-        row("no command", 64, "no command given; use run, server, status or demo", run()),
+        row("no command", 64, "no command given; use run, server, status, prune or demo", run()),
         row("unknown command", 64, "unknown command 'frob'", run("frob")),
         row(
             "server --secret-file that does not exist",

@@ -120,6 +120,17 @@ class RunCommandTest {
   }
 
   @Test
+  void aDashVOfTheCommandDoesNotMakeLocksmithVerbose() {
+    assertThat(Errors.verboseIn(new String[] {"run", "--url", "mem:v", "--key", "k", "grep", "-v"}))
+        .isFalse();
+    assertThat(Errors.verboseIn(new String[] {"run", "--url", "mem:v", "-v", "--key", "k", "true"}))
+        .isTrue();
+    assertThat(Errors.verboseIn(new String[] {"-v", "run", "--url", "mem:v", "--key", "k", "true"}))
+        .isTrue();
+    assertThat(Errors.verboseIn(new String[] {"run", "--bad-option", "-v"})).isTrue();
+  }
+
+  @Test
   void exitsWithTheCommandsOwnCode() {
     assertThat(runScript("k", List.of(), "exit 3")).isEqualTo(3);
   }
