@@ -12,8 +12,9 @@ import org.springframework.beans.factory.BeanFactoryAware;
 
 /**
  * Advises every method that carries {@code @DistributedLock} (directly, through a meta-annotation,
- * or on the interface method it implements) with a {@link LockInterceptor}. The engine is looked up
- * on the first call, so creating the advisor early creates nothing else.
+ * or inherited from the method it overrides or implements: {@code AnnotatedMethods}) with a {@link
+ * LockInterceptor}. The engine is looked up on the first call, so creating the advisor early
+ * creates nothing else.
  */
 final class LockAdvisor extends AbstractPointcutAdvisor implements BeanFactoryAware {
   private static final long serialVersionUID = 1L;
