@@ -10,11 +10,13 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 
 /**
  * Registered when locking is turned off ({@code locksmith.enabled=false}): once all singletons
  * exist, logs a warning naming how many {@code @DistributedLock} methods will run without a lock,
- * so that a switch left off in production does not go unnoticed.
+ * so that a switch left off in production does not go unnoticed. When {@code
+ * EnableDistributedLocking} turned locking on anyway, it says so at INFO instead.
  */
 public final class DisabledLockingWarning implements SmartInitializingSingleton, BeanFactoryAware {
   private static final Logger LOG = LoggerFactory.getLogger(DisabledLockingWarning.class);
@@ -38,6 +40,12 @@ public final class DisabledLockingWarning implements SmartInitializingSingleton,
 
   @Override
   public void afterSingletonsInstantiated() {
+    if (beanFactory instanceof BeanDefinitionRegistry registry
+        && LockingInfrastructure.isRegistered(registry)) {
+      // @EnableDistributedLocking registered the interception anyway: the methods are locked.
+      LOG.info("Locking is on through @EnableDistributedLocking, although {}", setting);
+      return;
+    }
     int methods = countAnnotatedMethods();
     if (methods > 0) {
       LOG.warn(

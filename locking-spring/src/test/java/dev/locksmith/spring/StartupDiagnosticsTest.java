@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -81,6 +83,23 @@ class StartupDiagnosticsTest {
   }
 
   @Test
+  void enableDistributedLockingOverridesTheSwitchWithoutAFalseWarning(CapturedOutput output) {
+    try (ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(ExplicitlyEnabled.class)
+            .web(WebApplicationType.NONE)
+            .properties(
+                "spring.main.banner-mode=off",
+                "locksmith.enabled=false",
+                "locksmith.url=mem:diag-explicit")
+            .initializers(
+                c -> ((GenericApplicationContext) c).registerBean("locked", LockedHere.class))
+            .run()) {
+      assertThat(context.getBean(LockedHere.class).lockId()).isEqualTo("diag-explicit-work");
+    }
+    assertThat(output).doesNotContain("Locking is disabled");
+  }
+
+  @Test
   void enabledLockingDoesNotWarn(CapturedOutput output) {
     try (ConfigurableApplicationContext context =
         run("locked", Locked.class, "locksmith.url=mem:diag-enabled")) {
@@ -115,6 +134,21 @@ class StartupDiagnosticsTest {
   @SpringBootConfiguration
   @EnableAutoConfiguration
   static class App {}
+
+  /** An application that turns locking on itself, whatever locksmith.enabled says. */
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  @EnableDistributedLocking
+  static class ExplicitlyEnabled {}
+
+  /** A locked method that tells which lock it ran under. */
+  public static class LockedHere {
+    /** Locked. */
+    @DistributedLock(name = "diag-explicit-work")
+    public String lockId() {
+      return Locks.currentIfAny().map(Lease::lockId).orElse("unlocked");
+    }
+  }
 
   /** Two locked methods. */
   public static class Locked {
