@@ -36,21 +36,17 @@ final class StatusCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Connector.Connected<Optional<List<LockStatus>>> connected =
-        providerOptions.open(this::statuses);
+    Connector.Connected<Shown> connected = providerOptions.open(this::read);
     try (LockProvider provider = connected.provider()) {
-      if (connected.first().isEmpty()) {
-        // A lock server cannot list its locks but tells its counters.
-        Optional<TcpServerStats> stats = TcpServerStats.fetch(provider);
-        if (stats.isPresent()) {
-          out.print(stats.get().summary());
-          out.flush();
-          return 0;
-        }
+      Shown shown = connected.first();
+      if (shown.counters().isPresent()) {
+        out.print(shown.counters().get().summary());
+        out.flush();
+        return 0;
       }
       List<LockStatus> statuses =
-          connected
-              .first()
+          shown
+              .statuses()
               .orElseThrow(
                   () ->
                       Failure.usage(
@@ -76,8 +72,18 @@ final class StatusCommand implements Callable<Integer> {
     }
   }
 
-  private Optional<List<LockStatus>> statuses(LockProvider provider) {
+  /**
+   * What status shows: the named lock, or every held lock, or for a lock server that cannot list
+   * its locks its counters, all read within {@code --connect-timeout}.
+   */
+  private record Shown(Optional<List<LockStatus>> statuses, Optional<TcpServerStats> counters) {}
+
+  private Shown read(LockProvider provider) {
     String lockId = key;
-    return lockId != null ? Optional.of(List.of(provider.status(lockId))) : provider.listHeld();
+    if (lockId != null) {
+      return new Shown(Optional.of(List.of(provider.status(lockId))), Optional.empty());
+    }
+    Optional<List<LockStatus>> held = provider.listHeld();
+    return new Shown(held, held.isEmpty() ? TcpServerStats.fetch(provider) : Optional.empty());
   }
 }

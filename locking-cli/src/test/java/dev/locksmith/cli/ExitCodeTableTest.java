@@ -256,6 +256,24 @@ class ExitCodeTableTest {
               }
             }),
         row(
+            "lock server counters (status without --key) never answered",
+            69,
+            "within --connect-timeout 1s",
+            cli -> {
+              try (ServerSocket silent =
+                  new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+                return timed(
+                    Duration.ofSeconds(4),
+                    () ->
+                        cli.run(
+                            "status",
+                            "--url",
+                            "tcp://127.0.0.1:" + silent.getLocalPort(),
+                            "--connect-timeout",
+                            "1s"));
+              }
+            }),
+        row(
             "rediss:// to a plain Redis",
             69,
             "cannot reach rediss://127.0.0.1:",
