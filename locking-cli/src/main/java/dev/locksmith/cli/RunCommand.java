@@ -135,15 +135,20 @@ final class RunCommand implements Callable<Integer> {
     LockListener onLost = LockListener.onLost((event, reason) -> lost.complete(reason));
     try (provider;
         Locksmith locksmith =
-            Locksmith.builder().defaultProvider(provider).listener(onLost).build()) {
-      Optional<Lease> lease = acquire(locksmith, provider);
+            Locksmith.builder().defaultProvider(provider).listener(onLost).build();
+        SignalStop onSignal =
+            SignalStop.install(
+                grace,
+                message -> report(err, message),
+                locksmith::close,
+                () -> closeBoth(locksmith, provider))) {
+      Optional<Lease> lease = acquire(locksmith, provider, onSignal);
       if (lease.isEmpty()) {
         err.println("locksmith: skipped: " + describeBusy(provider, null));
         return ExitCodes.SKIPPED;
       }
-      try (Lease held = lease.get();
-          SignalStop onSignal =
-              SignalStop.install(held, grace, message -> report(err, message), locksmith::close)) {
+      try (Lease held = lease.get()) {
+        onSignal.hold(held);
         return runHolding(held, onSignal, lost, launcher, err);
       }
     }
@@ -167,6 +172,27 @@ final class RunCommand implements Callable<Integer> {
               + Executables.whyNot(program)
               + "; nothing was locked or run",
           null);
+    }
+  }
+
+  /**
+   * Ends a wait on a signal: the engine, then the provider, whose close gives up a queue position
+   * at once (a ZooKeeper waiter node would otherwise outlive the JVM by the session timeout).
+   */
+  private static void closeBoth(Locksmith locksmith, LockProvider provider) {
+    locksmith.close();
+    provider.close();
+  }
+
+  private Optional<Lease> acquire(Locksmith locksmith, LockProvider provider, SignalStop onSignal) {
+    try {
+      return acquire(locksmith, provider);
+    } catch (RuntimeException e) {
+      if (onSignal.isStopping()) {
+        // The hook ended the wait, and has said so.
+        throw Failure.stoppedBySignal("stopped by a signal while waiting for the lock");
+      }
+      throw e;
     }
   }
 

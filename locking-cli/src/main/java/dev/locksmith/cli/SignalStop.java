@@ -7,42 +7,65 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What Ctrl-C or SIGTERM stops in {@code locksmith run}, from the moment the lease is held:
- * COMMAND's group, in a session of its own, gets neither signal, so the JVM's shutdown hook stops
- * it as on a lost lease and then releases the lease, so that other hosts need not wait out the ttl.
- * The group is started under the same lock the hook stops it under: a signal while COMMAND starts
- * stops it once started, and a signal before that keeps it from starting. Installed after the group
- * had started, a signal in between exited the JVM and left COMMAND running without the lock. The
- * hook returns only once the release is confirmed ({@code afterRelease} closes the engine, which
- * waits for it): the JVM halts when its hooks end, and a release still on its way (Redis sends it
- * asynchronously) was lost with it, leaving other hosts to wait out the ttl.
+ * What Ctrl-C or SIGTERM stops in {@code locksmith run}. While the lock is being taken, the hook
+ * ends the wait and closes the provider, so that a queue position (a ZooKeeper waiter node, which
+ * would otherwise outlive the JVM by the session timeout) is given up at once. From the moment the
+ * lease is held: COMMAND's group, in a session of its own, gets neither signal, so the JVM's
+ * shutdown hook stops it as on a lost lease and then releases the lease, so that other hosts need
+ * not wait out the ttl. The group is started under the same lock the hook stops it under: a signal
+ * while COMMAND starts stops it once started, and a signal before that keeps it from starting.
+ * Installed after the group had started, a signal in between exited the JVM and left COMMAND
+ * running without the lock. The hook returns only once the release is confirmed ({@code
+ * afterRelease} closes the engine, which waits for it): the JVM halts when its hooks end, and a
+ * release still on its way (Redis sends it asynchronously) was lost with it, leaving other hosts to
+ * wait out the ttl.
  */
 final class SignalStop implements AutoCloseable {
-  private final Lease lease;
   private final Duration grace;
   private final Consumer<String> report;
   private final Runnable afterRelease;
+  private final Runnable stopWaiting;
   private final Thread hook;
+  private @Nullable Lease lease;
   private @Nullable ProcessGroup group;
   private boolean stopping;
 
-  private SignalStop(Lease lease, Duration grace, Consumer<String> report, Runnable afterRelease) {
-    this.lease = lease;
+  private SignalStop(
+      Duration grace, Consumer<String> report, Runnable afterRelease, Runnable stopWaiting) {
     this.grace = grace;
     this.report = report;
     this.afterRelease = afterRelease;
+    this.stopWaiting = stopWaiting;
     this.hook = new Thread(this::stop, "locksmith-run-stop");
   }
 
   /**
-   * Stops COMMAND and releases {@code lease} on a signal from now on, until closed; then runs
+   * Acts on a signal from now on, until closed: before {@link #hold} it runs {@code stopWaiting}
+   * (closing the engine and the provider); after, it stops COMMAND, releases the lease and runs
    * {@code afterRelease}, which waits until the release is confirmed (the engine's close).
    */
   static SignalStop install(
-      Lease lease, Duration grace, Consumer<String> report, Runnable afterRelease) {
-    SignalStop stop = new SignalStop(lease, grace, report, afterRelease);
+      Duration grace, Consumer<String> report, Runnable afterRelease, Runnable stopWaiting) {
+    SignalStop stop = new SignalStop(grace, report, afterRelease, stopWaiting);
     Runtime.getRuntime().addShutdownHook(stop.hook);
     return stop;
+  }
+
+  /**
+   * From now on a signal releases {@code held}.
+   *
+   * @throws Failure when the JVM is stopping on a signal (the hook has said so already)
+   */
+  synchronized void hold(Lease held) {
+    if (stopping) {
+      throw Failure.stoppedBySignal("stopped by a signal while taking the lock");
+    }
+    lease = held;
+  }
+
+  /** Whether a signal is stopping the run: what failed then failed because of it. */
+  synchronized boolean isStopping() {
+    return stopping;
   }
 
   /**
@@ -66,9 +89,16 @@ final class SignalStop implements AutoCloseable {
 
   private void stop() {
     ProcessGroup started;
+    Lease held;
     synchronized (this) {
       stopping = true;
       started = group;
+      held = lease;
+    }
+    if (held == null) {
+      report.accept("stopped by a signal while waiting for the lock; nothing ran");
+      stopWaiting.run();
+      return;
     }
     if (started == null) {
       report.accept("stopped by a signal before COMMAND started; releasing the lock");
@@ -77,7 +107,7 @@ final class SignalStop implements AutoCloseable {
           grace,
           () -> report.accept("stopped by a signal; stopping COMMAND and releasing the lock"));
     }
-    lease.close();
+    held.close();
     afterRelease.run();
   }
 

@@ -39,7 +39,9 @@ class SignalStopTest {
   @Test
   void aSignalBeforeCommandStartsReleasesTheLockAndKeepsCommandFromStarting() throws Exception {
     Lease lease = locksmith.acquire(LockOptions.named("early"));
-    try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add, locksmith::close)) {
+    try (SignalStop onSignal =
+        SignalStop.install(GRACE, reports::add, locksmith::close, () -> {})) {
+      onSignal.hold(lease);
       Thread hook = onSignal.hookForTests();
       hook.start();
       hook.join(10_000);
@@ -69,7 +71,9 @@ class SignalStopTest {
   void aSignalWhileCommandStartsStopsItOnceStartedAndReleasesTheLock() throws Exception {
     Lease lease = locksmith.acquire(LockOptions.named("starting"));
     AtomicReference<ProcessGroup> group = new AtomicReference<>();
-    try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add, locksmith::close)) {
+    try (SignalStop onSignal =
+        SignalStop.install(GRACE, reports::add, locksmith::close, () -> {})) {
+      onSignal.hold(lease);
       Thread hook = onSignal.hookForTests();
       onSignal.start(
           () -> {
@@ -104,7 +108,8 @@ class SignalStopTest {
         LockProvider redisProvider = LockProviders.create(redis.url());
         Locksmith engine = Locksmith.builder().defaultProvider(redisProvider).build()) {
       Lease lease = engine.acquire(LockOptions.named("paused").withTtl(Duration.ofSeconds(60)));
-      try (SignalStop onSignal = SignalStop.install(lease, GRACE, reports::add, engine::close)) {
+      try (SignalStop onSignal = SignalStop.install(GRACE, reports::add, engine::close, () -> {})) {
+        onSignal.hold(lease);
         // Redis holds back writes for a moment: the release is sent and answered only after it.
         redis.call("CLIENT", "PAUSE", "700", "WRITE");
         Thread hook = onSignal.hookForTests();
