@@ -52,6 +52,17 @@ class CompileTimeWeavingTest {
   }
 
   @Test
+  void anInheritedDefaultMethodRunsUnderItsLockAndPassesTheWeavingCheck() {
+    assertThat(Weaving.problems(DailyDefaults.DailyJob.class)).isEmpty();
+
+    Lease lease = new DailyDefaults.DailyJob().daily();
+
+    assertThat(lease.lockId()).isEqualTo("jobs.daily");
+    assertThat(engines.listener.events())
+        .containsExactly("acquired jobs.daily", "released jobs.daily");
+  }
+
+  @Test
   void eachCallTakesTheLockAgainWithAHigherFencingToken() {
     long first = jobs.plain().fencingToken();
     long second = jobs.plain().fencingToken();

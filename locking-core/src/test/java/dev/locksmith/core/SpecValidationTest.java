@@ -143,6 +143,28 @@ class SpecValidationTest {
         .isEqualTo("billing:acct-3");
   }
 
+  interface Nightly {
+    @DistributedLock(name = "nightly", ttl = "soon")
+    default void run() {}
+
+    @DistributedLock(name = "nightly-report")
+    default void report() {}
+  }
+
+  static class NightlyJob implements Nightly {
+    @Override
+    public void report() {}
+  }
+
+  @Test
+  void anInheritedDefaultMethodIsValidatedWithTheClassThatDoesNotOverrideIt() throws Exception {
+    assertThat(AnnotatedMethods.of(NightlyJob.class))
+        .containsExactly(NightlyJob.class.getMethod("report"), Nightly.class.getMethod("run"));
+    assertThatThrownBy(() -> locksmith.validate(NightlyJob.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("Nightly.run(), attribute ttl: 'soon'");
+  }
+
   static class Valid {
     @DistributedLock(key = "#accountId + ':' + #p1", provider = "backup")
     void transfer(String accountId, long cents) {}

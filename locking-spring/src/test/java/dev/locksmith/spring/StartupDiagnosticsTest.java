@@ -36,6 +36,24 @@ class StartupDiagnosticsTest {
   }
 
   @Test
+  void aBadDurationOnAnInheritedDefaultMethodIsAnalysed(CapturedOutput output) {
+    assertThatThrownBy(
+            () -> run("badDefault", BadDefaultMethod.class, "locksmith.url=mem:diag-default"))
+        .isNotNull();
+    assertAnalysis(output)
+        .contains("Invalid lock configuration: Bean 'badDefault'")
+        .contains("NightlyDefaults.nightly(), attribute ttl: 'soon' is not a duration");
+  }
+
+  @Test
+  void anInheritedDefaultMethodRunsLocked() {
+    try (ConfigurableApplicationContext context =
+        run("withDefault", GoodDefaultMethod.class, "locksmith.url=mem:diag-good-default")) {
+      assertThat(context.getBean(GoodDefaultMethod.class).daily()).isEqualTo("diag-daily");
+    }
+  }
+
+  @Test
   void badKeyExpressionIsAnalysed(CapturedOutput output) {
     assertThatThrownBy(() -> run("badKey", BadKey.class, "locksmith.url=mem:diag-key")).isNotNull();
     assertAnalysis(output)
@@ -169,6 +187,32 @@ class StartupDiagnosticsTest {
     @DistributedLock(name = "diag-duration", ttl = "ten seconds")
     public void work() {}
   }
+
+  /** Locked default methods, one with a ttl that is not a duration. */
+  public interface NightlyDefaults {
+    /** Never called. */
+    @DistributedLock(name = "diag-nightly", ttl = "soon")
+    default void nightly() {}
+  }
+
+  /** Inherits the badly configured default method without overriding it. */
+  public static class BadDefaultMethod implements NightlyDefaults {}
+
+  /** A locked default method that tells which lock it ran under. */
+  public interface DailyDefaults {
+    /**
+     * Locked.
+     *
+     * @return the lock id held while it ran
+     */
+    @DistributedLock(name = "diag-daily")
+    default String daily() {
+      return Locks.currentIfAny().map(Lease::lockId).orElse("unlocked");
+    }
+  }
+
+  /** Inherits the locked default method without overriding it. */
+  public static class GoodDefaultMethod implements DailyDefaults {}
 
   /** A key that does not parse. */
   public static class BadKey {

@@ -22,8 +22,10 @@ public final class AnnotatedMethods {
 
   /**
    * The methods declared in a class and its superclasses (up to, not including, {@code Object})
-   * that carry {@code @DistributedLock} or inherit it ({@link #isAnnotated}), synthetic and bridge
-   * methods left out: the one walk every integration makes to find what to validate or intercept.
+   * that carry {@code @DistributedLock} or inherit it ({@link #isAnnotated}), then the annotated
+   * default methods of its interfaces that none of them overrides (a proxy intercepts those too),
+   * synthetic and bridge methods left out: the one walk every integration makes to find what to
+   * validate or intercept.
    *
    * @param type the class
    * @return those methods
@@ -36,6 +38,16 @@ public final class AnnotatedMethods {
         if (!method.isSynthetic() && !method.isBridge() && isAnnotated(method)) {
           methods.add(method);
         }
+      }
+    }
+    // The class's public methods resolve each signature to its override where there is one.
+    for (Method method : type.getMethods()) {
+      if (method.isDefault()
+          && !method.isSynthetic()
+          && !method.isBridge()
+          && isAnnotated(method)
+          && !methods.contains(method)) {
+        methods.add(method);
       }
     }
     return methods;

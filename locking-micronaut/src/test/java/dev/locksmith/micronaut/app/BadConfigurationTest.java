@@ -30,6 +30,14 @@ class BadConfigurationTest {
   }
 
   @Test
+  void aBadDurationOnAnInheritedDefaultMethod() {
+    assertStartFails(MEM, "bad-default")
+        .contains(BadlyConfiguredJobs.BadTtlDefault.class.getName() + ".nightly()")
+        .contains("attribute ttl")
+        .contains("soon");
+  }
+
+  @Test
   void anUnknownProviderName() {
     assertStartFails(MEM, "bad-provider")
         .contains(BadlyConfiguredJobs.UnknownProvider.class.getName() + ".run()")

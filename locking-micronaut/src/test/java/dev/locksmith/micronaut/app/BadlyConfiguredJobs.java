@@ -26,6 +26,16 @@ final class BadlyConfiguredJobs {
     void run() {}
   }
 
+  /** A default method with a ttl that is not a duration. */
+  interface BadTtlDefault {
+    @DistributedLock(name = "bad-default", ttl = "soon")
+    default void nightly() {}
+  }
+
+  @Singleton
+  @Requires(env = "bad-default")
+  static class InheritsBadTtl implements BadTtlDefault {}
+
   @Singleton
   @Requires(env = "bad-provider")
   static class UnknownProvider {
