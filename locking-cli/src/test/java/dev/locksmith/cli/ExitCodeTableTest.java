@@ -10,6 +10,7 @@ import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.net.InetAddress;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.ToIntFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -236,43 +238,26 @@ class ExitCodeTableTest {
             "server accepts and never answers",
             69,
             "within --connect-timeout 1s",
-            cli -> {
-              // The kernel completes the connection; nothing ever reads or answers it.
-              try (ServerSocket silent =
-                  new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-                return timed(
-                    Duration.ofSeconds(4),
-                    () ->
+            cli ->
+                againstASilentServer(
+                    url ->
                         cli.run(
                             "run",
                             "--url",
-                            "tcp://127.0.0.1:" + silent.getLocalPort(),
+                            url,
                             "--key",
                             "k",
                             "--connect-timeout",
                             "1s",
                             "--",
-                            "true"));
-              }
-            }),
+                            "true"))),
         row(
             "lock server counters (status without --key) never answered",
             69,
             "within --connect-timeout 1s",
-            cli -> {
-              try (ServerSocket silent =
-                  new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-                return timed(
-                    Duration.ofSeconds(4),
-                    () ->
-                        cli.run(
-                            "status",
-                            "--url",
-                            "tcp://127.0.0.1:" + silent.getLocalPort(),
-                            "--connect-timeout",
-                            "1s"));
-              }
-            }),
+            cli ->
+                againstASilentServer(
+                    url -> cli.run("status", "--url", url, "--connect-timeout", "1s"))),
         row(
             "rediss:// to a plain Redis",
             69,
@@ -432,6 +417,17 @@ class ExitCodeTableTest {
   }
 
   /** Runs {@code call} and checks it returned within {@code bound}. */
+  /**
+   * Runs {@code call} with the URL of a server whose kernel completes connections that nothing ever
+   * reads or answers, and checks that it ends within 4 s.
+   */
+  private static int againstASilentServer(ToIntFunction<String> call) throws IOException {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String url = "tcp://127.0.0.1:" + silent.getLocalPort();
+      return timed(Duration.ofSeconds(4), () -> call.applyAsInt(url));
+    }
+  }
+
   private static int timed(Duration bound, IntSupplier call) {
     long start = System.nanoTime();
     int exit = call.getAsInt();
