@@ -44,9 +44,12 @@ final class Failure extends RuntimeException {
     return new Failure(ExitCodes.UNAVAILABLE, message, cause);
   }
 
-  /** The lock was busy under {@code --fail}, or {@code --wait} ran out (75). */
-  static Failure busy(String message, Throwable cause) {
-    return new Failure(ExitCodes.BUSY, message, cause);
+  /**
+   * The lock was busy under {@code --fail}, or {@code --wait} ran out: 75, or the code {@code
+   * --busy-exit-code} chose.
+   */
+  static Failure busy(int exitCode, String message, Throwable cause) {
+    return new Failure(exitCode, message, cause);
   }
 
   /** COMMAND could not be started (126). */

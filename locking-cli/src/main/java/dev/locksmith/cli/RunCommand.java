@@ -92,6 +92,24 @@ final class RunCommand implements Callable<Integer> {
   }
 
   @Option(
+      names = "--busy-exit-code",
+      paramLabel = "N",
+      defaultValue = "" + ExitCodes.BUSY,
+      description =
+          "Exit code when the lock is busy under --fail or --wait runs out, to tell it from"
+              + " COMMAND's own codes, as flock's --conflict-exit-code (default: ${DEFAULT-VALUE}).")
+  int busyExitCode;
+
+  @Option(
+      names = "--lost-exit-code",
+      paramLabel = "N",
+      defaultValue = "" + ExitCodes.LEASE_LOST,
+      description =
+          "Exit code when the lease is lost before or while COMMAND runs (default:"
+              + " ${DEFAULT-VALUE}).")
+  int lostExitCode;
+
+  @Option(
       names = "--until",
       description =
           "After COMMAND's group has exited, keep the lock until this shell test succeeds (for"
@@ -160,6 +178,8 @@ final class RunCommand implements Callable<Integer> {
       throw Failure.usage("--ttl must be positive, was 0s");
     }
     providerOptions.check();
+    checkExitCode("--busy-exit-code", busyExitCode);
+    checkExitCode("--lost-exit-code", lostExitCode);
     if (untilInterval.isZero()) {
       throw Failure.usage("--until-interval must be positive, was 0s");
     }
@@ -182,6 +202,12 @@ final class RunCommand implements Callable<Integer> {
   private static void closeBoth(Locksmith locksmith, LockProvider provider) {
     locksmith.close();
     provider.close();
+  }
+
+  private static void checkExitCode(String option, int code) {
+    if (code < 0 || code > 255) {
+      throw Failure.usage(option + " must be 0 to 255, was " + code);
+    }
   }
 
   private Optional<Lease> acquire(Locksmith locksmith, LockProvider provider, SignalStop onSignal) {
@@ -210,6 +236,7 @@ final class RunCommand implements Callable<Integer> {
       return Optional.of(locksmith.acquire(options.withWaitTimeout(wait)));
     } catch (LockBusyException e) {
       throw Failure.busy(
+          busyExitCode,
           "lock '"
               + key
               + "' is busy, "
@@ -218,6 +245,7 @@ final class RunCommand implements Callable<Integer> {
           e);
     } catch (LockTimeoutException e) {
       throw Failure.busy(
+          busyExitCode,
           "lock '"
               + key
               + "' still busy after waiting "
@@ -266,7 +294,7 @@ final class RunCommand implements Callable<Integer> {
               + "' lost before COMMAND started ("
               + Errors.clean(lost.getNow("no longer valid"))
               + "); COMMAND was not started");
-      return ExitCodes.LEASE_LOST;
+      return lostExitCode;
     }
     ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
     Map<String, String> env = builder.environment();
@@ -291,7 +319,7 @@ final class RunCommand implements Callable<Integer> {
     if (!lost.isDone() && group.awaitEmpty(lost, GROUP_POLL)) {
       int exit = group.exitValue();
       if (until != null && !holdUntil(lost, err)) {
-        return ExitCodes.LEASE_LOST;
+        return lostExitCode;
       }
       return exit;
     }
@@ -317,7 +345,7 @@ final class RunCommand implements Callable<Integer> {
               + Durations.format(ProcessGroup.KILL_WAIT)
               + " after SIGKILL (stuck in uninterruptible I/O?)");
     }
-    return ExitCodes.LEASE_LOST;
+    return lostExitCode;
   }
 
   private static void report(PrintWriter err, String message) {

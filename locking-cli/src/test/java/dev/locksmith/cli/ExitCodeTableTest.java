@@ -180,6 +180,11 @@ class ExitCodeTableTest {
             "--connect-timeout must be positive",
             runKey("k", "--connect-timeout", "0ms", "--", "true")),
         row(
+            "--busy-exit-code out of range",
+            64,
+            "--busy-exit-code must be 0 to 255, was 256",
+            runKey("k", "--busy-exit-code", "256", "--", "true")),
+        row(
             "--skip with --fail",
             64,
             "--skip, --fail are mutually exclusive",
@@ -312,7 +317,12 @@ class ExitCodeTableTest {
             "lease lost while COMMAND runs",
             70,
             "locksmith: lease on 'lost' lost (",
-            ExitCodeTableTest::leaseLost),
+            cli -> leaseLost(cli, "lost")),
+        row(
+            "lease lost, with --lost-exit-code",
+            4,
+            "locksmith: lease on 'lost-code' lost (",
+            cli -> leaseLost(cli, "lost-code", "--lost-exit-code", "4")),
         row(
             "busy with --fail",
             75,
@@ -320,6 +330,14 @@ class ExitCodeTableTest {
             cli -> {
               holdElsewhere("fail");
               return runKey("fail", "--fail", "--", "true").run(cli);
+            }),
+        row(
+            "busy with --fail, with --busy-exit-code (flock's --conflict-exit-code)",
+            3,
+            "locksmith: lock 'fail-code' is busy, held by",
+            cli -> {
+              holdElsewhere("fail-code");
+              return runKey("fail-code", "--fail", "--busy-exit-code", "3", "--", "true").run(cli);
             }),
         row(
             "--wait ran out",
@@ -388,8 +406,8 @@ class ExitCodeTableTest {
     }
   }
 
-  private static int leaseLost(Cli cli) throws Exception {
-    Path started = dir.resolve("lost-started");
+  private static int leaseLost(Cli cli, String key, String... options) throws Exception {
+    Path started = dir.resolve(key + "-started");
     LockServer own = LockServer.builder().port(0).build();
     String ownUrl = "tcp://127.0.0.1:" + own.start();
     CompletableFuture<Integer> exit;
@@ -398,17 +416,12 @@ class ExitCodeTableTest {
           CompletableFuture.supplyAsync(
               () ->
                   cli.run(
-                      "run",
-                      "--url",
-                      ownUrl,
-                      "--key",
-                      "lost",
-                      "--grace",
-                      "2s",
-                      "--",
-                      "sh",
-                      "-c",
-                      "touch " + started + "; exec sleep 60"));
+                      Stream.of(
+                              List.of("run", "--url", ownUrl, "--key", key, "--grace", "2s"),
+                              List.of(options),
+                              List.of("--", "sh", "-c", "touch " + started + "; exec sleep 60"))
+                          .flatMap(List::stream)
+                          .toArray(String[]::new)));
       await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(started));
     } finally {
       own.close();
@@ -416,7 +429,6 @@ class ExitCodeTableTest {
     return exit.get(20, TimeUnit.SECONDS);
   }
 
-  /** Runs {@code call} and checks it returned within {@code bound}. */
   /**
    * Runs {@code call} with the URL of a server whose kernel completes connections that nothing ever
    * reads or answers, and checks that it ends within 4 s.
@@ -428,6 +440,7 @@ class ExitCodeTableTest {
     }
   }
 
+  /** Runs {@code call} and checks it returned within {@code bound}. */
   private static int timed(Duration bound, IntSupplier call) {
     long start = System.nanoTime();
     int exit = call.getAsInt();
