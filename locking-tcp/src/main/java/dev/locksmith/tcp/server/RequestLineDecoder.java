@@ -78,6 +78,6 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
     String head = in.toString(in.readerIndex(), peek, StandardCharsets.US_ASCII);
     int space = head.indexOf(' ');
     String id = space < 0 ? head : head.substring(0, space);
-    return RequestParser.isId(id) ? id : null;
+    return LineWords.isId(id) ? id : null;
   }
 }

@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.IntPredicate;
 
 /** Parses request lines; every rejection names the field and what was wrong with it. */
 final class RequestParser {
@@ -37,14 +36,14 @@ final class RequestParser {
     if (trimmed.isEmpty()) {
       throw new ProtocolException(null, "SYNTAX", "empty line; expected '<id> <COMMAND> ...'");
     }
-    List<String> words = split(trimmed, 7);
+    List<String> words = LineWords.split(trimmed, 7);
     String id = words.get(0);
-    if (!isId(id)) {
+    if (!LineWords.isId(id)) {
       throw new ProtocolException(
           null,
           "SYNTAX",
           "request id '"
-              + abbreviate(id)
+              + LineWords.abbreviate(id)
               + "' is invalid; use 1 to 32 letters, digits, '_', '.', ':' or '-'");
     }
     if (words.size() < 2) {
@@ -61,7 +60,7 @@ final class RequestParser {
         yield new Request.Quit(id);
       }
       case "AUTH" -> {
-        String secret = rest(trimmed, 2);
+        String secret = LineWords.rest(trimmed, 2);
         if (secret.isEmpty()) {
           throw new ProtocolException(id, "SYNTAX", "AUTH needs a secret: '<id> AUTH <secret>'");
         }
@@ -79,7 +78,7 @@ final class RequestParser {
         long wait = millis(id, "wait-ms", words.get(4), 0);
         String token = words.get(5);
         String ownerToken = token.equals("-") ? null : token(id, token);
-        String owner = words.size() > 6 ? rest(trimmed, 6) : "";
+        String owner = words.size() > 6 ? LineWords.rest(trimmed, 6) : "";
         if (owner.length() > MAX_OWNER_CHARS) {
           owner = owner.substring(0, MAX_OWNER_CHARS);
         }
@@ -110,9 +109,11 @@ final class RequestParser {
       case "CANCEL" -> {
         arity(id, verb, words, 1, " <acquire-request-id>");
         String target = words.get(2);
-        if (!isId(target)) {
+        if (!LineWords.isId(target)) {
           throw new ProtocolException(
-              id, "BAD_ARGUMENT", "CANCEL target '" + abbreviate(target) + "' is not a request id");
+              id,
+              "BAD_ARGUMENT",
+              "CANCEL target '" + LineWords.abbreviate(target) + "' is not a request id");
         }
         yield new Request.Cancel(id, target);
       }
@@ -121,7 +122,7 @@ final class RequestParser {
               id,
               "UNKNOWN_COMMAND",
               "unknown command '"
-                  + abbreviate(words.get(1))
+                  + LineWords.abbreviate(words.get(1))
                   + "'; known: AUTH, PING, ACQUIRE, ACQUIRE-ALL, RENEW, HOLD, RELEASE, STATUS,"
                   + " STATS, CANCEL, QUIT");
     };
@@ -137,9 +138,9 @@ final class RequestParser {
     }
     long ttl = millis(id, "ttl-ms", head.get(2), 1);
     String count = head.get(3);
-    if (!isDigits(count)) {
+    if (!LineWords.isDigits(count)) {
       throw new ProtocolException(
-          id, "BAD_ARGUMENT", "n '" + abbreviate(count) + "' is not a whole number");
+          id, "BAD_ARGUMENT", "n '" + LineWords.abbreviate(count) + "' is not a whole number");
     }
     long n = Long.parseLong(count);
     if (n < 1) {
@@ -156,7 +157,7 @@ final class RequestParser {
               + " locks");
     }
     int pairs = (int) n;
-    List<String> words = split(line, 4 + 2 * pairs);
+    List<String> words = LineWords.split(line, 4 + 2 * pairs);
     if (words.size() < 4 + 2 * pairs) {
       int got = words.size() - 4;
       String missing =
@@ -187,7 +188,7 @@ final class RequestParser {
             "lock "
                 + number
                 + " '"
-                + abbreviate(wire)
+                + LineWords.abbreviate(wire)
                 + "' is lock "
                 + earlier
                 + " again; every lock may appear once");
@@ -197,7 +198,7 @@ final class RequestParser {
           token.equals("-") ? null : token(id, token, "owner token of lock " + number);
       locks.add(new Request.AcquireAll.Part(lockId, wire, ownerToken));
     }
-    String owner = rest(line, 4 + 2 * pairs);
+    String owner = LineWords.rest(line, 4 + 2 * pairs);
     if (owner.length() > MAX_OWNER_CHARS) {
       owner = owner.substring(0, MAX_OWNER_CHARS);
     }
@@ -256,13 +257,13 @@ final class RequestParser {
 
   /** An owner token; {@code field} names it in the error message. */
   private static String token(String id, String token, String field) throws ProtocolException {
-    if (!isToken(token)) {
+    if (!LineWords.isToken(token)) {
       throw new ProtocolException(
           id,
           "BAD_ARGUMENT",
           field
               + " '"
-              + abbreviate(token)
+              + LineWords.abbreviate(token)
               + "' is invalid; use 1 to 128 printable ASCII characters without spaces");
     }
     return token;
@@ -270,9 +271,11 @@ final class RequestParser {
 
   private static long millis(String id, String field, String value, long min)
       throws ProtocolException {
-    if (!isDigits(value)) {
+    if (!LineWords.isDigits(value)) {
       throw new ProtocolException(
-          id, "BAD_ARGUMENT", field + " '" + abbreviate(value) + "' is not a whole number");
+          id,
+          "BAD_ARGUMENT",
+          field + " '" + LineWords.abbreviate(value) + "' is not a whole number");
     }
     long millis = Long.parseLong(value);
     if (millis < min || millis > Protocol.MAX_MILLIS) {
@@ -282,87 +285,5 @@ final class RequestParser {
           field + " " + millis + " is out of range " + min + ".." + Protocol.MAX_MILLIS);
     }
     return millis;
-  }
-
-  /** Splits on runs of blanks into at most {@code limit} words. */
-  private static List<String> split(String line, int limit) {
-    List<String> words = new ArrayList<>(limit);
-    int i = 0;
-    int n = line.length();
-    while (i < n && words.size() < limit) {
-      while (i < n && isBlank(line.charAt(i))) {
-        i++;
-      }
-      int start = i;
-      while (i < n && !isBlank(line.charAt(i))) {
-        i++;
-      }
-      if (i > start) {
-        words.add(line.substring(start, i));
-      }
-    }
-    return words;
-  }
-
-  /** The text after the first {@code skip} words, stripped. */
-  private static String rest(String line, int skip) {
-    int i = 0;
-    int n = line.length();
-    for (int w = 0; w < skip; w++) {
-      while (i < n && isBlank(line.charAt(i))) {
-        i++;
-      }
-      while (i < n && !isBlank(line.charAt(i))) {
-        i++;
-      }
-    }
-    return line.substring(i).strip();
-  }
-
-  /** {@code [A-Za-z0-9_.:-]{1,32}}. */
-  static boolean isId(String id) {
-    return isRun(
-        id,
-        32,
-        c ->
-            c >= 'a' && c <= 'z'
-                || c >= 'A' && c <= 'Z'
-                || c >= '0' && c <= '9'
-                || c == '_'
-                || c == '.'
-                || c == ':'
-                || c == '-');
-  }
-
-  /** 1 to 128 printable ASCII characters other than space. */
-  static boolean isToken(String token) {
-    return isRun(token, 128, c -> c >= 0x21 && c <= 0x7E);
-  }
-
-  /** 1 to 13 decimal digits. */
-  static boolean isDigits(String value) {
-    return isRun(value, 13, c -> c >= '0' && c <= '9');
-  }
-
-  /** Whether {@code text} is 1 to {@code maxLength} characters, each one {@code allowed}. */
-  private static boolean isRun(String text, int maxLength, IntPredicate allowed) {
-    int n = text.length();
-    if (n < 1 || n > maxLength) {
-      return false;
-    }
-    for (int i = 0; i < n; i++) {
-      if (!allowed.test(text.charAt(i))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean isBlank(char c) {
-    return c == ' ' || c == '\t';
-  }
-
-  static String abbreviate(String text) {
-    return text.length() <= 40 ? text : text.substring(0, 40) + "...";
   }
 }
