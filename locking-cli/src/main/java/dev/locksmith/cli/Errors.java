@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.PicocliException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
@@ -135,7 +136,7 @@ final class Errors {
   static boolean verboseIn(String[] args) {
     try {
       return verbose(Main.commandLine().parseArgs(args));
-    } catch (ParameterException e) {
+    } catch (PicocliException e) {
       return verboseBeforeDoubleDash(args);
     }
   }
