@@ -24,6 +24,11 @@ final class Listeners implements LockListener {
     return allowIoThreads;
   }
 
+  @Override
+  public void attached(Locksmith engine) {
+    each(listener -> listener.attached(engine));
+  }
+
   private void each(Consumer<LockListener> call) {
     for (LockListener listener : listeners) {
       try {

@@ -51,11 +51,12 @@ public final class Locksmith implements AutoCloseable {
   private final LeaseAcquirer acquirer;
   private final LockedCalls lockedCalls;
   private final ProgrammaticCalls programmatic;
+  private final Listeners listeners;
   private final EngineShutdown shutdown;
 
   private Locksmith(Builder builder) {
     this.providers = new ConfiguredProviders(builder.providers);
-    Listeners listeners = new Listeners(builder.listeners);
+    this.listeners = new Listeners(builder.listeners);
     this.keeper = new LeaseKeeper(builder.ticker, builder.renewalExecutor);
     this.circuits =
         new ProviderCircuits(
@@ -474,6 +475,7 @@ public final class Locksmith implements AutoCloseable {
      */
     public Locksmith build() {
       Locksmith engine = new Locksmith(this);
+      engine.listeners.attached(engine);
       if (!requireProvidersAtStartup) {
         engine.circuits.probeAll();
         return engine;

@@ -34,10 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A meter usually appears with its first event, so a counter such as {@value #LOST} would be
  * missing, not zero, until the first lease is lost, and an alert rule could not tell "none" from
  * "not reported". {@link #registerProviders} registers every meter the listener can produce, at
- * zero, for each provider, under the lock name {@value #NO_NAME}; the Spring and Micronaut
- * integrations call it once the engine is built (elsewhere, call it after building the engine).
- * Those series only ever count events of a lock really named {@value #NO_NAME}, so sums over names
- * stay right.
+ * zero, for each provider, under the lock name {@value #NO_NAME}; the listener calls it itself for
+ * each engine it is given to, as the engine is built ({@link #attached}). Those series only ever
+ * count events of a lock really named {@value #NO_NAME}, so sums over names stay right.
  */
 public final class MicrometerLockListener implements LockListener {
   /** Timer of lock acquisitions. */
@@ -89,14 +88,12 @@ public final class MicrometerLockListener implements LockListener {
   }
 
   /**
-   * Registers, at zero, every timer and counter this listener can produce for each of an engine's
-   * providers, named as its lock events name them ({@code default} for the default provider); see
-   * {@link #registerProviders(Collection)}. The Spring and Micronaut integrations call it once the
-   * engine is built.
-   *
-   * @param engine the engine whose providers to register
+   * Registers every meter at zero for each provider of an engine this listener was given to, named
+   * as its lock events name them ({@code default} for the default provider); see {@link
+   * #registerProviders}.
    */
-  public void registerProviders(Locksmith engine) {
+  @Override
+  public void attached(Locksmith engine) {
     Set<String> names = new TreeSet<>();
     engine.providers().keySet().forEach(name -> names.add(name.isEmpty() ? "default" : name));
     registerProviders(names);

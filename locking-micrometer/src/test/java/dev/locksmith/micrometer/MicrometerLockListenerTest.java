@@ -51,13 +51,38 @@ class MicrometerLockListenerTest {
       assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isZero();
       assertThat(acquisitions("invoice")).isEqualTo(1);
       assertThat(
-              registry.get(MicrometerLockListener.ACQUIRE).tags("outcome", "busy").timer().count())
+              registry
+                  .get(MicrometerLockListener.ACQUIRE)
+                  .tags("outcome", "busy", "name", "invoice")
+                  .timer()
+                  .count())
           .isEqualTo(1);
       assertThat(registry.get(MicrometerLockListener.HELD).tag("name", "invoice").timer().count())
           .isEqualTo(1);
       assertThat(registry.find(MicrometerLockListener.ACQUIRE).tagKeys("key").meters()).isEmpty();
       assertThat(registry.getMeters())
           .allSatisfy(m -> assertThat(m.getId().getTags().toString()).doesNotContain("customer-7"));
+    }
+  }
+
+  @Test
+  void anEngineBuiltWithTheListenerHasItsProvidersMetersAtZeroAndOneWithoutHasNone() {
+    try (Locksmith withMeters =
+            Locksmith.builder()
+                .defaultProvider(MemoryLockProvider.isolated())
+                .provider("extra", MemoryLockProvider.isolated())
+                .listener(new MicrometerLockListener(registry))
+                .build();
+        Locksmith without =
+            Locksmith.builder().provider("unmetered", MemoryLockProvider.isolated()).build()) {
+      for (String provider : List.of("default", "extra")) {
+        assertThat(registry.get(MicrometerLockListener.LOST).tag("provider", provider).counter())
+            .as("lost for %s", provider)
+            .satisfies(counter -> assertThat(counter.count()).isZero());
+      }
+      assertThat(registry.find(MicrometerLockListener.LOST).tag("provider", "unmetered").meters())
+          .as("an engine that does not report to the listener")
+          .isEmpty();
     }
   }
 

@@ -3,6 +3,8 @@ package dev.locksmith.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.micrometer.MicrometerLockListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Statistic;
@@ -14,6 +16,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.micrometer.metrics.actuate.endpoint.MetricsEndpoint;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -63,10 +66,35 @@ class MetersAtZeroBootTest {
     }
   }
 
+  @Test
+  void anEngineOfTheApplicationsOwnWithoutTheListenerGetsNoSeriesThatNeverMove() {
+    try (ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(OwnEngine.class)
+            .web(WebApplicationType.NONE)
+            .properties("spring.main.banner-mode=off")
+            .run()) {
+      MetricsEndpoint metrics = new MetricsEndpoint(context.getBean(MeterRegistry.class));
+      assertThat(context.getBean(Locksmith.class).providers()).containsKey("");
+      assertThat(metrics.metric(MicrometerLockListener.LOST, List.of("provider:default")))
+          .as("a zero that would stay zero whatever its engine lost")
+          .isNull();
+    }
+  }
+
   @SpringBootConfiguration
   @EnableAutoConfiguration
   @Import(Job.class)
   static class App {}
+
+  /** An application that builds its own engine, with no listener. */
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class OwnEngine {
+    @Bean(destroyMethod = "close")
+    Locksmith locksmith() {
+      return Locksmith.builder().defaultProvider(MemoryLockProvider.isolated()).build();
+    }
+  }
 
   /** A locked method. */
   public static class Job {

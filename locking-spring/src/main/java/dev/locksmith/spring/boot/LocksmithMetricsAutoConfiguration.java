@@ -1,10 +1,7 @@
 package dev.locksmith.spring.boot;
 
-import dev.locksmith.core.Locksmith;
 import dev.locksmith.micrometer.MicrometerLockListener;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,9 +9,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Micrometer meters for lock events when a {@link MeterRegistry} is present, every one registered
- * at zero for each provider once the engine exists, so that they are reported before their first
- * event.
+ * Micrometer meters for lock events when a {@link MeterRegistry} is present. The listener registers
+ * every meter at zero for each provider of the engine it is given to as that engine is built, so
+ * that they are reported before their first event; an engine without it gets none.
  */
 @AutoConfiguration(
     afterName = {
@@ -34,12 +31,5 @@ public final class LocksmithMetricsAutoConfiguration {
   @ConditionalOnMissingBean
   static MicrometerLockListener micrometerLockListener(MeterRegistry registry) {
     return new MicrometerLockListener(registry);
-  }
-
-  /** Registers the meters at zero for each of the engine's providers once all singletons exist. */
-  @Bean
-  static SmartInitializingSingleton locksmithMetersAtZero(
-      ObjectProvider<MicrometerLockListener> listener, ObjectProvider<Locksmith> locksmith) {
-    return () -> listener.ifAvailable(meters -> locksmith.ifUnique(meters::registerProviders));
   }
 }
