@@ -98,9 +98,7 @@ public final class AspectLocksmith {
         fromSettings = true;
         LOG.info(
             "Locksmith engine for @DistributedLock created from settings; providers: {}",
-            current.providers().keySet().stream()
-                .map(name -> name.isEmpty() ? "default" : name)
-                .toList());
+            current.providerNames());
       }
       return current;
     } finally {

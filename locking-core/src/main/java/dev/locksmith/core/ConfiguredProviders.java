@@ -1,9 +1,12 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LockProvider;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,6 +29,13 @@ final class ConfiguredProviders {
 
   Map<String, LockProvider> all() {
     return byName;
+  }
+
+  /** The configured names as lock events give them, sorted. */
+  SortedSet<String> displayNames() {
+    SortedSet<String> names = new TreeSet<>();
+    byName.keySet().forEach(name -> names.add(display(name)));
+    return Collections.unmodifiableSortedSet(names);
   }
 
   static String display(String name) {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -211,6 +212,16 @@ public final class Locksmith implements AutoCloseable {
    */
   public Map<String, LockProvider> providers() {
     return providers.all();
+  }
+
+  /**
+   * The configured providers' names as lock events, health and metrics give them, sorted: {@code
+   * default} for the default provider, every other by its configured name.
+   *
+   * @return the configured providers' names, sorted; {@code default} for the default provider
+   */
+  public SortedSet<String> providerNames() {
+    return providers.displayNames();
   }
 
   /**

@@ -15,7 +15,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -252,6 +254,31 @@ class ProviderOutageTest extends OutageFixture {
           .singleElement()
           .extracting(ProviderHealth::name)
           .isEqualTo("default");
+    }
+  }
+
+  @Test
+  void providerNamesAreTheNamesLockEventsGiveEachConfiguredProviderAliasesIncluded()
+      throws Exception {
+    Set<String> eventProviders = ConcurrentHashMap.newKeySet();
+    LockListener listener =
+        new LockListener() {
+          @Override
+          public void acquired(LockEvent event, Duration waited) {
+            eventProviders.add(event.provider());
+          }
+        };
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .provider("orders", provider)
+            .listener(listener)
+            .build()) {
+      locksmith.run(LockOptions.named("a"), () -> {});
+      locksmith.run(LockOptions.named("b").withProvider("orders"), () -> {});
+
+      assertThat(locksmith.providerNames()).containsExactly("default", "orders");
+      assertThat(eventProviders).containsExactlyInAnyOrderElementsOf(locksmith.providerNames());
     }
   }
 

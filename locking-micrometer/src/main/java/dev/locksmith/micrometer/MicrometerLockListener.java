@@ -13,8 +13,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -94,9 +92,7 @@ public final class MicrometerLockListener implements LockListener {
    */
   @Override
   public void attached(Locksmith engine) {
-    Set<String> names = new TreeSet<>();
-    engine.providers().keySet().forEach(name -> names.add(name.isEmpty() ? "default" : name));
-    registerProviders(names);
+    registerProviders(engine.providerNames());
   }
 
   /**
