@@ -15,6 +15,7 @@ import io.micronaut.inject.BeanDefinition;
 import io.micronaut.inject.ExecutableMethod;
 import java.lang.reflect.Method;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,21 +42,30 @@ final class LockValidation {
   LockValidation(BeanContext beanContext, Locksmith locksmith, LockedMethods methods) {
     Set<Method> checked = new HashSet<>();
     for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
-      for (ExecutableMethod<?, ?> executable : definition.getExecutableMethods()) {
-        // Executable without the binding: made so by another stereotype (@Scheduled, a route,
-        // @Executable) in a class compiled without the mapper; checkIntercepted refuses it.
-        if (executable.hasStereotype(DistributedLock.class) && boundToTheInterceptor(executable)) {
-          Method method = methods.register(executable);
-          if (checked.add(method)) {
-            locksmith.validate(method);
-          }
+      for (Method method : interceptedMethods(definition, methods)) {
+        if (checked.add(method)) {
+          locksmith.validate(method);
         }
       }
     }
     for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
-      checkIntercepted(definition, checked);
+      checkIntercepted(definition, methods, checked);
     }
     LOG.debug("Locksmith checked {} @DistributedLock methods", checked.size());
+  }
+
+  /** The annotated methods that this bean definition runs through the interceptor. */
+  private static Set<Method> interceptedMethods(
+      BeanDefinition<?> definition, LockedMethods methods) {
+    Set<Method> intercepted = new HashSet<>();
+    for (ExecutableMethod<?, ?> executable : definition.getExecutableMethods()) {
+      // Executable without the binding: made so by another stereotype (@Scheduled, a route,
+      // @Executable) in a class compiled without the mapper; checkIntercepted refuses it.
+      if (executable.hasStereotype(DistributedLock.class) && boundToTheInterceptor(executable)) {
+        intercepted.add(methods.register(executable));
+      }
+    }
+    return intercepted;
   }
 
   /**
@@ -72,34 +82,50 @@ final class LockValidation {
                     .orElse(false));
   }
 
-  /** Fails for an annotated method of the bean's class that has no interceptor around it. */
-  private static void checkIntercepted(BeanDefinition<?> definition, Set<Method> intercepted) {
-    for (Method method : LockedMethods.annotatedMethods(definition.getBeanType())) {
+  /**
+   * Fails for an annotated method of the bean's class that this bean does not run through the
+   * interceptor, even when another bean of the same class does (a bean a {@code @Factory} method
+   * returns is not advised).
+   */
+  private static void checkIntercepted(
+      BeanDefinition<?> definition, LockedMethods methods, Set<Method> interceptedElsewhere) {
+    List<Method> annotated = LockedMethods.annotatedMethods(definition.getBeanType());
+    if (annotated.isEmpty()) {
+      return;
+    }
+    Set<Method> intercepted = interceptedMethods(definition, methods);
+    for (Method method : annotated) {
       if (!intercepted.contains(method)) {
-        throw notIntercepted(definition, method);
+        throw notIntercepted(definition, method, interceptedElsewhere.contains(method));
       }
     }
   }
 
   private static LockConfigurationException notIntercepted(
-      BeanDefinition<?> definition, Method method) {
+      BeanDefinition<?> definition, Method method, boolean interceptedElsewhere) {
     Method source = AnnotatedMethods.sourceOf(method).orElse(method);
     String reason =
-        !source.equals(method)
-            ? "the annotation is on "
-                + Signatures.of(source)
-                + ", and Micronaut does not carry a method annotation over to the method that"
-                + " implements or overrides it; put @DistributedLock on "
-                + Signatures.of(method)
-                + " itself"
-            : Proxies.canIntercept(method)
-                ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
-                    + " annotation mapper. Add dev.locksmith:locksmith-micronaut to the annotation"
-                    + " processor path next to io.micronaut:micronaut-inject-java"
-                : "it is "
-                    + Proxies.NOT_INTERCEPTABLE
-                    + ", so Micronaut cannot intercept it; make it package-private, protected or"
-                    + " public and not final";
+        interceptedElsewhere
+            ? "this bean ("
+                + definition
+                + ") is made without Micronaut's interceptor, as a bean a @Factory method returns"
+                + " is, while the class's own bean is intercepted; inject the bean Micronaut"
+                + " creates for the class instead of making one in a factory"
+            : !source.equals(method)
+                ? "the annotation is on "
+                    + Signatures.of(source)
+                    + ", and Micronaut does not carry a method annotation over to the method that"
+                    + " implements or overrides it; put @DistributedLock on "
+                    + Signatures.of(method)
+                    + " itself"
+                : Proxies.canIntercept(method)
+                    ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
+                        + " annotation mapper. Add dev.locksmith:locksmith-micronaut to the annotation"
+                        + " processor path next to io.micronaut:micronaut-inject-java"
+                    : "it is "
+                        + Proxies.NOT_INTERCEPTABLE
+                        + ", so Micronaut cannot intercept it; make it package-private, protected or"
+                        + " public and not final";
     return new LockConfigurationException(
         "@DistributedLock on "
             + Signatures.of(method)

@@ -77,6 +77,15 @@ class BadConfigurationTest {
   }
 
   @Test
+  void aFactoryMadeBeanOfALockedClassIsNotTakenForTheInterceptedOne() {
+    assertStartFails(MEM, "factory-made")
+        .contains(BadlyConfiguredJobs.Sweeper.class.getName() + ".sweep()")
+        .contains("would run without a lock")
+        .contains("@Factory")
+        .doesNotContain("annotation processor path");
+  }
+
+  @Test
   void noDefaultProviderForAMethodThatNeedsOne() {
     assertStartFails(Map.of(), "no-provider")
         .contains(BadlyConfiguredJobs.NeedsDefault.class.getName() + ".run()")

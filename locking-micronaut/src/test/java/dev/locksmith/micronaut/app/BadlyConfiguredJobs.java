@@ -5,6 +5,7 @@ import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.spi.LockProvider;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.util.concurrent.Future;
 
@@ -88,6 +89,24 @@ final class BadlyConfiguredJobs {
 
     void start() {
       run();
+    }
+  }
+
+  /** Intercepted as a bean of its own, and made once more, unadvised, by {@link SweeperFactory}. */
+  @Singleton
+  @Requires(env = "factory-made")
+  static class Sweeper {
+    @DistributedLock
+    void sweep() {}
+  }
+
+  @Factory
+  @Requires(env = "factory-made")
+  static class SweeperFactory {
+    @Singleton
+    @Named("nightly")
+    Sweeper nightlySweeper() {
+      return new Sweeper();
     }
   }
 
