@@ -232,18 +232,23 @@ public final class FileLockMaintenance {
         return;
       }
       byte[] head = head(file);
-      String lockId = head == null ? null : lockIdOf(head);
-      if (head != null && lockId != null) {
-        String name = file.getFileName().toString();
-        LockFileNames.LockFiles files =
-            new LockFileNames.LockFiles(directory, LockFileNames.baseName(lockId));
-        if (!name.startsWith(files.base() + ".")) {
-          return;
-        }
-        long value = value(file, head, files, lockId);
-        if (value > tokenLimit()) {
-          return;
-        }
+      if (head == null) {
+        return;
+      }
+      String lockId = lockIdOf(head);
+      if (lockId == null) {
+        LOG.warn("Not pruning {}: it does not start like a counter file", file);
+        return;
+      }
+      String name = file.getFileName().toString();
+      LockFileNames.LockFiles files =
+          new LockFileNames.LockFiles(directory, LockFileNames.baseName(lockId));
+      if (!name.startsWith(files.base() + ".")) {
+        return;
+      }
+      long value = value(file, head, files, lockId);
+      if (value < 0 || value > tokenLimit()) {
+        return;
       }
       deleteLeftover(file, attributes.size());
     }

@@ -125,6 +125,24 @@ class FileLockMaintenanceTest {
   }
 
   @Test
+  void counterFilesTakenAwayThatCannotBeReadAreLeftForAnOperator() throws Exception {
+    LockFileNames.LockFiles files = LockFileNames.of(dir, "job");
+    Path garbledSlot = files.taken("garbled-slot");
+    Files.writeString(garbledSlot, "locksmith-fence 2\nlock-id=job\ngarbage\n");
+    Path garbledHead = files.taken("garbled-head");
+    Files.writeString(garbledHead, "garbage from byte 0\n");
+    FileTime old = FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+    Files.setLastModifiedTime(garbledSlot, old);
+    Files.setLastModifiedTime(garbledHead, old);
+
+    FileLockMaintenance.PruneReport report = pruneLater();
+
+    assertThat(report.leftoversDeleted()).isZero();
+    assertThat(garbledSlot).exists();
+    assertThat(garbledHead).exists();
+  }
+
+  @Test
   void anAcquisitionWhilePruneHasTheCounterAwayMakesPrunePutItBack() throws Exception {
     FileLockProvider provider = provider();
     long first = grantAndRelease(provider, "raced");
