@@ -46,9 +46,12 @@ final class Held {
     return lost;
   }
 
-  /** Records a renewal; a renewal that moves the end earlier detaches the lease. */
-  void renewed(int newVersion, LeaseGrant renewed) {
-    if (renewed.deadlineNanos() - grant().deadlineNanos() < 0) {
+  /**
+   * Records a renewal; a hold (a renewal to another ttl than the lease's own: the engine keeping it
+   * for a minimum hold, shorter or longer) or one that moves the end earlier detaches the lease.
+   */
+  void renewed(int newVersion, LeaseGrant renewed, boolean hold) {
+    if (hold || renewed.deadlineNanos() - grant().deadlineNanos() < 0) {
       detached = true;
     }
     written = new Written(newVersion, renewed);

@@ -147,7 +147,7 @@ public final class ZkLockProvider implements LockProvider {
               () -> client.setData().forPath(held.path, held.data.holdingFor(ttlMillis).encode()));
       LeaseGrant renewed =
           held.grant().renewed(ttl, sent + TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-      held.renewed(stat.getVersion(), renewed);
+      held.renewed(stat.getVersion(), renewed, !ttl.equals(lease.ttl()));
       ends.schedule(held);
       return Optional.of(renewed);
     } catch (KeeperException e) {

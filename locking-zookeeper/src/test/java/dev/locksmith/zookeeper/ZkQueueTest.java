@@ -192,6 +192,25 @@ class ZkQueueTest {
   }
 
   @Test
+  void aLeaseLengthenedToItsMinHoldOutlivesTheCloseOfItsProvider() throws Exception {
+    ZkLockProvider provider = ZkLockProvider.builder(curator).basePath("/app/long-hold").build();
+    Duration ttl = Duration.ofSeconds(1);
+    Duration minHold = Duration.ofSeconds(3); // longer than the renewed ttl: the hold lengthens it
+    long grantedAt = System.nanoTime();
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      locksmith.acquire(LockOptions.named("held-longer").withTtl(ttl).withMinHold(minHold)).close();
+    }
+    provider.close();
+    try (ZkLockProvider same = ZkLockProvider.builder(curator).basePath("/app/long-hold").build()) {
+      assertThat(same.tryAcquire(LockRequest.of("held-longer", TTL))).isEmpty();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> same.tryAcquire(LockRequest.of("held-longer", TTL)).isPresent());
+      assertThat(Duration.ofNanos(System.nanoTime() - grantedAt)).isGreaterThanOrEqualTo(minHold);
+    }
+  }
+
+  @Test
   void aGrantNeverOutlivesItsNode() throws Exception {
     try (ZkLockProvider a = provider()) {
       String id = "deleted-by-hand";
