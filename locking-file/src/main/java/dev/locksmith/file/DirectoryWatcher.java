@@ -75,18 +75,33 @@ final class DirectoryWatcher implements AutoCloseable {
       return;
     }
     started = true;
+    WatchService watch = null;
     try {
-      WatchService watch = directory.getFileSystem().newWatchService();
+      watch = directory.getFileSystem().newWatchService();
       directory.register(watch, StandardWatchEventKinds.ENTRY_DELETE);
-      service = watch;
-      Thread t = new Thread(() -> run(watch), "locksmith-file-watch " + directory.getFileName());
-      t.setDaemon(true);
-      thread = t;
-      t.start();
     } catch (IOException | UnsupportedOperationException e) {
       LOG.debug("No directory watch on {}; waiters poll only: {}", directory, e.toString());
+      closeQuietly(watch); // its thread and inotify descriptor would outlive it otherwise
       started = false;
       retryAtNanos = System.nanoTime() + RETRY_NANOS;
+      return;
+    }
+    service = watch;
+    WatchService watching = watch;
+    Thread t = new Thread(() -> run(watching), "locksmith-file-watch " + directory.getFileName());
+    t.setDaemon(true);
+    thread = t;
+    t.start();
+  }
+
+  private static void closeQuietly(@Nullable WatchService watch) {
+    if (watch == null) {
+      return;
+    }
+    try {
+      watch.close();
+    } catch (IOException e) {
+      LOG.debug("Closing a watch service that did not start failed", e);
     }
   }
 
