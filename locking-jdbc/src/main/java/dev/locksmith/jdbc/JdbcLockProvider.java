@@ -292,7 +292,14 @@ public final class JdbcLockProvider implements LockProvider {
       return null;
     }
     PgListener created = new PgListener(listenerOpener, settings.channel(), wakeUps, description);
-    return listener.compareAndSet(null, created) ? created : listener.get();
+    if (!listener.compareAndSet(null, created)) {
+      return listener.get();
+    }
+    if (closed) {
+      // close() ran between the check above and the swap and may not have seen this listener.
+      created.close();
+    }
+    return created;
   }
 
   private void checkOpen() {
