@@ -183,6 +183,11 @@ final class ConnectionOpener {
       String secret = settings.secret();
       if (secret != null) {
         Reply reply = awaitAuth(c.send(RequestLines.auth(secret)), deadline);
+        if (!reply.is("OK") && !reply.rest().startsWith("AUTH ")) {
+          // ERR LIMIT (the server is full) or anything else but a wrong secret: an outage.
+          throw new LockProviderException(
+              "Provider " + settings + ": the server refused the connection: " + reply.rest());
+        }
         if (!reply.is("OK")) {
           throw new LockConfigurationException(
               "Provider "

@@ -89,6 +89,24 @@ class SecurityTest {
   }
 
   @Test
+  void aFullServerIsAnOutageNotARejectedSecret() throws Exception {
+    try (LockServer server =
+        LockServer.builder().port(0).secret("s3cret").maxConnections(1).build()) {
+      int port = server.start();
+      try (LockProvider first = LockProviders.create("tcp://127.0.0.1:" + port + "?secret=s3cret");
+          LockProvider second =
+              LockProviders.create("tcp://127.0.0.1:" + port + "?secret=s3cret")) {
+        assertThat(first.tryAcquire(LockRequest.of("a", TTL))).isPresent();
+        assertThatThrownBy(() -> second.tryAcquire(LockRequest.of("b", TTL)))
+            .isInstanceOf(LockProviderException.class)
+            .isNotInstanceOf(LockConfigurationException.class)
+            .hasMessageContaining("LIMIT")
+            .hasMessageNotContaining("secret");
+      }
+    }
+  }
+
+  @Test
   void aSecretRejectedOnReconnectBacksOffWithAClearError() throws Exception {
     int port;
     LockProvider provider;

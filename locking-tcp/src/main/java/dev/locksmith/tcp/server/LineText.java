@@ -7,9 +7,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The text of one connection's request lines: plain ASCII (the usual case) without a decoder and
- * through one reused array, anything else as strict UTF-8; a trailing CR is dropped. Event loop
- * only.
+ * The text of one connection's request lines: plain ASCII (the usual case) without a decoder,
+ * anything else as strict UTF-8; a trailing CR is dropped. Event loop only.
  */
 final class LineText {
   private final CharsetDecoder utf8 =
@@ -17,8 +16,6 @@ final class LineText {
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT);
-
-  private byte[] lineBytes = new byte[256];
 
   /**
    * The line in {@code frame} (without its newline), without a trailing CR.
@@ -33,11 +30,8 @@ final class LineText {
   private String decode(ByteBuf frame) throws ProtocolException {
     int length = frame.readableBytes();
     if (frame.forEachByte(b -> b >= 0) < 0) {
-      if (lineBytes.length < length) {
-        lineBytes = new byte[Math.max(length, lineBytes.length * 2)];
-      }
-      frame.getBytes(frame.readerIndex(), lineBytes, 0, length);
-      return new String(lineBytes, 0, length, StandardCharsets.ISO_8859_1);
+      // No array kept per connection: one long line would pin its size for the connection's life.
+      return frame.toString(frame.readerIndex(), length, StandardCharsets.ISO_8859_1);
     }
     try {
       return utf8.reset().decode(frame.nioBuffer()).toString();
