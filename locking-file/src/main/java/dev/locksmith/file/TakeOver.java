@@ -88,7 +88,9 @@ final class TakeOver {
       // has open never again reaches the live counter. Counter files that an earlier generation
       // of stealers, or the stale holder itself, took away and left behind are counted too.
       List<Path> leftBehind = new ArrayList<>();
-      for (int earlier = 0; earlier < generation; earlier++) {
+      // This generation's own name too: a stealer that held it before failed half-way (an I/O
+      // error) and freed its claim, leaving the counter there; moving the fence onto it would fail.
+      for (int earlier = 0; earlier <= generation; earlier++) {
         leftBehind.add(files.taken(seen.identity(), earlier));
       }
       if (stale != null && stale.lockId().equals(lockId)) {

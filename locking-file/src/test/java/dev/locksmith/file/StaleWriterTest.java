@@ -208,6 +208,37 @@ class StaleWriterTest {
     assertThat(issued.get(3)).as("above the dead holder's token").isGreaterThan(last + 1);
   }
 
+  @Test
+  void aStealerThatFailsWithTheCounterTakenAwayDoesNotBlockTheNextOne() throws Exception {
+    FileLockProvider stealer = provider("skew=0ms");
+    FileLockProvider next = provider("skew=0ms");
+    List<Long> issued = new ArrayList<>();
+    long last = grantAndRelease(next, issued);
+    long now = System.currentTimeMillis();
+    LockRecord dead =
+        new LockRecord(ID, "dead", last + 1, now - 10_000, 1, "dead/1/t", "dead", 1, "t", now);
+    Files.write(LockFileNames.of(dir, ID).lock(), dead.encode());
+    stealer.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeStealRaise(String lockId, long staleToken) {
+            throw new IllegalStateException("disk full, say");
+          }
+        });
+    Optional<LeaseGrant> failed = Optional.empty();
+    try {
+      failed = stealer.tryAcquire(request(ID, LONG));
+    } catch (RuntimeException expected) {
+      // the take-over failed half-way, with the counter taken away under its generation's name
+    }
+    assertThat(failed).isEmpty();
+
+    LeaseGrant taken = next.tryAcquire(request(ID, LONG)).orElseThrow();
+
+    assertThat(taken.fencingToken()).isGreaterThan(last + 1);
+    assertThat(next.release(taken)).isTrue();
+  }
+
   /** A counter far above the clock, so that a value lost on the way would show in the tokens. */
   private long counterAheadOfTheClock(FileLockProvider provider, List<Long> issued)
       throws Exception {
