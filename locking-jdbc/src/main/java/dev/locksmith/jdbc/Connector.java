@@ -206,7 +206,7 @@ final class Connector {
   /** Failures after which the same operation on a fresh connection is safe and may succeed. */
   static boolean retriable(SQLException e) {
     String state = e.getSQLState();
-    if (e instanceof SQLTransientConnectionException) {
+    if (noConnectionInTime(e)) {
       return false; // the pool gave no connection within the timeout: no time for another try
     }
     if (state == null) {
@@ -229,7 +229,7 @@ final class Connector {
               + settings.table()
               + " does not exist and createTable=false; create it with the DDL in the"
               + " locking-jdbc README";
-    } else if (e instanceof SQLTransientConnectionException) {
+    } else if (noConnectionInTime(e)) {
       what =
           "no connection within the timeout of "
               + settings.timeout().toMillis()
@@ -240,6 +240,18 @@ final class Connector {
     }
     return new LockProviderException(
         "JDBC " + description + ": " + action + " of lock '" + lockId + "' failed: " + what, e);
+  }
+
+  /**
+   * Whether the pool gave no connection within its timeout: a transient connection failure with no
+   * SQL state or one of class 08 (connection exception). Decided on the state as well, since some
+   * drivers (MariaDB's) throw the same exception type for any state they do not classify, such as
+   * 3D000 "No database selected", which is a configuration error.
+   */
+  static boolean noConnectionInTime(SQLException e) {
+    String state = e.getSQLState();
+    return e instanceof SQLTransientConnectionException
+        && (state == null || state.startsWith("08"));
   }
 
   /** The first line of an SQL exception's message with its SQL state. */

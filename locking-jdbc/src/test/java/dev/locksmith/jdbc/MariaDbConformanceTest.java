@@ -1,15 +1,22 @@
 package dev.locksmith.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.FaultyPath;
 import dev.locksmith.testkit.StoreLifecycle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The test kit's conformance suite on the MariaDB (or MySQL) of {@code LOCKSMITH_TEST_MARIADB_URL},
@@ -31,6 +38,18 @@ class MariaDbConformanceTest extends JdbcConformance {
   static void dropTable() throws SQLException {
     if (url != null) {
       TestDatabases.dropTable(url, TABLE);
+    }
+  }
+
+  @Test
+  void aUrlWithoutADatabaseIsReportedAsSuchNotAsAnExhaustedPool() {
+    String noDatabase = url.replaceFirst("^(jdbc:mariadb://[^/?]+)/[^?]*", "$1/");
+    assertThat(noDatabase).as("the database left out of %s", url).doesNotContain("/test");
+    try (LockProvider provider = LockProviders.create(noDatabase)) {
+      assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("a", Duration.ofSeconds(10))))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("No database selected")
+          .hasMessageNotContaining("pool exhausted");
     }
   }
 
