@@ -197,10 +197,7 @@ class StaleWriterTest {
       last = grantAndRelease(others, issued);
     }
     // A holder wrote its record with the next token and died before storing it in the counter.
-    long now = System.currentTimeMillis();
-    LockRecord dead =
-        new LockRecord(ID, "dead", last + 1, now - 10_000, 1, "dead/1/t", "dead", 1, "t", now);
-    Files.write(LockFileNames.of(dir, ID).lock(), dead.encode());
+    writeDeadHolder(last + 1);
     Stopped paused = acquireStoppedAt(stealer, LONG, StaleWriterTest::beforeStealRaise);
 
     // The paused stealer's claim ages past the garbled grace; the next one takes over instead.
@@ -214,10 +211,7 @@ class StaleWriterTest {
     FileLockProvider next = provider("skew=0ms");
     List<Long> issued = new ArrayList<>();
     long last = grantAndRelease(next, issued);
-    long now = System.currentTimeMillis();
-    LockRecord dead =
-        new LockRecord(ID, "dead", last + 1, now - 10_000, 1, "dead/1/t", "dead", 1, "t", now);
-    Files.write(LockFileNames.of(dir, ID).lock(), dead.encode());
+    writeDeadHolder(last + 1);
     stealer.hooks(
         new TestHooks() {
           @Override
@@ -237,6 +231,14 @@ class StaleWriterTest {
 
     assertThat(taken.fencingToken()).isGreaterThan(last + 1);
     assertThat(next.release(taken)).isTrue();
+  }
+
+  /** A lock file of a holder that died with {@code token}, expired 10 s ago. */
+  private void writeDeadHolder(long token) throws Exception {
+    long now = System.currentTimeMillis();
+    LockRecord dead =
+        new LockRecord(ID, "dead", token, now - 10_000, 1, "dead/1/t", "dead", 1, "t", now);
+    Files.write(LockFileNames.of(dir, ID).lock(), dead.encode());
   }
 
   /** A counter far above the clock, so that a value lost on the way would show in the tokens. */
