@@ -7,6 +7,7 @@ import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -102,6 +103,30 @@ final class Acquisition {
    * can have used the file meanwhile. Otherwise ({@link #settle}) the counter is replaced with a
    * token above its current value.
    */
+  /**
+   * Removes the lock file this caller created and did not finish writing, never granted. Nobody
+   * else may touch it yet, unless the write stalled past the garbled grace (A3 broken): then others
+   * may have taken the empty file over and a new holder created the file at the name, which is put
+   * back, as a take-over does.
+   */
+  private void removeUnwritten(LockFileNames.LockFiles files, LockRequest request)
+      throws IOException {
+    Path tomb = files.tomb(OwnerTokens.newToken());
+    if (!directory.moveAway(files.lock(), tomb)) {
+      return;
+    }
+    LockRecord moved = directory.readRecord(tomb);
+    if (moved != null && !moved.ownerToken().equals(request.ownerToken())) {
+      LOG.error(
+          "Removing the unwritten lock file of '{}' moved another holder's file (a write stalled"
+              + " past the garbled grace?); putting it back",
+          request.lockId());
+      tombs.restore(files.lock(), tomb);
+      return;
+    }
+    Files.deleteIfExists(tomb);
+  }
+
   private Optional<LeaseGrant> create(
       LockRequest request,
       LockFileNames.LockFiles files,
@@ -119,10 +144,14 @@ final class Acquisition {
         long current = counter.read();
         token = Math.max(Math.max(current, knownToken) + 1, FencingCounter.clockFloor());
         record = record(request, token);
+        hooks.beforeLockWrite(request.lockId());
         directory.write(channel, record.encode());
       } catch (IOException | RuntimeException e) {
-        // Created a moment ago, not yet written, never granted: nobody else may touch it yet.
-        Files.deleteIfExists(files.lock());
+        try {
+          removeUnwritten(files, request);
+        } catch (IOException | RuntimeException cleanup) {
+          e.addSuppressed(cleanup);
+        }
         throw e;
       }
       try {

@@ -12,6 +12,9 @@ interface TestHooks {
   /** An acquisition has opened the fencing counter and has not yet created its lock file. */
   default void beforeLockCreate(String lockId) {}
 
+  /** An acquisition has created its lock file and has not yet written its record in it. */
+  default void beforeLockWrite(String lockId) {}
+
   /**
    * An acquisition has read the fencing counter and chosen its token (its record may already be in
    * the lock file), and has not yet stored the token in the counter.

@@ -3,8 +3,11 @@ package dev.locksmith.file;
 import static dev.locksmith.file.TestProviders.awaitGranted;
 import static dev.locksmith.file.TestProviders.request;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -231,6 +234,36 @@ class StaleWriterTest {
 
     assertThat(taken.fencingToken()).isGreaterThan(last + 1);
     assertThat(next.release(taken)).isTrue();
+  }
+
+  @Test
+  void anAcquisitionWhoseWriteFailsAfterOthersTookItsFileOverLeavesTheNewHoldersFile()
+      throws Exception {
+    FileLockProvider stalled = provider("skew=0ms");
+    LockFileNames.LockFiles files = LockFileNames.of(dir, ID);
+    long now = System.currentTimeMillis();
+    LockRecord newHolder =
+        new LockRecord(ID, "new", 42, now + 60_000, 60_000, "new", "host", 1, "t", now);
+    stalled.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeLockWrite(String lockId) {
+            // The write stalls past the garbled grace: others take the empty file over, and a new
+            // holder creates its own at the name. Then the write fails.
+            try {
+              Files.delete(files.lock());
+              Files.write(files.lock(), newHolder.encode());
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            throw new IllegalStateException("EIO, say");
+          }
+        });
+
+    assertThatThrownBy(() -> stalled.tryAcquire(request(ID, LONG)))
+        .hasStackTraceContaining("EIO, say");
+
+    assertThat(LockRecord.decode(Files.readAllBytes(files.lock()))).isEqualTo(newHolder);
   }
 
   /** A lock file of a holder that died with {@code token}, expired 10 s ago. */
