@@ -58,15 +58,16 @@ final class DataDirectory {
    * After the tasks already queued on the core thread (closed connections' releases and hand-offs),
    * closes the sequence there, which lowers the stored mark to the last token, and only then gives
    * up the directory: nothing of this server writes the mark after that. When the core thread is
-   * gone, gives up the directory at once; when it stays busy for 5 s, warns and gives it up too.
+   * gone, gives up the directory at once; when it stays busy for 5 s, warns and returns, and the
+   * directory stays locked until the queued close has run (or the process ends): a server started
+   * on it meanwhile is refused rather than having its mark lowered by this one's late write.
    *
    * @param core the thread that hands out tokens; null when the server never got to start it
    */
   void close(@Nullable EventLoop core) {
-    boolean closedOnCore = false;
     if (core != null) {
       try {
-        closedOnCore =
+        boolean closedOnCore =
             core.submit(
                     () -> {
                       try {
@@ -80,13 +81,12 @@ final class DataDirectory {
           LOG.warn(
               "Lock server core thread still busy; its data directory stays locked until done");
         }
+        return; // the queued close gives the directory up
       } catch (RejectedExecutionException e) {
-        closedOnCore = false;
+        LOG.debug("Lock server core thread gone; giving up its data directory now", e);
       }
     }
-    if (!closedOnCore) {
-      releaseLock();
-    }
+    releaseLock();
   }
 
   private void releaseLock() {
