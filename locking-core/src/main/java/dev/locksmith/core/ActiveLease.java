@@ -60,6 +60,8 @@ final class ActiveLease implements HeldLease {
 
   // How long it was held when its holder closed it, in nanoseconds (a primitive: no allocation).
   private volatile long heldNanos;
+  // Given up before its work ran (abandon): released with no minimum hold.
+  private volatile boolean abandoned;
   // Serialises the provider calls of renewal and release, so a late renewal cannot undo a release
   // or a minimum-hold shortening.
   private final ReentrantLock providerCalls = new ReentrantLock();
@@ -393,6 +395,12 @@ final class ActiveLease implements HeldLease {
     }
   }
 
+  @Override
+  public void abandon() {
+    abandoned = true;
+    close();
+  }
+
   private void dropHold() {
     if (holds.drop()) {
       releaseNow();
@@ -415,7 +423,7 @@ final class ActiveLease implements HeldLease {
       markLost(deadlineReason(now));
     }
     long heldNanos = now - acquiredAt;
-    long holdLeft = lostReason == null ? options.minHold().toNanos() - heldNanos : 0;
+    long holdLeft = lostReason == null && !abandoned ? options.minHold().toNanos() - heldNanos : 0;
     boolean skip = calls.skipRelease();
     boolean here = skip || calls.endsAtOnce(holdLeft);
     this.heldNanos = Math.max(0, heldNanos);

@@ -35,10 +35,21 @@ final class CompositeLease implements HeldLease {
     this.borrowed = List.copyOf(borrowed);
   }
 
-  /** Releases leases taken so far (in reverse order) and drops holds: an acquisition given up. */
+  /**
+   * Releases leases taken so far (in reverse order), with no minimum hold kept, and drops holds: an
+   * acquisition given up before its work ran.
+   */
   static void abandon(List<ActiveLease> owned, List<Runnable> borrowed) {
+    end(owned, borrowed, true);
+  }
+
+  private static void end(List<ActiveLease> owned, List<Runnable> borrowed, boolean givenUp) {
     for (int i = owned.size() - 1; i >= 0; i--) {
-      owned.get(i).close();
+      if (givenUp) {
+        owned.get(i).abandon();
+      } else {
+        owned.get(i).close();
+      }
     }
     borrowed.forEach(Runnable::run);
   }
@@ -146,7 +157,15 @@ final class CompositeLease implements HeldLease {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       HeldLeases.remove(this);
-      abandon(owned, borrowed);
+      end(owned, borrowed, false);
+    }
+  }
+
+  @Override
+  public void abandon() {
+    if (closed.compareAndSet(false, true)) {
+      HeldLeases.remove(this);
+      end(owned, borrowed, true);
     }
   }
 

@@ -11,6 +11,12 @@ interface HeldLease extends Lease {
   /** The event that names this lease to listeners (over several keys, the first key's). */
   LockEvent event();
 
+  /**
+   * Ends the lease of an acquisition given up before its work ran (timed out, refused, cancelled):
+   * released at once, with no minimum hold kept, since nothing ran under it.
+   */
+  void abandon();
+
   /** Whether its holder closed it. */
   boolean isClosed();
 

@@ -124,7 +124,7 @@ final class LockedCalls {
             try {
               Lease lease = acquire();
               if (!result.complete(lease) && lease != null) {
-                release(lease);
+                ((HeldLease) lease).abandon(); // cancelled meanwhile: nothing runs under it
               }
             } catch (Throwable e) {
               result.completeExceptionally(e);

@@ -147,6 +147,21 @@ class SeveralKeysTest {
   }
 
   @Test
+  void keysTakenByAWaitThatTimesOutAreNotKeptForAMinimumHoldSinceNothingRan() {
+    fixture.takenByAnother("acct:c");
+
+    assertThatThrownBy(
+            () ->
+                locksmith.acquire(
+                    ACCT.withKeys("c", "b", "a")
+                        .withMinHold(Duration.ofSeconds(30))
+                        .withWaitTimeout(Duration.ofMillis(300))))
+        .isInstanceOf(LockTimeoutException.class);
+
+    assertThat(fixture.held()).containsExactly("acct:c");
+  }
+
+  @Test
   void waitGetsTheWholeSetOnceTheBusyKeyIsFreed() throws Exception {
     LeaseGrant other = fixture.takenByAnother("acct:b");
     Future<List<String>> waiting = fixture.waitingOn("acct:b", ACCT.withKeys("b", "a"));
