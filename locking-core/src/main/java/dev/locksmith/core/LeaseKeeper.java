@@ -79,7 +79,7 @@ final class LeaseKeeper implements AutoCloseable {
     sweepLock.lock();
     try {
       if (sweeping == null && !closed) {
-        sweeping = threads.every(TICK_MILLIS, this::sweep);
+        sweeping = threads.every(TICK_MILLIS, this::sweepLogged);
       }
     } finally {
       sweepLock.unlock();
@@ -213,6 +213,18 @@ final class LeaseKeeper implements AutoCloseable {
    */
   void runAfter(Duration delay, Runnable task) {
     threads.runAfter(delay, task);
+  }
+
+  /**
+   * A sweep whose failure is logged, not thrown: one that escaped would end the periodic task for
+   * good, and no lease would be renewed or reported lost again.
+   */
+  private void sweepLogged() {
+    try {
+      sweep();
+    } catch (Throwable e) {
+      LOG.error("Lease sweep failed; it runs again at the next tick", e);
+    }
   }
 
   private void sweep() {

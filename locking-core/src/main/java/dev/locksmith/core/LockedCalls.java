@@ -10,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs intercepted calls of annotated methods under their locks: the method's spec and key, the
@@ -17,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * CompletionStage} completes, and release through the {@link ReleaseDeferral}.
  */
 final class LockedCalls {
+  private static final Logger LOG = LoggerFactory.getLogger(LockedCalls.class);
+
   private final MethodSpecs specs;
   private final LeaseAcquirer acquirer;
   private final Listeners listeners;
@@ -61,8 +65,9 @@ final class LockedCalls {
     try {
       Object result = invocation.proceed();
       if (spec.returnKind() == ReturnKind.STAGE && result != null) {
-        releaseNow = false;
-        return holdUntilComplete((CompletionStage<?>) result, lease::close, spec.method());
+        Object held = holdUntilComplete((CompletionStage<?>) result, lease::close, spec.method());
+        releaseNow = false; // only once the stage holds it: else released below
+        return held;
       }
       return result;
     } finally {
@@ -165,6 +170,10 @@ final class LockedCalls {
     try {
       deferred = releaseDeferral.deferRelease(lease, lease::close);
     } catch (RuntimeException e) {
+      LOG.warn(
+          "The release deferral failed for lock '{}'; released now: {}",
+          lease.lockId(),
+          Causes.oneLine(e));
       listeners.error(lease.event(), e);
       deferred = false;
     }

@@ -13,6 +13,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Renews the leases due on each provider together, through {@link LockProvider#renewAll} in chunks
@@ -23,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * #dispatch}); the batches run on the given executor.
  */
 final class RenewalLanes {
+  private static final Logger LOG = LoggerFactory.getLogger(RenewalLanes.class);
+
   private final Executor executor;
   private final @Nullable ThreadPoolExecutor ownPool;
   private final int maxThreads;
@@ -103,6 +107,11 @@ final class RenewalLanes {
         } catch (RejectedExecutionException closing) {
           // The engine is closing; its leases are left to expire.
           inFlight.set(false);
+        } catch (RuntimeException e) {
+          // A renewal executor of the application's that failed: tried again at the next tick.
+          inFlight.set(false);
+          LOG.error(
+              "The renewal executor did not take a renewal; trying again at the next tick", e);
         }
       }
     }
@@ -158,6 +167,15 @@ final class RenewalLanes {
       } catch (RuntimeException e) {
         for (int i = 0; i < locked.size(); i++) {
           locked.get(i).endRenewal(requests.get(i), null, e);
+        }
+        return;
+      } catch (Error e) {
+        // Not rethrown: it would leave every lease of the batch locked for provider calls, never
+        // renewed again and its release hanging; each is ended as by any failed renewal.
+        LOG.error("Renewing {} leases on {} failed", locked.size(), circuit.description(), e);
+        LockProviderException failure = new LockProviderException("renewAll failed: " + e, e);
+        for (int i = 0; i < locked.size(); i++) {
+          locked.get(i).endRenewal(requests.get(i), null, failure);
         }
         return;
       }

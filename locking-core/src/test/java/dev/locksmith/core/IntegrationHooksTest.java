@@ -117,14 +117,18 @@ class IntegrationHooksTest {
   }
 
   @Test
-  void failingDeferralReleasesAtOnce() throws Exception {
-    try (Locksmith locksmith =
-        engine(
-            (lease, release) -> {
-              throw new IllegalStateException("no transaction manager");
-            })) {
+  void failingDeferralReleasesAtOnceAndSaysSo() throws Exception {
+    try (ConsoleLog log = new ConsoleLog();
+        Locksmith locksmith =
+            engine(
+                (lease, release) -> {
+                  throw new IllegalStateException("no transaction manager");
+                })) {
       call(locksmith, new Ledger(), "post", "a-2");
       assertThat(provider.status("ledger:a-2").currentHolder()).isEmpty();
+      assertThat(log.lines("WARN", "release deferral failed for lock 'ledger:a-2'"))
+          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .contains("no transaction manager");
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -120,6 +121,48 @@ class RenewalBatchingTest {
   }
 
   /** Counts the renewal round trips (single or batched) and the leases renewed. */
+  @Test
+  void anErrorThrownByABatchRenewalLeavesNoLeaseStuck() throws Exception {
+    ThrowsOnce provider = new ThrowsOnce(MemoryLockProvider.isolated());
+    List<Lease> leases = new ArrayList<>();
+    try (Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build()) {
+      for (int i = 0; i < 50; i++) {
+        leases.add(locksmith.acquire(LockOptions.named("lease").withKey("k" + i).withTtl(TTL)));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> provider.thrown.getCount() == 0);
+      int batchesBefore = provider.batches.get();
+      await("renewing in batches again")
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> provider.batches.get() > batchesBefore);
+
+      // A lease whose renewal was under way when the error escaped kept its provider-call lock
+      // forever, so closing it hung.
+      CompletableFuture<Void> closed =
+          CompletableFuture.runAsync(() -> leases.forEach(Lease::close));
+      closed.get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The first batch renewal throws an {@link Error}; everything else goes through. */
+  static final class ThrowsOnce extends ForwardingProvider {
+    final CountDownLatch thrown = new CountDownLatch(1);
+    final AtomicInteger batches = new AtomicInteger();
+
+    ThrowsOnce(LockProvider delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
+      batches.incrementAndGet();
+      if (thrown.getCount() > 0) {
+        thrown.countDown();
+        throw new LinkageError("a class the provider needs is missing, say");
+      }
+      return delegate.renewAll(requests);
+    }
+  }
+
   static final class RoundTrips extends ForwardingProvider {
     final AtomicInteger trips = new AtomicInteger();
     final AtomicInteger renewed = new AtomicInteger();
