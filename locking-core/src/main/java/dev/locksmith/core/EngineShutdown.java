@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.Uninterruptibly;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -48,10 +49,16 @@ final class EngineShutdown {
       Thread.currentThread().interrupt();
     }
     circuits.stop();
-    stopThreads(deadline);
-    for (LockProvider provider : ownedProviders) {
-      provider.close();
-    }
+    // Bounded waits, each needed (no provider call after close, nothing cut by a closed client):
+    // an interrupt, of the caller's or above, must not cut them short.
+    Uninterruptibly.call(
+        () -> {
+          stopThreads(deadline);
+          for (LockProvider provider : ownedProviders) {
+            provider.close();
+          }
+          return null;
+        });
   }
 
   private void awaitLockedWork(long deadline) throws InterruptedException {

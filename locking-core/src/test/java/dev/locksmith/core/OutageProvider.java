@@ -47,6 +47,8 @@ final class OutageProvider implements LockProvider {
   final AtomicInteger statusCalls = new AtomicInteger();
   final AtomicInteger statusDone = new AtomicInteger();
   final AtomicBoolean closed = new AtomicBoolean();
+  // Whether close() ran with the thread's interrupt flag set.
+  final AtomicBoolean closedInterrupted = new AtomicBoolean();
 
   OutageProvider(String description) {
     this(description, MemoryLockProvider.isolated());
@@ -124,6 +126,7 @@ final class OutageProvider implements LockProvider {
 
   @Override
   public void close() {
+    closedInterrupted.set(Thread.currentThread().isInterrupted());
     closed.set(true);
     store.close();
   }

@@ -336,6 +336,29 @@ class ProviderOutageTest extends OutageFixture {
   }
 
   @Test
+  void anEngineClosedOnAnInterruptedThreadStillClosesItsProvidersUninterruptedAndKeepsTheFlag() {
+    int before = OutageProviderFactory.CREATED.size();
+    Locksmith locksmith =
+        Locksmith.builder()
+            .settings(LocksmithSettings.from(Map.of("locksmith.url", "outage:closed-interrupted")))
+            .build();
+    OutageProvider owned = OutageProviderFactory.CREATED.get(before);
+
+    Thread.currentThread().interrupt();
+    try {
+      locksmith.close();
+      assertThat(Thread.currentThread().isInterrupted()).as("kept for the caller").isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+
+    assertThat(owned.closed).isTrue();
+    assertThat(owned.closedInterrupted)
+        .as("a provider's close waits for its calls in flight; an interrupt would cut them")
+        .isFalse();
+  }
+
+  @Test
   void providersRequiredAtStartupThatAnswerStartUp() {
     try (Locksmith locksmith =
         Locksmith.builder().defaultProvider(provider).requireProvidersAtStartup(true).build()) {
