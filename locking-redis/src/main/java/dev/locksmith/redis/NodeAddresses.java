@@ -8,6 +8,7 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import org.redisson.config.Config;
 import org.redisson.config.MasterSlaveServersConfig;
+import org.redisson.misc.RedisURI;
 
 /**
  * Checks the node addresses of a Redisson YAML file when the provider is created: each must start
@@ -45,7 +46,8 @@ final class NodeAddresses {
     }
     for (String[] entry : addresses) {
       String address = entry[1].strip().toLowerCase(Locale.ROOT);
-      if (!address.startsWith("redis://") && !address.startsWith("rediss://")) {
+      // The schemes Redisson takes: redis, rediss, valkey, valkeys, and their +uds forms.
+      if (!RedisURI.isValid(address)) {
         throw url.error(
             "names Redisson YAML file '"
                 + file
@@ -53,7 +55,7 @@ final class NodeAddresses {
                 + entry[0]
                 + " entry '"
                 + entry[1]
-                + "' has no redis:// or rediss://; write it as redis://"
+                + "' has no redis://, rediss://, valkey:// or valkeys://; write it as redis://"
                 + entry[1].strip()
                 + " (rediss:// for TLS)");
       }

@@ -38,7 +38,7 @@ final class RedisFailures {
 
   // "redisClient=[addr=redis://127.0.0.1:6379,..." in a connection's description.
   private static final Pattern CLIENT_ADDRESS =
-      Pattern.compile("addr=rediss?://([^,\\]\\s/]+:\\d{1,5})");
+      Pattern.compile("addr=(?:rediss?|valkeys?)://([^,\\]\\s/]+:\\d{1,5})");
   // "127.0.0.1/127.0.0.1:6379" or "localhost/127.0.0.1:6379": Netty's host/ip:port.
   private static final Pattern HOST_SLASH_ADDRESS =
       Pattern.compile("([A-Za-z0-9_.\\-]+)/[0-9a-fA-F.:\\[\\]]*?:(\\d{1,5})\\b");

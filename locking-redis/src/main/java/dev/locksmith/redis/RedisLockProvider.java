@@ -9,6 +9,7 @@ import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.core.spi.RenewalRequest;
+import dev.locksmith.core.spi.Uninterruptibly;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -377,7 +378,13 @@ public final class RedisLockProvider implements LockProvider {
   @Override
   public void close() {
     if (acquires.close()) {
-      shutdown.run();
+      // Its waits are no wait of the caller's: an interrupt already set would cut each at once and
+      // shut the client down under the acquires and releases in flight.
+      Uninterruptibly.call(
+          () -> {
+            shutdown.run();
+            return null;
+          });
     }
   }
 

@@ -18,7 +18,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.Redisson;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
@@ -107,9 +110,15 @@ class RedisCloseTest {
     }
   }
 
-  @Test
-  void anAcquireAnsweredAfterCloseBeganGivesItsLockBackBeforeTheClientIsShutDown()
-      throws Exception {
+  /**
+   * Also when the closing thread's interrupt flag is set (an engine's shutdown interrupted while it
+   * waited for locked work, a cancelled task closing its provider in {@code finally}): before, each
+   * of the close's waits threw at once and the client was shut down under the acquire.
+   */
+  @ParameterizedTest(name = "closing thread interrupted: {0}")
+  @ValueSource(booleans = {false, true})
+  void anAcquireAnsweredAfterCloseBeganGivesItsLockBackBeforeTheClientIsShutDown(
+      boolean interrupted) throws Exception {
     URI server = URI.create(TestRedis.sharedUrl());
     try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
       String prefix = "closing" + lockId().substring(5);
@@ -137,7 +146,17 @@ class RedisCloseTest {
           .atMost(Duration.ofSeconds(5))
           .until(() -> Long.valueOf(1).equals(call(server, "EXISTS", lock)));
 
-      FutureTask<Void> closed = new FutureTask<>(provider::close, null);
+      AtomicBoolean stillInterrupted = new AtomicBoolean();
+      FutureTask<Void> closed =
+          new FutureTask<>(
+              () -> {
+                if (interrupted) {
+                  Thread.currentThread().interrupt();
+                }
+                provider.close();
+                stillInterrupted.set(Thread.currentThread().isInterrupted());
+              },
+              null);
       new Thread(closed, "closer").start();
       await()
           .during(Duration.ofMillis(500))
@@ -154,6 +173,9 @@ class RedisCloseTest {
       assertThat(call(server, "EXISTS", lock))
           .as("given back before close() returned")
           .isEqualTo(0L);
+      assertThat(stillInterrupted.get())
+          .as("the interrupt kept for the caller")
+          .isEqualTo(interrupted);
     }
   }
 

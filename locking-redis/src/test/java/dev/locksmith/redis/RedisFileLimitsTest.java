@@ -15,6 +15,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.redisson.config.Config;
@@ -126,6 +127,21 @@ class RedisFileLimitsTest {
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("sentinelAddresses entry '127.0.0.1:26379' has no redis://")
         .hasMessageContaining("redis://127.0.0.1:26379");
+  }
+
+  @Test
+  void everyNodeSchemeRedissonTakesIsAccepted() throws Exception {
+    for (String scheme : List.of("redis", "rediss", "valkey", "valkeys")) {
+      Path file = Files.createTempFile(dir, scheme, ".yaml");
+      Files.writeString(
+          file,
+          "sentinelServersConfig:\n  masterName: \"mymaster\"\n"
+              + "  sentinelAddresses: [\""
+              + scheme
+              + "://127.0.0.1:26379\"]\n");
+      // Created without contacting a server (lazy initialization).
+      RedisLockProvider.create("redis://" + file).close();
+    }
   }
 
   @Test
