@@ -5,7 +5,6 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -81,12 +80,8 @@ final class KeySetAcquirer {
         if (slots[slot] != null) {
           continue;
         }
-        LockOptions one = missing.get(j);
-        if (one.onBusy() == OnBusy.WAIT) {
-          long left = Math.max(0, one.waitTimeout().toNanos() - (ticker.read() - start));
-          one = one.withWaitTimeout(Duration.ofNanos(left));
-        }
-        ActiveLease lease = acquirer.obtain(one, providerName, provider, call);
+        // Within the set's one wait: its deadline and figures count from the set's start.
+        ActiveLease lease = acquirer.obtain(missing.get(j), providerName, provider, call, start);
         if (lease == null) {
           return null;
         }

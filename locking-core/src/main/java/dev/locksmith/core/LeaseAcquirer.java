@@ -112,11 +112,20 @@ final class LeaseAcquirer {
    */
   @Nullable ActiveLease obtain(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
+    return obtain(options, providerName, provider, call, ticker.read());
+  }
+
+  /**
+   * Takes the lock as {@link #obtain(LockOptions, String, LockProvider, boolean)} does, counting
+   * the wait (its deadline, its figures and the timeout's) from {@code start}: a set of keys taken
+   * one by one shares one wait.
+   */
+  @Nullable ActiveLease obtain(
+      LockOptions options, String providerName, LockProvider provider, boolean call, long start) {
     checkOpen();
     ProviderCircuit circuit = circuits.of(provider);
     String lockId = options.lockId();
     boolean wait = options.onBusy() == OnBusy.WAIT;
-    long start = ticker.read();
     long waitNanos = options.waitTimeout().toNanos();
     // Every provider call on the caller's thread starts before a WAIT's deadline, one at a time,
     // so a WAIT ends no later than its timeout plus the one call in flight at the deadline.

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -144,6 +145,30 @@ class SeveralKeysTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     assertThat(fixture.held()).containsExactly("acct:c");
     assertThat(events.events).contains("released acct:a", "released acct:b");
+  }
+
+  @Test
+  void aTimeoutOnALaterKeyReportsTheWholeWaitOfTheSet() throws Exception {
+    LeaseGrant a = fixture.takenByAnother("acct:a");
+    fixture.takenByAnother("acct:c");
+    Duration waitTimeout = Duration.ofMillis(800);
+    Future<Lease> waiting =
+        fixture.pool.submit(
+            () -> locksmith.acquire(ACCT.withKeys("a", "b", "c").withWaitTimeout(waitTimeout)));
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> fixture.memory.status("acct:a").waiters() > 0);
+    LockSupport.parkNanos(Duration.ofMillis(300).toNanos()); // a's holder works on a while
+    assertThat(fixture.memory.release(a)).isTrue();
+
+    assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+        .cause()
+        .isInstanceOfSatisfying(
+            LockTimeoutException.class,
+            e -> {
+              assertThat(e.lockId()).isEqualTo("acct:c");
+              assertThat(e.waited()).as("from the set's start").isGreaterThanOrEqualTo(waitTimeout);
+            });
   }
 
   @Test
