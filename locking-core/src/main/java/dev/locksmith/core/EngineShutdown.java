@@ -51,14 +51,16 @@ final class EngineShutdown {
     circuits.stop();
     // Bounded waits, each needed (no provider call after close, nothing cut by a closed client):
     // an interrupt, of the caller's or above, must not cut them short.
-    Uninterruptibly.call(
-        () -> {
-          stopThreads(deadline);
-          for (LockProvider provider : ownedProviders) {
-            provider.close();
-          }
-          return null;
-        });
+    Uninterruptibly.call(() -> stopThreadsThenCloseProviders(deadline));
+  }
+
+  /** Whether the engine's threads ended in time; the providers are closed either way. */
+  private boolean stopThreadsThenCloseProviders(long deadline) {
+    boolean stopped = stopThreads(deadline);
+    for (LockProvider provider : ownedProviders) {
+      provider.close();
+    }
+    return stopped;
   }
 
   private void awaitLockedWork(long deadline) throws InterruptedException {
@@ -95,7 +97,7 @@ final class EngineShutdown {
    * Interrupts the engine's background tasks (a start-up or outage probe, a release handed over, a
    * renewal) and waits for them, so that none calls a provider after close returns.
    */
-  private void stopThreads(long deadline) {
+  private boolean stopThreads(long deadline) {
     Duration rest = restUntil(deadline);
     Duration settle = rest.compareTo(MIN_SETTLE) < 0 ? MIN_SETTLE : rest;
     if (!keeper.close(settle)) {
@@ -103,7 +105,9 @@ final class EngineShutdown {
           "A provider call of the engine's own threads was still running {} after close;"
               + " it ignored the interrupt",
           Durations.format(settle));
+      return false;
     }
+    return true;
   }
 
   private static Duration restUntil(long deadline) {

@@ -383,7 +383,7 @@ public final class RedisLockProvider implements LockProvider {
       Uninterruptibly.call(
           () -> {
             shutdown.run();
-            return null;
+            return Boolean.TRUE;
           });
     }
   }
