@@ -105,17 +105,32 @@ public interface RenewalContract extends ContractFixture {
    */
   @Test
   default void leaseShortenedToItsMinHoldOutlivesItsClientsClose() throws Exception {
+    minHoldOutlivesTheClientsClose(
+        "detached-min-hold", Duration.ofSeconds(30), Duration.ofSeconds(2));
+  }
+
+  /**
+   * A lease whose {@code minHold} is longer than its {@code ttl} (renewed while held, then
+   * lengthened to end at the hold) is not freed early by closing its client either.
+   *
+   * @throws Exception when a provider call fails
+   */
+  @Test
+  default void leaseLengthenedToItsMinHoldOutlivesItsClientsClose() throws Exception {
+    Duration ttl = timings().shortTtl();
+    minHoldOutlivesTheClientsClose("lengthened-min-hold", ttl, ttl.multipliedBy(4));
+  }
+
+  private void minHoldOutlivesTheClientsClose(String name, Duration ttl, Duration minHold)
+      throws Exception {
     LockProvider holderClient = unmanagedClient(); // closed by the test, not by the suite
     LockProvider other = client();
-    String id = lockId("detached-min-hold");
-    Duration minHold = Duration.ofSeconds(2);
+    String id = lockId(name);
     long grantedAt;
     try (Locksmith locksmith = Locksmith.builder().defaultProvider(holderClient).build()) {
       grantedAt = System.nanoTime(); // no later than the grant the minimum hold counts from
-      Lease lease =
-          locksmith.acquire(
-              LockOptions.named(id).withTtl(Duration.ofSeconds(30)).withMinHold(minHold));
-      lease.close(); // the work is done; the lease is shortened to end at minHold
+      Lease lease = locksmith.acquire(LockOptions.named(id).withTtl(ttl).withMinHold(minHold));
+      lease.close(); // the work is done; the lease is renewed to end at minHold
     }
     holderClient.close();
     MinHoldChecks.freeOnlyAfterMinHold(
