@@ -238,7 +238,7 @@ final class LeaseKeeper implements AutoCloseable {
         if (!lease.keep(now, this)) {
           unwatch(lease);
         }
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) { // one lease's failure must not stop the others'
         LOG.warn("Keeping lease on '{}' failed: {}", lease.lockId(), Causes.oneLine(e));
         LOG.debug("Keeping lease on '{}' failed", lease.lockId(), e);
       }

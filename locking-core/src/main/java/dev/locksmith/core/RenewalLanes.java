@@ -153,7 +153,12 @@ final class RenewalLanes {
       if (!circuit.isUp() || locked.size() == 1) {
         // One by one: each fails fast with its own lock's message while the provider is down.
         for (int i = 0; i < locked.size(); i++) {
-          locked.get(i).renewAlone(requests.get(i));
+          try {
+            locked.get(i).renewAlone(requests.get(i));
+          } catch (Error e) {
+            // Its lease's renewal is ended (renewAlone's finally); the others still need theirs.
+            LOG.error("Renewing lock '{}' failed", locked.get(i).lockId(), e);
+          }
         }
         return;
       }

@@ -120,7 +120,6 @@ class RenewalBatchingTest {
             .count();
   }
 
-  /** Counts the renewal round trips (single or batched) and the leases renewed. */
   @Test
   void anErrorThrownByABatchRenewalLeavesNoLeaseStuck() throws Exception {
     ThrowsOnce provider = new ThrowsOnce(MemoryLockProvider.isolated());
@@ -163,6 +162,7 @@ class RenewalBatchingTest {
     }
   }
 
+  /** Counts the renewal round trips (single or batched) and the leases renewed. */
   static final class RoundTrips extends ForwardingProvider {
     final AtomicInteger trips = new AtomicInteger();
     final AtomicInteger renewed = new AtomicInteger();

@@ -92,18 +92,6 @@ final class Acquisition {
   }
 
   /**
-   * Chooses the token, writes the record into the lock file this caller just created and stores the
-   * token in the counter, which {@code counter} opened before the lock file was created.
-   *
-   * <p>Fast path: the token goes into the counter file in place, and the grant is returned once the
-   * file at the counter's name shows this write's stamp. Every take-over replaces the counter file
-   * (a new file, linked in) before it removes the stale lock file, and a replaced file never comes
-   * back; so if the stamp is there, the file this caller opened before creating its lock file was
-   * never replaced, this caller's lock file was not taken over before the check, and no other grant
-   * can have used the file meanwhile. Otherwise ({@link #settle}) the counter is replaced with a
-   * token above its current value.
-   */
-  /**
    * Removes the lock file this caller created and did not finish writing, never granted. Nobody
    * else may touch it yet, unless the write stalled past the garbled grace (A3 broken): then others
    * may have taken the empty file over and a new holder created the file at the name, which is put
@@ -115,7 +103,15 @@ final class Acquisition {
     if (!directory.moveAway(files.lock(), tomb)) {
       return;
     }
-    LockRecord moved = directory.readRecord(tomb);
+    LockRecord moved;
+    try {
+      moved = directory.readRecord(tomb);
+    } catch (IOException | RuntimeException e) {
+      tombs.restore(files.lock(), tomb); // unknown whose: back under the name, safe either way
+      throw e;
+    }
+    // An empty or cut-short file is taken for this caller's; another holder's not yet written
+    // would be taken for it too, in the rare case where that holder created it during the stall.
     if (moved != null && !moved.ownerToken().equals(request.ownerToken())) {
       LOG.error(
           "Removing the unwritten lock file of '{}' moved another holder's file (a write stalled"
@@ -127,6 +123,18 @@ final class Acquisition {
     Files.deleteIfExists(tomb);
   }
 
+  /**
+   * Chooses the token, writes the record into the lock file this caller just created and stores the
+   * token in the counter, which {@code counter} opened before the lock file was created.
+   *
+   * <p>Fast path: the token goes into the counter file in place, and the grant is returned once the
+   * file at the counter's name shows this write's stamp. Every take-over replaces the counter file
+   * (a new file, linked in) before it removes the stale lock file, and a replaced file never comes
+   * back; so if the stamp is there, the file this caller opened before creating its lock file was
+   * never replaced, this caller's lock file was not taken over before the check, and no other grant
+   * can have used the file meanwhile. Otherwise ({@link #settle}) the counter is replaced with a
+   * token above its current value.
+   */
   private Optional<LeaseGrant> create(
       LockRequest request,
       LockFileNames.LockFiles files,

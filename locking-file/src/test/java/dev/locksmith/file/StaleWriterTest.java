@@ -213,7 +213,7 @@ class StaleWriterTest {
     FileLockProvider stealer = provider("skew=0ms");
     FileLockProvider next = provider("skew=0ms");
     List<Long> issued = new ArrayList<>();
-    long last = grantAndRelease(next, issued);
+    long last = counterAheadOfTheClock(next, issued); // so that a value lost would show
     writeDeadHolder(last + 1);
     stealer.hooks(
         new TestHooks() {
@@ -232,7 +232,9 @@ class StaleWriterTest {
 
     LeaseGrant taken = next.tryAcquire(request(ID, LONG)).orElseThrow();
 
-    assertThat(taken.fencingToken()).isGreaterThan(last + 1);
+    assertThat(taken.fencingToken())
+        .as("above the counter the failed stealer left")
+        .isGreaterThan(last + 1);
     assertThat(next.release(taken)).isTrue();
   }
 

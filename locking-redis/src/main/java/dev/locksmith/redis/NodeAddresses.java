@@ -11,17 +11,18 @@ import org.redisson.config.MasterSlaveServersConfig;
 import org.redisson.misc.RedisURI;
 
 /**
- * Checks the node addresses of a Redisson YAML file when the provider is created: each must start
- * with {@code redis://} or {@code rediss://}. Redisson reads them only when it first connects, so a
- * Sentinel address written as {@code 10.0.0.1:26379} failed every call as if Redis were down
- * instead of failing the configuration.
+ * Checks the node addresses of a Redisson YAML file when the provider is created: each must have a
+ * scheme Redisson takes ({@code redis://}, {@code rediss://}, {@code valkey://}, {@code valkeys://}
+ * or a {@code +uds} form). Redisson reads them only when it first connects, so a Sentinel address
+ * written as {@code 10.0.0.1:26379} failed every call as if Redis were down instead of failing the
+ * configuration.
  */
 final class NodeAddresses {
   private NodeAddresses() {}
 
   /**
    * Throws the URL's {@link dev.locksmith.core.LockConfigurationException} naming the file, the
-   * setting and the address when an address has no {@code redis://} or {@code rediss://}.
+   * setting and the address when an address has no scheme Redisson takes.
    */
   static void check(Config config, Path file, ProviderUrl url) {
     List<String[]> addresses = new ArrayList<>();

@@ -102,10 +102,12 @@ public interface LockProvider extends AutoCloseable {
   /**
    * Extends a live lease to end {@code ttl} from now (or shortens it).
    *
-   * <p>The engine shortens a lease only when its holder is done but a minimum hold time is left
-   * ({@code minHold}, a scheduled job's "hold at least this long"): such a shortened lease is
-   * detached from its holder and must live until its new end even if the client that holds it
-   * closes or its connection drops (see {@link #close()}).
+   * <p>The engine renews a lease to another {@code ttl} than its own only when its holder is done
+   * but a minimum hold time is left ({@code minHold}, a scheduled job's "hold at least this long"),
+   * which shortens it, or lengthens it when the hold outlasts it: such a lease is detached from its
+   * holder and must live until its new end even if the client that holds it closes or its
+   * connection drops (see {@link #close()}). A provider may take any renewal to another ttl for
+   * such a hold.
    *
    * @param lease the live lease
    * @param ttl the new lease length from now
@@ -212,8 +214,8 @@ public interface LockProvider extends AutoCloseable {
   String description();
 
   /**
-   * Releases the provider's connections and threads. A lease shortened to a minimum hold stays held
-   * on the store until its end; other leases it still holds end by their TTL, or at once where the
+   * Releases the provider's connections and threads. A lease kept for a minimum hold stays held on
+   * the store until its end; other leases it still holds end by their TTL, or at once where the
    * store ties them to the client's session (a lock server releases the leases of running work when
    * their connection closes). Closing is not a loss to report: providers log it at most at INFO.
    */
