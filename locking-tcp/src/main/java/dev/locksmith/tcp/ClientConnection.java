@@ -12,6 +12,7 @@ import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -49,6 +50,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private volatile @Nullable Channel channel;
   private volatile @Nullable String closeReason;
   private volatile boolean deliberate;
+  private volatile boolean answered;
 
   /**
    * @param description the server as errors and logs name it, such as {@code lock server
@@ -64,6 +66,19 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   boolean isOpen() {
     Channel ch = channel;
     return !closed.get() && ch != null && ch.isActive();
+  }
+
+  /**
+   * Whether the server answered a request on this connection: one it closes before that (a {@code
+   * BYE} at admission, say) was refused, not served.
+   */
+  boolean answered() {
+    return answered;
+  }
+
+  /** Why the connection closed, as the server or the network said; a placeholder while open. */
+  String closeReason() {
+    return Objects.requireNonNullElse(closeReason, "closed");
   }
 
   /** The leases granted over this connection, as far as the client knows. */
@@ -223,6 +238,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
       LOG.debug("Reply from {} to unknown request: {}", description, line);
       return;
     }
+    answered = true;
     p.reply.complete(reply);
   }
 

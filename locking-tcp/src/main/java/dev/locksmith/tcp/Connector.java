@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * Keeps the provider's one connection: reconnects when it is gone, with one attempt (made by {@link
  * ConnectionOpener}) shared by the callers that come while it runs, and exponential back-off (100
  * ms doubling to 1 s; 5 s after the server rejected the secret) after failed attempts, during which
- * callers fail fast naming the last failure.
+ * callers fail fast naming the last failure. A connection the server closes before answering
+ * anything on it (a full server's {@code BYE}) counts as a failed attempt.
  */
 final class Connector {
   private static final Logger LOG = LoggerFactory.getLogger(Connector.class);
@@ -45,6 +46,8 @@ final class Connector {
   private int failures;
   private long nextAttemptNanos;
   private @Nullable RuntimeException lastFailure;
+  // The last connection whose end has been counted (a success, or a refusal to back off from).
+  private @Nullable ClientConnection counted;
 
   /**
    * Sets up TLS from the settings without connecting. Fails only for settings that cannot work (TLS
@@ -94,6 +97,10 @@ final class Connector {
       if (closed) {
         throw new LockProviderException("provider for " + settings + " is closed");
       }
+      if (c != null && c != counted) {
+        counted = c;
+        countEnded(c);
+      }
       theirs = attempt;
       if (theirs == null) {
         long now = System.nanoTime();
@@ -112,6 +119,21 @@ final class Connector {
     }
     // No attempt of this caller's: there was one already, left in theirs above.
     return awaitAttempt(Objects.requireNonNull(theirs), entered);
+  }
+
+  /**
+   * Counts a connection that has ended: one the server answered on resets the back-off; one it
+   * closed before any answer (a full server's {@code BYE}, say) is a failed attempt, backed off
+   * from like a refused connect, so a refusing server is not reconnected to on every call.
+   */
+  private void countEnded(ClientConnection c) {
+    if (c.answered()) {
+      failures = 0;
+    } else {
+      backOff(
+          new LockProviderException(
+              settings.server() + " closed the connection before answering: " + c.closeReason()));
+    }
   }
 
   private ClientConnection connectNow(CompletableFuture<ClientConnection> mine) {
@@ -138,7 +160,7 @@ final class Connector {
         c.close("provider closed", true);
         failure = new LockProviderException("provider for " + settings + " is closed");
       } else {
-        failures = 0;
+        // The failure count is reset once the server has answered on it (countEnded).
         lastFailure = null;
         connection = c;
       }
@@ -160,19 +182,24 @@ final class Connector {
     connectLock.lock();
     try {
       attempt = null;
-      failures++;
-      lastFailure = failure;
-      long backoff =
-          failure instanceof LockConfigurationException
-              ? REJECTED_BACKOFF_NANOS
-              : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
-      nextAttemptNanos = System.nanoTime() + backoff;
+      backOff(failure);
     } finally {
       connectLock.unlock();
     }
     LOG.debug("Connecting to {} failed: {}", settings, failure.getMessage());
     mine.completeExceptionally(failure);
     return failure;
+  }
+
+  /** Records a failed attempt and when the next may be made; called under connectLock. */
+  private void backOff(RuntimeException failure) {
+    failures++;
+    lastFailure = failure;
+    long backoff =
+        failure instanceof LockConfigurationException
+            ? REJECTED_BACKOFF_NANOS
+            : Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(failures - 1, 16));
+    nextAttemptNanos = System.nanoTime() + backoff;
   }
 
   /**

@@ -16,6 +16,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -261,6 +263,45 @@ class OutageTest {
           .contains("did not answer AUTH within 1s (connect-timeout)");
     }
     assertThat(accepted).as("one connection attempt for the four calls").hasSize(1);
+  }
+
+  @Test
+  void aServerThatClosesConnectionsBeforeAnsweringIsBackedOffFromNotReconnectedOnEveryCall()
+      throws Exception {
+    // What a full server does at admission: one BYE line, then the connection is closed.
+    ServerSocket refusing = listener(50);
+    AtomicInteger accepted = new AtomicInteger();
+    Thread acceptor =
+        new Thread(
+            () -> {
+              try {
+                while (true) {
+                  try (Socket socket = refusing.accept()) {
+                    accepted.incrementAndGet();
+                    socket
+                        .getOutputStream()
+                        .write("* BYE too-many-connections\n".getBytes(StandardCharsets.UTF_8));
+                  }
+                }
+              } catch (IOException e) {
+                // closed by the test
+              }
+            },
+            "refusing-acceptor");
+    acceptor.setDaemon(true);
+    acceptor.start();
+    LockProvider provider = provider(refusing.getLocalPort(), "");
+
+    List<String> failures = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      failures.add(failsWithin(Duration.ofSeconds(2), () -> provider.status("r")).getMessage());
+    }
+    // 30 calls made in far less than the back-off's first steps (100 + 200 + 400 ms): without
+    // back-off each call would connect again.
+    assertThat(accepted.get()).as("connections made for 30 calls").isBetween(1, 3);
+    assertThat(failures.get(failures.size() - 1))
+        .contains("closed the connection before answering")
+        .contains("next attempt in");
   }
 
   /**

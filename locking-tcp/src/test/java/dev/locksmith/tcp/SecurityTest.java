@@ -107,6 +107,27 @@ class SecurityTest {
   }
 
   @Test
+  void withoutASecretAFullServerIsAnOutageThatEndsWhenAPlaceFrees() throws Exception {
+    try (LockServer server = LockServer.builder().port(0).maxConnections(1).build()) {
+      int port = server.start();
+      try (LockProvider first = LockProviders.create("tcp://127.0.0.1:" + port);
+          LockProvider second = LockProviders.create("tcp://127.0.0.1:" + port)) {
+        assertThat(first.tryAcquire(LockRequest.of("a", TTL))).isPresent();
+        assertThatThrownBy(() -> second.tryAcquire(LockRequest.of("b", TTL)))
+            .isInstanceOf(LockProviderException.class)
+            .isNotInstanceOf(LockConfigurationException.class);
+        first.close();
+        assertThat(
+                await()
+                    .atMost(Duration.ofSeconds(5))
+                    .ignoreException(LockProviderException.class)
+                    .until(() -> second.tryAcquire(LockRequest.of("b", TTL)), o -> o.isPresent()))
+            .isPresent();
+      }
+    }
+  }
+
+  @Test
   void aSecretRejectedOnReconnectBacksOffWithAClearError() throws Exception {
     int port;
     LockProvider provider;
