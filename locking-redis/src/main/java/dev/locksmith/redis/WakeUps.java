@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.redisson.api.RTopic;
@@ -30,6 +31,7 @@ final class WakeUps {
   private final ConcurrentHashMap<String, CompletableFuture<Void>> removals =
       new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private final LongAdder subscriptionAttempts = new LongAdder();
 
   /** Thrown by {@link #register} once the wake-ups are closed. */
   static final class ClosedException extends IllegalStateException {
@@ -102,6 +104,13 @@ final class WakeUps {
     volatile boolean retired;
 
     /**
+     * Why subscribing failed, for the waiters that queued behind that attempt: they poll at once
+     * instead of each trying again and waiting out the subscription timeout in turn. Guarded by the
+     * mutex.
+     */
+    @Nullable RuntimeException failure;
+
+    /**
      * Set once the first subscription is in place. Its own confirmation wakes nobody: each waiter
      * makes an attempt after {@link #register} returns, so a wake-up then would only cost every
      * waiter a spurious attempt (a script run per wait). A confirmation after this, a
@@ -126,6 +135,7 @@ final class WakeUps {
      * would leave Redisson's state unknown); the waiter's next wait sees the interrupt.
      */
     void subscribe() {
+      subscriptionAttempts.increment();
       CompletableFuture<Void> pendingRemoval = removals.get(name);
       if (pendingRemoval != null) {
         try {
@@ -219,7 +229,8 @@ final class WakeUps {
    * Subscribes (or joins the subscription) to {@code channelName}; returns once the subscription is
    * in place, so a release published after this returns wakes the waiter.
    *
-   * @throws RuntimeException from Redisson when the subscription failed; nothing is registered
+   * @throws RuntimeException from Redisson when the subscription failed, this caller's or the one
+   *     it queued behind (a waiter that came later tries afresh); nothing is registered
    */
   Waiter register(String channelName) {
     while (true) {
@@ -233,6 +244,10 @@ final class WakeUps {
           channel.retire();
           throw new ClosedException();
         }
+        RuntimeException failure = channel.failure;
+        if (failure != null) {
+          throw failure;
+        }
         if (channel.retired) {
           continue;
         }
@@ -242,6 +257,7 @@ final class WakeUps {
           try {
             channel.subscribe();
           } catch (RuntimeException e) {
+            channel.failure = e;
             channel.waiters.remove(waiter);
             channel.unsubscribeIfIdle(false);
             throw e;
@@ -305,6 +321,17 @@ final class WakeUps {
   /** How many channels are subscribed now, those lingering without waiters included. */
   int subscriptions() {
     return channels.size();
+  }
+
+  /** How many subscriptions have been attempted; for tests. */
+  long subscriptionAttempts() {
+    return subscriptionAttempts.sum();
+  }
+
+  /** How many callers of {@link #register} wait for {@code channelName}'s mutex; for tests. */
+  int queuedFor(String channelName) {
+    Channel channel = channels.get(channelName);
+    return channel == null ? 0 : channel.mutex.getQueueLength();
   }
 
   /** How many channels are subscribed without waiters. */

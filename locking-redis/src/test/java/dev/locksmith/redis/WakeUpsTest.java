@@ -3,11 +3,16 @@ package dev.locksmith.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.redis.RespClient;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -107,6 +112,59 @@ class WakeUpsTest {
         RespClient.call(
             server.getHost(), server.getPort(), Duration.ofSeconds(5), "PUBSUB", "NUMSUB", channel);
     return ((Number) ((List<?>) reply).get(1)).longValue();
+  }
+
+  @Test
+  void waitersQueuedBehindAFailedSubscriptionPollInsteadOfEachWaitingOutItsTimeout()
+      throws Exception {
+    URI server = URI.create(TestRedis.sharedUrl());
+    try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
+      Config config = new Config().setThreads(2).setNettyThreads(4);
+      config
+          .useSingleServer()
+          .setAddress("redis://" + proxy.host() + ":" + proxy.port())
+          .setTimeout(1_000)
+          .setSubscriptionTimeout(1_000)
+          .setRetryAttempts(0);
+      RedissonClient frozen = Redisson.create(config);
+      WakeUps wakeUps = new WakeUps(frozen);
+      ExecutorService waiters = Executors.newFixedThreadPool(4);
+      try {
+        String channel = "wakeups-test-" + RedisTests.lockId();
+        // SUBSCRIBE never reaches Redis: the first waiter's attempt fails after the timeout.
+        proxy.freeze(FaultProxy.Direction.TO_SERVER);
+        List<Future<Throwable>> failures = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          failures.add(
+              waiters.submit(
+                  () -> {
+                    try {
+                      wakeUps.register(channel);
+                      return new AssertionError("subscribed through a frozen connection");
+                    } catch (RuntimeException e) {
+                      return e;
+                    }
+                  }));
+        }
+        // One waiter subscribes; the three others queue behind it before it times out.
+        await()
+            .pollInterval(Duration.ofMillis(10))
+            .atMost(Duration.ofSeconds(1))
+            .until(() -> wakeUps.queuedFor(channel) == 3);
+        for (Future<Throwable> failure : failures) {
+          assertThat(failure.get(10, TimeUnit.SECONDS)).isNotInstanceOf(AssertionError.class);
+        }
+        assertThat(wakeUps.subscriptionAttempts())
+            .as("subscriptions tried for four waiters queued on one failed attempt")
+            .isEqualTo(1);
+        assertThat(wakeUps.subscriptions()).isZero();
+      } finally {
+        waiters.shutdownNow();
+        proxy.thaw();
+        wakeUps.close();
+        frozen.shutdown();
+      }
+    }
   }
 
   @Test
