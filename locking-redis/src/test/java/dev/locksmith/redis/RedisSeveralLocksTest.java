@@ -262,7 +262,10 @@ class RedisSeveralLocksTest {
       // The engine may release off the caller's path, so another provider sees it a little later.
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> second.status("transfer:" + from).currentHolder().isEmpty());
+          .until(
+              () ->
+                  second.status("transfer:" + from).currentHolder().isEmpty()
+                      && second.status("transfer:" + to).currentHolder().isEmpty());
 
       LeaseGrant busy = second.tryAcquire(request("transfer:" + to, LONG)).orElseThrow();
       assertThatThrownBy(() -> locksmith.acquire(transfer)).isInstanceOf(LockBusyException.class);
