@@ -47,15 +47,26 @@ final class Connector {
   private final @Nullable Dialect configured;
   private final JdbcSettings settings;
   private final String description;
+  private final boolean ownPool;
   private volatile @Nullable LockSql sql;
   private volatile boolean tableReady;
 
+  /**
+   * @param ownPool whether {@code dataSource} is the provider's own pool, whose wait for a
+   *     connection counts in {@code timeout}; an application's pool waits by its own timeout, and
+   *     each statement then gets the whole {@code timeout}
+   */
   Connector(
-      DataSource dataSource, @Nullable Dialect dialect, JdbcSettings settings, String description) {
+      DataSource dataSource,
+      @Nullable Dialect dialect,
+      JdbcSettings settings,
+      String description,
+      boolean ownPool) {
     this.dataSource = dataSource;
     this.configured = dialect;
     this.settings = settings;
     this.description = description;
+    this.ownPool = ownPool;
   }
 
   /** The dialect's statements, once known (after the first call when detected). */
@@ -106,7 +117,20 @@ final class Connector {
 
   private <T> T runOnce(Work<T> work, long deadline) throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
-      int millis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+      long left = deadline - System.nanoTime();
+      if (!ownPool) {
+        // The application's pool waited by its own timeout: the statement gets the whole timeout.
+        left = settings.timeout().toNanos();
+      } else if (left < MIN_RETRY_NANOS) {
+        // Too little left to run a statement: it would time out on a healthy connection and leave
+        // its outcome unknown. Nothing has been sent, so this fails as a late connection.
+        throw new SQLTransientConnectionException(
+            "a connection came with "
+                + Math.max(0, TimeUnit.NANOSECONDS.toMillis(left))
+                + " ms of the timeout left, too late to run a statement",
+            "08001");
+      }
+      int millis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
       int previousTimeout = networkTimeout(connection, millis);
       boolean autoCommit = connection.getAutoCommit();
       if (!autoCommit) {

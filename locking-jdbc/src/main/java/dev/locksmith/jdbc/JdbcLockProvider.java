@@ -60,7 +60,7 @@ public final class JdbcLockProvider implements LockProvider {
       String description) {
     this.settings = settings;
     this.description = description;
-    this.connector = new Connector(dataSource, dialect, settings, description);
+    this.connector = new Connector(dataSource, dialect, settings, description, ownedPool != null);
     this.commands = new LockCommands(connector);
     this.listenerOpener = listenerOpener;
     this.ownedPool = ownedPool;
