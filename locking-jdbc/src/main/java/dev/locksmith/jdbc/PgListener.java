@@ -75,6 +75,7 @@ final class PgListener {
       boolean wasListening = false;
       try (Connection connection = opener.open()) {
         int previousTimeout = connection.getNetworkTimeout();
+        boolean previousAutoCommit = connection.getAutoCommit();
         try {
           connection.setNetworkTimeout(DIRECT, CHECK_MILLIS);
           listen(connection);
@@ -83,7 +84,7 @@ final class PgListener {
           // Waiters try again and poll from now on, not after the clean-up of a broken connection.
           listening = false;
           wakeUps.wakeAll();
-          giveBack(connection, previousTimeout);
+          giveBack(connection, previousTimeout, previousAutoCommit);
         }
       } catch (SQLException | RuntimeException e) {
         if (closing.getCount() == 0) {
@@ -133,13 +134,18 @@ final class PgListener {
   }
 
   /**
-   * Stops listening and restores the network timeout before the connection goes back to its pool; a
-   * broken connection fails within {@value #UNLISTEN_MILLIS} ms, and its pool discards it.
+   * Stops listening and restores the network timeout and auto-commit before the connection goes
+   * back to its pool (not every pool resets them); a broken connection fails within {@value
+   * #UNLISTEN_MILLIS} ms, and its pool discards it.
    */
-  private static void giveBack(Connection connection, int previousTimeout) {
+  private static void giveBack(
+      Connection connection, int previousTimeout, boolean previousAutoCommit) {
     try {
       connection.setNetworkTimeout(DIRECT, UNLISTEN_MILLIS);
       execute(connection, "UNLISTEN *");
+      if (!previousAutoCommit) {
+        connection.setAutoCommit(false);
+      }
       connection.setNetworkTimeout(DIRECT, previousTimeout);
     } catch (SQLException | RuntimeException e) {
       LOG.debug("Could not stop listening on a connection: {}", e.toString());

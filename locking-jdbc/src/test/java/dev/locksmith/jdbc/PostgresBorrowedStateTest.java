@@ -1,0 +1,125 @@
+package dev.locksmith.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Connections of an application's pool go back as they were borrowed, the listening one included: a
+ * pool that does not reset them (Tomcat JDBC's default) hands them to business code next.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class PostgresBorrowedStateTest {
+
+  @Test
+  void everyConnectionGoesBackWithAutoCommitAsBorrowed() throws Exception {
+    String table = TestDatabases.table("pg_borrowed_state");
+    String url = TestDatabases.postgresUrl("table=" + table);
+    NonResettingPool pool = new NonResettingPool(JdbcUrl.driverUrl(url));
+    ExecutorService waiters = Executors.newSingleThreadExecutor();
+    try (JdbcLockProvider holder = JdbcLockProvider.create(url)) {
+      LeaseGrant held = holder.tryAcquire(LockRequest.of("state", Duration.ofSeconds(60))).get();
+      try (JdbcLockProvider waiter = JdbcLockProvider.builder(pool).table(table).build()) {
+        Future<Optional<LeaseGrant>> waiting =
+            HandOff.startWaiting(
+                waiters, waiter, "state", Duration.ofSeconds(30), Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(20)).until(() -> HandOff.listening(waiter, "state"));
+        HandOff.release(holder, held, waiting, Duration.ofSeconds(10));
+      }
+      // The listening connection goes back when the provider closes.
+      assertThat(pool.autoCommitOnReturn).hasSizeGreaterThanOrEqualTo(2).containsOnly(false);
+    } finally {
+      waiters.shutdownNow();
+    }
+  }
+
+  /** Real connections with auto-commit off, recording their auto-commit as they are given back. */
+  private static final class NonResettingPool implements DataSource {
+    final List<Boolean> autoCommitOnReturn = new CopyOnWriteArrayList<>();
+    private final String driverUrl;
+
+    NonResettingPool(String driverUrl) {
+      this.driverUrl = driverUrl;
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+      Connection real = DriverManager.getConnection(driverUrl);
+      real.setAutoCommit(false);
+      return (Connection)
+          Proxy.newProxyInstance(
+              Connection.class.getClassLoader(),
+              new Class<?>[] {Connection.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("close") && !real.isClosed()) {
+                  autoCommitOnReturn.add(real.getAutoCommit());
+                }
+                try {
+                  return method.invoke(real, args);
+                } catch (InvocationTargetException e) {
+                  throw e.getCause();
+                }
+              });
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) throws SQLException {
+      throw new SQLFeatureNotSupportedException();
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+      return new PrintWriter(System.err);
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {}
+
+    @Override
+    public void setLoginTimeout(int seconds) {}
+
+    @Override
+    public int getLoginTimeout() {
+      return 0;
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+      throw new SQLFeatureNotSupportedException();
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+      if (iface.isInstance(this)) {
+        return iface.cast(this);
+      }
+      throw new SQLException("not a wrapper for " + iface);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+      return iface.isInstance(this);
+    }
+  }
+}
