@@ -353,26 +353,33 @@ final class RunCommand implements Callable<Integer> {
     err.flush();
   }
 
-  /** Keeps the lease until {@code --until} succeeds; false if the lease is lost first. */
+  /**
+   * Keeps the lease until {@code --until} succeeds; false if the lease is lost first, even while a
+   * test runs (that test is then killed). The test's output goes to stderr and its input is empty:
+   * the script's stdout carries COMMAND's output only.
+   */
   private boolean holdUntil(CompletableFuture<String> lost, PrintWriter err) {
     while (true) {
+      Process test;
       try {
-        Process test = new ProcessBuilder("sh", "-c", until).inheritIO().start();
-        if (test.waitFor() == 0) {
-          return true;
-        }
+        test = new ProcessBuilder("sh", "-c", "exec </dev/null >&2\n" + until).inheritIO().start();
       } catch (IOException e) {
         report(err, "cannot run the --until test: " + Errors.clean(e) + "; releasing the lock");
         return true;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      }
+      CompletableFuture.anyOf(test.onExit(), lost).join();
+      if (lost.isDone()) {
+        test.descendants().forEach(ProcessHandle::destroyForcibly);
+        test.destroyForcibly();
+        reportLostWhileWaiting(lost, err);
+        return false;
+      }
+      if (test.exitValue() == 0) {
         return true;
       }
       try {
-        String reason = lost.get(untilInterval.toNanos(), TimeUnit.NANOSECONDS);
-        report(
-            err,
-            "lease on '" + key + "' lost while waiting for --until (" + Errors.clean(reason) + ")");
+        lost.get(untilInterval.toNanos(), TimeUnit.NANOSECONDS);
+        reportLostWhileWaiting(lost, err);
         return false;
       } catch (TimeoutException stillHeld) {
         // Check the test again.
@@ -381,5 +388,15 @@ final class RunCommand implements Callable<Integer> {
         return true;
       }
     }
+  }
+
+  private void reportLostWhileWaiting(CompletableFuture<String> lost, PrintWriter err) {
+    report(
+        err,
+        "lease on '"
+            + key
+            + "' lost while waiting for --until ("
+            + Errors.clean(lost.join())
+            + ")");
   }
 }

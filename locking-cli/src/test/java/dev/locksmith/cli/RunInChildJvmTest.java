@@ -118,6 +118,67 @@ class RunInChildJvmTest {
   }
 
   @Test
+  void theUntilTestWritesToStderrSoStdoutHoldsOnlyCommandsOutput() throws Exception {
+    try (LockServer server = LockServer.builder().port(0).build()) {
+      String url = "tcp://127.0.0.1:" + server.start();
+      Path stderr = dir.resolve("stderr");
+      Path done = dir.resolve("done");
+      // The first test fails, the second (after COMMAND's line) succeeds.
+      String test = "echo probe; test -f " + done + " || { touch " + done + "; false; }";
+      try (ChildJvm run =
+          locksmith(
+              stderr,
+              "run",
+              "--url",
+              url,
+              "--key",
+              "until-output",
+              "--until",
+              test,
+              "--until-interval",
+              "50ms",
+              "--",
+              "echo",
+              "command-out")) {
+        assertThat(exitOf(run)).isZero();
+      }
+      assertThat(Files.readAllLines(stderr.resolveSibling("stdout")))
+          .containsExactly("command-out");
+      assertThat(Files.readAllLines(stderr)).containsExactly("probe", "probe");
+    }
+  }
+
+  @Test
+  void aLeaseLostWhileAnUntilTestHangsEndsTheRunWithoutWaitingForTheTest() throws Exception {
+    LockServer server = LockServer.builder().port(0).build();
+    String url = "tcp://127.0.0.1:" + server.start();
+    Path stderr = dir.resolve("stderr");
+    Path started = dir.resolve("started");
+    try (ChildJvm run =
+        locksmith(
+            stderr,
+            "run",
+            "--url",
+            url,
+            "--key",
+            "until-hangs",
+            "--until",
+            "touch " + started + "; exec sleep 60",
+            "--",
+            "true")) {
+      await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(started));
+      server.close(); // the connection and its lease are gone
+      assertThat(exitOf(run)).isEqualTo(70);
+    } finally {
+      server.close();
+    }
+    assertThat(Files.readAllLines(stderr))
+        .singleElement()
+        .asString()
+        .startsWith("locksmith: lease on 'until-hangs' lost while waiting for --until (");
+  }
+
+  @Test
   void aProviderErrorIsOneLineOnTheRealStderrWithoutLibraryLogging() throws Exception {
     try (RedisServerProcess redis = TestRedis.startDedicated()) {
       redis.call("SET", "locksmith:{broken}:lock", "not-a-hash");
