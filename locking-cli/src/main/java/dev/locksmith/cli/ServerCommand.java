@@ -1,5 +1,6 @@
 package dev.locksmith.cli;
 
+import dev.locksmith.core.Durations;
 import dev.locksmith.tcp.server.LockServer;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -114,6 +115,9 @@ final class ServerCommand implements Callable<Integer> {
     if ((tlsCert == null) != (tlsKey == null)) {
       throw Failure.usage("--tls-cert and --tls-key must be given together");
     }
+    if (metricsBind != null && metricsPort == null) {
+      throw Failure.usage("--metrics-bind " + metricsBind + " needs --metrics-port");
+    }
     if (port < 0 || port > 65_535) {
       throw Failure.usage("--port must be 0 to 65535, was " + port);
     }
@@ -155,10 +159,30 @@ final class ServerCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static <T> void set(@Nullable T value, Consumer<T> setter) {
-    if (value != null) {
-      setter.accept(value);
+  /**
+   * Hands an option's value to the builder; a value the builder refuses is a usage error naming the
+   * option and the value as given.
+   */
+  private static <T> void set(String option, @Nullable T value, Consumer<T> setter) {
+    if (value == null) {
+      return;
     }
+    try {
+      setter.accept(value);
+    } catch (IllegalArgumentException e) {
+      // The builder says "<setting> must be positive, was PT0S": say it of the option instead.
+      String reason = String.valueOf(e.getMessage());
+      String rest = reason.substring(reason.indexOf(' ') + 1);
+      int was = rest.lastIndexOf(", was ");
+      if (was >= 0) {
+        rest = rest.substring(0, was) + ", was " + shown(value);
+      }
+      throw Failure.usage(option + " " + rest, e);
+    }
+  }
+
+  private static String shown(Object value) {
+    return value instanceof Duration d ? Durations.format(d) : String.valueOf(value);
   }
 
   private static void requireReadable(String option, @Nullable Path file) {
@@ -194,19 +218,25 @@ final class ServerCommand implements Callable<Integer> {
     if (tlsCert != null && tlsKey != null) {
       builder.tls(tlsCert, tlsKey);
     }
-    set(maxConnections, builder::maxConnections);
-    set(maxWaitersPerLock, builder::maxWaitersPerLock);
-    set(maxLineLength, builder::maxLineLength);
-    set(idleTimeout, builder::idleTimeout);
-    set(maxConnectionsPerAddress, builder::maxConnectionsPerAddress);
-    set(maxUnauthenticated, builder::maxUnauthenticated);
-    set(maxUnauthenticatedPerAddress, builder::maxUnauthenticatedPerAddress);
-    set(maxLocksPerConnection, builder::maxLocksPerConnection);
-    set(maxDetachedLeases, builder::maxDetachedLeases);
-    set(authTimeout, builder::authTimeout);
-    set(lineTimeout, builder::lineTimeout);
-    set(metricsPort, builder::metricsPort);
-    set(metricsBind, builder::metricsBind);
+    set("--max-connections", maxConnections, builder::maxConnections);
+    set("--max-waiters-per-lock", maxWaitersPerLock, builder::maxWaitersPerLock);
+    set("--max-line-length", maxLineLength, builder::maxLineLength);
+    set("--idle-timeout", idleTimeout, builder::idleTimeout);
+    set(
+        "--max-connections-per-address",
+        maxConnectionsPerAddress,
+        builder::maxConnectionsPerAddress);
+    set("--max-unauthenticated", maxUnauthenticated, builder::maxUnauthenticated);
+    set(
+        "--max-unauthenticated-per-address",
+        maxUnauthenticatedPerAddress,
+        builder::maxUnauthenticatedPerAddress);
+    set("--max-locks-per-connection", maxLocksPerConnection, builder::maxLocksPerConnection);
+    set("--max-detached-leases", maxDetachedLeases, builder::maxDetachedLeases);
+    set("--auth-timeout", authTimeout, builder::authTimeout);
+    set("--line-timeout", lineTimeout, builder::lineTimeout);
+    set("--metrics-port", metricsPort, builder::metricsPort);
+    set("--metrics-bind", metricsBind, builder::metricsBind);
     return builder.build();
   }
 }

@@ -118,7 +118,22 @@ class StatusAndServerCommandTest {
   @Test
   void serverRejectsALimitOutOfRangeAsUsage() {
     assertThat(execute("server", "--port", "0", "--max-detached-leases", "0")).isEqualTo(64);
-    assertThat(err.toString()).contains("maxDetachedLeases must be positive, was 0");
+    assertThat(err.toString()).contains("--max-detached-leases must be positive, was 0");
+  }
+
+  @Test
+  void serverNamesTheOptionAndTheValueAsGivenForABadDuration() {
+    assertThat(execute("server", "--port", "0", "--idle-timeout", "0s")).isEqualTo(64);
+    assertThat(err.toString())
+        .contains("--idle-timeout must be positive, was 0s")
+        .doesNotContain("idleTimeout")
+        .doesNotContain("PT0S");
+  }
+
+  @Test
+  void serverRefusesAMetricsBindWithoutAMetricsPort() {
+    assertThat(execute("server", "--port", "0", "--metrics-bind", "0.0.0.0")).isEqualTo(64);
+    assertThat(err.toString()).contains("--metrics-bind 0.0.0.0 needs --metrics-port");
   }
 
   @Test
