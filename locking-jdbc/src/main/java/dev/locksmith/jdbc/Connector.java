@@ -206,6 +206,13 @@ final class Connector {
       tableReady = true;
       return;
     }
+    // A table the name already resolves to is used as it is: PostgreSQL's CREATE TABLE IF NOT
+    // EXISTS looks only in the first schema of the search path, so it would make a second table
+    // there (a schema named after the user) beside the one the others use (in public).
+    if (tableUsable(connection, statements)) {
+      tableReady = true;
+      return;
+    }
     try (Statement statement = connection.createStatement()) {
       statement.execute(statements.createTable());
     } catch (SQLException e) {

@@ -127,6 +127,43 @@ class SchemaAndPoolTest {
     }
   }
 
+  @Test
+  void aTableFoundLaterOnTheSearchPathIsUsedNotCreatedAgainInTheFirstSchema() throws Exception {
+    TestPostgres server = TestDatabases.ownPostgres();
+    String table = TestDatabases.table("searched");
+    // A role with a schema of its own name: first on the default search path "$user", public.
+    String role = "own_" + table;
+    server.execute("CREATE ROLE " + role + " LOGIN");
+    server.execute("CREATE SCHEMA " + role + " AUTHORIZATION " + role);
+    server.execute(new PostgresDialect().createTable("public." + table));
+    server.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON public." + table + " TO " + role);
+    String roleUrl =
+        "jdbc:postgresql://127.0.0.1:"
+            + server.port()
+            + "/postgres?user="
+            + role
+            + "&table="
+            + table;
+    try (JdbcLockProvider migrated =
+            JdbcLockProvider.create(server.serverUrl("table=public." + table));
+        JdbcLockProvider provider = JdbcLockProvider.create(roleUrl)) {
+      LeaseGrant held =
+          migrated.tryAcquire(LockRequest.of("s", Duration.ofSeconds(30))).orElseThrow();
+      assertThat(provider.tryAcquire(LockRequest.of("s", Duration.ofSeconds(30))))
+          .as("the same table as the migration's")
+          .isEmpty();
+      assertThat(migrated.release(held)).isTrue();
+      assertTakenAndReleased(provider, "s");
+    }
+    try (Connection admin = server.admin();
+        Statement statement = admin.createStatement();
+        ResultSet rows =
+            statement.executeQuery("SELECT to_regclass('" + role + "." + table + "') IS NULL")) {
+      rows.next();
+      assertThat(rows.getBoolean(1)).as("no second table in the role's schema").isTrue();
+    }
+  }
+
   @OnPostgresAndH2
   void fencingTokensKeepRisingAfterRowsAreDeleted(String database) throws Exception {
     String table = TestDatabases.table("deleted");
