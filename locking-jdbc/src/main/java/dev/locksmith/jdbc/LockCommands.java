@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -121,19 +122,46 @@ final class LockCommands {
    * true}, as that run would have.
    */
   boolean release(LeaseGrant lease) {
+    long[] firstSent = {0};
     return connector.call(
         "release",
         lease.lockId(),
-        (connection, sql) -> release(connection, sql, sql.release(), lease),
-        (connection, sql) -> release(connection, sql, sql.releaseOwned(), lease));
+        (connection, sql) -> {
+          firstSent[0] = System.nanoTime();
+          return release(connection, sql, sql.release(), lease, -1);
+        },
+        (connection, sql) ->
+            release(connection, sql, sql.releaseOwned(), lease, heldSince(firstSent[0])));
   }
 
+  /**
+   * How long ago, in microseconds, the lease must still have been held for a retried release to
+   * count it as released: since the first run was sent (it may have ended the lease then), plus
+   * {@link #RELEASE_CLOCK_SLACK_MICROS} for the database's and this host's clocks running apart;
+   * just the slack when nothing was sent.
+   */
+  private static long heldSince(long firstSentNanos) {
+    long since =
+        firstSentNanos == 0 ? 0 : TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - firstSentNanos);
+    return since + RELEASE_CLOCK_SLACK_MICROS;
+  }
+
+  private static final long RELEASE_CLOCK_SLACK_MICROS = 100_000;
+
+  /**
+   * Runs a release statement; {@code heldSinceMicros} is the last parameter of {@link
+   * LockSql#releaseOwned}, or negative for {@link LockSql#release}.
+   */
   private static boolean release(
-      Connection connection, LockSql sql, String statement, LeaseGrant lease) throws SQLException {
+      Connection connection, LockSql sql, String statement, LeaseGrant lease, long heldSinceMicros)
+      throws SQLException {
     try (PreparedStatement release = connection.prepareStatement(statement)) {
       release.setString(1, LockIds.stored(lease.lockId()));
       release.setString(2, lease.ownerToken());
       release.setLong(3, lease.fencingToken());
+      if (heldSinceMicros >= 0) {
+        release.setLong(4, heldSinceMicros);
+      }
       if (sql.releaseReturnsRows()) {
         try (ResultSet rows = release.executeQuery()) {
           return rows.next();
@@ -161,7 +189,8 @@ final class LockCommands {
               long token = rows.getLong(2);
               LeaseGrant granted =
                   new LeaseGrant(request.lockId(), request.ownerToken(), token, request.ttl(), 0);
-              return release(connection, sql, sql.releaseOwned(), granted);
+              // A live ghost lease is ended; one that has expired needs nothing.
+              return release(connection, sql, sql.releaseOwned(), granted, 0);
             }
           }
         },

@@ -29,13 +29,16 @@ record LockSql(
             + " WHERE lock_id = ? AND owner_token = ? AND fencing_token = ? AND expires_us > "
             + now;
     // After a connection failure: ends the lease if this owner's row is still there, released by
-    // the first run or not.
+    // the first run or not, and held until that run was sent (the last parameter, in microseconds
+    // ago): a lease that had expired before is no longer held, and reported so.
     String releaseOwned =
         "UPDATE "
             + table
             + " SET expires_us = LEAST(expires_us, "
             + now
-            + ") WHERE lock_id = ? AND owner_token = ? AND fencing_token = ?";
+            + ") WHERE lock_id = ? AND owner_token = ? AND fencing_token = ? AND expires_us >= "
+            + now
+            + " - ?";
     if (dialect.notifies()) {
       String notify = "SELECT pg_notify('" + channel + "', lock_id) FROM r";
       release = "WITH r AS (" + release + " RETURNING lock_id) " + notify;
