@@ -32,6 +32,9 @@ final class ProcessGroup implements AutoCloseable {
   private final boolean isolated;
   private final @Nullable Signaller signaller;
   private boolean stopped;
+  // Every process of the group has exited: its pid may be another group's by now, so nothing is
+  // sent to it any more. Guarded by this.
+  private boolean emptied;
 
   private ProcessGroup(Process leader, @Nullable Signaller signaller) {
     this.leader = leader;
@@ -118,6 +121,10 @@ final class ProcessGroup implements AutoCloseable {
    * @return whether no process of the group is alive afterwards
    */
   synchronized boolean stop(Duration grace, Runnable onFrozen) {
+    if (emptied) {
+      onFrozen.run();
+      return true;
+    }
     if (stopped) {
       return !alive();
     }
@@ -163,7 +170,8 @@ final class ProcessGroup implements AutoCloseable {
    * Waits until no process of the group is alive, polling every {@code interval} at most, or until
    * {@code lost} completes.
    *
-   * @return true when the group is gone, false when {@code lost} completed first
+   * @return true when the group is gone (it is then never signalled again: its pid may be reused),
+   *     false when {@code lost} completed first
    */
   boolean awaitEmpty(CompletableFuture<?> lost, Duration interval) {
     long pause = TimeUnit.MILLISECONDS.toNanos(1);
@@ -180,7 +188,21 @@ final class ProcessGroup implements AutoCloseable {
         return false;
       }
     }
+    emptied();
     return true;
+  }
+
+  /** The group is gone: no signal goes to its pid any more, and the SIGKILL guard ends. */
+  private synchronized void emptied() {
+    if (!stopped) {
+      emptied = true;
+      close();
+    }
+  }
+
+  /** Whether the group was found gone by {@link #awaitEmpty}; for tests. */
+  synchronized boolean isEmptied() {
+    return emptied;
   }
 
   /** Ends the signalling shell; the group itself is left as it is. */

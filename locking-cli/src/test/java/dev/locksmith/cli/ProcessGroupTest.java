@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
@@ -68,6 +69,22 @@ class ProcessGroupTest {
           .allMatch(member -> member.endsWith(" [frozen]"));
       assertThat(GroupPs.liveMembers(group.pgid())).isEmpty();
       assertThat(group.alive()).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("launchers")
+  void aGroupFoundGoneIsNeverSignalledAgainSinceItsPidMayBeReused(Launcher launcher)
+      throws Exception {
+    ProcessBuilder builder = new ProcessBuilder("sh", "-c", "exit 3");
+    try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
+      group.leaderExit().get(10, TimeUnit.SECONDS);
+      assertThat(group.awaitEmpty(new CompletableFuture<>(), Duration.ofMillis(10))).isTrue();
+      assertThat(group.isEmptied()).isTrue();
+
+      List<String> reported = new ArrayList<>();
+      assertThat(group.stop(Duration.ofSeconds(5), () -> reported.add("stopping"))).isTrue();
+      assertThat(reported).as("the stop is still reported").containsExactly("stopping");
     }
   }
 
