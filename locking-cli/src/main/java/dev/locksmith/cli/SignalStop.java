@@ -120,8 +120,10 @@ final class SignalStop implements AutoCloseable {
     try {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException shuttingDown) {
+      // No bound: the JVM waits for the hook to end anyway, and closing the engine and provider
+      // here before it has would cut short the release it waits for.
       try {
-        hook.join(grace.plus(ProcessGroup.KILL_WAIT).plusSeconds(5).toMillis());
+        hook.join();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
