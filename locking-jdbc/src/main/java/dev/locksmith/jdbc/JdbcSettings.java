@@ -50,9 +50,14 @@ record JdbcSettings(
     }
   }
 
-  /** The PostgreSQL notification channel of this table. */
+  /**
+   * The PostgreSQL notification channel of this table: named after the table without its schema, so
+   * that {@code public.locksmith_locks} and {@code locksmith_locks} hear each other (tables of one
+   * name in two schemas share it, which only wakes their waiters for nothing).
+   */
   String channel() {
-    String channel = "locksmith:" + table.toLowerCase(java.util.Locale.ROOT);
+    String name = table.substring(table.lastIndexOf('.') + 1);
+    String channel = "locksmith:" + name.toLowerCase(java.util.Locale.ROOT);
     return channel.length() > 63 ? channel.substring(0, 63) : channel;
   }
 }

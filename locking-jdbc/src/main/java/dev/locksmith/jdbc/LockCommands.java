@@ -108,12 +108,26 @@ final class LockCommands {
             renew.setString(3, lease.ownerToken());
             renew.setLong(4, lease.fencingToken());
             long sentAt = System.nanoTime();
-            return renew.executeUpdate() == 1
-                ? Optional.of(lease.renewed(ttl, sentAt + ttl.toNanos()))
-                : Optional.empty();
+            if (renew.executeUpdate() != 1) {
+              return Optional.empty();
+            }
+            String notify = sql.wakeWaiters();
+            if (notify != null && lease.timeLeftAt(sentAt).compareTo(ttl) > 0) {
+              // Shortened (to a minimum hold): waiters sleep until the end they last read.
+              wakeWaiters(connection, notify, lease.lockId());
+            }
+            return Optional.of(lease.renewed(ttl, sentAt + ttl.toNanos()));
           }
         };
     return connector.call("renew", lease.lockId(), work, work);
+  }
+
+  private static void wakeWaiters(Connection connection, String notify, String lockId)
+      throws SQLException {
+    try (PreparedStatement wake = connection.prepareStatement(notify)) {
+      wake.setString(1, LockIds.stored(lockId));
+      wake.executeQuery().close();
+    }
   }
 
   /**

@@ -1,9 +1,12 @@
 package dev.locksmith.jdbc;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The statements of one table in one dialect. Renew and release are owner-checked: they match the
  * row only while the presented owner token and fencing token hold a live lease. A release ends the
  * lease by setting {@code expires_us} to now and keeps the row, so the fencing token stays on it.
+ * {@code wakeWaiters} (PostgreSQL only) wakes the waiters of a lock id, as a release does.
  */
 record LockSql(
     Dialect dialect,
@@ -17,7 +20,8 @@ record LockSql(
     String releaseOwned,
     String status,
     String listHeld,
-    String sweep) {
+    String sweep,
+    @Nullable String wakeWaiters) {
 
   static LockSql of(Dialect dialect, String table, String channel) {
     String now = dialect.nowMicros();
@@ -76,7 +80,8 @@ record LockSql(
             + " WHERE expires_us > "
             + now
             + " ORDER BY lock_id",
-        "DELETE FROM " + table + " WHERE expires_us < " + now + " - ?");
+        "DELETE FROM " + table + " WHERE expires_us < " + now + " - ?",
+        dialect.notifies() ? "SELECT pg_notify('" + channel + "', ?)" : null);
   }
 
   /** Whether releases return a row per released lease (PostgreSQL) instead of an update count. */

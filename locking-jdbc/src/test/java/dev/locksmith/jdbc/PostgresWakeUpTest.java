@@ -68,6 +68,43 @@ class PostgresWakeUpTest {
   }
 
   @Test
+  void providersNamingTheTableWithAndWithoutItsSchemaWakeEachOthersWaiters() throws Exception {
+    String table = TestDatabases.table("pg_wake_names");
+    String url = TestDatabases.postgresUrl("table=" + table);
+    String qualified = TestDatabases.postgresUrl("table=public." + table);
+    try (JdbcLockProvider holder = JdbcLockProvider.create(qualified);
+        JdbcLockProvider waiter = JdbcLockProvider.create(url + "&maxPoll=10s")) {
+      LeaseGrant held = holder.tryAcquire(LockRequest.of("named", Duration.ofSeconds(30))).get();
+      Future<Optional<LeaseGrant>> waiting =
+          HandOff.startWaiting(
+              pool, waiter, "named", Duration.ofSeconds(5), Duration.ofSeconds(20));
+      await().atMost(Duration.ofSeconds(10)).until(() -> HandOff.listening(waiter, "named"));
+      // Without the notification the waiter would sleep for the holder's 30 s.
+      HandOff handOff = HandOff.release(holder, held, waiting, Duration.ofSeconds(5));
+      assertThat(waiter.release(handOff.grant())).isTrue();
+    }
+  }
+
+  @Test
+  void aLeaseShortenedToItsMinimumHoldWakesItsWaitersToWaitForTheNewEnd() throws Exception {
+    String table = TestDatabases.table("pg_wake_short");
+    String url = TestDatabases.postgresUrl("table=" + table);
+    try (JdbcLockProvider holder = JdbcLockProvider.create(url);
+        JdbcLockProvider waiter = JdbcLockProvider.create(url + "&maxPoll=10s")) {
+      LeaseGrant held = holder.tryAcquire(LockRequest.of("short", Duration.ofSeconds(60))).get();
+      Future<Optional<LeaseGrant>> waiting =
+          HandOff.startWaiting(
+              pool, waiter, "short", Duration.ofSeconds(5), Duration.ofSeconds(30));
+      await().atMost(Duration.ofSeconds(10)).until(() -> HandOff.listening(waiter, "short"));
+      // What the engine does when a call ends before its minimum hold: the lease now ends soon.
+      assertThat(holder.renew(held, Duration.ofMillis(300))).isPresent();
+      LeaseGrant next = waiting.get(5, TimeUnit.SECONDS).orElseThrow();
+      assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(waiter.release(next)).isTrue();
+    }
+  }
+
+  @Test
   void aProviderOverADataSourceListensThroughAConnectionOfThatDataSource() throws Exception {
     String table = TestDatabases.table("pg_wake_ds");
     String url = TestDatabases.postgresUrl("table=" + table);
