@@ -200,7 +200,7 @@ final class ProcessGroup implements AutoCloseable {
     }
   }
 
-  /** Whether the group was found gone by {@link #awaitEmpty}; for tests. */
+  /** Whether the group was found gone by {@link #awaitEmpty}: nothing of it is left to stop. */
   synchronized boolean isEmptied() {
     return emptied;
   }

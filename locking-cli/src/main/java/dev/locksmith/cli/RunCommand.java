@@ -300,7 +300,7 @@ final class RunCommand implements Callable<Integer> {
     Map<String, String> env = builder.environment();
     RunKeys.export(lease, env);
     ProcessGroup group = onSignal.start(() -> startGroup(builder, launcher));
-    return supervise(group, lost, err);
+    return supervise(group, onSignal, lost, err);
   }
 
   private ProcessGroup startGroup(ProcessBuilder builder, Launcher launcher) {
@@ -313,12 +313,13 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /** Waits for COMMAND's group to exit or the lease to be lost, whichever comes first. */
-  private int supervise(ProcessGroup group, CompletableFuture<String> lost, PrintWriter err) {
+  private int supervise(
+      ProcessGroup group, SignalStop onSignal, CompletableFuture<String> lost, PrintWriter err) {
     CompletableFuture.anyOf(group.leaderExit(), lost).join();
     // COMMAND's background jobs are still in its group: the lease covers them until they exit.
     if (!lost.isDone() && group.awaitEmpty(lost, GROUP_POLL)) {
       int exit = group.exitValue();
-      if (until != null && !holdUntil(lost, err)) {
+      if (until != null && !holdUntil(onSignal, lost, err)) {
         return lostExitCode;
       }
       return exit;
@@ -358,7 +359,7 @@ final class RunCommand implements Callable<Integer> {
    * test runs (that test is then killed). The test's output goes to stderr and its input is empty:
    * the script's stdout carries COMMAND's output only.
    */
-  private boolean holdUntil(CompletableFuture<String> lost, PrintWriter err) {
+  private boolean holdUntil(SignalStop onSignal, CompletableFuture<String> lost, PrintWriter err) {
     while (true) {
       Process test;
       try {
@@ -367,7 +368,15 @@ final class RunCommand implements Callable<Integer> {
         report(err, "cannot run the --until test: " + Errors.clean(e) + "; releasing the lock");
         return true;
       }
-      CompletableFuture.anyOf(test.onExit(), lost).join();
+      if (!onSignal.untilTest(test)) {
+        test.destroyForcibly(); // a signal is stopping the run: its hook reports and releases
+        return true;
+      }
+      try {
+        CompletableFuture.anyOf(test.onExit(), lost).join();
+      } finally {
+        onSignal.untilTest(null);
+      }
       if (lost.isDone()) {
         test.descendants().forEach(ProcessHandle::destroyForcibly);
         test.destroyForcibly();

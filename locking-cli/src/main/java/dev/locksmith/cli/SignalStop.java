@@ -2,6 +2,7 @@ package dev.locksmith.cli;
 
 import dev.locksmith.core.Lease;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +30,9 @@ final class SignalStop implements AutoCloseable {
   private @Nullable Lease lease;
   private @Nullable ProcessGroup group;
   private boolean stopping;
+  private @Nullable Process untilTest;
+  // Counted down once the hook has done its work (stop() ran to its end).
+  private final CountDownLatch stopped = new CountDownLatch(1);
 
   private SignalStop(
       Duration grace, Consumer<String> report, Runnable afterRelease, Runnable stopWaiting) {
@@ -82,18 +86,46 @@ final class SignalStop implements AutoCloseable {
     return started;
   }
 
+  /**
+   * The {@code --until} test running now ({@code null} once it ended): a signal kills it with
+   * COMMAND's group, which is gone by then.
+   *
+   * @return false when a signal is stopping the run already (the test was not recorded)
+   */
+  synchronized boolean untilTest(@Nullable Process test) {
+    if (stopping && test != null) {
+      return false;
+    }
+    untilTest = test;
+    return true;
+  }
+
   /** The shutdown hook, for tests that run it as the JVM would (it is installed, not started). */
   Thread hookForTests() {
     return hook;
   }
 
   private void stop() {
+    try {
+      stopAndRelease();
+    } finally {
+      stopped.countDown();
+    }
+  }
+
+  private void stopAndRelease() {
     ProcessGroup started;
     Lease held;
+    Process test;
     synchronized (this) {
       stopping = true;
       started = group;
       held = lease;
+      test = untilTest;
+    }
+    if (test != null) {
+      test.descendants().forEach(ProcessHandle::destroyForcibly);
+      test.destroyForcibly();
     }
     if (held == null) {
       report.accept("stopped by a signal while waiting for the lock; nothing ran");
@@ -102,6 +134,9 @@ final class SignalStop implements AutoCloseable {
     }
     if (started == null) {
       report.accept("stopped by a signal before COMMAND started; releasing the lock");
+    } else if (started.isEmptied()) {
+      // COMMAND's group is gone (the run waits for --until): nothing of it to stop.
+      report.accept("stopped by a signal after COMMAND ended; releasing the lock");
     } else {
       started.stop(
           grace,
@@ -121,9 +156,11 @@ final class SignalStop implements AutoCloseable {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException shuttingDown) {
       // No bound: the JVM waits for the hook to end anyway, and closing the engine and provider
-      // here before it has would cut short the release it waits for.
+      // here before it has would cut short the release it waits for. The hook may not have been
+      // started yet (the JVM takes the hooks out of its list first), so wait for its work, not
+      // for its thread.
       try {
-        hook.join();
+        stopped.await();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -179,6 +179,43 @@ class RunInChildJvmTest {
   }
 
   @Test
+  void sigtermWhileWaitingForUntilKillsTheTestAndReleasesTheLock() throws Exception {
+    try (LockServer server = LockServer.builder().port(0).build()) {
+      String url = "tcp://127.0.0.1:" + server.start();
+      Path stderr = dir.resolve("stderr");
+      Path pidFile = dir.resolve("pid");
+      try (ChildJvm run =
+              locksmith(
+                  stderr,
+                  "run",
+                  "--url",
+                  url,
+                  "--key",
+                  "until-signal",
+                  "--until",
+                  "echo $$ > " + pidFile + "; exec sleep 60",
+                  "--",
+                  "true");
+          LockProvider other = LockProviders.create(url)) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
+        long test = Long.parseLong(Files.readString(pidFile).strip());
+        run.terminate();
+        assertThat(exitOf(run)).isEqualTo(143);
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> ProcessHandle.of(test).map(h -> !h.isAlive()).orElse(true));
+        assertThat(Files.readAllLines(stderr))
+            .containsExactly(
+                "locksmith: stopped by a signal after COMMAND ended; releasing the lock");
+        assertThat(other.tryAcquire(LockRequest.of("until-signal", Duration.ofSeconds(1))))
+            .isPresent();
+      }
+    }
+  }
+
+  @Test
   void aProviderErrorIsOneLineOnTheRealStderrWithoutLibraryLogging() throws Exception {
     try (RedisServerProcess redis = TestRedis.startDedicated()) {
       redis.call("SET", "locksmith:{broken}:lock", "not-a-hash");
