@@ -15,12 +15,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one lock operation on a connection of its own: borrowed for the call, in autocommit (never
- * the caller's transaction), with a network timeout of what is left of the call's {@code timeout}.
- * On first use it finds the dialect (from the URL, or the database's product name) and creates the
- * table when missing. A connection failure (SQL state class 08, a terminated backend, a deadlock or
- * a key race) is tried again, up to {@value #MAX_RETRIES} times, on another connection with the
- * operation's retry, when one is given and time is left; every other failure becomes a {@link
- * LockProviderException} naming the action, the lock, the database and the SQL state.
+ * the caller's transaction), with a network timeout of what is left of the call's {@code timeout}
+ * (counted from the call's start on the provider's own pool, from the first connection on an
+ * application's). On first use it finds the dialect (from the URL, or the database's product name)
+ * and creates the table when missing. A connection failure (SQL state class 08, a terminated
+ * backend, a deadlock or a key race) is tried again, up to {@value #MAX_RETRIES} times, on another
+ * connection with the operation's retry, when one is given and time is left; every other failure
+ * becomes a {@link LockProviderException} naming the action, the lock, the database and the SQL
+ * state.
  */
 final class Connector {
   private static final Executor DIRECT = Runnable::run;
@@ -85,14 +87,23 @@ final class Connector {
 
   private <T> T callWithRetries(
       String action, String lockId, Work<T> first, @Nullable Work<T> retry) {
-    long deadline = System.nanoTime() + settings.timeout().toNanos();
+    // Over the provider's own pool the call's timeout counts from now, the borrow included; over an
+    // application's pool it counts from the first connection, the borrow waiting by that pool's
+    // own timeout.
+    long[] deadline = {System.nanoTime() + settings.timeout().toNanos()};
     Work<T> work = first;
     boolean recreated = false;
     int retries = 0;
+    SQLException earlier = null;
     while (true) {
       try {
-        return runOnce(work, deadline);
+        return runOnce(work, deadline, retries == 0 && !recreated);
       } catch (SQLException e) {
+        if (e instanceof LateConnection && earlier != null) {
+          // A retry's connection came too late: the failure that called for the retry is the news.
+          earlier.addSuppressed(e);
+          throw failure(action, lockId, earlier);
+        }
         LockSql known = sql;
         if (known != null
             && known.dialect().missingTable(e.getSQLState(), e.getErrorCode())
@@ -105,9 +116,10 @@ final class Connector {
         if (retry != null
             && retries < MAX_RETRIES
             && retriable(e)
-            && deadline - System.nanoTime() > MIN_RETRY_NANOS) {
+            && deadline[0] - System.nanoTime() > MIN_RETRY_NANOS) {
           retries++;
           work = retry;
+          earlier = e;
           continue;
         }
         throw failure(action, lockId, e);
@@ -115,20 +127,33 @@ final class Connector {
     }
   }
 
-  private <T> T runOnce(Work<T> work, long deadline) throws SQLException {
+  /** A connection that came with too little of the call's timeout left to run a statement. */
+  private static final class LateConnection extends SQLTransientConnectionException {
+    private static final long serialVersionUID = 1L;
+
+    LateConnection(long leftNanos) {
+      super(
+          "a connection came with "
+              + Math.max(0, TimeUnit.NANOSECONDS.toMillis(leftNanos))
+              + " ms of the timeout left, too late to run a statement",
+          "08001");
+    }
+  }
+
+  /**
+   * Runs {@code work} on a borrowed connection, with a network timeout of what is left until {@code
+   * deadline[0]}; on an application's pool the first borrow sets that deadline.
+   */
+  private <T> T runOnce(Work<T> work, long[] deadline, boolean first) throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
-      long left = deadline - System.nanoTime();
-      if (!ownPool) {
-        // The application's pool waited by its own timeout: the statement gets the whole timeout.
-        left = settings.timeout().toNanos();
-      } else if (left < MIN_RETRY_NANOS) {
+      if (!ownPool && first) {
+        deadline[0] = System.nanoTime() + settings.timeout().toNanos();
+      }
+      long left = deadline[0] - System.nanoTime();
+      if (left < MIN_RETRY_NANOS) {
         // Too little left to run a statement: it would time out on a healthy connection and leave
         // its outcome unknown. Nothing has been sent, so this fails as a late connection.
-        throw new SQLTransientConnectionException(
-            "a connection came with "
-                + Math.max(0, TimeUnit.NANOSECONDS.toMillis(left))
-                + " ms of the timeout left, too late to run a statement",
-            "08001");
+        throw new LateConnection(left);
       }
       int millis = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
       int previousTimeout = networkTimeout(connection, millis);

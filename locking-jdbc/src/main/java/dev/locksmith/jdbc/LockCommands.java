@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The lock operations as SQL, each one statement (two on databases whose take-or-refuse cannot
@@ -23,6 +25,7 @@ import org.jspecify.annotations.Nullable;
  * is later, so the local deadline is conservative whatever the offset between the two clocks.
  */
 final class LockCommands {
+  private static final Logger LOG = LoggerFactory.getLogger(LockCommands.class);
 
   /**
    * One try at a lock.
@@ -122,11 +125,17 @@ final class LockCommands {
     return connector.call("renew", lease.lockId(), work, work);
   }
 
-  private static void wakeWaiters(Connection connection, String notify, String lockId)
-      throws SQLException {
+  /**
+   * Wakes the lock's waiters; a failure is only logged: the renewal it follows has committed, and
+   * the waiters then wake at the end they last read.
+   */
+  private static void wakeWaiters(Connection connection, String notify, String lockId) {
     try (PreparedStatement wake = connection.prepareStatement(notify)) {
       wake.setString(1, LockIds.stored(lockId));
       wake.executeQuery().close();
+    } catch (SQLException e) {
+      LOG.debug(
+          "Waking the waiters of lock '{}' after shortening it failed: {}", lockId, e.toString());
     }
   }
 

@@ -143,12 +143,21 @@ final class PgListener {
     try {
       connection.setNetworkTimeout(DIRECT, UNLISTEN_MILLIS);
       execute(connection, "UNLISTEN *");
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("Could not stop listening on a connection: {}", e.toString());
+    }
+    // Each on its own: a connection that failed UNLISTEN may still be healthy and handed out again.
+    try {
       if (!previousAutoCommit) {
         connection.setAutoCommit(false);
       }
+    } catch (SQLException | RuntimeException e) {
+      LOG.debug("Could not restore auto-commit on a connection: {}", e.toString());
+    }
+    try {
       connection.setNetworkTimeout(DIRECT, previousTimeout);
     } catch (SQLException | RuntimeException e) {
-      LOG.debug("Could not stop listening on a connection: {}", e.toString());
+      LOG.debug("Could not restore the network timeout of a connection: {}", e.toString());
     }
   }
 

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -47,8 +48,14 @@ class PostgresBorrowedStateTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> HandOff.listening(waiter, "state"));
         HandOff.release(holder, held, waiting, Duration.ofSeconds(10));
       }
-      // The listening connection goes back when the provider closes.
-      assertThat(pool.autoCommitOnReturn).hasSizeGreaterThanOrEqualTo(2).containsOnly(false);
+      // The listening connection (the one unwrapped to read notifications) goes back when the
+      // provider closes.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> pool.autoCommitOnReturn.stream().anyMatch(r -> r.startsWith("listener ")));
+      assertThat(pool.autoCommitOnReturn)
+          .hasSizeGreaterThanOrEqualTo(2)
+          .allMatch(r -> r.endsWith(" false"));
     } finally {
       waiters.shutdownNow();
     }
@@ -56,7 +63,9 @@ class PostgresBorrowedStateTest {
 
   /** Real connections with auto-commit off, recording their auto-commit as they are given back. */
   private static final class NonResettingPool implements DataSource {
-    final List<Boolean> autoCommitOnReturn = new CopyOnWriteArrayList<>();
+    /** "listener false", "statement false": each connection given back and its auto-commit. */
+    final List<String> autoCommitOnReturn = new CopyOnWriteArrayList<>();
+
     private final String driverUrl;
 
     NonResettingPool(String driverUrl) {
@@ -67,13 +76,18 @@ class PostgresBorrowedStateTest {
     public Connection getConnection() throws SQLException {
       Connection real = DriverManager.getConnection(driverUrl);
       real.setAutoCommit(false);
+      AtomicBoolean listener = new AtomicBoolean();
       return (Connection)
           Proxy.newProxyInstance(
               Connection.class.getClassLoader(),
               new Class<?>[] {Connection.class},
               (proxy, method, args) -> {
+                if (method.getName().equals("unwrap")) {
+                  listener.set(true); // only the listener unwraps, to read notifications
+                }
                 if (method.getName().equals("close") && !real.isClosed()) {
-                  autoCommitOnReturn.add(real.getAutoCommit());
+                  autoCommitOnReturn.add(
+                      (listener.get() ? "listener " : "statement ") + real.getAutoCommit());
                 }
                 try {
                   return method.invoke(real, args);
