@@ -123,8 +123,8 @@ class WakeUpsTest {
       config
           .useSingleServer()
           .setAddress("redis://" + proxy.host() + ":" + proxy.port())
-          .setTimeout(1_000)
-          .setSubscriptionTimeout(1_000)
+          .setTimeout(3_000)
+          .setSubscriptionTimeout(3_000)
           .setRetryAttempts(0);
       RedissonClient frozen = Redisson.create(config);
       WakeUps wakeUps = new WakeUps(frozen);
@@ -147,9 +147,10 @@ class WakeUpsTest {
                   }));
         }
         // One waiter subscribes; the three others queue behind it before it times out.
+        // Well inside the 3 s the first attempt takes to fail.
         await()
             .pollInterval(Duration.ofMillis(10))
-            .atMost(Duration.ofSeconds(1))
+            .atMost(Duration.ofMillis(1500))
             .until(() -> wakeUps.queuedFor(channel) == 3);
         for (Future<Throwable> failure : failures) {
           assertThat(failure.get(10, TimeUnit.SECONDS)).isNotInstanceOf(AssertionError.class);

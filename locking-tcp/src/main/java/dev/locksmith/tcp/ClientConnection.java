@@ -51,6 +51,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private volatile @Nullable String closeReason;
   private volatile boolean deliberate;
   private volatile boolean answered;
+  private volatile boolean refused;
 
   /**
    * @param description the server as errors and logs name it, such as {@code lock server
@@ -69,11 +70,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   }
 
   /**
-   * Whether the server answered a request on this connection: one it closes before that (a {@code
-   * BYE} at admission, say) was refused, not served.
+   * Whether the server refused this connection at admission: it said {@code BYE too-many-...}
+   * before answering anything on it (a full server, or too many connections from this address).
    */
-  boolean answered() {
-    return answered;
+  boolean refused() {
+    return refused;
   }
 
   /** Why the connection closed, as the server or the network said; a placeholder while open. */
@@ -245,6 +246,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private void onPush(ChannelHandlerContext ctx, Reply reply) {
     if (reply.is("BYE")) {
       LOG.info("The {} closes the connection: {}", description, reply.rest());
+      if (!answered && reply.rest().startsWith("too-many")) {
+        refused = true;
+      }
       closeReason =
           reply.rest().equals("tls-required")
               ? "the server speaks TLS only; add tls=true (and tls-ca=FILE) to the URL"

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * Keeps the provider's one connection: reconnects when it is gone, with one attempt (made by {@link
  * ConnectionOpener}) shared by the callers that come while it runs, and exponential back-off (100
  * ms doubling to 1 s; 5 s after the server rejected the secret) after failed attempts, during which
- * callers fail fast naming the last failure. A connection the server closes before answering
- * anything on it (a full server's {@code BYE}) counts as a failed attempt.
+ * callers fail fast naming the last failure. A connection the server refuses at admission (a full
+ * server's {@code BYE too-many-connections}) counts as a failed attempt.
  */
 final class Connector {
   private static final Logger LOG = LoggerFactory.getLogger(Connector.class);
@@ -122,17 +122,17 @@ final class Connector {
   }
 
   /**
-   * Counts a connection that has ended: one the server answered on resets the back-off; one it
-   * closed before any answer (a full server's {@code BYE}, say) is a failed attempt, backed off
-   * from like a refused connect, so a refusing server is not reconnected to on every call.
+   * Counts a connection that has ended: one the server refused at admission (a full server's {@code
+   * BYE too-many-connections}) is a failed attempt, backed off from like a refused connect, so a
+   * refusing server is not reconnected to on every call; any other end resets the back-off.
    */
   private void countEnded(ClientConnection c) {
-    if (c.answered()) {
-      failures = 0;
-    } else {
+    if (c.refused()) {
       backOff(
           new LockProviderException(
-              settings.server() + " closed the connection before answering: " + c.closeReason()));
+              settings.server() + " refused the connection: " + c.closeReason()));
+    } else {
+      failures = 0;
     }
   }
 
@@ -160,7 +160,7 @@ final class Connector {
         c.close("provider closed", true);
         failure = new LockProviderException("provider for " + settings + " is closed");
       } else {
-        // The failure count is reset once the server has answered on it (countEnded).
+        // The failure count is reset when the connection ends, unless it was refused (countEnded).
         lastFailure = null;
         connection = c;
       }

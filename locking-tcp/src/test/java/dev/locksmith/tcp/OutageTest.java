@@ -266,7 +266,7 @@ class OutageTest {
   }
 
   @Test
-  void aServerThatClosesConnectionsBeforeAnsweringIsBackedOffFromNotReconnectedOnEveryCall()
+  void aServerThatRefusesConnectionsAtAdmissionIsBackedOffFromNotReconnectedOnEveryCall()
       throws Exception {
     // What a full server does at admission: one BYE line, then the connection is closed.
     ServerSocket refusing = listener(50);
@@ -300,7 +300,7 @@ class OutageTest {
     // back-off each call would connect again.
     assertThat(accepted.get()).as("connections made for 30 calls").isBetween(1, 3);
     assertThat(failures.get(failures.size() - 1))
-        .contains("closed the connection before answering")
+        .contains("refused the connection: server said BYE too-many-connections")
         .contains("next attempt in");
   }
 
