@@ -34,6 +34,18 @@ class RunInChildJvmTest {
         .start();
   }
 
+  /** Starts {@code locksmith run --url url --key key rest...}, as {@link #locksmith} does. */
+  private static ChildJvm run(Path stderr, String url, String key, String... rest) {
+    String[] args = new String[5 + rest.length];
+    args[0] = "run";
+    args[1] = "--url";
+    args[2] = url;
+    args[3] = "--key";
+    args[4] = key;
+    System.arraycopy(rest, 0, args, 5, rest.length);
+    return locksmith(stderr, args);
+  }
+
   private static int exitOf(ChildJvm locksmith) throws InterruptedException {
     return locksmith.awaitExit(Duration.ofSeconds(60));
   }
@@ -47,12 +59,9 @@ class RunInChildJvmTest {
       // The shell and everything it starts ignore SIGTERM: only the SIGKILL after --grace ends
       // them.
       try (ChildJvm run =
-              locksmith(
+              run(
                   stderr,
-                  "run",
-                  "--url",
                   url,
-                  "--key",
                   "sigterm",
                   "--grace",
                   "500ms",
@@ -126,12 +135,9 @@ class RunInChildJvmTest {
       // The first test fails, the second (after COMMAND's line) succeeds.
       String test = "echo probe; test -f " + done + " || { touch " + done + "; false; }";
       try (ChildJvm run =
-          locksmith(
+          run(
               stderr,
-              "run",
-              "--url",
               url,
-              "--key",
               "until-output",
               "--until",
               test,
@@ -155,12 +161,9 @@ class RunInChildJvmTest {
     Path stderr = dir.resolve("stderr");
     Path started = dir.resolve("started");
     try (ChildJvm run =
-        locksmith(
+        run(
             stderr,
-            "run",
-            "--url",
             url,
-            "--key",
             "until-hangs",
             "--until",
             "touch " + started + "; exec sleep 60",
@@ -185,12 +188,9 @@ class RunInChildJvmTest {
       Path stderr = dir.resolve("stderr");
       Path pidFile = dir.resolve("pid");
       try (ChildJvm run =
-              locksmith(
+              run(
                   stderr,
-                  "run",
-                  "--url",
                   url,
-                  "--key",
                   "until-signal",
                   "--until",
                   "echo $$ > " + pidFile + "; exec sleep 60",
@@ -220,8 +220,7 @@ class RunInChildJvmTest {
     try (RedisServerProcess redis = TestRedis.startDedicated()) {
       redis.call("SET", "locksmith:{broken}:lock", "not-a-hash");
       Path stderr = dir.resolve("stderr");
-      try (ChildJvm run =
-          locksmith(stderr, "run", "--url", redis.url(), "--key", "broken", "--", "true")) {
+      try (ChildJvm run = run(stderr, redis.url(), "broken", "--", "true")) {
         assertThat(exitOf(run)).isEqualTo(69);
       }
       List<String> lines = Files.readAllLines(stderr);

@@ -5,13 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -21,8 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -62,7 +58,7 @@ class PostgresBorrowedStateTest {
   }
 
   /** Real connections with auto-commit off, recording their auto-commit as they are given back. */
-  private static final class NonResettingPool implements DataSource {
+  private static final class NonResettingPool extends TestDataSource {
     /** "listener false", "statement false": each connection given back and its auto-commit. */
     final List<String> autoCommitOnReturn = new CopyOnWriteArrayList<>();
 
@@ -95,45 +91,6 @@ class PostgresBorrowedStateTest {
                   throw e.getCause();
                 }
               });
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-      throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-      return new PrintWriter(System.err);
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-      return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-      throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-      if (iface.isInstance(this)) {
-        return iface.cast(this);
-      }
-      throw new SQLException("not a wrapper for " + iface);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-      return iface.isInstance(this);
     }
   }
 }

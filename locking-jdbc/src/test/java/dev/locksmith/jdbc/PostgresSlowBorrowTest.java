@@ -5,22 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.FaultProxy;
-import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Over an application's {@code DataSource}, borrowing waits for that pool's own timeout and each
- * statement still gets the provider's whole {@code timeout}: a slow borrow does not leave the
- * statement a millisecond to run in.
+ * Over an application's {@code DataSource}, borrowing waits for that pool's own timeout and the
+ * provider's {@code timeout} counts from the connection: a slow borrow does not leave the statement
+ * a millisecond to run in.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PostgresSlowBorrowTest {
@@ -50,7 +47,7 @@ class PostgresSlowBorrowTest {
   }
 
   /** Real PostgreSQL connections, each handed out {@code delay} after it was asked for. */
-  private static final class SlowBorrows implements DataSource {
+  private static final class SlowBorrows extends TestDataSource {
     private final String driverUrl;
     private final Duration delay;
 
@@ -68,42 +65,6 @@ class PostgresSlowBorrowTest {
         throw new SQLException("interrupted while borrowing", e);
       }
       return DriverManager.getConnection(driverUrl);
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-      throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-      return new PrintWriter(System.err);
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-      return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-      throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-      throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-      return false;
     }
   }
 }

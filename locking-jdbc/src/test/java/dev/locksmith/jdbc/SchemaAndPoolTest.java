@@ -71,6 +71,16 @@ class SchemaAndPoolTest {
   }
 
   /** Asserts that {@code lockId} can be taken and released through {@code provider}. */
+  /** A provider URL onto {@code server} as {@code role}, for {@code table}. */
+  private static String urlAs(TestPostgres server, String role, String table) {
+    return "jdbc:postgresql://127.0.0.1:"
+        + server.port()
+        + "/postgres?user="
+        + role
+        + "&table="
+        + table;
+  }
+
   private static void assertTakenAndReleased(JdbcLockProvider provider, String lockId) {
     assertThat(provider.release(take(provider, lockId))).isTrue();
   }
@@ -115,14 +125,7 @@ class SchemaAndPoolTest {
     server.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
     server.execute(new PostgresDialect().createTable(table));
     server.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON " + table + " TO " + role);
-    String url =
-        "jdbc:postgresql://127.0.0.1:"
-            + server.port()
-            + "/postgres?user="
-            + role
-            + "&table="
-            + table;
-    try (JdbcLockProvider provider = JdbcLockProvider.create(url)) {
+    try (JdbcLockProvider provider = JdbcLockProvider.create(urlAs(server, role, table))) {
       assertTakenAndReleased(provider, "m");
     }
   }
@@ -137,16 +140,9 @@ class SchemaAndPoolTest {
     server.execute("CREATE SCHEMA " + role + " AUTHORIZATION " + role);
     server.execute(new PostgresDialect().createTable("public." + table));
     server.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON public." + table + " TO " + role);
-    String roleUrl =
-        "jdbc:postgresql://127.0.0.1:"
-            + server.port()
-            + "/postgres?user="
-            + role
-            + "&table="
-            + table;
     try (JdbcLockProvider migrated =
             JdbcLockProvider.create(server.serverUrl("table=public." + table));
-        JdbcLockProvider provider = JdbcLockProvider.create(roleUrl)) {
+        JdbcLockProvider provider = JdbcLockProvider.create(urlAs(server, role, table))) {
       LeaseGrant held =
           migrated.tryAcquire(LockRequest.of("s", Duration.ofSeconds(30))).orElseThrow();
       assertThat(provider.tryAcquire(LockRequest.of("s", Duration.ofSeconds(30))))

@@ -2,7 +2,6 @@ package dev.locksmith.jdbc;
 
 import static org.awaitility.Awaitility.await;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -11,15 +10,12 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Logger;
-import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * connection the server has already closed, as after an operator or a failover killed a client's
  * connections between two of its statements. Fires once per arming.
  */
-final class TerminatingDataSource implements DataSource {
+final class TerminatingDataSource extends TestDataSource {
   private final String driverUrl;
   private final String application;
   private final String adminUrl;
@@ -132,41 +128,5 @@ final class TerminatingDataSource implements DataSource {
         return rows.getInt(1);
       }
     }
-  }
-
-  @Override
-  public Connection getConnection(String username, String password) throws SQLException {
-    throw new SQLFeatureNotSupportedException("credentials come from the URL");
-  }
-
-  @Override
-  public @Nullable PrintWriter getLogWriter() {
-    return null;
-  }
-
-  @Override
-  public void setLogWriter(@Nullable PrintWriter out) {}
-
-  @Override
-  public void setLoginTimeout(int seconds) {}
-
-  @Override
-  public int getLoginTimeout() {
-    return 0;
-  }
-
-  @Override
-  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    throw new SQLFeatureNotSupportedException("no java.util.logging parent");
-  }
-
-  @Override
-  public <T> T unwrap(Class<T> type) throws SQLException {
-    throw new SQLException("not a wrapper of " + type.getName());
-  }
-
-  @Override
-  public boolean isWrapperFor(Class<?> type) {
-    return false;
   }
 }
