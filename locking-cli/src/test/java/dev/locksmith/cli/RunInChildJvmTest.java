@@ -13,7 +13,9 @@ import dev.locksmith.testkit.redis.TestRedis;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,13 +38,9 @@ class RunInChildJvmTest {
 
   /** Starts {@code locksmith run --url url --key key rest...}, as {@link #locksmith} does. */
   private static ChildJvm run(Path stderr, String url, String key, String... rest) {
-    String[] args = new String[5 + rest.length];
-    args[0] = "run";
-    args[1] = "--url";
-    args[2] = url;
-    args[3] = "--key";
-    args[4] = key;
-    System.arraycopy(rest, 0, args, 5, rest.length);
+    String[] args =
+        Stream.concat(Stream.of("run", "--url", url, "--key", key), Arrays.stream(rest))
+            .toArray(String[]::new);
     return locksmith(stderr, args);
   }
 

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.stream.Stream;
 
 /**
  * Two {@code locksmith run} JVMs on one key of a provider URL: while the first run's COMMAND holds
@@ -62,13 +64,9 @@ record TwoRunsOnOneKey(Path dir, String url, String key) {
   }
 
   private ChildJvm locksmith(String name, String... rest) {
-    String[] args = new String[5 + rest.length];
-    args[0] = "run";
-    args[1] = "--url";
-    args[2] = url;
-    args[3] = "--key";
-    args[4] = key;
-    System.arraycopy(rest, 0, args, 5, rest.length);
+    String[] args =
+        Stream.concat(Stream.of("run", "--url", url, "--key", key), Arrays.stream(rest))
+            .toArray(String[]::new);
     return ChildJvm.builder(Main.class)
         .jvmOptions("-XX:TieredStopAtLevel=1")
         .args(args)
