@@ -3,6 +3,7 @@ package dev.locksmith.micrometer;
 import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.ProviderHealth;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -69,40 +70,40 @@ public final class MicrometerLockListener implements LockListener {
   private final AtomicLong active;
 
   /**
-   * Creates the listener and registers the active-leases gauge, or joins the one already there:
-   * several engines recording into one registry add up in it.
+   * Creates the listener, joining the active-leases count already kept for {@code registry}:
+   * several engines recording into one registry add up in it. Its gauge is registered with the
+   * meters at zero ({@link #registerProviders}), so a registry that no engine records into shows
+   * none.
    *
    * @param registry where the meters go
    */
   public MicrometerLockListener(MeterRegistry registry) {
     this.registry = registry;
-    synchronized (ACTIVE_BY_REGISTRY) {
-      this.active = ACTIVE_BY_REGISTRY.computeIfAbsent(registry, r -> new AtomicLong());
-      Gauge.builder(ACTIVE, active, AtomicLong::get)
-          .description("Leases held now by this process")
-          .strongReference(true)
-          .register(registry);
-    }
+    this.active = ACTIVE_BY_REGISTRY.computeIfAbsent(registry, r -> new AtomicLong());
   }
 
   /**
-   * Registers every meter at zero for each provider of an engine this listener was given to, named
-   * as its lock events name them ({@code default} for the default provider); see {@link
-   * #registerProviders}.
+   * Registers every meter at zero for each distinct provider of an engine this listener was given
+   * to, named as its health names it ({@code default} for the default provider); see {@link
+   * #registerProviders}. A provider reachable under a second name (a framework's provider bean is
+   * the default and also has its bean name) gets its series under that name with the first event
+   * reported so.
    */
   @Override
   public void attached(Locksmith engine) {
-    registerProviders(engine.providerNames());
+    registerProviders(engine.health().stream().map(ProviderHealth::name).toList());
   }
 
   /**
-   * Registers, at zero, every timer and counter this listener can produce for each provider (its
-   * configured name, {@code default} for the default provider), tagged with the lock name {@value
-   * #NO_NAME}, so that they are reported before their first event.
+   * Registers the active-leases gauge and, at zero, every timer and counter this listener can
+   * produce for each provider (its configured name, {@code default} for the default provider),
+   * tagged with the lock name {@value #NO_NAME}, so that they are reported before their first
+   * event.
    *
    * @param providers the providers' names as lock events give them
    */
   public void registerProviders(Collection<String> providers) {
+    registerActiveGauge();
     for (String provider : providers) {
       LockEvent event = new LockEvent(NO_NAME, NO_NAME, provider, 0);
       OUTCOMES.forEach(outcome -> acquireTimer(event, outcome));
@@ -110,6 +111,14 @@ public final class MicrometerLockListener implements LockListener {
       lostCounter(event);
       errorCounter(event);
     }
+  }
+
+  private void registerActiveGauge() {
+    // idempotent: a second registration returns the gauge already there, reading the same count
+    Gauge.builder(ACTIVE, active, AtomicLong::get)
+        .description("Leases held now by this process")
+        .strongReference(true)
+        .register(registry);
   }
 
   @Override

@@ -78,6 +78,9 @@ class MetersAtZeroBootTest {
       assertThat(metrics.metric(MicrometerLockListener.LOST, List.of("provider:default")))
           .as("a zero that would stay zero whatever its engine lost")
           .isNull();
+      assertThat(metrics.metric(MicrometerLockListener.ACTIVE, List.of()))
+          .as("a gauge of leases that no engine counts into")
+          .isNull();
     }
   }
 

@@ -80,6 +80,13 @@ class CuratorBeanBootTest {
       MeterRegistry meters = context.getBean(MeterRegistry.class);
       assertThat(acquisitions(meters, "acquired")).isEqualTo(2);
       assertThat(acquisitions(meters, "busy")).isEqualTo(1);
+      assertThat(meters.find(MicrometerLockListener.ERRORS).tag("provider", "default").counter())
+          .as("the default provider's series at zero")
+          .isNotNull();
+      assertThat(meters.find(MicrometerLockListener.ERRORS).counters())
+          .as("no series at zero under the provider bean's name, which no call reports")
+          .allSatisfy(
+              counter -> assertThat(counter.getId().getTag("provider")).isEqualTo("default"));
     }
   }
 
