@@ -15,7 +15,6 @@ import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -79,7 +78,7 @@ public final class LocksmithAutoConfiguration {
   @Configuration(proxyBeanMethods = false)
   @Order(0)
   @ConditionalOnClass({RedissonClient.class, RedisLockProvider.class})
-  @ConditionalOnBean(RedissonClient.class)
+  @ConditionalOnSingleCandidate(RedissonClient.class)
   @ConditionalOnMissingBean({LockProvider.class, Locksmith.class})
   @ConditionalOnBooleanProperty(name = "locksmith.redisson.enabled", matchIfMissing = true)
   @Conditional(NoDefaultUrlCondition.class)
