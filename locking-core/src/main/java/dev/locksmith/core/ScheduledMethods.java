@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -14,19 +15,25 @@ final class ScheduledMethods {
           "org.springframework.scheduling.annotation.Scheduled",
           "org.springframework.scheduling.annotation.Schedules",
           "io.micronaut.scheduling.annotation.Scheduled",
+          "io.micronaut.scheduling.annotation.Schedules",
           "jakarta.ejb.Schedule",
           "jakarta.ejb.Schedules",
           "javax.ejb.Schedule",
+          "javax.ejb.Schedules",
           "org.jobrunr.jobs.annotations.Recurring");
 
   private static final String QUARTZ_JOB = "org.quartz.Job";
 
   private ScheduledMethods() {}
 
-  /** Whether a scheduler calls the method: a scheduling annotation, or Quartz's execute. */
+  /**
+   * Whether a scheduler calls the method: a scheduling annotation, repeated (its container) or on
+   * an annotation of the method's, at any depth; or Quartz's execute.
+   */
   static boolean isScheduled(Method method) {
+    Set<Class<?>> seen = new HashSet<>();
     for (Annotation annotation : method.getAnnotations()) {
-      if (ANNOTATIONS.contains(annotation.annotationType().getName())) {
+      if (isSchedule(annotation.annotationType(), seen)) {
         return true;
       }
     }
@@ -34,6 +41,21 @@ final class ScheduledMethods {
         && method.getParameterCount() == 1
         && method.getParameterTypes()[0].getName().equals("org.quartz.JobExecutionContext")
         && implementsQuartzJob(method.getDeclaringClass());
+  }
+
+  private static boolean isSchedule(Class<? extends Annotation> type, Set<Class<?>> seen) {
+    if (ANNOTATIONS.contains(type.getName())) {
+      return true;
+    }
+    if (!seen.add(type) || type.getName().startsWith("java.lang.annotation.")) {
+      return false;
+    }
+    for (Annotation annotation : type.getAnnotations()) {
+      if (isSchedule(annotation.annotationType(), seen)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean implementsQuartzJob(Class<?> type) {
