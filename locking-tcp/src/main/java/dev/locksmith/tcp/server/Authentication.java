@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * One connection's authentication, when the server has a secret: the deadline to authenticate, the
  * AUTH itself (moving the connection to the authenticated budget of {@link Admission}, or closing
  * it when that budget is full), and wrong secrets, answered only after the {@link AuthThrottle}'s
- * delay and then closed. Without a secret every AUTH is answered OK. Event loop only.
+ * delay and then closed; until that answer the connection keeps its place in {@link Admission},
+ * even if the client closes it first. Without a secret every AUTH is answered OK. Event loop only.
  */
 final class Authentication {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
@@ -89,8 +90,13 @@ final class Authentication {
     long delay = server.authThrottle().failed(current.address);
     current.closing = true;
     cancelDeadline();
+    // The connection keeps its place in the address's budget until the answer, even if the client
+    // resets it first: a guesser that takes a missing OK for "wrong" gains nothing by not waiting.
     Runnable answer =
-        () ->
+        () -> {
+          current.admissionKeptForAnswer = false;
+          server.admission().closed(current.address, current.authenticated);
+          if (ctx.channel().isActive()) {
             toCore.submit(
                 ctx,
                 current,
@@ -98,8 +104,11 @@ final class Authentication {
                     current.sendAndClose(
                         auth.id() + " ERR AUTH wrong secret; closing the connection"),
                 null);
+          }
+        };
     try {
       ctx.executor().schedule(answer, delay, TimeUnit.MILLISECONDS);
+      current.admissionKeptForAnswer = true;
     } catch (RejectedExecutionException e) {
       ctx.close();
     }

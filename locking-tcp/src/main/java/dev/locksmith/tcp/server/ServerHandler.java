@@ -97,7 +97,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     Session closed = session;
     if (closed != null) {
       session = null;
-      server.admission().closed(closed.address, closed.authenticated);
+      if (!closed.admissionKeptForAnswer) {
+        server.admission().closed(closed.address, closed.authenticated);
+      }
       long closedAt = System.nanoTime();
       server.onCore(() -> server.table().sessionClosed(closed, closedAt));
     }

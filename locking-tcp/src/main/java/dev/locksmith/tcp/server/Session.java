@@ -64,6 +64,12 @@ final class Session {
    */
   boolean closing;
 
+  /**
+   * Set while a wrong secret's delayed answer is pending: the connection keeps its place in {@link
+   * Admission} until then, even if the client closes it first; event loop only.
+   */
+  boolean admissionKeptForAnswer;
+
   /** Set when the client shut down its sending side (half-close); event loop only. */
   boolean inputShutdown;
 

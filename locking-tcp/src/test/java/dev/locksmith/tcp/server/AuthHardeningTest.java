@@ -171,6 +171,50 @@ class AuthHardeningTest {
     }
   }
 
+  /**
+   * A guesser need not wait for the delayed answer: no OK within a few milliseconds says the secret
+   * was wrong. It resets the connection and guesses again on a new one; the wrong secret's
+   * connection still counts against its address until the delayed answer would have gone.
+   */
+  @Test
+  void aGuesserThatResetsInsteadOfWaitingIsSlowedDownAsMuch() throws Exception {
+    try (LockServer server = RunningServer.start(b -> b.secret(SECRET))) {
+      int port = server.port();
+      AtomicInteger sent = new AtomicInteger();
+      long stopAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+      ExecutorService pool = Executors.newFixedThreadPool(4);
+      try {
+        List<Future<?>> guessers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+          guessers.add(
+              pool.submit(
+                  () -> {
+                    for (int i = 0; i < 100_000 && System.nanoTime() - stopAt < 0; i++) {
+                      LineClient c = new LineClient(port);
+                      c.send("1 AUTH guess-" + i);
+                      sent.incrementAndGet();
+                      c.silentFor(10);
+                      c.reset();
+                    }
+                    return null;
+                  }));
+        }
+        for (Future<?> guesser : guessers) {
+          guesser.get(20, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertThat(sent.get()).as("guesses sent").isGreaterThan(40);
+      assertThat(server.runtime().metrics().refusedAuths.sum())
+          .as("wrong secrets one address got judged in 1.5 s")
+          .isBetween(1L, 16L);
+      try (LineClient real = new LineClient(port, "127.0.0.2")) {
+        assertThat(real.call("1 AUTH " + SECRET)).isEqualTo("1 OK");
+      }
+    }
+  }
+
   @Test
   void theThrottleLogsEachAddressAtMostOncePerIntervalWithACount() throws Exception {
     List<String> lines = new CopyOnWriteArrayList<>();

@@ -123,6 +123,12 @@ final class LineClient implements AutoCloseable {
     }
   }
 
+  /** Closes with a reset (RST) instead of a FIN, as a client that does not wait for answers. */
+  void reset() throws IOException {
+    socket.setSoLinger(true, 0);
+    socket.close();
+  }
+
   @Override
   public void close() throws IOException {
     socket.close();
