@@ -59,8 +59,8 @@ public final class LockIds {
         if (i + 2 >= wire.length()) {
           throw new IllegalArgumentException("lock id has a truncated %-escape at index " + i);
         }
-        int hi = Character.digit(wire.charAt(i + 1), 16);
-        int lo = Character.digit(wire.charAt(i + 2), 16);
+        int hi = hexDigit(wire.charAt(i + 1));
+        int lo = hexDigit(wire.charAt(i + 2));
         if (hi < 0 || lo < 0) {
           throw new IllegalArgumentException(
               "lock id has an invalid %-escape '" + wire.substring(i, i + 3) + "' at index " + i);
@@ -68,8 +68,11 @@ public final class LockIds {
         bytes.write(hi << 4 | lo);
         i += 2;
       } else {
-        byte[] raw = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+        // a whole code point: a surrogate half on its own would encode as '?'
+        int end = i + Character.charCount(wire.codePointAt(i));
+        byte[] raw = wire.substring(i, end).getBytes(StandardCharsets.UTF_8);
         bytes.write(raw, 0, raw.length);
+        i = end - 1;
       }
     }
     try {
@@ -82,5 +85,19 @@ public final class LockIds {
     } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("lock id's %-escapes are not valid UTF-8", e);
     }
+  }
+
+  /** The value of an ASCII hex digit, or -1 (Character.digit would take other scripts' digits). */
+  private static int hexDigit(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
   }
 }
