@@ -9,7 +9,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The provider URLs of the Micronaut configuration: {@code locksmith.url} for the default provider
  * and {@code locksmith.providers.<name>.url} for named ones (environment variables {@code
- * LOCKSMITH_URL} and {@code LOCKSMITH_PROVIDERS_<NAME>_URL} map onto them as usual).
+ * LOCKSMITH_URL} and {@code LOCKSMITH_PROVIDERS_<NAME>_URL} map onto them as usual). Names are in
+ * Micronaut's kebab-case: {@code myReports} in YAML and {@code LOCKSMITH_PROVIDERS_MY_REPORTS_URL}
+ * both name provider {@code my-reports}.
  *
  * @param defaultUrl the default provider's URL, or {@code null}
  * @param named the named providers' URLs by name
@@ -27,15 +29,42 @@ record ProviderSettings(@Nullable String defaultUrl, Map<String, String> named) 
     String defaultUrl = properties.get(URL, String.class).map(String::strip).orElse(null);
     Map<String, String> named = new TreeMap<>();
     for (String name : properties.getPropertyEntries(PROVIDERS)) {
-      String key = PROVIDERS + "." + name + ".url";
-      String url = properties.get(key, String.class).map(String::strip).orElse("");
-      if (url.isEmpty()) {
+      if (!collect(properties, PROVIDERS + "." + name, name, named)) {
         throw new LockConfigurationException(
-            key + " is missing: provider '" + name + "' is configured but has no URL");
+            PROVIDERS
+                + "."
+                + name
+                + ".url is missing: provider '"
+                + name
+                + "' is configured but has no URL");
       }
-      named.put(name, url);
     }
     return new ProviderSettings(
         defaultUrl == null || defaultUrl.isEmpty() ? null : defaultUrl, named);
+  }
+
+  /**
+   * Adds the URL of provider {@code name}, or of the providers whose names continue it: an
+   * environment variable's words arrive as levels ({@code LOCKSMITH_PROVIDERS_BILLING_EU_URL} as
+   * {@code billing}, then {@code eu}) and name provider {@code billing-eu}, whose URL Micronaut
+   * resolves.
+   *
+   * @return whether a URL was found
+   */
+  private static boolean collect(
+      PropertyResolver properties, String path, String name, Map<String, String> named) {
+    String url =
+        properties.get(PROVIDERS + "." + name + ".url", String.class).map(String::strip).orElse("");
+    if (!url.isEmpty()) {
+      named.put(name, url);
+      return true;
+    }
+    boolean found = false;
+    for (String word : properties.getPropertyEntries(path)) {
+      if (!word.equals("url")) {
+        found |= collect(properties, path + "." + word, name + "-" + word, named);
+      }
+    }
+    return found;
   }
 }
