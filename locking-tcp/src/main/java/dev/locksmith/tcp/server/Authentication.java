@@ -94,7 +94,6 @@ final class Authentication {
     // resets it first: a guesser that takes a missing OK for "wrong" gains nothing by not waiting.
     Runnable answer =
         () -> {
-          current.admissionKeptForAnswer = false;
           server.admission().closed(current.address, current.authenticated);
           if (ctx.channel().isActive()) {
             toCore.submit(

@@ -65,8 +65,9 @@ final class Session {
   boolean closing;
 
   /**
-   * Set while a wrong secret's delayed answer is pending: the connection keeps its place in {@link
-   * Admission} until then, even if the client closes it first; event loop only.
+   * Set once a wrong secret's delayed answer is scheduled: the connection keeps its place in {@link
+   * Admission} until that answer, which gives it up, even if the client closes the connection
+   * first; event loop only.
    */
   boolean admissionKeptForAnswer;
 

@@ -3,6 +3,7 @@ package dev.locksmith.tcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,29 +132,13 @@ class AuthHardeningTest {
       int port = server.port();
       AtomicInteger attempts = new AtomicInteger();
       List<String> replies = new CopyOnWriteArrayList<>();
-      long stopAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
-      ExecutorService pool = Executors.newFixedThreadPool(4);
-      try {
-        List<Future<?>> guessers = new ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-          guessers.add(
-              pool.submit(
-                  () -> {
-                    for (int i = 0; i < 100_000 && System.nanoTime() - stopAt < 0; i++) {
-                      try (LineClient c = new LineClient(port).readTimeout(10_000)) {
-                        attempts.incrementAndGet();
-                        replies.add(String.valueOf(c.call("1 AUTH guess-" + i)));
-                      }
-                    }
-                    return null;
-                  }));
-        }
-        for (Future<?> guesser : guessers) {
-          guesser.get(20, TimeUnit.SECONDS);
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+      guessFromFourThreads(
+          i -> {
+            try (LineClient c = new LineClient(port).readTimeout(10_000)) {
+              attempts.incrementAndGet();
+              replies.add(String.valueOf(c.call("1 AUTH guess-" + i)));
+            }
+          });
       assertThat(replies).allMatch(r -> r.startsWith("1 ERR AUTH wrong secret"));
       assertThat(attempts.get())
           .as("wrong secrets one address got answered in 1.5 s")
@@ -167,6 +152,7 @@ class AuthHardeningTest {
         assertThat(real.call("1 AUTH " + SECRET))
             .as("the right secret is not delayed")
             .isEqualTo("1 OK");
+        awaitOnlyOneAuthenticatedConnection(server);
       }
     }
   }
@@ -181,37 +167,65 @@ class AuthHardeningTest {
     try (LockServer server = RunningServer.start(b -> b.secret(SECRET))) {
       int port = server.port();
       AtomicInteger sent = new AtomicInteger();
-      long stopAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
-      ExecutorService pool = Executors.newFixedThreadPool(4);
-      try {
-        List<Future<?>> guessers = new ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-          guessers.add(
-              pool.submit(
-                  () -> {
-                    for (int i = 0; i < 100_000 && System.nanoTime() - stopAt < 0; i++) {
-                      LineClient c = new LineClient(port);
-                      c.send("1 AUTH guess-" + i);
-                      sent.incrementAndGet();
-                      c.silentFor(10);
-                      c.reset();
-                    }
-                    return null;
-                  }));
-        }
-        for (Future<?> guesser : guessers) {
-          guesser.get(20, TimeUnit.SECONDS);
-        }
-      } finally {
-        pool.shutdownNow();
-      }
+      guessFromFourThreads(
+          i -> {
+            LineClient c = new LineClient(port);
+            c.send("1 AUTH guess-" + i);
+            sent.incrementAndGet();
+            c.silentFor(10);
+            c.reset();
+          });
       assertThat(sent.get()).as("guesses sent").isGreaterThan(40);
       assertThat(server.runtime().metrics().refusedAuths.sum())
           .as("wrong secrets one address got judged in 1.5 s")
           .isBetween(1L, 16L);
       try (LineClient real = new LineClient(port, "127.0.0.2")) {
         assertThat(real.call("1 AUTH " + SECRET)).isEqualTo("1 OK");
+        awaitOnlyOneAuthenticatedConnection(server);
       }
+    }
+  }
+
+  /** Each guess's connection gave up its place in the server's budget once, at its answer. */
+  private static void awaitOnlyOneAuthenticatedConnection(LockServer server) {
+    ServerMetrics metrics = server.runtime().metrics();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              assertThat(metrics.unauthenticated).as("unauthenticated connections").hasValue(0);
+              assertThat(server.runtime().admission().addresses()).isEqualTo(1);
+            });
+    assertThat(metrics.authenticated).as("authenticated connections").hasValue(1);
+  }
+
+  /** One guess, numbered {@code i}. */
+  @FunctionalInterface
+  private interface Guess {
+    void make(int i) throws IOException;
+  }
+
+  /** Makes guesses from four threads, one after another on each, for 1.5 s. */
+  private static void guessFromFourThreads(Guess guess) throws Exception {
+    long stopAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> guessers = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        guessers.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 100_000 && System.nanoTime() - stopAt < 0; i++) {
+                    guess.make(i);
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> guesser : guessers) {
+        guesser.get(20, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
     }
   }
 
