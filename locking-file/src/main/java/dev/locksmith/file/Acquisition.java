@@ -162,14 +162,27 @@ final class Acquisition {
         }
         throw e;
       }
+      boolean settling = false;
       try {
         String stamp = CounterFile.newStamp();
         hooks.beforeCounterStore(request.lockId(), token);
         if (counter.storeInPlace(token, stamp) && counter.stillInPlace(stamp)) {
           return Optional.of(grant(request, token, startNanos));
         }
+        settling = true;
         return settle(request, files, channel, record, counter.found(), startNanos, hooks);
       } catch (IOException | RuntimeException e) {
+        if (settling) {
+          // The slow path may have taken the counter away under this caller's owner-token name;
+          // only the take-over of this lock file collects it, so the file stays until it expires.
+          LOG.warn(
+              "Acquiring lock '{}' failed while replacing its fencing counter; its lock file {}"
+                  + " stays until its lease would have ended, so that its take-over carries the"
+                  + " counter on",
+              request.lockId(),
+              files.lock());
+          throw e;
+        }
         // Never granted; remove the lock file only if it is still this caller's.
         try {
           tombs.removeOwn(files, request.lockId(), request.ownerToken(), Tombs.ANY_TOKEN);

@@ -239,6 +239,36 @@ class StaleWriterTest {
   }
 
   @Test
+  void aHolderWhoseSlowPathFailsWithTheCounterTakenAwayLosesNoValue() throws Exception {
+    FileLockProvider holder = provider("skew=0ms");
+    FileLockProvider others = provider("skew=0ms");
+    List<Long> issued = new ArrayList<>();
+    long last = counterAheadOfTheClock(others, issued); // so that a value lost would show
+    writeFormatOneCounter(last); // the next acquisition replaces the counter (its slow path)
+    holder.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeSettlePublish(String lockId) {
+            throw new UncheckedIOException(new IOException("No space left on device"));
+          }
+        });
+    assertThatThrownBy(() -> holder.tryAcquire(request(ID, Duration.ofMillis(300))))
+        .hasMessageContaining("No space left on device");
+
+    // Its lock file stays until its lease would have ended; the take-over counts the counter it
+    // left at its owner-token name.
+    LeaseGrant next = takeOver(others);
+    assertThat(next.fencingToken())
+        .as("above the counter the failed holder took away")
+        .isGreaterThan(last);
+    issued.add(next.fencingToken());
+    assertThat(others.release(next)).isTrue();
+    grantAndRelease(others, issued);
+    assertThat(issued).isSorted().doesNotHaveDuplicates();
+    assertOnlyTheCounterIsLeft("nothing left behind");
+  }
+
+  @Test
   void anAcquisitionWhoseWriteFailsAfterOthersTookItsFileOverLeavesTheNewHoldersFile()
       throws Exception {
     FileLockProvider stalled = provider("skew=0ms");
