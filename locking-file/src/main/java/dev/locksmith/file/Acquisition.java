@@ -166,11 +166,19 @@ final class Acquisition {
       try {
         String stamp = CounterFile.newStamp();
         hooks.beforeCounterStore(request.lockId(), token);
+        Optional<LeaseGrant> granted;
         if (counter.storeInPlace(token, stamp) && counter.stillInPlace(stamp)) {
-          return Optional.of(grant(request, token, startNanos));
+          granted = Optional.of(grant(request, token, startNanos));
+        } else {
+          settling = true;
+          granted = settle(request, files, channel, record, counter.found(), startNanos, hooks);
         }
-        settling = true;
-        return settle(request, files, channel, record, counter.found(), startNanos, hooks);
+        // An NFS client may report a failed write (a full share, a soft mount's EIO) only when
+        // the file closes: closed here, such a failure cleans up as any other.
+        hooks.beforeAcquireClose(request.lockId());
+        channel.close();
+        counter.close();
+        return granted;
       } catch (IOException | RuntimeException e) {
         if (settling) {
           // The slow path may have taken the counter away under this caller's owner-token name;

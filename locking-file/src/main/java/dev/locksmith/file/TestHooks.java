@@ -22,6 +22,12 @@ interface TestHooks {
   default void beforeCounterStore(String lockId, long token) {}
 
   /**
+   * An acquisition has its grant and has not yet closed its lock file and counter, where a network
+   * mount may first report a failed write.
+   */
+  default void beforeAcquireClose(String lockId) {}
+
+  /**
    * An acquisition in its slow path has taken the fencing counter away (renamed it to its own name)
    * and read it, and has not yet linked the new one in.
    */

@@ -269,6 +269,26 @@ class StaleWriterTest {
   }
 
   @Test
+  void anAcquisitionWhoseFilesFailToCloseIsNotGrantedAndLeavesNoLockFile() throws Exception {
+    FileLockProvider failing = provider("skew=0ms");
+    FileLockProvider others = provider("skew=0ms");
+    List<Long> issued = new ArrayList<>();
+    grantAndRelease(others, issued);
+    failing.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeAcquireClose(String lockId) {
+            throw new UncheckedIOException(new IOException("Disk quota exceeded"));
+          }
+        });
+    assertThatThrownBy(() -> failing.tryAcquire(request(ID, LONG)))
+        .hasMessageContaining("Disk quota exceeded");
+    assertOnlyTheCounterIsLeft("the lock file of the failed acquisition removed");
+    grantAndRelease(others, issued);
+    assertThat(issued).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
   void anAcquisitionWhoseWriteFailsAfterOthersTookItsFileOverLeavesTheNewHoldersFile()
       throws Exception {
     FileLockProvider stalled = provider("skew=0ms");
