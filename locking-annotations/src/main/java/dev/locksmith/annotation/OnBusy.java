@@ -4,9 +4,10 @@ package dev.locksmith.annotation;
 public enum OnBusy {
   /**
    * The default: {@link #SKIP} for a method that a scheduler calls on every instance (annotated
-   * with Spring's or Micronaut's {@code @Scheduled}, Spring's {@code @Schedules}, Jakarta's
-   * {@code @Schedule}, JobRunr's {@code @Recurring}, or Quartz's {@code Job.execute}), so that each
-   * tick runs once across instances; {@link #WAIT} for every other method.
+   * with Spring's or Micronaut's {@code @Scheduled}, once or repeated, Jakarta's or javax's
+   * {@code @Schedule}, JobRunr's {@code @Recurring}, each also through an annotation of the
+   * application's own that carries it; or Quartz's {@code Job.execute}), so that each tick runs
+   * once across instances; {@link #WAIT} for every other method.
    */
   AUTO,
   /**

@@ -94,7 +94,11 @@ final class MethodSpecs {
     if (onBusy == OnBusy.SKIP && returnKind == ReturnKind.PRIMITIVE) {
       throw new LockConfigurationException(
           where
-              + ", attribute onBusy: SKIP cannot be used on a method returning "
+              + ", attribute onBusy: "
+              + (annotation.onBusy() == OnBusy.AUTO
+                  ? "AUTO, which is SKIP on a scheduled method,"
+                  : "SKIP")
+              + " cannot be used on a method returning "
               + method.getReturnType()
               + " (a skipped call has no value to return); return void, an object,"
               + " Optional or CompletionStage, or use WAIT or FAIL");

@@ -172,6 +172,7 @@ final class Acquisition {
         } else {
           settling = true;
           granted = settle(request, files, channel, record, counter.found(), startNanos, hooks);
+          settling = false; // the counter is published again
         }
         // An NFS client may report a failed write (a full share, a soft mount's EIO) only when
         // the file closes: closed here, such a failure cleans up as any other.

@@ -284,6 +284,13 @@ class StaleWriterTest {
     assertThatThrownBy(() -> failing.tryAcquire(request(ID, LONG)))
         .hasMessageContaining("Disk quota exceeded");
     assertOnlyTheCounterIsLeft("the lock file of the failed acquisition removed");
+    long last = grantAndRelease(others, issued);
+
+    // The same through the slow path, which has published the counter again before the close.
+    writeFormatOneCounter(last);
+    assertThatThrownBy(() -> failing.tryAcquire(request(ID, LONG)))
+        .hasMessageContaining("Disk quota exceeded");
+    assertOnlyTheCounterIsLeft("the lock file of the failed slow-path acquisition removed");
     grantAndRelease(others, issued);
     assertThat(issued).isSorted().doesNotHaveDuplicates();
   }

@@ -68,6 +68,7 @@ public final class MicrometerLockListener implements LockListener {
 
   private final MeterRegistry registry;
   private final AtomicLong active;
+  private volatile boolean gaugeRegistered;
 
   /**
    * Creates the listener, joining the active-leases count already kept for {@code registry}:
@@ -119,10 +120,14 @@ public final class MicrometerLockListener implements LockListener {
         .description("Leases held now by this process")
         .strongReference(true)
         .register(registry);
+    gaugeRegistered = true;
   }
 
   @Override
   public void acquired(LockEvent event, Duration waited) {
+    if (!gaugeRegistered) {
+      registerActiveGauge(); // told of events without attached(): a wrapping listener, say
+    }
     active.incrementAndGet();
     acquireTimer(event, "acquired").record(waited);
   }

@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockEvent;
+import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +31,26 @@ class MicrometerLockListenerTest {
         }
       }
       assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isZero();
+    }
+  }
+
+  @Test
+  void aListenerToldOfEventsByAWrapperThatDoesNotForwardAttachedStillShowsItsGauge() {
+    MicrometerLockListener meters = new MicrometerLockListener(registry);
+    LockListener wrapper =
+        new LockListener() {
+          @Override
+          public void acquired(LockEvent event, Duration waited) {
+            meters.acquired(event, waited);
+          }
+        };
+    try (Locksmith locksmith =
+            Locksmith.builder()
+                .defaultProvider(MemoryLockProvider.isolated())
+                .listener(wrapper)
+                .build();
+        Lease lease = locksmith.acquire(LockOptions.named("wrapped"))) {
+      assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isEqualTo(1);
     }
   }
 

@@ -44,26 +44,27 @@ record ProviderSettings(@Nullable String defaultUrl, Map<String, String> named) 
   }
 
   /**
-   * Adds the URL of provider {@code name}, or of the providers whose names continue it: an
-   * environment variable's words arrive as levels ({@code LOCKSMITH_PROVIDERS_BILLING_EU_URL} as
-   * {@code billing}, then {@code eu}) and name provider {@code billing-eu}, whose URL Micronaut
-   * resolves.
+   * Adds the URL of provider {@code name} at {@code path}, and of the providers whose names
+   * continue it: an environment variable's words arrive as levels ({@code
+   * LOCKSMITH_PROVIDERS_BILLING_EU_URL} as {@code billing}, then {@code eu}) and name provider
+   * {@code billing-eu}, beside a provider {@code billing} of its own.
    *
    * @return whether a URL was found
    */
   private static boolean collect(
       PropertyResolver properties, String path, String name, Map<String, String> named) {
-    String url =
-        properties.get(PROVIDERS + "." + name + ".url", String.class).map(String::strip).orElse("");
+    boolean found = false;
+    String url = properties.get(path + ".url", String.class).map(String::strip).orElse("");
     if (!url.isEmpty()) {
       named.put(name, url);
-      return true;
+      found = true;
     }
-    boolean found = false;
     for (String word : properties.getPropertyEntries(path)) {
-      if (!word.equals("url")) {
-        found |= collect(properties, path + "." + word, name + "-" + word, named);
+      String next = path + "." + word;
+      if (word.equals("url") && properties.getPropertyEntries(next).isEmpty()) {
+        continue; // this provider's URL, read above
       }
+      found |= collect(properties, next, name + "-" + word, named);
     }
     return found;
   }

@@ -19,12 +19,18 @@ class ProviderSettingsTest {
             PropertySource.of(
                 "env",
                 Map.of(
-                    "LOCKSMITH_PROVIDERS_BILLING_EU_URL", "mem:billing",
+                    "LOCKSMITH_PROVIDERS_BILLING_EU_URL", "mem:billing-eu",
+                    "LOCKSMITH_PROVIDERS_BILLING_URL", "mem:billing",
+                    "LOCKSMITH_PROVIDERS_SHORT_URL_CACHE_URL", "mem:cache",
                     "LOCKSMITH_PROVIDERS_REPORTS_URL", "mem:reports"),
                 PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE));
     assertThat(ProviderSettings.read(env).named())
         .containsExactlyInAnyOrderEntriesOf(
-            Map.of("billing-eu", "mem:billing", "reports", "mem:reports"));
+            Map.of(
+                "billing-eu", "mem:billing-eu",
+                "billing", "mem:billing",
+                "short-url-cache", "mem:cache",
+                "reports", "mem:reports"));
   }
 
   @Test
