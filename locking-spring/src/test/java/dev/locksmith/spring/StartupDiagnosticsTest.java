@@ -118,6 +118,23 @@ class StartupDiagnosticsTest {
   }
 
   @Test
+  void enableDistributedLockingWithTheSwitchOffStillHasItsHealthContributor() {
+    try (ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(ExplicitlyEnabled.class)
+            .web(WebApplicationType.NONE)
+            .properties(
+                "spring.main.banner-mode=off",
+                "locksmith.enabled=false",
+                "locksmith.url=mem:diag-explicit-health")
+            .run()) {
+      assertThat(context.getBeansOfType(Locksmith.class)).hasSize(1);
+      assertThat(context.containsBean("locksmithHealthContributor"))
+          .as("the engine @EnableDistributedLocking brings is reported like Boot's own")
+          .isTrue();
+    }
+  }
+
+  @Test
   void enabledLockingDoesNotWarn(CapturedOutput output) {
     try (ConfigurableApplicationContext context =
         run("locked", Locked.class, "locksmith.url=mem:diag-enabled")) {

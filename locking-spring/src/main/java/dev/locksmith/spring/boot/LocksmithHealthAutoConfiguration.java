@@ -2,12 +2,12 @@ package dev.locksmith.spring.boot;
 
 import dev.locksmith.core.Locksmith;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 
 /**
  * A health contributor named {@code locksmith} with one indicator per provider; turn it off with
@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = LocksmithAutoConfiguration.class)
 @ConditionalOnClass({HealthContributor.class, ConditionalOnEnabledHealthIndicator.class})
-@ConditionalOnBean(Locksmith.class)
+@Conditional(LockingPresentCondition.class)
 @ConditionalOnEnabledHealthIndicator("locksmith")
 public final class LocksmithHealthAutoConfiguration {
 
