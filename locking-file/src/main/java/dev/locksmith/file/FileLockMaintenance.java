@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,6 +111,7 @@ public final class FileLockMaintenance {
     private final boolean leftovers;
     private final long cutoffMillis;
     private final long olderThanMicros;
+    private final boolean statusTimes;
     private int countersDeleted;
     private int countersKept;
     private int leftoversDeleted;
@@ -122,6 +124,7 @@ public final class FileLockMaintenance {
       this.hooks = hooks;
       this.cutoffMillis = clock.millis() - olderThan.toMillis();
       this.olderThanMicros = olderThan.toNanos() / 1_000;
+      this.statusTimes = directory.getFileSystem().supportedFileAttributeViews().contains("unix");
     }
 
     PruneReport report() {
@@ -139,7 +142,7 @@ public final class FileLockMaintenance {
         takenAway(entry);
       } else if (name.endsWith(".tmp") || name.endsWith(".tomb") || name.endsWith(".claim")) {
         BasicFileAttributes attributes = attributes(entry);
-        if (attributes != null && attributes.lastModifiedTime().toMillis() < cutoffMillis) {
+        if (attributes != null && untouchedSince(entry, attributes) < cutoffMillis) {
           deleteLeftover(entry, attributes.size());
         }
       }
@@ -228,7 +231,7 @@ public final class FileLockMaintenance {
      */
     private void takenAway(Path file) throws IOException {
       BasicFileAttributes attributes = attributes(file);
-      if (attributes == null || attributes.lastModifiedTime().toMillis() >= cutoffMillis) {
+      if (attributes == null || untouchedSince(file, attributes) >= cutoffMillis) {
         return;
       }
       byte[] head = head(file);
@@ -289,6 +292,26 @@ public final class FileLockMaintenance {
         return in.readNBytes(HEAD);
       } catch (NoSuchFileException e) {
         return null;
+      }
+    }
+
+    /**
+     * When a leftover was last written or renamed: a tomb or a counter taken away keeps the time
+     * its content was written, which may be long ago, while the process that has just moved it is
+     * about to read it. A rename changes the status time (ctime) on the file systems locks are kept
+     * on; where no {@code unix} view gives it, only the content's time is known.
+     */
+    private long untouchedSince(Path file, BasicFileAttributes attributes) throws IOException {
+      long modified = attributes.lastModifiedTime().toMillis();
+      if (!statusTimes) {
+        return modified;
+      }
+      try {
+        Object changed = Files.getAttribute(file, "unix:ctime");
+        return changed instanceof FileTime time ? Math.max(modified, time.toMillis()) : modified;
+      } catch (NoSuchFileException e) {
+        // Gone meanwhile: deleting it again does nothing.
+        return modified;
       }
     }
 

@@ -125,6 +125,34 @@ class FileLockMaintenanceTest {
   }
 
   @Test
+  void filesMovedAwayJustNowAreNotLeftoversHoweverLongAgoTheyWereWritten() throws Exception {
+    // A take-over moves an expired lock file to a tomb, and a replacement moves an idle counter
+    // away, before reading them: a rename keeps the time the file was last written.
+    LockFileNames.LockFiles files = LockFileNames.of(dir, "job");
+    FileTime twoHoursAgo = FileTime.fromMillis(System.currentTimeMillis() - 2 * HOUR.toMillis());
+    Path expired = dir.resolve("expired.lock");
+    Files.writeString(expired, "a lock file expired long ago");
+    Files.setLastModifiedTime(expired, twoHoursAgo);
+    Path tomb = files.tomb("taking-over");
+    Files.move(expired, tomb);
+    long idleToken = FencingCounter.clockFloor() - 2 * HOUR.toNanos() / 1_000;
+    Path idle = dir.resolve("idle.fence");
+    Files.write(idle, CounterFile.newFile("job", idleToken, CounterFile.newStamp()));
+    Files.setLastModifiedTime(idle, twoHoursAgo);
+    Path taken = files.taken("replacing");
+    Files.move(idle, taken);
+
+    FileLockMaintenance.PruneReport report = FileLockMaintenance.prune(dir, HOUR);
+
+    assertThat(report.leftoversDeleted()).isZero();
+    assertThat(tomb).as("the take-over reads it next").exists();
+    assertThat(taken).as("the replacement reads it next").exists();
+    assertThat(pruneLater().leftoversDeleted())
+        .as("left an hour after the move, they are leftovers")
+        .isEqualTo(2);
+  }
+
+  @Test
   void counterFilesTakenAwayThatCannotBeReadAreLeftForAnOperator() throws Exception {
     LockFileNames.LockFiles files = LockFileNames.of(dir, "job");
     Path garbledSlot = files.taken("garbled-slot");
