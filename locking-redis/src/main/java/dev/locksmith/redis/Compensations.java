@@ -78,7 +78,8 @@ final class Compensations {
                       RScript.ReturnType.LONG,
                       List.of(keys.lock(), keys.channel()),
                       request.ownerToken(),
-                      Long.toString(LuaScripts.TOMBSTONE_MILLIS)))
+                      Long.toString(LuaScripts.TOMBSTONE_MILLIS),
+                      Integer.toString(LuaScripts.ABANDONED_MARKS)))
           .handle(
               (released, error) -> {
                 if (error != null) {

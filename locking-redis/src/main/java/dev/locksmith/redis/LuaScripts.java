@@ -11,8 +11,10 @@ package dev.locksmith.redis;
  * every release call and the same in every resend of that call, so a release that Redisson resent
  * after its reply was lost (a response timeout, a dropped connection) finds its own record and
  * reports the release its first run made, while another release call of the same lease, or a stale
- * owner, still gets 0. A hash without {@code token} is a free lock: acquire takes it, keeping the
- * records, and status and renew see no lease.
+ * owner, still gets 0. The field {@code abandoned} lists the owner tokens of acquires whose reply
+ * was lost and that were compensated ({@link #RELEASE_ABANDONED}), which acquire refuses. A hash
+ * without {@code token} is a free lock: acquire takes it, keeping both lists, and status and renew
+ * see no lease.
  */
 final class LuaScripts {
   private LuaScripts() {}
@@ -45,37 +47,64 @@ final class LuaScripts {
   static final long FENCE_MARGIN_MILLIS = 60_000;
 
   /**
+   * How many owner tokens of abandoned acquires a lock's hash remembers ({@link
+   * #RELEASE_ABANDONED}): a copy of such an acquire still on its way is refused while fewer
+   * compensations of the same lock followed it.
+   */
+  static final int ABANDONED_MARKS = 16;
+
+  /**
+   * The Lua function that keeps the bounded, space-separated lists of a lock's hash. {@code
+   * prepend(item, list, limit)} returns {@code item} in front of the newest {@code limit - 1} items
+   * of {@code list} (which may be {@code false}: no list yet).
+   */
+  private static final String PREPEND =
+      """
+      local function prepend(item, list, limit)
+        if not list or limit <= 1 then
+          return item
+        end
+        local cut = 0
+        for _ = 1, limit - 1 do
+          cut = string.find(list, ' ', cut + 1, true)
+          if not cut then
+            return item .. ' ' .. list
+          end
+        end
+        return item .. ' ' .. string.sub(list, 1, cut - 1)
+      end
+      """;
+
+  /**
+   * The Lua function {@link #ACQUIRE} and {@link #ACQUIRE_ALL} check before they grant, on the
+   * field they read with the lease's. {@code abandoned(marks, token)}: whether the field {@code
+   * abandoned} ({@code marks}, or {@code false}) names owner token {@code token}, whose acquire was
+   * compensated.
+   */
+  private static final String ABANDONED =
+      """
+      local function abandoned(marks, token)
+        return marks and string.find(' ' .. marks .. ' ', ' ' .. token .. ' ', 1, true)
+      end
+      """;
+
+  /**
    * The Lua function {@link #ACQUIRE} and {@link #RELEASE} begin with. {@code release_check(lock,
    * token, fence, id, limit)} reads {@code lock} and writes nothing: when it is held by owner token
    * {@code token} with fencing token {@code fence}, returns {@code 'now'} and the records to keep
    * once it is released ({@code FENCE:ID} in front of the newest {@code limit - 1} kept records);
    * when that record is already kept (the release ran before), returns {@code 'before'}; else
-   * {@code false}. Its third result is what it read of the lock: {@code token}, {@code fence} and
-   * {@code released}.
+   * {@code false}. Its third result is what it read of the lock: {@code token}, {@code fence},
+   * {@code released} and {@code abandoned}.
    */
   private static final String RELEASE_CHECK =
-      """
+      PREPEND
+          + """
       local function release_check(lock, token, fence, id, limit)
-        local held = redis.call('HMGET', lock, 'token', 'fence', 'released')
+        local held = redis.call('HMGET', lock, 'token', 'fence', 'released', 'abandoned')
         local record = fence .. ':' .. id
         if held[1] == token and held[2] == fence then
-          local records = record
-          local kept = tonumber(limit)
-          if held[3] and kept > 1 then
-            local cut = 0
-            for _ = 1, kept - 1 do
-              cut = string.find(held[3], ' ', cut + 1, true)
-              if not cut then
-                break
-              end
-            end
-            if cut then
-              records = record .. ' ' .. string.sub(held[3], 1, cut - 1)
-            else
-              records = record .. ' ' .. held[3]
-            end
-          end
-          return 'now', records, held
+          return 'now', prepend(record, held[3], tonumber(limit)), held
         end
         if held[3] and string.find(' ' .. held[3] .. ' ', ' ' .. record .. ' ', 1, true) then
           return 'before', nil, held
@@ -167,6 +196,7 @@ final class LuaScripts {
   static final String ACQUIRE =
       RELEASE_CHECK
           + GRANT
+          + ABANDONED
           + """
       local folded = nil
       local records = nil
@@ -180,12 +210,11 @@ final class LuaScripts {
         end
         if outcome == 'now' then
           records = kept
-        else
-          held = seen
         end
+        held = seen
       end
+      held = held or redis.call('HMGET', KEYS[1], 'token', 'fence', 'released', 'abandoned')
       if not records then
-        held = held or redis.call('HMGET', KEYS[1], 'token', 'fence')
         if held[1] then
           local answer = {0, redis.call('PTTL', KEYS[1])}
           if held[1] == ARGV[1] then
@@ -196,6 +225,13 @@ final class LuaScripts {
           end
           return answer
         end
+      end
+      if abandoned(held[4], ARGV[1]) then
+        local refused = {0, redis.call('PTTL', KEYS[1])}
+        if folded then
+          refused[3] = 0
+        end
+        return refused
       end
       local fence = grant(KEYS[1], KEYS[2], clock_micros(), ARGV[1], ARGV[2], ARGV[3], ARGV[4],
         records)
@@ -218,13 +254,15 @@ final class LuaScripts {
    */
   static final String ACQUIRE_ALL =
       GRANT
+          + ABANDONED
           + """
       local count = #KEYS / 2
       local held = {}
       for i = 1, count do
         local lock = KEYS[2 * i - 1]
-        held[i] = redis.call('HMGET', lock, 'token', 'fence')
-        if held[i][1] and held[i][1] ~= ARGV[4 * i - 3] then
+        held[i] = redis.call('HMGET', lock, 'token', 'fence', 'abandoned')
+        if (held[i][1] and held[i][1] ~= ARGV[4 * i - 3])
+            or (not held[i][1] and abandoned(held[i][3], ARGV[4 * i - 3])) then
           return {0, i, redis.call('PTTL', lock)}
         end
       end
@@ -315,20 +353,31 @@ final class LuaScripts {
       """;
 
   /**
-   * KEYS: lock, channel. ARGV: owner token, tombstone life in ms. The compensation for an acquire
-   * whose reply was lost: frees the lock only when it is held by that owner token (which the caller
-   * regards as not acquired), keeping earlier release records for the tombstone life, publishes on
-   * the channel to wake waiters, and returns 1; else changes nothing and returns 0.
+   * KEYS: lock, channel. ARGV: owner token, tombstone life in ms, marks kept ({@link
+   * #ABANDONED_MARKS}). The compensation for an acquire whose reply was lost: frees the lock only
+   * when it is held by that owner token (which the caller regards as not acquired), keeping earlier
+   * release records for the tombstone life, publishes on the channel to wake waiters, and returns
+   * 1; else returns 0. Either way it first records the owner token in the field {@code abandoned},
+   * newest first, so that a copy of that acquire still on its way (Redisson resends a command whose
+   * reply is late, possibly on another connection) is refused when it arrives instead of taking the
+   * lock for its whole TTL: {@link #ACQUIRE} and {@link #ACQUIRE_ALL} grant no lock to a token
+   * marked there. The mark lives as long as the hash: a free lock's hash gets at least the
+   * tombstone life; a lock held by another owner keeps its TTL, and its release gives the tombstone
+   * life again.
    */
   static final String RELEASE_ABANDONED =
-      """
-      if redis.call('HGET', KEYS[1], 'token') == ARGV[1] then
+      PREPEND
+          + """
+      local held = redis.call('HMGET', KEYS[1], 'token', 'abandoned')
+      redis.call('HSET', KEYS[1], 'abandoned', prepend(ARGV[1], held[2], tonumber(ARGV[3])))
+      if held[1] == ARGV[1] then
         redis.call('HDEL', KEYS[1], 'token', 'fence', 'owner')
-        if redis.call('EXISTS', KEYS[1]) == 1 then
-          redis.call('PEXPIRE', KEYS[1], ARGV[2])
-        end
+        redis.call('PEXPIRE', KEYS[1], ARGV[2])
         redis.call('PUBLISH', KEYS[2], 'abandoned')
         return 1
+      end
+      if not held[1] and redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then
+        redis.call('PEXPIRE', KEYS[1], ARGV[2])
       end
       return 0
       """;

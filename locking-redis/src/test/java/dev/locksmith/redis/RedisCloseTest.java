@@ -170,9 +170,9 @@ class RedisCloseTest {
           .cause()
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("was closed while acquiring lock '" + id + "'");
-      assertThat(call(server, "EXISTS", lock))
+      assertThat(call(server, "HGET", lock, "token"))
           .as("given back before close() returned")
-          .isEqualTo(0L);
+          .isNull();
       assertThat(stillInterrupted.get())
           .as("the interrupt kept for the caller")
           .isEqualTo(interrupted);
