@@ -103,15 +103,12 @@ class StartupDiagnosticsTest {
   @Test
   void enableDistributedLockingOverridesTheSwitchWithoutAFalseWarning(CapturedOutput output) {
     try (ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(ExplicitlyEnabled.class)
-            .web(WebApplicationType.NONE)
-            .properties(
-                "spring.main.banner-mode=off",
-                "locksmith.enabled=false",
-                "locksmith.url=mem:diag-explicit")
-            .initializers(
-                c -> ((GenericApplicationContext) c).registerBean("locked", LockedHere.class))
-            .run()) {
+        run(
+            ExplicitlyEnabled.class,
+            "locked",
+            LockedHere.class,
+            "locksmith.enabled=false",
+            "locksmith.url=mem:diag-explicit")) {
       assertThat(context.getBean(LockedHere.class).lockId()).isEqualTo("diag-explicit-work");
     }
     assertThat(output).doesNotContain("Locking is disabled");
@@ -120,13 +117,12 @@ class StartupDiagnosticsTest {
   @Test
   void enableDistributedLockingWithTheSwitchOffStillHasItsHealthContributor() {
     try (ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(ExplicitlyEnabled.class)
-            .web(WebApplicationType.NONE)
-            .properties(
-                "spring.main.banner-mode=off",
-                "locksmith.enabled=false",
-                "locksmith.url=mem:diag-explicit-health")
-            .run()) {
+        run(
+            ExplicitlyEnabled.class,
+            "locked",
+            LockedHere.class,
+            "locksmith.enabled=false",
+            "locksmith.url=mem:diag-explicit-health")) {
       assertThat(context.getBeansOfType(Locksmith.class)).hasSize(1);
       assertThat(context.containsBean("locksmithHealthContributor"))
           .as("the engine @EnableDistributedLocking brings is reported like Boot's own")
@@ -157,7 +153,13 @@ class StartupDiagnosticsTest {
   /** Runs {@link App} with one bean of {@code beanType} named {@code beanName}. */
   private static ConfigurableApplicationContext run(
       String beanName, Class<?> beanType, String... properties) {
-    return new SpringApplicationBuilder(App.class)
+    return run(App.class, beanName, beanType, properties);
+  }
+
+  /** Runs {@code application} with one bean of {@code beanType} named {@code beanName}. */
+  private static ConfigurableApplicationContext run(
+      Class<?> application, String beanName, Class<?> beanType, String... properties) {
+    return new SpringApplicationBuilder(application)
         .web(WebApplicationType.NONE)
         .properties("spring.main.banner-mode=off")
         .properties(properties)
