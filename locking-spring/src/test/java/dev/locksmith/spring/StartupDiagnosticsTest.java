@@ -103,12 +103,7 @@ class StartupDiagnosticsTest {
   @Test
   void enableDistributedLockingOverridesTheSwitchWithoutAFalseWarning(CapturedOutput output) {
     try (ConfigurableApplicationContext context =
-        run(
-            ExplicitlyEnabled.class,
-            "locked",
-            LockedHere.class,
-            "locksmith.enabled=false",
-            "locksmith.url=mem:diag-explicit")) {
+        explicitlyEnabledWithTheSwitchOff("mem:diag-explicit")) {
       assertThat(context.getBean(LockedHere.class).lockId()).isEqualTo("diag-explicit-work");
     }
     assertThat(output).doesNotContain("Locking is disabled");
@@ -117,12 +112,7 @@ class StartupDiagnosticsTest {
   @Test
   void enableDistributedLockingWithTheSwitchOffStillHasItsHealthContributor() {
     try (ConfigurableApplicationContext context =
-        run(
-            ExplicitlyEnabled.class,
-            "locked",
-            LockedHere.class,
-            "locksmith.enabled=false",
-            "locksmith.url=mem:diag-explicit-health")) {
+        explicitlyEnabledWithTheSwitchOff("mem:diag-explicit-health")) {
       assertThat(context.getBeansOfType(Locksmith.class)).hasSize(1);
       assertThat(context.containsBean("locksmithHealthContributor"))
           .as("the engine @EnableDistributedLocking brings is reported like Boot's own")
@@ -148,6 +138,16 @@ class StartupDiagnosticsTest {
         .contains("Action:")
         .contains("Correct the @DistributedLock attribute or the locksmith.* property");
     return assertThat(text.substring(text.indexOf("APPLICATION FAILED TO START")));
+  }
+
+  /** Runs {@link ExplicitlyEnabled} with {@code locksmith.enabled=false} and {@link LockedHere}. */
+  private static ConfigurableApplicationContext explicitlyEnabledWithTheSwitchOff(String url) {
+    return run(
+        ExplicitlyEnabled.class,
+        "locked",
+        LockedHere.class,
+        "locksmith.enabled=false",
+        "locksmith.url=" + url);
   }
 
   /** Runs {@link App} with one bean of {@code beanType} named {@code beanName}. */
