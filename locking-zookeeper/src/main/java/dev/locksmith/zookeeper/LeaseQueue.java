@@ -138,6 +138,7 @@ final class LeaseQueue {
     boolean touch;
     boolean again;
     long grantSent;
+    int index = -1;
   }
 
   /** The queue node is gone: its session ended, or it expired. */
@@ -207,16 +208,19 @@ final class LeaseQueue {
       throws InterruptedException {
     String id = request.lockId();
     if (at.touch) {
-      Stat touched = setData(id, path, data.waiting());
-      at.version = touched.getVersion();
-      at.serverNow = touched.getMtime();
-      at.touch = false;
+      touch(id, path, data, at);
     }
     List<String> queue = children(id);
     int index = queue.indexOf(LockPaths.name(path));
     if (index < 0) {
       throw new NodeGone(id);
     }
+    if (index == 1 && at.index > 1 && !at.holding) {
+      // Just moved up behind the holder: the holder is judged against a time of now, not of the
+      // last touch, which may be as old as the whole wait further back.
+      touch(id, path, data, at);
+    }
+    at.index = index;
     if (index == 0) {
       if (!at.holding) {
         at.grantSent = System.nanoTime();
@@ -252,8 +256,13 @@ final class LeaseQueue {
       return null;
     }
     long waitNanos = waitDeadline - System.nanoTime();
-    if (index == 1 && holderLeft != Long.MAX_VALUE) {
+    if (holderLeft != Long.MAX_VALUE) {
       waitNanos = Math.min(waitNanos, TimeUnit.MILLISECONDS.toNanos(holderLeft + 10));
+    }
+    if (index > 1) {
+      // Further back, a look again at least once a TTL: a predecessor that nobody tends (a
+      // second node of a protected create) never wakes its successor when the queue moves.
+      waitNanos = Math.min(waitNanos, ttlNanos(data));
     }
     signal.await(waitNanos);
     if (closed.getAsBoolean()) {
@@ -261,6 +270,15 @@ final class LeaseQueue {
     }
     at.touch = index == 1;
     return null;
+  }
+
+  /** Marks the node waiting again, which reads the ensemble's time of now. */
+  private void touch(String id, String path, LeaseData data, Position at)
+      throws InterruptedException {
+    Stat touched = setData(id, path, data.waiting());
+    at.version = touched.getVersion();
+    at.serverNow = touched.getMtime();
+    at.touch = false;
   }
 
   List<String> children(String id) throws InterruptedException {

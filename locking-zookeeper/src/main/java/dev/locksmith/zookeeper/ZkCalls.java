@@ -100,6 +100,11 @@ final class ZkCalls {
     }
   }
 
+  /** The longest a call waits for its answer. */
+  long timeoutNanos() {
+    return timeoutNanos;
+  }
+
   /**
    * Like {@link #call}, on a thread whose interrupt flag is set too (as {@link
    * dev.locksmith.core.spi.Uninterruptibly} runs a call); an interrupt during the call counts as a

@@ -25,6 +25,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
@@ -238,6 +239,60 @@ class ZkQueueTest {
           .hasCauseInstanceOf(LockProviderException.class)
           .cause()
           .hasMessageContaining("is gone");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aHolderWhoseNodeALateWriteMarkedWaitingStillEndsItsLeaseAtItsDeadline() throws Exception {
+    try (ZkLockProvider holder = provider();
+        ZkLockProvider next = provider()) {
+      String id = "late-touch";
+      holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(1))).orElseThrow();
+      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      String node = lockNode + "/" + curator.getChildren().forPath(lockNode).get(0);
+      LeaseData data = LeaseData.decode(curator.getData().forPath(node));
+      // As the waiting mark of a touch that Curator sent again lands after the claim: takers never
+      // judge a waiting node by its TTL, so only its own provider can end it.
+      curator.setData().forPath(node, data.waiting().encode());
+
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(() -> next.tryAcquire(LockRequest.of(id, TTL)).isPresent());
+    }
+  }
+
+  @Test
+  void aWaiterBehindANodeNobodyTendsIsGrantedOnceThatNodesTtlRunsOut() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (ZkLockProvider holder = provider();
+        ZkLockProvider waiter = provider()) {
+      String id = "untended";
+      Duration shortTtl = Duration.ofSeconds(2);
+      LeaseGrant held = holder.tryAcquire(LockRequest.of(id, shortTtl)).orElseThrow();
+      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      // A holder's node that nobody tends, as a protected create leaves behind when Curator, not
+      // finding its first node on a lagging server after a lost reply, creates a second one.
+      curator
+          .create()
+          .withProtection()
+          .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+          .forPath(
+              lockNode + "/" + LockPaths.LEASE,
+              new LeaseData(true, 1_000, "nobody", "nobody", id).encode());
+      Future<LeaseGrant> waiting =
+          pool.submit(
+              () ->
+                  waiter
+                      .acquire(LockRequest.of(id, shortTtl), Duration.ofSeconds(60))
+                      .orElseThrow());
+      await().atMost(Duration.ofSeconds(10)).until(() -> holder.status(id).waiters() == 2);
+
+      assertThat(holder.release(held)).isTrue();
+      LeaseGrant granted = waiting.get(15, TimeUnit.SECONDS);
+      assertThat(granted.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(waiter.release(granted)).isTrue();
     } finally {
       pool.shutdownNow();
     }
