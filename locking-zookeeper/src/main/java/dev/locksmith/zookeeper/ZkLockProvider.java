@@ -52,6 +52,8 @@ public final class ZkLockProvider implements LockProvider {
   private final LeaseEnds ends;
   private final ConnectionStateListener connection = (c, state) -> connectionChanged(state);
   private volatile boolean closed;
+  // Between SUSPENDED (or LOST) and RECONNECTED: a lease kept then is reported lost at once.
+  private volatile boolean suspended;
 
   ZkLockProvider(
       CuratorFramework client,
@@ -124,6 +126,12 @@ public final class ZkLockProvider implements LockProvider {
     }
     leases.put(held.data.ownerToken(), held);
     ends.schedule(held);
+    if (suspended) {
+      // Its last answer came just before the connection dropped, and the listener had already
+      // gone over the leases: reported lost like them, or nothing would until LOST, which comes
+      // later than the ensemble may expire the session.
+      lost(held);
+    }
     return held.grant();
   }
 
@@ -206,6 +214,7 @@ public final class ZkLockProvider implements LockProvider {
 
   private void connectionChanged(ConnectionState state) {
     if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+      suspended = true;
       LOG.info("ZooKeeper {}: connection {}; every lease is reported lost", description, state);
       for (Held held : leases.values()) {
         if (held.detached() && state == ConnectionState.SUSPENDED) {
@@ -213,13 +222,10 @@ public final class ZkLockProvider implements LockProvider {
           // its end though the connection drops: only the end of the session takes its node.
           continue;
         }
-        if (held.markLost()) {
-          for (Consumer<LeaseGrant> callback : lossCallbacks) {
-            callback.accept(held.grant());
-          }
-        }
+        lost(held);
       }
     } else if (state == ConnectionState.RECONNECTED) {
+      suspended = false;
       // Leases reported lost are given up: their nodes go, so that the queue moves on.
       for (Held held : leases.values()) {
         if (held.lost() && leases.remove(held.data.ownerToken(), held)) {
@@ -229,6 +235,14 @@ public final class ZkLockProvider implements LockProvider {
       }
     }
     queue.wakeAll();
+  }
+
+  private void lost(Held held) {
+    if (held.markLost()) {
+      for (Consumer<LeaseGrant> callback : lossCallbacks) {
+        callback.accept(held.grant());
+      }
+    }
   }
 
   @Override
