@@ -20,8 +20,12 @@ record LockSql(
     String releaseOwned,
     String status,
     String listHeld,
+    String sweepFind,
     String sweep,
     @Nullable String wakeWaiters) {
+
+  /** The most ended rows a sweep finds and deletes in one round. */
+  static final int SWEEP_BATCH = 500;
 
   static LockSql of(Dialect dialect, String table, String channel) {
     String now = dialect.nowMicros();
@@ -80,7 +84,11 @@ record LockSql(
             + " WHERE expires_us > "
             + now
             + " ORDER BY lock_id",
-        "DELETE FROM " + table + " WHERE expires_us < " + now + " - ?",
+        // Found by a plain read, which locks nothing, then deleted by key one row at a time: a
+        // DELETE by the end time alone scans and, on InnoDB, locks every row of the table until it
+        // ends, so one row held elsewhere stopped every renewal and take behind it.
+        "SELECT lock_id FROM " + table + " WHERE expires_us < " + now + " - ? LIMIT " + SWEEP_BATCH,
+        "DELETE FROM " + table + " WHERE lock_id = ? AND expires_us < " + now + " - ?",
         dialect.notifies() ? "SELECT pg_notify('" + channel + "', ?)" : null);
   }
 

@@ -2,18 +2,25 @@ package dev.locksmith.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.FaultyPath;
 import dev.locksmith.testkit.StoreLifecycle;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class MariaDbConformanceTest extends JdbcConformance {
   private static final String TABLE = TestDatabases.table("maria_conformance");
+  private static final Duration TTL = Duration.ofSeconds(30);
   private static String url;
 
   @BeforeEach
@@ -50,6 +58,55 @@ class MariaDbConformanceTest extends JdbcConformance {
           .isInstanceOf(LockProviderException.class)
           .hasMessageContaining("No database selected")
           .hasMessageNotContaining("pool exhausted");
+    }
+  }
+
+  @Test
+  void aSweepHeldUpOnOneEndedRowLeavesLiveLeasesAndNewLocksFree() throws Exception {
+    String table = TestDatabases.table("maria_sweep");
+    String sweepUrl = TestDatabases.mariaDbUrl("table=" + table);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (JdbcLockProvider provider = JdbcLockProvider.create(sweepUrl);
+        Connection blocker = DriverManager.getConnection(JdbcUrl.driverUrl(sweepUrl));
+        Connection admin = DriverManager.getConnection(JdbcUrl.driverUrl(sweepUrl));
+        Statement adminStatement = admin.createStatement()) {
+      LeaseGrant live = provider.tryAcquire(LockRequest.of("a-live", TTL)).orElseThrow();
+      provider.release(provider.tryAcquire(LockRequest.of("z-ended", TTL)).orElseThrow());
+      // Ended two hours ago, past the retention: the sweep's to delete.
+      adminStatement.executeUpdate(
+          "UPDATE "
+              + table
+              + " SET expires_us = expires_us - 7200000000 WHERE lock_id = 'z-ended'");
+      // Someone (an operator, a status query in a transaction) has that row locked.
+      blocker.setAutoCommit(false);
+      try (Statement locking = blocker.createStatement()) {
+        locking.executeQuery(
+            "SELECT lock_id FROM " + table + " WHERE lock_id = 'z-ended' FOR UPDATE");
+      }
+      Future<Integer> sweeping = pool.submit(provider::sweep);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> {
+                try (ResultSet waits =
+                    adminStatement.executeQuery(
+                        "SELECT COUNT(*) FROM information_schema.innodb_trx"
+                            + " WHERE trx_state = 'LOCK WAIT'")) {
+                  waits.next();
+                  return waits.getInt(1) > 0;
+                }
+              });
+
+      assertThat(provider.renew(live, TTL)).as("the live lease renews").isPresent();
+      LeaseGrant fresh = provider.tryAcquire(LockRequest.of("m-new", TTL)).orElseThrow();
+      assertThat(provider.release(fresh)).isTrue();
+      blocker.rollback();
+      int swept = sweeping.get(10, TimeUnit.SECONDS);
+      assertThat(swept + provider.sweep()).as("the ended row, once free").isEqualTo(1);
+      assertThat(provider.release(live)).isTrue();
+    } finally {
+      pool.shutdownNow();
+      TestDatabases.dropTable(sweepUrl, table);
     }
   }
 

@@ -15,10 +15,12 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -175,6 +177,42 @@ class SchemaAndPoolTest {
           .isSorted()
           .doesNotHaveDuplicates();
       provider.release(third);
+    }
+  }
+
+  @OnPostgresAndH2
+  void aSweepDeletesEveryRowEndedPastTheRetentionInRoundsAndKeepsTheRest(String database)
+      throws Exception {
+    String table = TestDatabases.table("sweep");
+    try (JdbcLockProvider provider = provider(database, "table=" + table)) {
+      LeaseGrant live = take(provider, "live");
+      provider.release(take(provider, "ended-now"));
+      int ended = LockSql.SWEEP_BATCH * 2 + 1;
+      try (Connection connection = DriverManager.getConnection(driverUrl(database));
+          PreparedStatement insert =
+              connection.prepareStatement("INSERT INTO " + table + " VALUES (?, 't', 'o', 1, 0)")) {
+        for (int i = 0; i < ended; i++) {
+          insert.setString(1, "ended-long-ago-" + i);
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+
+      assertThat(provider.sweep()).as("three rounds").isEqualTo(ended);
+      assertThat(provider.sweep()).isZero();
+      try (Connection connection = DriverManager.getConnection(driverUrl(database));
+          Statement statement = connection.createStatement();
+          ResultSet rows =
+              statement.executeQuery("SELECT lock_id FROM " + table + " ORDER BY lock_id")) {
+        List<String> kept = new ArrayList<>();
+        while (rows.next()) {
+          kept.add(rows.getString(1));
+        }
+        assertThat(kept)
+            .as("the held row and the one ended within the retention")
+            .containsExactly("ended-now", "live");
+      }
+      assertThat(provider.release(live)).isTrue();
     }
   }
 
