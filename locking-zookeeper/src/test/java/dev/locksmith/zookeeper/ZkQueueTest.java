@@ -61,6 +61,10 @@ class ZkQueueTest {
     System.clearProperty("znode.container.checkIntervalMs");
   }
 
+  private static String lockNode(String id) {
+    return "/queue/locks/" + LockPaths.nodeName(id);
+  }
+
   private static ZkLockProvider provider() {
     return ZkLockProvider.create(ZkTestServers.url(server.getConnectString(), "queue", ""));
   }
@@ -135,7 +139,7 @@ class ZkQueueTest {
   void aLocksNodeIsRemovedByTheServerOnceItsLastLeaseHasGone() throws Exception {
     try (ZkLockProvider a = provider()) {
       String id = "cleanup";
-      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      String lockNode = lockNode(id);
       LeaseGrant held = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
       assertThat(curator.checkExists().forPath(lockNode)).isNotNull();
       assertThat(a.release(held)).isTrue();
@@ -209,7 +213,7 @@ class ZkQueueTest {
     try (ZkLockProvider a = provider()) {
       String id = "deleted-by-hand";
       LeaseGrant held = a.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
-      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      String lockNode = lockNode(id);
       String lease = curator.getChildren().forPath(lockNode).get(0);
       curator.delete().forPath(lockNode + "/" + lease);
       assertThat(a.renew(held, TTL)).as("its node is gone").isEmpty();
@@ -229,7 +233,7 @@ class ZkQueueTest {
       Future<?> waiting =
           pool.submit(() -> waiter.acquire(LockRequest.of(id, TTL), Duration.ofSeconds(60)));
       await().atMost(Duration.ofSeconds(10)).until(() -> holder.status(id).waiters() == 1);
-      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      String lockNode = lockNode(id);
       List<String> queue = LockPaths.queue(curator.getChildren().forPath(lockNode));
       // As the end of the waiter's session deletes it.
       curator.delete().forPath(lockNode + "/" + queue.get(1));
@@ -250,7 +254,7 @@ class ZkQueueTest {
         ZkLockProvider next = provider()) {
       String id = "late-touch";
       holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(1))).orElseThrow();
-      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      String lockNode = lockNode(id);
       String node = lockNode + "/" + curator.getChildren().forPath(lockNode).get(0);
       LeaseData data = LeaseData.decode(curator.getData().forPath(node));
       // As the waiting mark of a touch that Curator sent again lands after the claim: takers never
@@ -265,13 +269,13 @@ class ZkQueueTest {
 
   @Test
   void aWaiterBehindANodeNobodyTendsIsGrantedOnceThatNodesTtlRunsOut() throws Exception {
+    String id = "untended";
+    Duration shortTtl = Duration.ofSeconds(2);
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try (ZkLockProvider holder = provider();
         ZkLockProvider waiter = provider()) {
-      String id = "untended";
-      Duration shortTtl = Duration.ofSeconds(2);
       LeaseGrant held = holder.tryAcquire(LockRequest.of(id, shortTtl)).orElseThrow();
-      String lockNode = "/queue/locks/" + LockPaths.nodeName(id);
+      String lockNode = lockNode(id);
       // A holder's node that nobody tends, as a protected create leaves behind when Curator, not
       // finding its first node on a lagging server after a lost reply, creates a second one.
       curator
