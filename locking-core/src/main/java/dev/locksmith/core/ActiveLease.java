@@ -11,6 +11,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -70,6 +71,9 @@ final class ActiveLease implements HeldLease {
   private final RenewalSchedule renewal;
   // How early a lease may join a batch of renewals going out: a twelfth of its ttl, at most 250 ms.
   private final long earlyWindow;
+  // The longest the keeper may stand still before the provider's store may have ended the lease
+  // (LockProvider.pauseLimit), in nanoseconds; Long.MAX_VALUE when only the ttl ends it.
+  private final long pauseLimit;
 
   ActiveLease(
       LockOptions options,
@@ -95,6 +99,12 @@ final class ActiveLease implements HeldLease {
     this.call = call;
     this.renewal = new RenewalSchedule(grant);
     this.earlyWindow = Math.min(options.ttl().toNanos() / 12, 250_000_000L);
+    this.pauseLimit = pauseLimitNanos(provider);
+  }
+
+  private static long pauseLimitNanos(LockProvider provider) {
+    Duration limit = provider.pauseLimit().orElse(Durations.MAX);
+    return limit.compareTo(Durations.MAX) >= 0 ? Long.MAX_VALUE : Math.max(0, limit.toNanos());
   }
 
   void keepWith(LeaseKeeper leaseKeeper) {
@@ -114,6 +124,11 @@ final class ActiveLease implements HeldLease {
       return false;
     }
     boolean releasing = (flags & RELEASED) != 0;
+    String stopped = stoppedReason(now);
+    if (stopped != null && !releasing) {
+      markLost(stopped);
+      return false;
+    }
     LeaseGrant current = grant;
     if (current.expiredAt(now)) {
       if (releasing) {
@@ -142,6 +157,31 @@ final class ActiveLease implements HeldLease {
    */
   boolean startRenewalEarly(long now) {
     return !has(RELEASED) && lostReason == null && renewal.startWithin(now, earlyWindow);
+  }
+
+  /**
+   * Why the lease may have ended on the store though its deadline has not passed: the keeper stood
+   * still (this process was paused) for longer than the provider's pause limit; else {@code null}.
+   * Read before the lost reason: the keeper marks such leases lost before it counts itself as
+   * running again.
+   */
+  private @Nullable String stoppedReason(long now) {
+    LeaseKeeper k = keeper;
+    if (k == null || pauseLimit == Long.MAX_VALUE) {
+      return null;
+    }
+    // A stop before the grant returned is not one this lease sat through.
+    long stopped = Math.min(k.stoppedFor(now), now - acquiredAt);
+    if (stopped <= pauseLimit) {
+      return null;
+    }
+    return "this process stood still for "
+        + TimeUnit.NANOSECONDS.toMillis(stopped)
+        + " ms (a pause such as a long GC or SIGSTOP), longer than the "
+        + TimeUnit.NANOSECONDS.toMillis(pauseLimit)
+        + " ms after which "
+        + circuit.description()
+        + " may end its leases whatever their ttl";
   }
 
   private String deadlineReason(long now) {
@@ -298,11 +338,17 @@ final class ActiveLease implements HeldLease {
 
   @Override
   public boolean isValid() {
-    return lostReason == null && !has(RELEASED) && !grant.expiredAt(ticker.read());
+    long now = ticker.read();
+    return stoppedReason(now) == null
+        && lostReason == null
+        && !has(RELEASED)
+        && !grant.expiredAt(now);
   }
 
   @Override
   public void checkValid() {
+    long now = ticker.read();
+    String stopped = stoppedReason(now);
     String reason = lostReason;
     if (reason != null) {
       throw new LockLostException(lockId(), reason);
@@ -310,7 +356,9 @@ final class ActiveLease implements HeldLease {
     if (has(RELEASED)) {
       throw new LockLostException(lockId(), "it was released");
     }
-    long now = ticker.read();
+    if (stopped != null) {
+      throw new LockLostException(lockId(), stopped);
+    }
     if (grant.expiredAt(now)) {
       throw new LockLostException(lockId(), deadlineReason(now));
     }

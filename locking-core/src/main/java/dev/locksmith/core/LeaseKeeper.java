@@ -26,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * per provider ({@link RenewalLanes}), at most one batch in flight per provider, on a fixed pool of
  * at most {@link EngineThreads#RENEWAL_THREADS} daemon threads, so a provider that hangs delays
  * only its own leases.
+ *
+ * <p>The sweep is also the engine's evidence that this process runs: a lease whose provider names a
+ * pause limit ({@link dev.locksmith.core.spi.LockProvider#pauseLimit}) is lost once the keeper has
+ * stood still for longer, which the lease's own checks see before the first sweep after the stop.
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
@@ -41,6 +45,8 @@ final class LeaseKeeper implements AutoCloseable {
   // The periodic sweep while leases are watched, else null. Set and cleared under sweepLock only;
   // read without it by watch's fast path.
   private volatile @Nullable ScheduledFuture<?> sweeping;
+  // When the sweep last ran, or was started, on the ticker: how long the keeper has stood still.
+  private volatile long lastSweep;
   private final ReentrantLock sweepLock = new ReentrantLock();
   private final InFlight runningCalls = new InFlight();
   private final InFlight pendingReleases = new InFlight();
@@ -79,6 +85,7 @@ final class LeaseKeeper implements AutoCloseable {
     sweepLock.lock();
     try {
       if (sweeping == null && !closed) {
+        lastSweep = ticker.read();
         sweeping = threads.every(TICK_MILLIS, this::sweepLogged);
       }
     } finally {
@@ -105,6 +112,15 @@ final class LeaseKeeper implements AutoCloseable {
     if (!leases.isEmpty()) {
       startSweeping();
     }
+  }
+
+  /**
+   * How long before {@code now} the keeper last swept, or started sweeping: about a tick while this
+   * process runs, much longer after it stood still (a long GC pause, {@code SIGSTOP}), until the
+   * first sweep after it has marked lost every lease whose provider's pause limit that exceeds.
+   */
+  long stoppedFor(long now) {
+    return now - lastSweep;
   }
 
   /** Whether the periodic sweep is running (it runs only while some lease is watched). */
@@ -243,6 +259,9 @@ final class LeaseKeeper implements AutoCloseable {
         LOG.debug("Keeping lease on '{}' failed", lease.lockId(), e);
       }
     }
+    // After the leases were kept: one that a stop ended is marked lost before the stop stops
+    // showing in stoppedFor.
+    lastSweep = now;
     lanes.dispatch(now);
   }
 

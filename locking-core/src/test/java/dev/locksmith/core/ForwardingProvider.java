@@ -42,6 +42,11 @@ abstract class ForwardingProvider implements LockProvider {
   }
 
   @Override
+  public Optional<Duration> pauseLimit() {
+    return delegate.pauseLimit();
+  }
+
+  @Override
   public String description() {
     return delegate.description();
   }

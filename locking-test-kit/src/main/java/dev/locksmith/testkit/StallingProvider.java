@@ -112,6 +112,11 @@ final class StallingProvider implements LockProvider, FaultyPath {
   }
 
   @Override
+  public Optional<Duration> pauseLimit() {
+    return store.pauseLimit();
+  }
+
+  @Override
   public String description() {
     return store.description() + " (stalling)";
   }

@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * client deletes its node at its local deadline, and a taker deletes a node whose last renewal plus
  * TTL has passed); the end of the holder's session. When the connection is suspended, or the
  * session lost, every lease is reported lost at once ({@link #onLeaseLost}) and never renewed
- * again. Create one from a URL ({@link #create(String)}) or over an application's started {@link
- * CuratorFramework} ({@link #builder(CuratorFramework)}).
+ * again; once this process stood still for half the session timeout, the engine counts its leases
+ * lost ({@link #pauseLimit}). Create one from a URL ({@link #create(String)}) or over an
+ * application's started {@link CuratorFramework} ({@link #builder(CuratorFramework)}).
  */
 public final class ZkLockProvider implements LockProvider {
   private static final Logger LOG = LoggerFactory.getLogger(ZkLockProvider.class);
@@ -243,6 +244,18 @@ public final class ZkLockProvider implements LockProvider {
         callback.accept(held.grant());
       }
     }
+  }
+
+  /**
+   * {@inheritDoc} Half the session timeout last negotiated with the ensemble. The client sends at
+   * least every third of it, so the ensemble last heard from a process that stopped no earlier than
+   * a third before the stop, and expires its session no sooner than two thirds after it; the rest
+   * is margin. Zero before any session was negotiated, when no lease can have been granted.
+   */
+  @Override
+  public Optional<Duration> pauseLimit() {
+    int session = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+    return Optional.of(Duration.ofMillis(Math.max(0, session) / 2));
   }
 
   @Override

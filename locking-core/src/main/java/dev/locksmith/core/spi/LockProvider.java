@@ -207,6 +207,23 @@ public interface LockProvider extends AutoCloseable {
   }
 
   /**
+   * How long this process may stand still (a long GC pause, {@code SIGSTOP}, a frozen VM) before
+   * the store may have ended its leases whatever their TTL, as a ZooKeeper ensemble expires a
+   * session it has not heard from; empty, the default, when only the TTL, a release or a reported
+   * loss ends a lease. While it stands still the process hears nothing, so nothing else tells it.
+   * The engine counts a lease lost once its keeper has not run for longer than this: its {@code
+   * isValid} and {@code checkValid} say so from the moment the process runs again, before any
+   * renewal or loss report arrives. Asked once per lease, right after its grant, so a limit that
+   * depends on the connection (a negotiated session timeout) is the one in force then.
+   *
+   * @return the longest stop this provider's leases surely survive, or empty when no stop shorter
+   *     than the TTL ends them
+   */
+  default Optional<Duration> pauseLimit() {
+    return Optional.empty();
+  }
+
+  /**
    * A short description for logs and health, such as the URL without secrets.
    *
    * @return a short description for logs and health, such as the URL without secrets
