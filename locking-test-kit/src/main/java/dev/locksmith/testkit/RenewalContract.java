@@ -30,6 +30,9 @@ public interface RenewalContract extends ContractFixture {
     LockProvider a = client();
     LockProvider b = client();
     String id = lockId("renew-thread");
+    // Connected before the lease is taken: a new client's first call (a ZooKeeper session being
+    // set up) can take longer than a short ttl leaves between two renewals.
+    b.status(id);
     LeaseGrant held =
         pool()
             .submit(() -> a.tryAcquire(LockRequest.of(id, timings().shortTtl())).orElseThrow())
