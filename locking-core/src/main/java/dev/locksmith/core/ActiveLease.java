@@ -171,7 +171,7 @@ final class ActiveLease implements HeldLease {
       return null;
     }
     // A stop before the grant returned is not one this lease sat through.
-    long stopped = Math.min(k.stoppedFor(now), now - acquiredAt);
+    long stopped = k.longestStopSince(acquiredAt, now);
     if (stopped <= pauseLimit) {
       return null;
     }
@@ -465,10 +465,16 @@ final class ActiveLease implements HeldLease {
    */
   private void releaseNow() {
     long now = ticker.read();
-    if (!has(RELEASED) && grant.expiredAt(now)) {
-      // The deadline passed before this release: the lease was lost, whether or not the keeper's
-      // tick has said so yet (a release sent now could otherwise end it as released by its TTL).
-      markLost(deadlineReason(now));
+    if (!has(RELEASED)) {
+      // The lease may have ended before this release, whether or not the keeper's tick has said
+      // so yet: a release sent now could otherwise report it released (or hold it on for its
+      // minimum hold), though another owner may have held the lock meanwhile.
+      String stopped = stoppedReason(now);
+      if (stopped != null) {
+        markLost(stopped);
+      } else if (grant.expiredAt(now)) {
+        markLost(deadlineReason(now));
+      }
     }
     long heldNanos = now - acquiredAt;
     long holdLeft = lostReason == null && !abandoned ? options.minHold().toNanos() - heldNanos : 0;

@@ -29,13 +29,19 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The sweep is also the engine's evidence that this process runs: a lease whose provider names a
  * pause limit ({@link dev.locksmith.core.spi.LockProvider#pauseLimit}) is lost once the keeper has
- * stood still for longer, which the lease's own checks see before the first sweep after the stop.
+ * stood still for longer since the lease was granted, which the lease's own checks see before the
+ * first sweep after the stop. The last few stops are remembered, so a lease granted just before a
+ * stop and watched only after the sweep that ended it (or while no sweep ran) still sees it.
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
   static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
   private static final int RECENTLY_LOST = 1024;
+  // Gaps between sweeps longer than this are remembered as stops; shorter ones are scheduling
+  // noise.
+  private static final long STOP_FLOOR_NANOS = 5 * TICK_NANOS;
+  private static final int STOPS_KEPT = 4;
 
   private final Ticker ticker;
   private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
@@ -45,8 +51,12 @@ final class LeaseKeeper implements AutoCloseable {
   // The periodic sweep while leases are watched, else null. Set and cleared under sweepLock only;
   // read without it by watch's fast path.
   private volatile @Nullable ScheduledFuture<?> sweeping;
-  // When the sweep last ran, or was started, on the ticker: how long the keeper has stood still.
+  // When the sweep last ran on the ticker (or the keeper was made): not moved when the sweep starts
+  // again after an idle spell, which a lease granted meanwhile has not been seen running through.
   private volatile long lastSweep;
+  // The last STOPS_KEPT gaps between sweeps over STOP_FLOOR_NANOS, as start and end pairs on the
+  // ticker, oldest first; replaced by the sweep alone, and before it moves lastSweep.
+  private volatile long[] stops = new long[0];
   private final ReentrantLock sweepLock = new ReentrantLock();
   private final InFlight runningCalls = new InFlight();
   private final InFlight pendingReleases = new InFlight();
@@ -62,6 +72,7 @@ final class LeaseKeeper implements AutoCloseable {
     this.ticker = ticker;
     this.threads = new EngineThreads(renewalExecutor);
     this.lanes = new RenewalLanes(threads.renewers(), threads.ownRenewers());
+    this.lastSweep = ticker.read();
   }
 
   void watch(ActiveLease lease) {
@@ -85,7 +96,6 @@ final class LeaseKeeper implements AutoCloseable {
     sweepLock.lock();
     try {
       if (sweeping == null && !closed) {
-        lastSweep = ticker.read();
         sweeping = threads.every(TICK_MILLIS, this::sweepLogged);
       }
     } finally {
@@ -115,12 +125,27 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   /**
-   * How long before {@code now} the keeper last swept, or started sweeping: about a tick while this
-   * process runs, much longer after it stood still (a long GC pause, {@code SIGSTOP}), until the
-   * first sweep after it has marked lost every lease whose provider's pause limit that exceeds.
+   * The longest time between {@code since} and {@code now} in which the keeper did not sweep: about
+   * a tick while this process runs, much longer across a stop (a long GC pause, {@code SIGSTOP}),
+   * whether the stop is still showing (no sweep since) or one of the last few the sweep saw end.
+   * Zero once the keeper is closed: it no longer sweeps, which says nothing of this process.
+   *
+   * @param since the earliest time that counts, such as when a lease was granted
    */
-  long stoppedFor(long now) {
-    return now - lastSweep;
+  long longestStopSince(long since, long now) {
+    if (closed) {
+      return 0;
+    }
+    // lastSweep before stops: a sweep records a stop before it moves lastSweep past it.
+    long longest = now - Math.max(lastSweep, since);
+    long[] seen = stops;
+    for (int i = 0; i < seen.length; i += 2) {
+      long end = seen[i + 1];
+      if (end - since > 0) {
+        longest = Math.max(longest, end - Math.max(seen[i], since));
+      }
+    }
+    return longest;
   }
 
   /** Whether the periodic sweep is running (it runs only while some lease is watched). */
@@ -259,10 +284,24 @@ final class LeaseKeeper implements AutoCloseable {
         LOG.debug("Keeping lease on '{}' failed", lease.lockId(), e);
       }
     }
-    // After the leases were kept: one that a stop ended is marked lost before the stop stops
-    // showing in stoppedFor.
+    // After the leases were kept, which marks lost those a stop ended, and recorded before
+    // lastSweep
+    // moves on, for the leases not yet watched.
+    long last = lastSweep;
+    if (now - last > STOP_FLOOR_NANOS) {
+      stops = withStop(stops, last, now);
+    }
     lastSweep = now;
     lanes.dispatch(now);
+  }
+
+  private static long[] withStop(long[] stops, long start, long end) {
+    int keep = Math.min(stops.length, 2 * (STOPS_KEPT - 1));
+    long[] next = new long[keep + 2];
+    System.arraycopy(stops, stops.length - keep, next, 0, keep);
+    next[keep] = start;
+    next[keep + 1] = end;
+    return next;
   }
 
   @Override

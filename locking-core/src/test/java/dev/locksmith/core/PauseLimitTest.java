@@ -35,6 +35,7 @@ class PauseLimitTest {
 
     @Override
     public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+      calls.add("renew " + lease.lockId());
       return Optional.of(lease.renewed(ttl, ticker.read() + ttl.toNanos()));
     }
 
@@ -45,14 +46,31 @@ class PauseLimitTest {
   }
 
   private Locksmith engine(@Nullable Duration pauseLimit) {
-    Locksmith engine =
-        Locksmith.builder()
-            .defaultProvider(new SessionStore(ticker, pauseLimit))
-            .ticker(ticker)
-            .listener(events)
-            .build();
+    return engine(new SessionStore(ticker, pauseLimit), new SessionStore(ticker, null), events);
+  }
+
+  /** An engine over {@code store} by default, and {@code plain} by that name. */
+  private Locksmith engine(SessionStore store, SessionStore plain, LockListener... listeners) {
+    Locksmith.Builder builder =
+        Locksmith.builder().defaultProvider(store).provider("plain", plain).ticker(ticker);
+    for (LockListener listener : listeners) {
+      builder.listener(listener);
+    }
+    Locksmith engine = builder.build();
     locksmith = engine;
     return engine;
+  }
+
+  /** Stands this process still for {@code stop} as soon as {@code lockId} is acquired. */
+  private static LockListener stopOnAcquiring(String lockId, Runnable stop) {
+    return new LockListener() {
+      @Override
+      public void acquired(LockEvent event, Duration waited) {
+        if (event.lockId().equals(lockId)) {
+          stop.run();
+        }
+      }
+    };
   }
 
   @AfterEach
@@ -126,5 +144,88 @@ class PauseLimitTest {
     assertThat(events.events).doesNotContain("lost granted-after");
     first.close();
     second.close();
+  }
+
+  @Test
+  void aStopBetweenTheGrantAndTheKeepersFirstSweepEndsTheLease() throws Exception {
+    // No lease is watched, so the keeper is not sweeping when the lease is granted.
+    Locksmith engine =
+        engine(
+            new SessionStore(ticker, PAUSE_LIMIT),
+            new SessionStore(ticker, null),
+            events,
+            stopOnAcquiring("stopped-early", () -> ticker.advance(Duration.ofSeconds(3))));
+
+    Lease lease = engine.acquire(longLease("stopped-early"));
+
+    assertThat(lease.isValid()).isFalse();
+    assertThatThrownBy(lease::checkValid).hasMessageContaining("stood still for 3000 ms");
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.events.contains("lost stopped-early"));
+    lease.close();
+  }
+
+  @Test
+  void aStopASweepSawEndBeforeTheLeaseWasWatchedEndsTheLease() throws Exception {
+    // A lease on a provider without a limit keeps the keeper sweeping through the stop; its
+    // renewal, due after the stop, is sent only once the sweep that saw the stop end is over.
+    SessionStore plain = new SessionStore(ticker, null);
+    Runnable stopUntilSwept =
+        () -> {
+          ticker.advance(Duration.ofSeconds(3));
+          await().atMost(Duration.ofSeconds(5)).until(() -> plain.calls.contains("renew kept"));
+        };
+    Locksmith engine =
+        engine(
+            new SessionStore(ticker, PAUSE_LIMIT),
+            plain,
+            events,
+            stopOnAcquiring("watched-late", stopUntilSwept));
+    Lease kept =
+        engine.acquire(
+            LockOptions.named("kept").withProvider("plain").withTtl(Duration.ofSeconds(4)));
+
+    Lease lease = engine.acquire(longLease("watched-late"));
+
+    assertThat(lease.isValid()).isFalse();
+    assertThatThrownBy(lease::checkValid).hasMessageContaining("stood still for 3000 ms");
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.events.contains("lost watched-late"));
+    assertThat(kept.isValid()).isTrue();
+    lease.close();
+    kept.close();
+  }
+
+  @Test
+  void aLeaseClosedAfterAStopIsReportedLostAndReleasedWithoutItsMinimumHold() throws Exception {
+    SessionStore store = new SessionStore(ticker, PAUSE_LIMIT);
+    Lease lease =
+        engine(store, new SessionStore(ticker, null), events)
+            .acquire(longLease("closed-after-stop").withMinHold(Duration.ofMinutes(1)));
+
+    ticker.advance(Duration.ofSeconds(3));
+    lease.close();
+
+    // Lost before it is released, whether the holder or the keeper sees the stop first; the store
+    // may have let another owner in, so the lock is released rather than held on for the hold.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> events.events.contains("released closed-after-stop"));
+    assertThat(events.events)
+        .containsExactly(
+            "acquired closed-after-stop", "lost closed-after-stop", "released closed-after-stop");
+    assertThat(store.calls).containsExactly("release 1");
+  }
+
+  @Test
+  void aLeaseKeptPastTheEnginesCloseIsNotTakenForStopped() throws Exception {
+    Locksmith engine = engine(PAUSE_LIMIT);
+    Lease lease = engine.acquire(longLease("outlives-engine"));
+    engine.close();
+
+    // The keeper no longer sweeps: that says nothing of this process, and the ttl still runs.
+    ticker.advance(Duration.ofSeconds(3));
+
+    assertThat(lease.isValid()).isTrue();
+    assertThat(lease.timeLeft()).isEqualTo(Duration.ofSeconds(57));
+    lease.close();
   }
 }

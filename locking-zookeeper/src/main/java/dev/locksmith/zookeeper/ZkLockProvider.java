@@ -250,12 +250,13 @@ public final class ZkLockProvider implements LockProvider {
    * {@inheritDoc} Half the session timeout last negotiated with the ensemble. The client sends at
    * least every third of it, so the ensemble last heard from a process that stopped no earlier than
    * a third before the stop, and expires its session no sooner than two thirds after it; the rest
-   * is margin. Zero before any session was negotiated, when no lease can have been granted.
+   * is margin. Empty before any session was negotiated, when no lease can have been granted: a
+   * limit of zero would end every lease at its first look.
    */
   @Override
   public Optional<Duration> pauseLimit() {
     int session = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
-    return Optional.of(Duration.ofMillis(Math.max(0, session) / 2));
+    return session > 0 ? Optional.of(Duration.ofMillis(session / 2)) : Optional.empty();
   }
 
   @Override
