@@ -132,8 +132,10 @@ final class Acquisition {
    * (a new file, linked in) before it removes the stale lock file, and a replaced file never comes
    * back; so if the stamp is there, the file this caller opened before creating its lock file was
    * never replaced, this caller's lock file was not taken over before the check, and no other grant
-   * can have used the file meanwhile. Otherwise ({@link #settle}) the counter is replaced with a
-   * token above its current value.
+   * can have used the file meanwhile. The value is also read by name after the create, and a higher
+   * one there (a read through the early channel answered from a network mount's stale cache) skips
+   * the fast path. Otherwise ({@link #settle}) the counter is replaced with a token above its
+   * current value.
    */
   private Optional<LeaseGrant> create(
       LockRequest request,
@@ -148,9 +150,16 @@ final class Acquisition {
         counter) {
       long token;
       LockRecord record;
+      boolean current;
       try {
-        long current = counter.read();
-        token = Math.max(Math.max(current, knownToken) + 1, FencingCounter.clockFloor());
+        long early = counter.read(hooks);
+        // The early channel may have been opened before the last holder's write, and an NFS
+        // client may answer it from pages cached then; a file opened now is revalidated and shows
+        // every write closed before this caller's create. Higher by name: no write in place.
+        long named = CounterFile.valueAt(files.fence(), files, request.lockId());
+        current = named <= early;
+        long highest = Math.max(Math.max(early, named), knownToken);
+        token = Math.max(highest + 1, FencingCounter.clockFloor());
         record = record(request, token);
         hooks.beforeLockWrite(request.lockId());
         directory.write(channel, record.encode());
@@ -167,7 +176,7 @@ final class Acquisition {
         String stamp = CounterFile.newStamp();
         hooks.beforeCounterStore(request.lockId(), token);
         Optional<LeaseGrant> granted;
-        if (counter.storeInPlace(token, stamp) && counter.stillInPlace(stamp)) {
+        if (current && counter.storeInPlace(token, stamp) && counter.stillInPlace(stamp)) {
           granted = Optional.of(grant(request, token, startNanos));
         } else {
           settling = true;

@@ -86,9 +86,10 @@ final class FencingCounter implements AutoCloseable {
    * Reads the counter through the channel opened by {@link #open}: the last token granted, 0 when
    * there was no file.
    *
+   * @param hooks may give an earlier value back, as a network mount's stale cache would
    * @throws LockProviderException when the file has no valid slot
    */
-  long read() throws IOException {
+  long read(TestHooks hooks) throws IOException {
     FileChannel open = channel;
     if (open == null) {
       last = 0;
@@ -96,7 +97,7 @@ final class FencingCounter implements AutoCloseable {
     }
     CounterFile.Decoded decoded = CounterFile.read(open, files, lockId);
     legacy = decoded.legacy();
-    last = decoded.value();
+    last = hooks.readThroughEarlyOpen(lockId, decoded.value());
     if (!legacy) {
       nextSlot = 1 - decoded.slot();
     }
@@ -108,7 +109,7 @@ final class FencingCounter implements AutoCloseable {
     return channel != null;
   }
 
-  /** The value {@link #read()} found. */
+  /** The value {@link #read} found. */
   long last() {
     return last;
   }

@@ -9,6 +9,15 @@ interface TestHooks {
   /** The hooks of every provider that has not been given others: none. */
   TestHooks NONE = new TestHooks() {};
 
+  /**
+   * What an acquisition read through the fencing counter it opened before creating its lock file; a
+   * test may give an earlier value back, as an NFS client does that answers the read from pages it
+   * cached before another host's last write (close-to-open revalidates only at open).
+   */
+  default long readThroughEarlyOpen(String lockId, long value) {
+    return value;
+  }
+
   /** An acquisition has opened the fencing counter and has not yet created its lock file. */
   default void beforeLockCreate(String lockId) {}
 

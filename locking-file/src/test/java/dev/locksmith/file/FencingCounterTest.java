@@ -39,14 +39,14 @@ class FencingCounterTest {
 
   private long read() throws Exception {
     try (FencingCounter counter = directory.openCounter(files, ID)) {
-      return counter.read();
+      return counter.read(TestHooks.NONE);
     }
   }
 
   /** Stores as an acquisition does: in place where it can, else by replacing the file. */
   private void store(long token) throws Exception {
     try (FencingCounter counter = directory.openCounter(files, ID)) {
-      counter.read();
+      counter.read(TestHooks.NONE);
       String stamp = CounterFile.newStamp();
       if (counter.storeInPlace(token, stamp)) {
         assertThat(counter.stillInPlace(stamp)).isTrue();
@@ -95,7 +95,7 @@ class FencingCounterTest {
   void aStoreMustRaiseTheCounter() throws Exception {
     store(5);
     try (FencingCounter counter = directory.openCounter(files, ID)) {
-      counter.read();
+      counter.read(TestHooks.NONE);
       assertThatThrownBy(() -> counter.storeInPlace(5, CounterFile.newStamp()))
           .isInstanceOf(IllegalArgumentException.class);
     }
@@ -208,7 +208,7 @@ class FencingCounterTest {
     assertThatThrownBy(
             () -> {
               try (FencingCounter counter = directory.openCounter(other, "orders:8")) {
-                counter.read();
+                counter.read(TestHooks.NONE);
               }
             })
         .isInstanceOf(LockProviderException.class)

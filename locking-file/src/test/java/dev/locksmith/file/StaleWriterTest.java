@@ -173,6 +173,35 @@ class StaleWriterTest {
   }
 
   @Test
+  void aReadThroughTheEarlyOpenedCounterAnsweredFromAStaleCacheNeverRepeatsAToken()
+      throws Exception {
+    // Another host, its clock a minute ahead, was granted the last token: above this host's clock.
+    long ahead = FencingCounter.clockFloor() + TimeUnit.MINUTES.toMicros(1);
+    Files.write(
+        LockFileNames.of(dir, ID).fence(), CounterFile.newFile(ID, ahead, CounterFile.newStamp()));
+    FileLockProvider provider = provider("");
+    List<Long> issued = new ArrayList<>(List.of(ahead));
+    grantAndRelease(provider, issued);
+    // This host's NFS client answers the read through its early channel from pages cached before
+    // that grant's write (the channel was opened before it): the earlier value, in its slot.
+    provider.hooks(
+        new TestHooks() {
+          @Override
+          public long readThroughEarlyOpen(String lockId, long value) {
+            return ahead;
+          }
+        });
+
+    grantAndRelease(provider, issued);
+    grantAndRelease(provider, issued);
+
+    assertThat(issued).as("tokens in grant order").isSorted().doesNotHaveDuplicates();
+    assertThat(
+            CounterFile.valueAt(LockFileNames.of(dir, ID).fence(), LockFileNames.of(dir, ID), ID))
+        .isEqualTo(Collections.max(issued));
+  }
+
+  @Test
   void aHolderPausedBetweenReadingAndStoringTheCounterNeverRepeatsATokenWhenItResumes()
       throws Exception {
     FileLockProvider holder = provider("skew=0ms");
