@@ -7,11 +7,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -22,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Every timing rule of a held lease lives here, on the engine's {@link Ticker}: it was acquired
  * when the provider's grant returned; it is renewed when two thirds of its TTL are left; it is lost
  * the moment its local deadline passes without a confirmed renewal, whatever provider call is still
- * in flight; and a renewal confirmed after that does not revive it.
+ * in flight; and a renewal confirmed after that does not revive it. Its {@link LeaseRelease} ends
+ * it once its holder and every retained result are done.
  */
 final class ActiveLease implements HeldLease {
   private final LockOptions options;
@@ -38,29 +34,13 @@ final class ActiveLease implements HeldLease {
   private final long acquiredAt;
   private final boolean call;
   private final LeaseHolds holds = new LeaseHolds();
-  // RELEASED: the holder and every retained result are done, the release has been sent
-  // (RELEASING until ENDED). ENDED: the release was confirmed, or the deadline passed while it was
-  // awaited; the released event has been told. PENDING: the release is counted among the engine's
-  // pending releases. Flags of one int rather than atomic objects: a lease is made per call.
-  private static final int RELEASED = 1;
-  private static final int ENDED = 2;
-  private static final int PENDING = 4;
-  // SENT: the release goes through releaseAsync, and the keeper keeps the lease until it is
-  // answered; without it a released lease is ended on its holder's thread and no longer kept.
-  private static final int SENT = 8;
-  private static final VarHandle STATE =
-      FieldHandles.of(MethodHandles.lookup(), "state", int.class);
+  private final LeaseRelease release;
   private static final VarHandle LOST_REASON =
       FieldHandles.of(MethodHandles.lookup(), "lostReason", String.class);
-
-  @SuppressWarnings("unused") // through STATE
-  private volatile int state;
 
   // Why the lease was lost, once it was; set once (through LOST_REASON).
   private volatile @Nullable String lostReason;
 
-  // How long it was held when its holder closed it, in nanoseconds (a primitive: no allocation).
-  private volatile long heldNanos;
   // Given up before its work ran (abandon): released with no minimum hold.
   private volatile boolean abandoned;
   // Serialises the provider calls of renewal and release, so a late renewal cannot undo a release
@@ -99,12 +79,8 @@ final class ActiveLease implements HeldLease {
     this.call = call;
     this.renewal = new RenewalSchedule(grant);
     this.earlyWindow = Math.min(options.ttl().toNanos() / 12, 250_000_000L);
-    this.pauseLimit = pauseLimitNanos(provider);
-  }
-
-  private static long pauseLimitNanos(LockProvider provider) {
-    Duration limit = provider.pauseLimit().orElse(Durations.MAX);
-    return limit.compareTo(Durations.MAX) >= 0 ? Long.MAX_VALUE : Math.max(0, limit.toNanos());
+    this.pauseLimit = LossReasons.pauseLimitNanos(provider);
+    this.release = new LeaseRelease(this, calls, listeners, providerCalls);
   }
 
   void keepWith(LeaseKeeper leaseKeeper) {
@@ -119,11 +95,11 @@ final class ActiveLease implements HeldLease {
    * @return whether the keeper should go on keeping this lease
    */
   boolean keep(long now, LeaseKeeper leaseKeeper) {
-    int flags = state;
-    if ((flags & ENDED) != 0 || (flags & (RELEASED | SENT)) == RELEASED || lostReason != null) {
+    LeaseRelease.Phase phase = release.phase();
+    if (phase == LeaseRelease.Phase.DONE || lostReason != null) {
       return false;
     }
-    boolean releasing = (flags & RELEASED) != 0;
+    boolean releasing = phase == LeaseRelease.Phase.AWAITED;
     String stopped = stoppedReason(now);
     if (stopped != null && !releasing) {
       markLost(stopped);
@@ -132,7 +108,7 @@ final class ActiveLease implements HeldLease {
     LeaseGrant current = grant;
     if (current.expiredAt(now)) {
       if (releasing) {
-        endByTtl();
+        release.endByTtl();
       } else {
         markLost(deadlineReason(now));
       }
@@ -156,7 +132,7 @@ final class ActiveLease implements HeldLease {
    * and no renewal is in flight.
    */
   boolean startRenewalEarly(long now) {
-    return !has(RELEASED) && lostReason == null && renewal.startWithin(now, earlyWindow);
+    return !release.started() && lostReason == null && renewal.startWithin(now, earlyWindow);
   }
 
   /**
@@ -172,30 +148,13 @@ final class ActiveLease implements HeldLease {
     }
     // A stop before the grant returned is not one this lease sat through.
     long stopped = k.longestStopSince(acquiredAt, now);
-    if (stopped <= pauseLimit) {
-      return null;
-    }
-    return "this process stood still for "
-        + TimeUnit.NANOSECONDS.toMillis(stopped)
-        + " ms (a pause such as a long GC or SIGSTOP), longer than the "
-        + TimeUnit.NANOSECONDS.toMillis(pauseLimit)
-        + " ms after which "
-        + circuit.description()
-        + " may end its leases whatever their ttl";
+    return stopped <= pauseLimit
+        ? null
+        : LossReasons.stopped(stopped, pauseLimit, circuit.description());
   }
 
   private String deadlineReason(long now) {
-    if (!options.renew()) {
-      return "its ttl of " + Durations.format(options.ttl()) + " ran out while still held";
-    }
-    long inFlight = renewal.inFlightMillis(now);
-    if (inFlight >= 0) {
-      return "its deadline passed while a renewal had been waiting "
-          + inFlight
-          + " ms for "
-          + circuit.description();
-    }
-    return "its deadline passed without a confirmed renewal";
+    return LossReasons.deadline(options, renewal.inFlightMillis(now), circuit.description());
   }
 
   /**
@@ -213,7 +172,7 @@ final class ActiveLease implements HeldLease {
     }
     boolean taken = false;
     try {
-      if (has(RELEASED) || lostReason != null) {
+      if (release.started() || lostReason != null) {
         return null;
       }
       long now = ticker.read();
@@ -284,6 +243,16 @@ final class ActiveLease implements HeldLease {
     return provider;
   }
 
+  /** The provider's latest grant: the first, or the last renewal confirmed in time. */
+  LeaseGrant grant() {
+    return grant;
+  }
+
+  /** The keeper watching the lease; {@code null} before {@link #keepWith}. */
+  @Nullable LeaseKeeper keeper() {
+    return keeper;
+  }
+
   /** Whether its holder closed it (the provider's release may still wait for retained results). */
   @Override
   public boolean isClosed() {
@@ -341,7 +310,7 @@ final class ActiveLease implements HeldLease {
     long now = ticker.read();
     return stoppedReason(now) == null
         && lostReason == null
-        && !has(RELEASED)
+        && !release.started()
         && !grant.expiredAt(now);
   }
 
@@ -353,8 +322,8 @@ final class ActiveLease implements HeldLease {
     if (reason != null) {
       throw new LockLostException(lockId(), reason);
     }
-    if (has(RELEASED)) {
-      throw new LockLostException(lockId(), "it was released");
+    if (release.started()) {
+      throw new LockLostException(lockId(), LossReasons.RELEASED);
     }
     if (stopped != null) {
       throw new LockLostException(lockId(), stopped);
@@ -373,13 +342,13 @@ final class ActiveLease implements HeldLease {
     }
     if (renewed.isEmpty()) {
       // Once released, the release's own answer (or its end by the deadline) tells what happened.
-      if (!has(RELEASED)) {
-        markLost("the provider no longer holds it for this owner (expired or taken over)");
+      if (!release.started()) {
+        markLost(LossReasons.GONE_AT_RENEWAL);
       }
       return;
     }
     long now = ticker.read();
-    if (lostReason == null && !has(RELEASED) && grant.expiredAt(now)) {
+    if (lostReason == null && !release.started() && grant.expiredAt(now)) {
       // Confirmed after the deadline, which the holder may already have been told of
       // (checkValid): a renewal confirmed later does not revive the lease.
       markLost(deadlineReason(now));
@@ -399,7 +368,7 @@ final class ActiveLease implements HeldLease {
    * own answer tells whether it was still held.
    */
   void reportedLost(String reason) {
-    if (!has(RELEASED)) {
+    if (!release.started()) {
       markLost(reason);
     }
   }
@@ -456,19 +425,14 @@ final class ActiveLease implements HeldLease {
   }
 
   /**
-   * Releases the lease. A provider that answers on this thread (an in-process store, a provider
-   * with the SPI's default {@code releaseAsync}, or a minimum hold shortened) is answered here, as
-   * a release always was: the keeper stops watching the lease first. Otherwise the release is sent
-   * and this returns: the lease stays kept (its deadline watched, a locked call still counted as
-   * running, closing the engine waiting for it) until the provider confirms the release or the
-   * deadline passes; an answer already there when the stage is returned is taken at once.
+   * Releases the lease through its {@link LeaseRelease}, once it was found lost if it ended before
+   * (a release sent then could report it released, or hold it on for its minimum hold, though
+   * another owner may have held the lock meanwhile).
    */
   private void releaseNow() {
     long now = ticker.read();
-    if (!has(RELEASED)) {
-      // The lease may have ended before this release, whether or not the keeper's tick has said
-      // so yet: a release sent now could otherwise report it released (or hold it on for its
-      // minimum hold), though another owner may have held the lock meanwhile.
+    if (!release.started()) {
+      // Whether or not the keeper's tick has said so yet.
       String stopped = stoppedReason(now);
       if (stopped != null) {
         markLost(stopped);
@@ -476,169 +440,9 @@ final class ActiveLease implements HeldLease {
         markLost(deadlineReason(now));
       }
     }
-    long heldNanos = now - acquiredAt;
-    long holdLeft = lostReason == null && !abandoned ? options.minHold().toNanos() - heldNanos : 0;
-    boolean skip = calls.skipRelease();
-    boolean here = skip || calls.endsAtOnce(holdLeft);
-    this.heldNanos = Math.max(0, heldNanos);
-    if (!setFlag(here ? RELEASED : RELEASED | SENT)) {
-      return;
-    }
-    if (here) {
-      releaseHere(skip, holdLeft);
-      return;
-    }
-    CompletionStage<Boolean> stage;
-    providerCalls.lock();
-    try {
-      stage = calls.endAsync(grant);
-    } finally {
-      providerCalls.unlock();
-    }
-    if (stage instanceof CompletableFuture<Boolean> done && done.isDone()) {
-      completedNow(done);
-      return;
-    }
-    LeaseKeeper k = keeper;
-    if (k == null) {
-      completedNow(stage.toCompletableFuture());
-      return;
-    }
-    k.pendingReleases().started();
-    setFlag(PENDING);
-    if (listeners.allowsIoThreads()) {
-      // Nothing here blocks, and no listener minds the provider's thread: no hand-over.
-      stage.whenComplete((late, failure) -> confirmedLater(late, failure));
-    } else {
-      stage.whenComplete((late, failure) -> k.complete(() -> confirmedLater(late, failure)));
-    }
-  }
-
-  /** A release answered after it was sent: its outcome, then its pending count dropped. */
-  private void confirmedLater(@Nullable Boolean answer, @Nullable Throwable error) {
-    try {
-      confirmed(answer, error);
-    } finally {
-      uncountPending();
-    }
-  }
-
-  /**
-   * Ends the lease on this thread, unwatched first so that nothing else ends it meanwhile: skipped
-   * while the provider is down, else released or shortened to its minimum hold.
-   */
-  private void releaseHere(boolean skip, long holdLeft) {
-    LeaseKeeper k = keeper;
-    boolean runningCall = k != null && k.stopWatching(this);
-    try {
-      Boolean answer = Boolean.TRUE;
-      RuntimeException error = null;
-      if (!skip) {
-        providerCalls.lock();
-        try {
-          answer = calls.endNow(grant, holdLeft);
-        } catch (RuntimeException e) {
-          error = e;
-        } finally {
-          providerCalls.unlock();
-        }
-      }
-      report(answer, error);
-    } finally {
-      if (runningCall && k != null) {
-        k.callEnded();
-      }
-    }
-  }
-
-  /** Takes this lease's release off the engine's pending ones, once. */
-  private void uncountPending() {
-    LeaseKeeper k = keeper;
-    if (k != null && clearFlag(PENDING)) {
-      k.pendingReleases().ended();
-    }
-  }
-
-  private void completedNow(CompletableFuture<Boolean> done) {
-    Boolean answer;
-    Throwable error = null;
-    try {
-      answer = done.join();
-    } catch (CompletionException | CancellationException e) {
-      answer = null;
-      error = e;
-    }
-    confirmed(answer, error);
-  }
-
-  /**
-   * The provider answered the release: tells the outcome as a synchronous release always told it, a
-   * loss or an error, then the release; nothing when the deadline had already ended the lease.
-   *
-   * @return whether this ended the lease
-   */
-  private boolean confirmed(@Nullable Boolean answer, @Nullable Throwable error) {
-    if (!setFlag(ENDED)) {
-      return false;
-    }
-    LeaseKeeper k = keeper;
-    boolean runningCall = k != null && k.stopWatching(this);
-    try {
-      report(answer, error);
-    } finally {
-      if (runningCall && k != null) {
-        k.callEnded();
-      }
-    }
-    return true;
-  }
-
-  /** Tells how the release ended: a loss or an error as it was answered, then the release. */
-  private void report(@Nullable Boolean answer, @Nullable Throwable error) {
-    if (!calls.ended(answer, error, event())) {
-      markLost("it had already expired or been taken over when it was released");
-    }
-    listeners.released(event(), Duration.ofNanos(heldNanos));
-  }
-
-  /**
-   * The deadline passed while the release was awaited: the lease has ended on the store either way,
-   * so it is released, not lost, and the late answer is ignored. The keeper stops watching it.
-   */
-  private void endByTtl() {
-    if (setFlag(ENDED)) {
-      calls.endedByTtl();
-      listeners.released(event(), Duration.ofNanos(heldNanos));
-      uncountPending();
-    }
-  }
-
-  private boolean has(int flag) {
-    return (state & flag) != 0;
-  }
-
-  /** Sets a flag; {@code true} when this set it. */
-  private boolean setFlag(int flag) {
-    int now;
-    do {
-      now = state;
-      if ((now & flag) != 0) {
-        return false;
-      }
-    } while (!STATE.compareAndSet(this, now, now | flag));
-    return true;
-  }
-
-  /** Clears a flag; {@code true} when this cleared it. */
-  private boolean clearFlag(int flag) {
-    int now;
-    do {
-      now = state;
-      if ((now & flag) == 0) {
-        return false;
-      }
-    } while (!STATE.compareAndSet(this, now, now & ~flag));
-    return true;
+    long held = now - acquiredAt;
+    long holdLeft = lostReason == null && !abandoned ? options.minHold().toNanos() - held : 0;
+    release.start(Math.max(0, held), holdLeft);
   }
 
   @Override
