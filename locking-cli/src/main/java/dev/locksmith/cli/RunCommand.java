@@ -9,17 +9,12 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockTimeoutException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -44,9 +39,6 @@ import picocli.CommandLine.Spec;
     },
     mixinStandardHelpOptions = true)
 final class RunCommand implements Callable<Integer> {
-  /** How often, at most, the group is checked after COMMAND itself has exited. */
-  private static final Duration GROUP_POLL = Duration.ofMillis(100);
-
   @Spec CommandSpec spec;
 
   @Mixin ProviderOptions providerOptions;
@@ -157,7 +149,7 @@ final class RunCommand implements Callable<Integer> {
         SignalStop onSignal =
             SignalStop.install(
                 grace,
-                message -> report(err, message),
+                message -> LeasedCommand.report(err, message),
                 locksmith::close,
                 () -> closeBoth(locksmith, provider))) {
       Optional<Lease> lease = acquire(locksmith, provider, onSignal);
@@ -167,7 +159,8 @@ final class RunCommand implements Callable<Integer> {
       }
       try (Lease held = lease.get()) {
         onSignal.hold(held);
-        return runHolding(held, onSignal, lost, launcher, err);
+        return new LeasedCommand(command, key, grace, until, untilInterval, lostExitCode, err)
+            .run(held, onSignal, lost, launcher);
       }
     }
   }
@@ -277,135 +270,5 @@ final class RunCommand implements Callable<Integer> {
     return busyId == null
         ? "one of them " + Holders.UNKNOWN
         : "'" + busyId + "' " + Holders.describe(provider, busyId);
-  }
-
-  private int runHolding(
-      Lease lease,
-      SignalStop onSignal,
-      CompletableFuture<String> lost,
-      Launcher launcher,
-      PrintWriter err) {
-    // The engine hands out only a lease with at least half its ttl left (a late grant is renewed
-    // or refused there); this only checks the lease was not lost since.
-    if (!lease.isValid() || lost.isDone()) {
-      err.println(
-          "locksmith: lease on '"
-              + key
-              + "' lost before COMMAND started ("
-              + Errors.clean(lost.getNow("no longer valid"))
-              + "); COMMAND was not started");
-      return lostExitCode;
-    }
-    ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-    Map<String, String> env = builder.environment();
-    RunKeys.export(lease, env);
-    ProcessGroup group = onSignal.start(() -> startGroup(builder, launcher));
-    return supervise(group, onSignal, lost, err);
-  }
-
-  private ProcessGroup startGroup(ProcessBuilder builder, Launcher launcher) {
-    try {
-      return ProcessGroup.start(builder, launcher);
-    } catch (IOException e) {
-      throw Failure.cannotExecute(
-          "cannot run COMMAND '" + command.get(0) + "': " + Errors.clean(e), e);
-    }
-  }
-
-  /** Waits for COMMAND's group to exit or the lease to be lost, whichever comes first. */
-  private int supervise(
-      ProcessGroup group, SignalStop onSignal, CompletableFuture<String> lost, PrintWriter err) {
-    CompletableFuture.anyOf(group.leaderExit(), lost).join();
-    // COMMAND's background jobs are still in its group: the lease covers them until they exit.
-    if (!lost.isDone() && group.awaitEmpty(lost, GROUP_POLL)) {
-      int exit = group.exitValue();
-      if (until != null && !holdUntil(onSignal, lost, err)) {
-        return lostExitCode;
-      }
-      return exit;
-    }
-    String reason = Errors.clean(lost.join());
-    boolean gone =
-        group.stop(
-            grace,
-            () ->
-                report(
-                    err,
-                    "lease on '"
-                        + key
-                        + "' lost ("
-                        + reason
-                        + "); stopping COMMAND: SIGTERM, and SIGKILL after --grace "
-                        + Durations.format(grace)));
-    if (!gone) {
-      report(
-          err,
-          "processes of COMMAND's group "
-              + group.pgid()
-              + " are still alive "
-              + Durations.format(ProcessGroup.KILL_WAIT)
-              + " after SIGKILL (stuck in uninterruptible I/O?)");
-    }
-    return lostExitCode;
-  }
-
-  private static void report(PrintWriter err, String message) {
-    err.println("locksmith: " + message);
-    err.flush();
-  }
-
-  /**
-   * Keeps the lease until {@code --until} succeeds; false if the lease is lost first, even while a
-   * test runs (that test is then killed). The test's output goes to stderr and its input is empty:
-   * the script's stdout carries COMMAND's output only.
-   */
-  private boolean holdUntil(SignalStop onSignal, CompletableFuture<String> lost, PrintWriter err) {
-    while (true) {
-      Process test;
-      try {
-        test = new ProcessBuilder("sh", "-c", "exec </dev/null >&2\n" + until).inheritIO().start();
-      } catch (IOException e) {
-        report(err, "cannot run the --until test: " + Errors.clean(e) + "; releasing the lock");
-        return true;
-      }
-      if (!onSignal.untilTest(test)) {
-        test.destroyForcibly(); // a signal is stopping the run: its hook reports and releases
-        return true;
-      }
-      try {
-        CompletableFuture.anyOf(test.onExit(), lost).join();
-      } finally {
-        onSignal.untilTest(null);
-      }
-      if (lost.isDone()) {
-        test.descendants().forEach(ProcessHandle::destroyForcibly);
-        test.destroyForcibly();
-        reportLostWhileWaiting(lost, err);
-        return false;
-      }
-      if (test.exitValue() == 0) {
-        return true;
-      }
-      try {
-        lost.get(untilInterval.toNanos(), TimeUnit.NANOSECONDS);
-        reportLostWhileWaiting(lost, err);
-        return false;
-      } catch (TimeoutException stillHeld) {
-        // Check the test again.
-      } catch (InterruptedException | ExecutionException e) {
-        Thread.currentThread().interrupt();
-        return true;
-      }
-    }
-  }
-
-  private void reportLostWhileWaiting(CompletableFuture<String> lost, PrintWriter err) {
-    report(
-        err,
-        "lease on '"
-            + key
-            + "' lost while waiting for --until ("
-            + Errors.clean(lost.join())
-            + ")");
   }
 }
