@@ -111,6 +111,11 @@ public final class LockServer implements AutoCloseable {
     return runtime.peakInFlight();
   }
 
+  /** The most lines one connection has had split and waiting for room at once (for tests). */
+  int peakBacklog() {
+    return runtime.peakBacklog();
+  }
+
   /** The running parts (for tests). */
   ServerRuntime runtime() {
     return runtime;

@@ -1,7 +1,9 @@
 package dev.locksmith.tcp.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -13,6 +15,12 @@ import org.jspecify.annotations.Nullable;
  * a {@link ProtocolException} {@code LINE_TOO_LONG} that names the line's request id when it starts
  * with a valid one, so that the client can fail that request alone, and the rest of the line is
  * discarded.
+ *
+ * <p>The protocol handler {@linkplain #pause() pauses} it while the connection has no room for more
+ * requests: the bytes read stay here, one buffer, rather than becoming thousands of line slices
+ * that each keep that buffer (a client pipelining short requests far ahead of its answers); no
+ * further read is asked for meanwhile. {@link #resume()} splits them on. The end of the client's
+ * input is passed on only once every whole line before it was.
  */
 final class RequestLineDecoder extends ByteToMessageDecoder {
   /** A request id is at most 32 characters; one more shows where it ends. */
@@ -24,12 +32,75 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
   /** How many bytes from the reader index are known to hold no newline. */
   private int scanned;
 
+  // Event loop only, as every field here.
+  private boolean paused;
+  // The client's input ended while paused: passed on once the lines before it were.
+  private boolean inputEndHeld;
+  private @Nullable ChannelHandlerContext context;
+
   RequestLineDecoder(int maxLength) {
     this.maxLength = maxLength;
   }
 
   @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    context = ctx;
+  }
+
+  /** Stops splitting lines (and asking for reads to finish one) until {@link #resume()}. */
+  void pause() {
+    paused = true;
+  }
+
+  /**
+   * Splits the lines read while paused and hands them on, until paused again; then, if every whole
+   * line was handed on, passes on an end of input held back. Not called while this decoder hands on
+   * a line: the protocol handler resumes it only from outside a read.
+   *
+   * @return whether it was paused
+   */
+  boolean resume() {
+    ChannelHandlerContext ctx = context;
+    if (!paused || ctx == null) {
+      return false;
+    }
+    paused = false;
+    try {
+      channelRead(ctx, Unpooled.EMPTY_BUFFER);
+      if (inputEndHeld && !paused) {
+        inputEndHeld = false;
+        super.userEventTriggered(ctx, ChannelInputShutdownEvent.INSTANCE);
+      }
+    } catch (Exception e) {
+      ctx.fireExceptionCaught(e);
+    }
+    return true;
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof ChannelInputShutdownEvent && paused) {
+      inputEndHeld = true;
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    if (paused) {
+      // The decoder would ask for another read when this one split no line.
+      ctx.fireChannelReadComplete();
+      return;
+    }
+    super.channelReadComplete(ctx);
+  }
+
+  @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    if (paused) {
+      return;
+    }
     int start = in.readerIndex();
     int eol = in.indexOf(start + scanned, in.writerIndex(), (byte) '\n');
     if (discarding) {

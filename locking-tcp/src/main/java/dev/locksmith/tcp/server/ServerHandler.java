@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * <p>Memory stays bounded in two ways: reads pause while the connection's outbound buffer is full
  * (the client does not read its replies), and while {@link #MAX_IN_FLIGHT} of the connection's
  * requests are queued or running on the core thread (the client pipelines faster than the core
- * answers). Lines already read when reads pause wait in a small backlog of retained frames.
+ * answers); the line decoder then stops splitting what was read, so that a line or two waits in the
+ * backlog, not every line of the last read.
  *
  * <p>{@link LineText} decodes the lines, {@link Authentication} handles AUTH and its deadline, and
  * {@link CoreHandOver} hands the requests to the core thread.
@@ -49,6 +50,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   private final ServerSettings settings;
   private final RequestParser parser;
   private final ServerMetrics metrics;
+  private final RequestLineDecoder lines;
 
   /**
    * Frames (ByteBuf) and rejected frames (ProtocolException) not yet handed on; event loop only.
@@ -64,10 +66,15 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   private final LineText lineText = new LineText();
   private @Nullable Session session;
 
-  ServerHandler(ServerRuntime server, ServerSettings settings, RequestParser parser) {
+  ServerHandler(
+      ServerRuntime server,
+      ServerSettings settings,
+      RequestParser parser,
+      RequestLineDecoder lines) {
     this.server = server;
     this.settings = settings;
     this.parser = parser;
+    this.lines = lines;
     this.metrics = server.metrics();
     this.toCore = new CoreHandOver(server, (ctx, current) -> drain(ctx, current, true));
     this.authentication = new Authentication(server, settings, toCore);
@@ -130,6 +137,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     backlog.add(msg);
+    server.countBacklog(backlog.size());
     drain(ctx, current, false);
   }
 
@@ -175,7 +183,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     if (now) {
       toCore.handOver(ctx, current);
     }
-    updateAutoRead(ctx.channel(), current);
+    updateReading(ctx, current);
   }
 
   private void discardBacklog() {
@@ -185,13 +193,22 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** Reads only while replies can be sent and the connection has room in flight. */
-  private void updateAutoRead(Channel channel, @Nullable Session current) {
-    boolean read =
-        channel.isWritable()
-            && (current == null || backlog.isEmpty() && current.inFlight.get() < MAX_IN_FLIGHT);
+  /**
+   * Reads only while replies can be sent and the connection has room in flight, and splits the
+   * lines already read only while it has room; the lines a resumed split hands on go to the core at
+   * once.
+   */
+  private void updateReading(ChannelHandlerContext ctx, @Nullable Session current) {
+    boolean room = current == null || backlog.isEmpty() && current.inFlight.get() < MAX_IN_FLIGHT;
+    Channel channel = ctx.channel();
+    boolean read = channel.isWritable() && room;
     if (channel.config().isAutoRead() != read) {
       channel.config().setAutoRead(read);
+    }
+    if (!room) {
+      lines.pause();
+    } else if (lines.resume() && current != null) {
+      toCore.handOver(ctx, current);
     }
   }
 
@@ -282,7 +299,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    updateAutoRead(ctx.channel(), session);
+    updateReading(ctx, session);
     ctx.fireChannelWritabilityChanged();
   }
 

@@ -41,7 +41,8 @@ final class ServerPipeline extends ChannelInitializer<SocketChannel> {
         "idle",
         new IdleStateHandler(settings.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
     p.addLast("line-deadline", deadline);
-    p.addLast("lines", new RequestLineDecoder(settings.maxLineLength()));
-    p.addLast("protocol", new ServerHandler(server, settings, parser));
+    RequestLineDecoder lines = new RequestLineDecoder(settings.maxLineLength());
+    p.addLast("lines", lines);
+    p.addLast("protocol", new ServerHandler(server, settings, parser, lines));
   }
 }

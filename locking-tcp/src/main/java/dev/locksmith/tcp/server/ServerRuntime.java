@@ -50,6 +50,7 @@ final class ServerRuntime implements AutoCloseable {
   private final AuthThrottle authThrottle =
       new AuthThrottle(Duration.ofMinutes(1), line -> LOG.warn("{}", line));
   private final AtomicInteger peakInFlight = new AtomicInteger();
+  private final AtomicInteger peakBacklog = new AtomicInteger();
   private final AtomicLong lastRefusalLog = new AtomicLong(System.nanoTime() - REFUSAL_LOG_NANOS);
   private final AtomicLong refusedSinceLog = new AtomicLong();
   private final AtomicBoolean started = new AtomicBoolean();
@@ -292,6 +293,21 @@ final class ServerRuntime implements AutoCloseable {
    */
   int peakInFlight() {
     return peakInFlight.get();
+  }
+
+  /** Records how many lines a connection has split and not yet handed on; keeps the peak. */
+  void countBacklog(int lines) {
+    if (lines > peakBacklog.get()) {
+      peakBacklog.accumulateAndGet(lines, Math::max);
+    }
+  }
+
+  /**
+   * The most lines one connection has had split from its input and waiting to be handed to the core
+   * at once since the start (for tests).
+   */
+  int peakBacklog() {
+    return peakBacklog.get();
   }
 
   LockTable table() {

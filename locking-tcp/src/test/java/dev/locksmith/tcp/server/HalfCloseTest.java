@@ -3,6 +3,10 @@ package dev.locksmith.tcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -55,6 +59,34 @@ class HalfCloseTest {
       assertThat(c.read()).isNull();
       // Its leases were of running work: they ended with the connection.
       await().until(() -> observer.status("pipelined-199").equals("s FREE 0"));
+    }
+  }
+
+  @Test
+  void thousandsOfLinesPipelinedBeforeTheHalfCloseAreAllAnsweredInOrder() throws Exception {
+    int count = 20_000;
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      lines.append(i).append(" PING\n");
+    }
+    byte[] bytes = lines.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    try (LineClient c = new LineClient(server.port())) {
+      // Written while the replies are read: the server stops reading while they are not.
+      Future<?> writing =
+          writer.submit(
+              () -> {
+                c.sendBytes(bytes);
+                c.shutdownOutput();
+                return null;
+              });
+      for (int i = 0; i < count; i++) {
+        assertThat(c.read()).as("reply %d of %d", i, count).isEqualTo(i + " PONG");
+      }
+      assertThat(c.read()).as("then the server closes").isNull();
+      writing.get(30, TimeUnit.SECONDS);
+    } finally {
+      writer.shutdownNow();
     }
   }
 

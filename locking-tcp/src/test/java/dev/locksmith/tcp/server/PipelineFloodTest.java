@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A client that pipelines requests faster than the core thread answers them, and does not read its
  * replies, cannot grow the server's queues: reads pause while {@link ServerHandler#MAX_IN_FLIGHT}
- * of its requests are in flight.
+ * of its requests are in flight, and the lines already read wait unsplit.
  */
 class PipelineFloodTest {
   private static final int LINES = 50_000;
@@ -52,6 +52,10 @@ class PipelineFloodTest {
         assertThat(server.peakInFlight())
             .as("core tasks in flight for one connection")
             .isBetween(1, ServerHandler.MAX_IN_FLIGHT);
+        // The rest of a read stays unsplit in the decoder's buffer while there is no room.
+        assertThat(server.peakBacklog())
+            .as("lines split from one connection's input and waiting for room")
+            .isBetween(1, 2);
       }
     } finally {
       writer.shutdownNow();

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +18,8 @@ import org.junit.jupiter.api.Test;
 class RequestLineDecoderTest {
   private static final int MAX = 16;
 
-  private final EmbeddedChannel channel = new EmbeddedChannel(new RequestLineDecoder(MAX));
+  private final RequestLineDecoder decoder = new RequestLineDecoder(MAX);
+  private final EmbeddedChannel channel = new EmbeddedChannel(decoder);
 
   @AfterEach
   void finish() {
@@ -56,6 +60,74 @@ class RequestLineDecoderTest {
   void aLongerLineWithoutAValidRequestIdIsRefusedUntagged() {
     write("x".repeat(40) + "\n" + "!! " + "y".repeat(MAX) + "\n");
     assertThat(outputs()).containsExactly("* ERR LINE_TOO_LONG", "* ERR LINE_TOO_LONG");
+  }
+
+  @Test
+  void aPausedDecoderSplitsNoLineUntilResumed() {
+    decoder.pause();
+    write("1 PING\n2 PING\n3 STA");
+    write("TUS a\n");
+    assertThat(lines()).isEmpty();
+
+    assertThat(decoder.resume()).as("was paused").isTrue();
+    assertThat(lines()).containsExactly("1 PING", "2 PING", "3 STATUS a");
+    assertThat(decoder.resume()).as("was not paused").isFalse();
+  }
+
+  @Test
+  void resumedItHandsOnLinesUntilPausedAgain() {
+    Received received = new Received(decoder, 1);
+    channel.pipeline().addLast(received);
+    write("1 PING\n2 PING\n3 PING\n");
+    assertThat(received.events).containsExactly("1 PING");
+
+    decoder.resume();
+    assertThat(received.events).containsExactly("1 PING", "2 PING");
+    decoder.resume();
+    decoder.resume();
+    assertThat(received.events).containsExactly("1 PING", "2 PING", "3 PING");
+  }
+
+  @Test
+  void theEndOfInputIsPassedOnAfterTheLinesReadBeforeIt() {
+    Received received = new Received(decoder, 0);
+    channel.pipeline().addLast(received);
+    decoder.pause();
+    write("1 PING\n2 PING\n");
+    channel.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+    assertThat(received.events).as("held back while paused").isEmpty();
+
+    decoder.resume();
+    assertThat(received.events).containsExactly("1 PING", "2 PING", "end of input");
+  }
+
+  /** Records what reaches the protocol handler's place; pauses the decoder after some lines. */
+  private static final class Received extends ChannelInboundHandlerAdapter {
+    private final List<String> events = new ArrayList<>();
+    private final RequestLineDecoder decoder;
+    private final int pauseEvery;
+
+    Received(RequestLineDecoder decoder, int pauseEvery) {
+      this.decoder = decoder;
+      this.pauseEvery = pauseEvery;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ByteBuf line = (ByteBuf) msg;
+      events.add(line.toString(StandardCharsets.US_ASCII));
+      line.release();
+      if (pauseEvery > 0 && events.size() % pauseEvery == 0) {
+        decoder.pause();
+      }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+      if (evt instanceof ChannelInputShutdownEvent) {
+        events.add("end of input");
+      }
+    }
   }
 
   private void write(String text) {
