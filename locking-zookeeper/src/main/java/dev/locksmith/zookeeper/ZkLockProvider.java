@@ -55,6 +55,8 @@ public final class ZkLockProvider implements LockProvider {
   private volatile boolean closed;
   // Between SUSPENDED (or LOST) and RECONNECTED: a lease kept then is reported lost at once.
   private volatile boolean suspended;
+  // Tests only: runs with a granted lock's id before the provider keeps its lease.
+  private volatile Consumer<String> beforeKeep = lockId -> {};
 
   ZkLockProvider(
       CuratorFramework client,
@@ -97,6 +99,15 @@ public final class ZkLockProvider implements LockProvider {
     return new ZkLockProviderBuilder(client);
   }
 
+  /**
+   * Installs a hook that runs with a granted lock's id after the ensemble's last answer and before
+   * the provider keeps the lease, where a test stops the caller to let the connection drop; tests
+   * only.
+   */
+  void beforeKeep(Consumer<String> hook) {
+    this.beforeKeep = hook;
+  }
+
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkOpen();
@@ -125,6 +136,7 @@ public final class ZkLockProvider implements LockProvider {
     if (held == null) {
       return null;
     }
+    beforeKeep.accept(held.data.lockId());
     leases.put(held.data.ownerToken(), held);
     ends.schedule(held);
     if (suspended) {
