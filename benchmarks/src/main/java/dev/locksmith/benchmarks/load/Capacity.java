@@ -16,15 +16,17 @@ import org.slf4j.LoggerFactory;
 /**
  * How far one lock server goes, side by side with {@code redis-server} on the same machine:
  * connections held open with one lease each, locks held at once and the bytes each costs, grants
- * per second at 32 and 256 clients on distinct keys, and hot-key hand-off latency. The lock server
- * runs in a JVM of its own with a fixed heap ({@code -Xmx1g} by default); clients run in this JVM,
- * on loopback only; every phase is bounded in count and time. Writes a Markdown section for {@code
+ * per second at 32 and 256 clients on distinct keys, hot-key hand-off latency, and what a
+ * connection that pipelines requests and reads no reply costs the lock server. The lock server runs
+ * in a JVM of its own with a fixed heap ({@code -Xmx1g} by default); clients run in this JVM, on
+ * loopback only; every phase is bounded in count and time. Writes a Markdown section for {@code
  * RESULTS.md}.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.locksmith.benchmarks.load.Capacity \
- *     [--phases connections,locks,throughput,handoff] [--connections N] [--locks N]
- *     [--lock-connections N] [--clients 32,256] [--heap 1g] [--results benchmarks/RESULTS.md]
+ *     [--phases connections,locks,throughput,handoff,flood] [--connections N] [--locks N]
+ *     [--lock-connections N] [--clients 32,256] [--flood-connections N] [--flood-bytes N]
+ *     [--heap 1g] [--results benchmarks/RESULTS.md]
  * </pre>
  */
 public final class Capacity {
@@ -73,6 +75,9 @@ public final class Capacity {
     }
     if (options.phases.contains("handoff")) {
       body.append(HandoffPhase.run(options, log, findings));
+    }
+    if (options.phases.contains("flood")) {
+      body.append(FloodPhase.run(options, log));
     }
     body.append("### Where the limits are\n\n");
     for (String limit : findings.limits) {

@@ -11,10 +11,12 @@ import org.jspecify.annotations.Nullable;
 /** What {@link Capacity} runs and how big. */
 final class CapacityOptions {
   Set<String> phases =
-      new LinkedHashSet<>(List.of("connections", "locks", "throughput", "handoff"));
+      new LinkedHashSet<>(List.of("connections", "locks", "throughput", "handoff", "flood"));
   int connections = -1;
   int locks = 5_000_000;
   int lockConnections = 100;
+  int floodConnections = 200;
+  int floodBytes = 256 * 1024;
   List<Integer> clients = List.of(32, 256);
   String heap = "1g";
   Duration warmup = Duration.ofSeconds(3);
@@ -35,7 +37,11 @@ final class CapacityOptions {
         case "--connections" -> o.connections = Integer.parseInt(value);
         case "--locks" -> o.locks = Integer.parseInt(value);
         case "--lock-connections" -> o.lockConnections = Integer.parseInt(value);
+        case "--flood-connections" -> o.floodConnections = Integer.parseInt(value);
+        case "--flood-bytes" -> o.floodBytes = Integer.parseInt(value);
         case "--clients" -> {
+          int floodConnections = 200;
+          int floodBytes = 256 * 1024;
           List<Integer> clients = new ArrayList<>();
           for (String c : value.split(",")) {
             clients.add(Integer.parseInt(c));

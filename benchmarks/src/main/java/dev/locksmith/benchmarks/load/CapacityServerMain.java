@@ -1,6 +1,8 @@
 package dev.locksmith.benchmarks.load;
 
 import dev.locksmith.tcp.server.LockServer;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -12,7 +14,8 @@ import java.nio.file.Path;
  * The lock server of the capacity benchmark, in a JVM of its own so that its heap and file
  * descriptors are its alone: limits raised so that only memory and descriptors bound it, on a free
  * loopback port. Prints {@code PORT <n>}, then answers commands on stdin: {@code HEAP} (full GCs,
- * then {@code HEAP <live bytes> <max bytes> <rss bytes> <open fds>}) and {@code STOP}.
+ * then {@code HEAP <live bytes> <max bytes> <rss bytes> <open fds> <Netty direct bytes>}) and
+ * {@code STOP}.
  */
 public final class CapacityServerMain {
   private CapacityServerMain() {}
@@ -44,7 +47,9 @@ public final class CapacityServerMain {
                   + " "
                   + rss()
                   + " "
-                  + openFds());
+                  + openFds()
+                  + " "
+                  + nettyDirect());
           System.out.flush();
         } else if (line.equals("STOP")) {
           break;
@@ -66,6 +71,13 @@ public final class CapacityServerMain {
       used = now;
     }
     return used;
+  }
+
+  /** Direct memory Netty's default allocator has in use (-1 where it does not say). */
+  static long nettyDirect() {
+    return ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider metrics
+        ? metrics.metric().usedDirectMemory()
+        : -1;
   }
 
   /** The resident set of this process in bytes, from /proc (0 where there is none). */

@@ -26,8 +26,9 @@ final class ServerJvm implements AutoCloseable {
    * @param maxHeap the heap limit (-Xmx)
    * @param rss resident set size of the process
    * @param fds open file descriptors
+   * @param direct direct memory in use by Netty's default allocator (-1 if unknown)
    */
-  record Heap(long liveHeap, long maxHeap, long rss, int fds) {}
+  record Heap(long liveHeap, long maxHeap, long rss, int fds, long direct) {}
 
   private ServerJvm(ChildJvm child) throws IOException {
     this.child = child;
@@ -91,7 +92,9 @@ final class ServerJvm implements AutoCloseable {
     return child.pid();
   }
 
-  /** Full collections in the server, then its live heap, RSS and descriptors. */
+  /**
+   * Full collections in the server, then its live heap, RSS, descriptors and Netty's direct memory.
+   */
   Heap heap() throws IOException {
     in.write("HEAP\n");
     in.flush();
@@ -101,7 +104,11 @@ final class ServerJvm implements AutoCloseable {
     }
     String[] f = line.split(" ");
     return new Heap(
-        Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Integer.parseInt(f[4]));
+        Long.parseLong(f[1]),
+        Long.parseLong(f[2]),
+        Long.parseLong(f[3]),
+        Integer.parseInt(f[4]),
+        Long.parseLong(f[5]));
   }
 
   boolean isAlive() {
