@@ -34,6 +34,8 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
 
   // Event loop only, as every field here.
   private boolean paused;
+  // Inside channelRead: a line handed on from here may lead to a pause and a resume at once.
+  private boolean reading;
   // The client's input ended while paused: passed on once the lines before it were.
   private boolean inputEndHeld;
   private @Nullable ChannelHandlerContext context;
@@ -54,8 +56,9 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
 
   /**
    * Splits the lines read while paused and hands them on, until paused again; then, if every whole
-   * line was handed on, passes on an end of input held back. Not called while this decoder hands on
-   * a line: the protocol handler resumes it only from outside a read.
+   * line was handed on, passes on an end of input held back. Called while this decoder hands on a
+   * line (a core batch run inline on the event loop, whose write changed the writability), it only
+   * lets the split under way go on: splitting here too would free that split's buffer under it.
    *
    * @return whether it was paused
    */
@@ -65,6 +68,10 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
       return false;
     }
     paused = false;
+    if (reading) {
+      // The outer channelRead splits on; if it was itself a resume, that passes on a held end.
+      return true;
+    }
     try {
       channelRead(ctx, Unpooled.EMPTY_BUFFER);
       if (inputEndHeld && !paused) {
@@ -75,6 +82,19 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
       ctx.fireExceptionCaught(e);
     }
     return true;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    boolean outer = !reading;
+    reading = true;
+    try {
+      super.channelRead(ctx, msg);
+    } finally {
+      if (outer) {
+        reading = false;
+      }
+    }
   }
 
   @Override

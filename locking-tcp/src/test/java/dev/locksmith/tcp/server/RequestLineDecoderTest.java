@@ -89,6 +89,31 @@ class RequestLineDecoderTest {
   }
 
   @Test
+  void pausedAndResumedWhileItHandsOnALineItGoesOnWithTheSameRead() {
+    // As when a core batch runs inline on the event loop and its write changes the writability.
+    List<String> events = new ArrayList<>();
+    channel
+        .pipeline()
+        .addLast(
+            new ChannelInboundHandlerAdapter() {
+              @Override
+              public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                ByteBuf line = (ByteBuf) msg;
+                events.add(line.toString(StandardCharsets.US_ASCII));
+                line.release();
+                if (events.size() == 2) {
+                  decoder.pause();
+                  assertThat(decoder.resume()).as("was paused").isTrue();
+                }
+              }
+            });
+    write("1 PING\n2 PING\n3 PING\n");
+    channel.checkException();
+    write("4 PING\n");
+    assertThat(events).containsExactly("1 PING", "2 PING", "3 PING", "4 PING");
+  }
+
+  @Test
   void theEndOfInputIsPassedOnAfterTheLinesReadBeforeIt() {
     Received received = new Received(decoder, 0);
     channel.pipeline().addLast(received);
