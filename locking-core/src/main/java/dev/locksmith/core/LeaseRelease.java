@@ -113,7 +113,11 @@ final class LeaseRelease {
       return;
     }
     k.pendingReleases().started();
-    setFlag(PENDING);
+    if (!countPending()) {
+      // The deadline ended it while the stage was being returned, and its answer may never come.
+      k.pendingReleases().ended();
+      return;
+    }
     if (listeners.allowsIoThreads()) {
       // Nothing here blocks, and no listener minds the provider's thread: no hand-over.
       stage.whenComplete((late, failure) -> confirmedLater(late, failure));
@@ -216,6 +220,18 @@ final class LeaseRelease {
       lease.markLost(LossReasons.GONE_AT_RELEASE);
     }
     listeners.released(lease.event(), Duration.ofNanos(heldNanos));
+  }
+
+  /** Sets PENDING unless the deadline already ended the release; {@code true} when set. */
+  private boolean countPending() {
+    int now;
+    do {
+      now = state;
+      if ((now & (ENDED | PENDING)) != 0) {
+        return false;
+      }
+    } while (!STATE.compareAndSet(this, now, now | PENDING));
+    return true;
   }
 
   private boolean has(int flag) {

@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * A lease closed after its deadline passed, with its release answered asynchronously: the loss is
  * told on the closing thread before the release goes out, whatever the keeper's sweep saw first,
  * and told once however the release is answered. Before this rule a sweep that found the release in
- * flight ended the lease as released by its TTL and told no loss.
+ * flight ended the lease as released by its TTL and told no loss. A release whose stage comes back
+ * only after the deadline ended it is not counted as pending, so closing the engine does not wait
+ * for an answer that may never come.
  */
 class ReleaseAfterDeadlineTest {
   private final VirtualTicker ticker = new VirtualTicker();
@@ -63,6 +68,28 @@ class ReleaseAfterDeadlineTest {
     assertThat(events.events).containsExactly("acquired on-time", "released on-time");
   }
 
+  @Test
+  void aReleaseSentAfterTheDeadlineEndedItIsNotLeftPending() throws Exception {
+    provider.gate = new CountDownLatch(1);
+    Lease lease =
+        locksmith.acquire(
+            LockOptions.named("slow-send").withTtl(Duration.ofSeconds(1)).withRenew(false));
+    Thread closing = new Thread(lease::close, "closing");
+    closing.start();
+    assertThat(provider.entered.await(5, TimeUnit.SECONDS)).as("release being sent").isTrue();
+
+    // The deadline passes while the provider has not yet returned the release's stage.
+    ticker.advance(Duration.ofSeconds(2));
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.events.contains("released slow-send"));
+    provider.gate.countDown();
+    closing.join(5_000);
+
+    assertThat(closing.isAlive()).isFalse();
+    assertThat(locksmith.keeper().pendingReleases().count())
+        .as("a release the deadline already ended, whose answer may never come")
+        .isZero();
+  }
+
   /**
    * Takes {@code name} for 1 s (not renewed), lets {@code elapsed} pass on the engine's clock,
    * closes the lease and returns its release, sent and unanswered.
@@ -79,6 +106,9 @@ class ReleaseAfterDeadlineTest {
   /** Grants on virtual time, never renews, and holds every release until the test answers it. */
   private static final class HeldReleases extends VirtualTimeProvider {
     final LinkedBlockingQueue<CompletableFuture<Boolean>> sent = new LinkedBlockingQueue<>();
+    final CountDownLatch entered = new CountDownLatch(1);
+    // When set, a release waits for it before it returns its stage.
+    volatile @Nullable CountDownLatch gate;
 
     HeldReleases(VirtualTicker ticker) {
       super(ticker, "held releases");
@@ -91,6 +121,15 @@ class ReleaseAfterDeadlineTest {
 
     @Override
     public CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
+      CountDownLatch wait = gate;
+      if (wait != null) {
+        entered.countDown();
+        try {
+          assertThat(wait.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       CompletableFuture<Boolean> answer = new CompletableFuture<>();
       sent.add(answer);
       return answer;
