@@ -113,7 +113,7 @@ final class LeaseRelease {
       return;
     }
     k.pendingReleases().started();
-    if (!countPending()) {
+    if (!setFlagUnless(PENDING, ENDED)) {
       // The deadline ended it while the stage was being returned, and its answer may never come.
       k.pendingReleases().ended();
       return;
@@ -222,28 +222,21 @@ final class LeaseRelease {
     listeners.released(lease.event(), Duration.ofNanos(heldNanos));
   }
 
-  /** Sets PENDING unless the deadline already ended the release; {@code true} when set. */
-  private boolean countPending() {
-    int now;
-    do {
-      now = state;
-      if ((now & (ENDED | PENDING)) != 0) {
-        return false;
-      }
-    } while (!STATE.compareAndSet(this, now, now | PENDING));
-    return true;
-  }
-
   private boolean has(int flag) {
     return (state & flag) != 0;
   }
 
   /** Sets a flag; {@code true} when this set it. */
   private boolean setFlag(int flag) {
+    return setFlagUnless(flag, 0);
+  }
+
+  /** Sets a flag unless it or any of {@code blocking} is set; {@code true} when this set it. */
+  private boolean setFlagUnless(int flag, int blocking) {
     int now;
     do {
       now = state;
-      if ((now & flag) != 0) {
+      if ((now & (flag | blocking)) != 0) {
         return false;
       }
     } while (!STATE.compareAndSet(this, now, now | flag));
