@@ -1,10 +1,9 @@
 package dev.locksmith.benchmarks.load;
 
 import dev.locksmith.tcp.server.LockServer;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,8 +13,8 @@ import java.nio.file.Path;
  * The lock server of the capacity benchmark, in a JVM of its own so that its heap and file
  * descriptors are its alone: limits raised so that only memory and descriptors bound it, on a free
  * loopback port. Prints {@code PORT <n>}, then answers commands on stdin: {@code HEAP} (full GCs,
- * then {@code HEAP <live bytes> <max bytes> <rss bytes> <open fds> <Netty direct bytes>}) and
- * {@code STOP}.
+ * then {@code HEAP <live bytes> <max bytes> <rss bytes> <open fds> <direct bytes>}) and {@code
+ * STOP}.
  */
 public final class CapacityServerMain {
   private CapacityServerMain() {}
@@ -49,7 +48,7 @@ public final class CapacityServerMain {
                   + " "
                   + openFds()
                   + " "
-                  + nettyDirect());
+                  + directMemory());
           System.out.flush();
         } else if (line.equals("STOP")) {
           break;
@@ -73,11 +72,16 @@ public final class CapacityServerMain {
     return used;
   }
 
-  /** Direct memory Netty's default allocator has in use (-1 where it does not say). */
-  static long nettyDirect() {
-    return ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider metrics
-        ? metrics.metric().usedDirectMemory()
-        : -1;
+  /**
+   * Direct memory reserved by the JVM's direct buffers (what {@code -XX:MaxDirectMemorySize}
+   * bounds, and what Netty's allocator takes for its chunks), -1 where the JVM does not say.
+   */
+  static long directMemory() {
+    return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+        .filter(pool -> pool.getName().equals("direct"))
+        .mapToLong(BufferPoolMXBean::getMemoryUsed)
+        .findFirst()
+        .orElse(-1);
   }
 
   /** The resident set of this process in bytes, from /proc (0 where there is none). */

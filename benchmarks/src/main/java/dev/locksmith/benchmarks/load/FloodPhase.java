@@ -48,7 +48,7 @@ final class FloodPhase {
             batch.length,
             lines));
     out.append(
-        "| connections | server heap per connection | Netty direct memory per connection |"
+        "| connections | server heap per connection | direct memory per connection |"
             + " ratio to idle (heap) | requests written | after the clients read every reply |\n");
     out.append("|---|---:|---:|---:|---:|---|\n");
     try (ServerJvm server = ServerJvm.start(options.heap, log);

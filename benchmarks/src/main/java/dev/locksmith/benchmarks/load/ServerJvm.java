@@ -26,7 +26,7 @@ final class ServerJvm implements AutoCloseable {
    * @param maxHeap the heap limit (-Xmx)
    * @param rss resident set size of the process
    * @param fds open file descriptors
-   * @param direct direct memory in use by Netty's default allocator (-1 if unknown)
+   * @param direct memory reserved by the JVM's direct buffers (-1 if unknown)
    */
   record Heap(long liveHeap, long maxHeap, long rss, int fds, long direct) {}
 
@@ -92,9 +92,7 @@ final class ServerJvm implements AutoCloseable {
     return child.pid();
   }
 
-  /**
-   * Full collections in the server, then its live heap, RSS, descriptors and Netty's direct memory.
-   */
+  /** Full collections in the server, then its live heap, RSS, descriptors and direct memory. */
   Heap heap() throws IOException {
     in.write("HEAP\n");
     in.flush();
