@@ -116,6 +116,11 @@ public final class LockServer implements AutoCloseable {
     return runtime.peakBacklog();
   }
 
+  /** The most bytes of replies one connection has had waiting for its socket (for tests). */
+  long peakOutbound() {
+    return runtime.peakOutbound();
+  }
+
   /** The running parts (for tests). */
   ServerRuntime runtime() {
     return runtime;

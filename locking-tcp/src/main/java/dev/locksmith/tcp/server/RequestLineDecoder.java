@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
  * discarded.
  *
  * <p>The protocol handler {@linkplain #pause() pauses} it while the connection has no room for more
- * requests: the bytes read stay here, one buffer, rather than becoming thousands of line slices
- * that each keep that buffer (a client pipelining short requests far ahead of its answers); no
- * further read is asked for meanwhile. {@link #resume()} splits them on. The end of the client's
- * input is passed on only once every whole line before it was.
+ * requests or for their replies: the bytes read stay here, one buffer, rather than becoming
+ * thousands of line slices that each keep that buffer (a client pipelining short requests far ahead
+ * of its answers); no further read is asked for meanwhile. {@link #resume()} splits them on. The
+ * end of the client's input is passed on only once every whole line before it was.
  */
 final class RequestLineDecoder extends ByteToMessageDecoder {
   /** A request id is at most 32 characters; one more shows where it ends. */

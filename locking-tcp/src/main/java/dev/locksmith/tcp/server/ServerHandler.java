@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * (the client does not read its replies), and while {@link #MAX_IN_FLIGHT} of the connection's
  * requests are queued or running on the core thread (the client pipelines faster than the core
  * answers); the line decoder then stops splitting what was read, so that a line or two waits in the
- * backlog, not every line of the last read.
+ * backlog, not every line of the last read, and no line of it is answered into a full buffer.
  *
  * <p>{@link LineText} decodes the lines, {@link Authentication} handles AUTH and its deadline, and
  * {@link CoreHandOver} hands the requests to the core thread.
@@ -83,7 +83,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
     boolean authRequired = settings.secret() != null;
-    Session created = new Session(ctx.channel(), !authRequired);
+    Session created = new Session(ctx.channel(), !authRequired, server::countOutbound);
     String refusal = server.admit(created, authRequired);
     if (refusal != null) {
       ctx.writeAndFlush(ByteBufUtil.writeAscii(ctx.alloc(), "* BYE " + refusal + "\n"))
@@ -194,9 +194,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Reads only while replies can be sent and the connection has room in flight, and splits the
-   * lines already read only while it has room; the lines a resumed split hands on go to the core at
-   * once.
+   * Reads, and splits the lines already read, only while replies can be sent and the connection has
+   * room in flight (splitting on while replies cannot be sent would queue the answers to every line
+   * of the last read); the lines a resumed split hands on go to the core at once.
    */
   private void updateReading(ChannelHandlerContext ctx, @Nullable Session current) {
     boolean room = current == null || backlog.isEmpty() && current.inFlight.get() < MAX_IN_FLIGHT;
@@ -205,7 +205,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     if (channel.config().isAutoRead() != read) {
       channel.config().setAutoRead(read);
     }
-    if (!room) {
+    if (!read) {
       lines.pause();
     } else if (lines.resume() && current != null) {
       toCore.handOver(ctx, current);

@@ -51,6 +51,7 @@ final class ServerRuntime implements AutoCloseable {
       new AuthThrottle(Duration.ofMinutes(1), line -> LOG.warn("{}", line));
   private final AtomicInteger peakInFlight = new AtomicInteger();
   private final AtomicInteger peakBacklog = new AtomicInteger();
+  private final AtomicLong peakOutbound = new AtomicLong();
   private final AtomicLong lastRefusalLog = new AtomicLong(System.nanoTime() - REFUSAL_LOG_NANOS);
   private final AtomicLong refusedSinceLog = new AtomicLong();
   private final AtomicBoolean started = new AtomicBoolean();
@@ -308,6 +309,21 @@ final class ServerRuntime implements AutoCloseable {
    */
   int peakBacklog() {
     return peakBacklog.get();
+  }
+
+  /** Records the bytes of replies a connection has waiting for its socket; keeps the peak. */
+  void countOutbound(long bytes) {
+    if (bytes > peakOutbound.get()) {
+      peakOutbound.accumulateAndGet(bytes, Math::max);
+    }
+  }
+
+  /**
+   * The most bytes of replies one connection has had waiting for its socket at once since the start
+   * (for tests).
+   */
+  long peakOutbound() {
+    return peakOutbound.get();
   }
 
   LockTable table() {

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GenericFutureListener;
 import java.net.InetAddress;
@@ -83,8 +84,12 @@ final class Session {
   /** This connection's requests queued or running on the core thread. */
   final AtomicInteger inFlight = new AtomicInteger();
 
-  Session(Channel channel, boolean authenticated) {
+  /** Told the bytes waiting for the socket after each write of replies (a peak for tests). */
+  private final LongConsumer outboundBytes;
+
+  Session(Channel channel, boolean authenticated, LongConsumer outboundBytes) {
     this.channel = channel;
+    this.outboundBytes = outboundBytes;
     SocketAddress remoteAddress = channel.remoteAddress();
     this.remote = String.valueOf(remoteAddress);
     this.address =
@@ -117,6 +122,14 @@ final class Session {
   void sendNow(String line) {
     channel.writeAndFlush(
         ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"), channel.voidPromise());
+    countOutbound();
+  }
+
+  private void countOutbound() {
+    ChannelOutboundBuffer waiting = channel.unsafe().outboundBuffer();
+    if (waiting != null) {
+      outboundBytes.accept(waiting.totalPendingWriteBytes());
+    }
   }
 
   /**
@@ -190,9 +203,11 @@ final class Session {
         batch.length() == 0 ? Unpooled.EMPTY_BUFFER : ByteBufUtil.writeUtf8(channel.alloc(), batch);
     if (listeners == null && !close) {
       channel.writeAndFlush(bytes, channel.voidPromise());
+      countOutbound();
       return;
     }
     ChannelFuture written = channel.writeAndFlush(bytes);
+    countOutbound();
     if (listeners != null) {
       written.addListener(flushedAt(listeners));
     }
