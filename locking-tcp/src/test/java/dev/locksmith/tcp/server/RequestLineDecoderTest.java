@@ -35,6 +35,38 @@ class RequestLineDecoderTest {
   }
 
   @Test
+  void linesNearTheLimitArrivingOverManyReadsKeepTheBufferNearTheLimit() {
+    int limit = 256 * 1024;
+    EmbeddedChannel longLines = new EmbeddedChannel(new RequestLineDecoder(limit));
+    RequestLineDecoder decoder = longLines.pipeline().get(RequestLineDecoder.class);
+    // A valid PING, padded with spaces to just under the limit, again and again, in 64 KiB reads.
+    byte[] line = ("1 PING" + " ".repeat(262_100 - 7) + "\n").getBytes(StandardCharsets.US_ASCII);
+    int read = 64 * 1024;
+    int offset = 0;
+    int peak = 0;
+    int lines = 0;
+    for (int reads = 0; reads < 200; reads++) {
+      ByteBuf bytes = Unpooled.buffer(read);
+      while (bytes.isWritable()) {
+        int n = Math.min(bytes.writableBytes(), line.length - offset);
+        bytes.writeBytes(line, offset, n);
+        offset = (offset + n) % line.length;
+      }
+      longLines.writeInbound(bytes);
+      ByteBuf out;
+      while ((out = longLines.readInbound()) != null) {
+        lines++;
+        out.release();
+      }
+      peak = Math.max(peak, decoder.bufferCapacity());
+    }
+    longLines.finishAndReleaseAll();
+    assertThat(lines).isEqualTo(200 * read / line.length);
+    // The limit and one read, rounded up to a power of two as the buffer grows.
+    assertThat(peak).as("largest buffer capacity").isLessThanOrEqualTo(512 * 1024);
+  }
+
+  @Test
   void aLineOfTheLimitPassesWithEitherNewline() {
     String line = "1 STATUS " + "a".repeat(MAX - 9);
     write(line + "\r\n" + line + "\n" + line + "\r");
