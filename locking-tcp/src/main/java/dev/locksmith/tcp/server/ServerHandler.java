@@ -307,6 +307,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (cause instanceof IOException) {
       LOG.debug("Connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+    } else if (TlsGate.isTlsFailure(cause)) {
+      server.tlsFailed(ctx.channel().remoteAddress(), cause);
     } else {
       LOG.warn("Connection {} failed; closing it", ctx.channel().remoteAddress(), cause);
     }

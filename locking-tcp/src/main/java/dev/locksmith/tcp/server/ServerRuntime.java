@@ -18,6 +18,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +43,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ServerRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LockServer.class);
-  private static final long REFUSAL_LOG_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private final ServerSettings settings;
   private final ServerMetrics metrics = new ServerMetrics();
@@ -52,8 +52,8 @@ final class ServerRuntime implements AutoCloseable {
   private final AtomicInteger peakInFlight = new AtomicInteger();
   private final AtomicInteger peakBacklog = new AtomicInteger();
   private final AtomicLong peakOutbound = new AtomicLong();
-  private final AtomicLong lastRefusalLog = new AtomicLong(System.nanoTime() - REFUSAL_LOG_NANOS);
-  private final AtomicLong refusedSinceLog = new AtomicLong();
+  private final ThrottledWarning refusals = new ThrottledWarning(Duration.ofSeconds(10));
+  private final ThrottledWarning tlsFailures = new ThrottledWarning(Duration.ofSeconds(10));
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
@@ -249,11 +249,8 @@ final class ServerRuntime implements AutoCloseable {
       return null;
     }
     metrics.refusedConnections.increment();
-    long refused = refusedSinceLog.incrementAndGet();
-    long now = System.nanoTime();
-    long last = lastRefusalLog.get();
-    if (now - last >= REFUSAL_LOG_NANOS && lastRefusalLog.compareAndSet(last, now)) {
-      refusedSinceLog.addAndGet(-refused);
+    long refused = refusals.occurred();
+    if (refused > 0) {
       LOG.warn(
           "Refusing connection from {}: {} ({} refused since the last such message)",
           session,
@@ -261,6 +258,23 @@ final class ServerRuntime implements AutoCloseable {
           refused);
     }
     return refusal;
+  }
+
+  /**
+   * A client's TLS failed (a handshake it broke off or garbled, bytes that are no TLS record):
+   * logged as the client's doing, without a stack trace and at most once every 10 s.
+   */
+  void tlsFailed(@Nullable SocketAddress remote, Throwable cause) {
+    long failed = tlsFailures.occurred();
+    if (failed > 0) {
+      LOG.warn(
+          "TLS with {} failed: {} ({} TLS failures since the last such message)",
+          remote,
+          TlsGate.describe(cause),
+          failed);
+    } else {
+      LOG.debug("TLS with {} failed: {}", remote, TlsGate.describe(cause));
+    }
   }
 
   ServerMetrics metrics() {

@@ -5,8 +5,11 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslContext;
 import java.util.List;
+import javax.net.ssl.SSLException;
 
 /**
  * The first handler of a TLS server's connections: when the client's first byte opens a TLS
@@ -26,6 +29,23 @@ final class TlsGate extends ByteToMessageDecoder {
 
   TlsGate(SslContext ssl) {
     this.ssl = ssl;
+  }
+
+  /**
+   * Whether a connection's failure is the client's TLS going wrong: bytes that are no TLS record,
+   * or a handshake or record the TLS handler refused. Netty hands these on wrapped in a {@link
+   * DecoderException}, which is no {@link java.io.IOException}.
+   */
+  static boolean isTlsFailure(Throwable cause) {
+    return cause instanceof NotSslRecordException
+        || cause instanceof DecoderException && cause.getCause() instanceof SSLException;
+  }
+
+  /** The failure in one line: what the TLS handler said, without Netty's wrapping. */
+  static String describe(Throwable cause) {
+    Throwable tls =
+        cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+    return String.valueOf(tls);
   }
 
   @Override
