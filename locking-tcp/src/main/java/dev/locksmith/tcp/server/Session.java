@@ -149,6 +149,7 @@ final class Session {
     channel
         .writeAndFlush(ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"))
         .addListener(flushedAt(List.of(flushed)));
+    countOutbound();
   }
 
   private static GenericFutureListener<Future<? super Void>> flushedAt(List<LongConsumer> flushed) {
