@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class TlsFailureLogTest {
             while (in.read() >= 0) {
               // until closed
             }
-          } catch (java.net.SocketException reset) {
+          } catch (SocketException reset) {
             // a reset is a close too
           }
         }

@@ -27,8 +27,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -49,9 +47,9 @@ final class ServerRuntime implements AutoCloseable {
   private final Admission admission;
   private final AuthThrottle authThrottle =
       new AuthThrottle(Duration.ofMinutes(1), line -> LOG.warn("{}", line));
-  private final AtomicInteger peakInFlight = new AtomicInteger();
-  private final AtomicInteger peakBacklog = new AtomicInteger();
-  private final AtomicLong peakOutbound = new AtomicLong();
+  private final Peak peakInFlight = new Peak();
+  private final Peak peakBacklog = new Peak();
+  private final Peak peakOutbound = new Peak();
   private final ThrottledWarning refusals = new ThrottledWarning(Duration.ofSeconds(10));
   private final ThrottledWarning tlsFailures = new ThrottledWarning(Duration.ofSeconds(10));
   private final AtomicBoolean started = new AtomicBoolean();
@@ -297,9 +295,7 @@ final class ServerRuntime implements AutoCloseable {
 
   /** Records a connection's count of core tasks in flight; keeps the peak. */
   void countInFlight(int inFlight) {
-    if (inFlight > peakInFlight.get()) {
-      peakInFlight.accumulateAndGet(inFlight, Math::max);
-    }
+    peakInFlight.record(inFlight);
   }
 
   /**
@@ -307,14 +303,12 @@ final class ServerRuntime implements AutoCloseable {
    * above {@link ServerHandler#MAX_IN_FLIGHT} (for tests and health).
    */
   int peakInFlight() {
-    return peakInFlight.get();
+    return (int) peakInFlight.get();
   }
 
   /** Records how many lines a connection has split and not yet handed on; keeps the peak. */
   void countBacklog(int lines) {
-    if (lines > peakBacklog.get()) {
-      peakBacklog.accumulateAndGet(lines, Math::max);
-    }
+    peakBacklog.record(lines);
   }
 
   /**
@@ -322,14 +316,12 @@ final class ServerRuntime implements AutoCloseable {
    * at once since the start (for tests).
    */
   int peakBacklog() {
-    return peakBacklog.get();
+    return (int) peakBacklog.get();
   }
 
   /** Records the bytes of replies a connection has waiting for its socket; keeps the peak. */
   void countOutbound(long bytes) {
-    if (bytes > peakOutbound.get()) {
-      peakOutbound.accumulateAndGet(bytes, Math::max);
-    }
+    peakOutbound.record(bytes);
   }
 
   /**
