@@ -189,10 +189,25 @@ final class LockedCalls {
     Class<?> declared = method.getReturnType();
     // Released when the stage completes, on the completing thread: never deferred to a transaction
     // that thread may happen to run.
-    CompletionStage<?> released = stage.whenComplete((value, error) -> release.run());
     if (declared == CompletionStage.class || declared == CompletableFuture.class) {
+      // The caller's stage completes after the release, as the method's did: with its value, its
+      // own exception (not wrapped in a CompletionException) or its cancellation.
+      CompletableFuture<@Nullable Object> released = new CompletableFuture<>();
+      stage.whenComplete(
+          (value, error) -> {
+            try {
+              release.run();
+            } finally {
+              if (error != null) {
+                released.completeExceptionally(error);
+              } else {
+                released.complete(value);
+              }
+            }
+          });
       return released;
     }
+    stage.whenComplete((value, error) -> release.run());
     return stage;
   }
 

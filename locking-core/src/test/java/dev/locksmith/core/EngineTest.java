@@ -198,6 +198,26 @@ class EngineTest {
     assertThat(provider.status("report").currentHolder()).isEmpty();
   }
 
+  @Test
+  void theCallerSeesTheStagesOwnFailureNotAWrappedOne() throws Throwable {
+    Async async = new Async();
+    CompletableFuture<?> returned = (CompletableFuture<?>) call(locksmith, async, "start");
+    IllegalStateException boom = new IllegalStateException("boom");
+    async.result.completeExceptionally(boom);
+    // As without the annotation: exceptionally() gets the method's exception itself.
+    assertThat(returned.handle((value, error) -> error).get()).isSameAs(boom);
+    assertThat(provider.status("report").currentHolder()).isEmpty();
+  }
+
+  @Test
+  void aCancelledStageReachesTheCallerCancelled() throws Throwable {
+    Async async = new Async();
+    CompletableFuture<?> returned = (CompletableFuture<?>) call(locksmith, async, "start");
+    async.result.cancel(false);
+    assertThat(returned).isCancelled();
+    assertThat(provider.status("report").currentHolder()).isEmpty();
+  }
+
   static class Slow {
     final CountDownLatch inside = new CountDownLatch(1);
     final CountDownLatch proceed = new CountDownLatch(1);
