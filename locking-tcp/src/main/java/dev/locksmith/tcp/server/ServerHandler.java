@@ -83,7 +83,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
     boolean authRequired = settings.secret() != null;
-    Session created = new Session(ctx.channel(), !authRequired, server::countOutbound);
+    Session created = new Session(ctx.channel(), !authRequired, server);
     String refusal = server.admit(created, authRequired);
     if (refusal != null) {
       ctx.writeAndFlush(ByteBufUtil.writeAscii(ctx.alloc(), "* BYE " + refusal + "\n"))
@@ -309,6 +309,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       LOG.debug("Connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
     } else if (TlsGate.isTlsFailure(cause)) {
       server.tlsFailed(ctx.channel().remoteAddress(), cause);
+    } else if (cause instanceof OutOfMemoryError) {
+      server.outOfMemory(ctx.channel().remoteAddress(), cause);
     } else {
       LOG.warn("Connection {} failed; closing it", ctx.channel().remoteAddress(), cause);
     }

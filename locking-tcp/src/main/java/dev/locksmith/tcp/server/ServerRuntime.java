@@ -52,6 +52,7 @@ final class ServerRuntime implements AutoCloseable {
   private final Peak peakOutbound = new Peak();
   private final ThrottledWarning refusals = new ThrottledWarning(Duration.ofSeconds(10));
   private final ThrottledWarning tlsFailures = new ThrottledWarning(Duration.ofSeconds(10));
+  private final ThrottledWarning memoryFailures = new ThrottledWarning(Duration.ofSeconds(10));
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
@@ -272,6 +273,25 @@ final class ServerRuntime implements AutoCloseable {
           failed);
     } else {
       LOG.debug("TLS with {} failed: {}", remote, TlsGate.describe(cause));
+    }
+  }
+
+  /**
+   * A connection could not get memory for what it read or for its replies (direct memory used up)
+   * and is closed: logged without a stack trace and at most once every 10 s, since when memory runs
+   * out many connections fail alike, and a stack trace per connection only floods the log.
+   */
+  void outOfMemory(@Nullable Object connection, Throwable cause) {
+    long failed = memoryFailures.occurred();
+    if (failed > 0) {
+      LOG.warn(
+          "Connection {} closed for lack of memory: {} ({} connections closed for lack of memory"
+              + " since the last such message; see -XX:MaxDirectMemorySize)",
+          connection,
+          cause.toString(),
+          failed);
+    } else {
+      LOG.debug("Connection {} closed for lack of memory: {}", connection, cause.toString());
     }
   }
 

@@ -84,12 +84,12 @@ final class Session {
   /** This connection's requests queued or running on the core thread. */
   final AtomicInteger inFlight = new AtomicInteger();
 
-  /** Told the bytes waiting for the socket after each write of replies (a peak for tests). */
-  private final LongConsumer outboundBytes;
+  /** Told the bytes waiting for the socket after each write, and of replies without memory. */
+  private final ServerRuntime server;
 
-  Session(Channel channel, boolean authenticated, LongConsumer outboundBytes) {
+  Session(Channel channel, boolean authenticated, ServerRuntime server) {
     this.channel = channel;
-    this.outboundBytes = outboundBytes;
+    this.server = server;
     SocketAddress remoteAddress = channel.remoteAddress();
     this.remote = String.valueOf(remoteAddress);
     this.address =
@@ -120,15 +120,34 @@ final class Session {
 
   /** Sends one line at once; callable from any thread. */
   void sendNow(String line) {
-    channel.writeAndFlush(
-        ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"), channel.voidPromise());
-    countOutbound();
+    ByteBuf bytes = encode(line + "\n");
+    if (bytes != null) {
+      channel.writeAndFlush(bytes, channel.voidPromise());
+      countOutbound();
+    }
+  }
+
+  /**
+   * {@code text} as a buffer to write, or null when no memory could be had for it (direct memory
+   * used up). The connection is then closed, as one whose read cannot get a buffer, rather than
+   * left with requests that are never answered; and the error never reaches the core's work, which
+   * may be halfway through a hand-off or an expiry sweep.
+   */
+  private @Nullable ByteBuf encode(CharSequence text) {
+    try {
+      return ByteBufUtil.writeUtf8(channel.alloc(), text);
+    } catch (OutOfMemoryError e) {
+      server.outOfMemory(this, e);
+      // Not inline: on the connection's own loop that would release its leases inside this work.
+      channel.eventLoop().execute(() -> channel.close());
+      return null;
+    }
   }
 
   private void countOutbound() {
     ChannelOutboundBuffer waiting = channel.unsafe().outboundBuffer();
     if (waiting != null) {
-      outboundBytes.accept(waiting.totalPendingWriteBytes());
+      server.countOutbound(waiting.totalPendingWriteBytes());
     }
   }
 
@@ -146,10 +165,11 @@ final class Session {
       outboxListeners.add(flushed);
       return;
     }
-    channel
-        .writeAndFlush(ByteBufUtil.writeUtf8(channel.alloc(), line + "\n"))
-        .addListener(flushedAt(List.of(flushed)));
-    countOutbound();
+    ByteBuf bytes = encode(line + "\n");
+    if (bytes != null) {
+      channel.writeAndFlush(bytes).addListener(flushedAt(List.of(flushed)));
+      countOutbound();
+    }
   }
 
   private static GenericFutureListener<Future<? super Void>> flushedAt(List<LongConsumer> flushed) {
@@ -171,8 +191,10 @@ final class Session {
       closeAfterOutbox = true;
       return;
     }
-    CloseAfterWrite.close(
-        channel.writeAndFlush(ByteBufUtil.writeUtf8(channel.alloc(), line + "\n")));
+    ByteBuf bytes = encode(line + "\n");
+    if (bytes != null) {
+      CloseAfterWrite.close(channel.writeAndFlush(bytes));
+    }
   }
 
   /** Closes the connection once everything written before is flushed. Core thread only. */
@@ -200,8 +222,10 @@ final class Session {
     if (batch == null || batch.length() == 0 && !close) {
       return;
     }
-    ByteBuf bytes =
-        batch.length() == 0 ? Unpooled.EMPTY_BUFFER : ByteBufUtil.writeUtf8(channel.alloc(), batch);
+    ByteBuf bytes = batch.length() == 0 ? Unpooled.EMPTY_BUFFER : encode(batch);
+    if (bytes == null) {
+      return;
+    }
     if (listeners == null && !close) {
       channel.writeAndFlush(bytes, channel.voidPromise());
       countOutbound();
