@@ -43,6 +43,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
 
   private final String description;
   private final AtomicLong ids;
+  private final long pingMillis;
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
   private final ConnectionLeases leases;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -52,15 +53,21 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private volatile boolean deliberate;
   private volatile boolean answered;
   private volatile boolean refused;
+  // Lines received, and whether a silence is being probed; event loop only.
+  private long lines;
+  private boolean probing;
 
   /**
    * @param description the server as errors and logs name it, such as {@code lock server
    *     127.0.0.1:7420}
    * @param onLost told of every lease this connection held when it closes, on the closing thread
+   * @param pingMillis how often a silent connection sends PING
    */
-  ClientConnection(String description, AtomicLong ids, Consumer<LeaseGrant> onLost) {
+  ClientConnection(
+      String description, AtomicLong ids, Consumer<LeaseGrant> onLost, long pingMillis) {
     this.description = description;
     this.ids = ids;
+    this.pingMillis = pingMillis;
     this.leases = new ConnectionLeases(description, this::isOpen, onLost);
   }
 
@@ -229,6 +236,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, String line) {
+    lines++;
     Reply reply = Reply.parse(line, System.nanoTime());
     if (reply.id().equals(Protocol.PUSH_ID)) {
       onPush(ctx, reply);
@@ -263,15 +271,42 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
     if (evt instanceof IdleStateEvent idle) {
       if (idle.state() == IdleState.READER_IDLE) {
-        LOG.warn("The {} has been silent too long; closing the connection", description);
-        closeReason = "the server was silent for 3 ping intervals";
-        ctx.close();
+        probeSilence(ctx);
       } else if (idle.state() == IdleState.WRITER_IDLE) {
         Pending ping = send("PING");
         ping.reply.exceptionally(e -> null);
       }
     }
     super.userEventTriggered(ctx, evt);
+  }
+
+  /**
+   * Three ping intervals without a line: sends a PING and closes the connection only if no line
+   * arrives within one more interval. The silence may be this process's own (a GC pause, a stopped
+   * VM): on resuming, the overdue idle timers fire together, before the reply to the PING sent then
+   * could arrive, and closing at once would end leases whose TTLs have long to run.
+   */
+  private void probeSilence(ChannelHandlerContext ctx) {
+    if (probing) {
+      return;
+    }
+    probing = true;
+    long linesBefore = lines;
+    send("PING").reply.exceptionally(e -> null);
+    ctx.executor()
+        .schedule(
+            () -> {
+              probing = false;
+              if (lines == linesBefore && ctx.channel().isActive()) {
+                LOG.warn("The {} has been silent too long; closing the connection", description);
+                closeReason =
+                    "the server was silent for 3 ping intervals and did not answer a PING within"
+                        + " one more";
+                ctx.close();
+              }
+            },
+            pingMillis,
+            TimeUnit.MILLISECONDS);
   }
 
   @Override

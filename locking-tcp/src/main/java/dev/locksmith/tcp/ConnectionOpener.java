@@ -127,8 +127,8 @@ final class ConnectionOpener {
    * @throws LockConfigurationException when the server rejected the secret
    */
   ClientConnection open() {
-    ClientConnection c = new ClientConnection(settings.server(), ids, onLost);
     long pingMillis = settings.pingInterval().toMillis();
+    ClientConnection c = new ClientConnection(settings.server(), ids, onLost, pingMillis);
     Bootstrap bootstrap =
         new Bootstrap()
             .group(group())

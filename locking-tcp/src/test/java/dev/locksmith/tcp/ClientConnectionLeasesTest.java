@@ -21,7 +21,7 @@ class ClientConnectionLeasesTest {
 
   private final List<LeaseGrant> lost = new CopyOnWriteArrayList<>();
   private final ClientConnection connection =
-      new ClientConnection("lock server test", new AtomicLong(), lost::add);
+      new ClientConnection("lock server test", new AtomicLong(), lost::add, 5_000);
   private final EmbeddedChannel channel = new EmbeddedChannel(connection);
 
   @Test
