@@ -41,7 +41,14 @@ import org.slf4j.LoggerFactory;
  */
 final class ConnectionOpener {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionOpener.class);
-  private static final int MAX_REPLY_LINE = 64 * 1024;
+
+  /**
+   * The longest reply line taken from the server. A reply names at most one lock id of a request
+   * the server accepted (a {@code BUSY} to an {@code ACQUIRE-ALL}), as long as that id was sent:
+   * with a raised {@code maxKeyBytes} that can pass 64 KiB. The limit only guards against a server
+   * that sends no newline.
+   */
+  private static final int MAX_REPLY_LINE = 16 * 1024 * 1024;
 
   private final TcpProviderSettings settings;
   private final @Nullable SslContext ssl;
