@@ -22,9 +22,9 @@ final class LuaScripts {
   /**
    * How long a released lock's hash (a tombstone holding only the release records) lives, in
    * milliseconds. A resend comes within Redisson's retry window, {@code retry-attempts × (timeout +
-   * retry-interval)} after the first run (13.5 s with the defaults); a minute covers that with room
-   * for larger settings, and the tombstone costs one small hash per lock id released in the last
-   * minute.
+   * retry-interval)} after the first run (1 s with the URL's defaults, up to 20 s with Redisson 4's
+   * own); a minute covers that with room for larger settings, and the tombstone costs one small
+   * hash per lock id released in the last minute.
    */
   static final long TOMBSTONE_MILLIS = 60_000;
 

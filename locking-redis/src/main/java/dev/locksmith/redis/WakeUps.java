@@ -205,7 +205,6 @@ final class WakeUps {
      */
     void retire() {
       retired = true;
-      channels.remove(name, this);
       try {
         if (messageListener >= 0 && statusListener >= 0) {
           track(topic.removeListenerAsync(messageListener, statusListener).toCompletableFuture());
@@ -216,6 +215,10 @@ final class WakeUps {
         }
       } catch (RuntimeException e) {
         // The connection is gone; Redisson drops the subscription with it.
+      } finally {
+        // Only once the removal is tracked: a waiter that comes now makes a new channel, not
+        // guarded by this one's mutex, and its subscription must find the removal to wait for.
+        channels.remove(name, this);
       }
     }
 
