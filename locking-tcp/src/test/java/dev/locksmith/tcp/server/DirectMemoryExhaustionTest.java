@@ -45,11 +45,7 @@ class DirectMemoryExhaustionTest {
 
   @Test
   void connectionsWithoutMemoryAreClosedAndTheOthersAnsweredWithoutGaps() throws Exception {
-    StringBuilder batch = new StringBuilder(LINES * 20);
-    for (int i = 0; i < LINES; i++) {
-      batch.append(i).append(" STATUS flood\n");
-    }
-    byte[] lines = batch.toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] lines = PipelineFloodTest.statusLines(LINES);
     Path log = dir.resolve("server.log");
     ExecutorService writers = Executors.newFixedThreadPool(CLIENTS);
     List<Socket> clients = new ArrayList<>();

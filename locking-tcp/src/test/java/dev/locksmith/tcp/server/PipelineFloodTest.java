@@ -26,11 +26,7 @@ class PipelineFloodTest {
 
   @Test
   void aPipeliningClientStaysBoundedAndOthersAreServed() throws Exception {
-    StringBuilder batch = new StringBuilder(LINES * 16);
-    for (int i = 0; i < LINES; i++) {
-      batch.append(i).append(" STATUS flood\n");
-    }
-    byte[] bytes = batch.toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] bytes = statusLines(LINES);
     ExecutorService writer = Executors.newSingleThreadExecutor();
     try (LockServer server = LockServer.builder().port(0).build()) {
       int port = server.start();
@@ -78,11 +74,7 @@ class PipelineFloodTest {
   void repliesThatCannotBeSentStopTheSplitOfWhatWasRead() throws Exception {
     int flooders = 4;
     int lines = 36_000;
-    StringBuilder batch = new StringBuilder(lines * 16);
-    for (int i = 0; i < lines; i++) {
-      batch.append(i).append(" STATUS flood\n");
-    }
-    byte[] bytes = batch.toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] bytes = statusLines(lines);
     ExecutorService writers = Executors.newFixedThreadPool(flooders);
     try (LockServer server = LockServer.builder().port(0).build()) {
       int port = server.start();
@@ -142,5 +134,17 @@ class PipelineFloodTest {
     Matcher requests = Pattern.compile(" requests=(\\d+)").matcher(String.valueOf(stats));
     assertThat(requests.find()).as("STATS reply %s", stats).isTrue();
     return Long.parseLong(requests.group(1));
+  }
+
+  /**
+   * Pipelined requests {@code 0 STATUS flood} to {@code count - 1 STATUS flood}: short lines whose
+   * answers ({@code i FREE 0}, or a longer HELD line) are what a flood makes the server send.
+   */
+  static byte[] statusLines(int count) {
+    StringBuilder batch = new StringBuilder(count * 16);
+    for (int i = 0; i < count; i++) {
+      batch.append(i).append(" STATUS flood\n");
+    }
+    return batch.toString().getBytes(StandardCharsets.US_ASCII);
   }
 }
