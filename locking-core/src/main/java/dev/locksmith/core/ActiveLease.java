@@ -102,17 +102,17 @@ final class ActiveLease implements HeldLease {
     boolean releasing = phase == LeaseRelease.Phase.AWAITED;
     String stopped = stoppedReason(now);
     if (stopped != null && !releasing) {
-      markLost(stopped);
-      return false;
+      // Kept when its release began meanwhile: the next tick sees how that release stands.
+      return !release.unlessStarted(() -> markLost(stopped));
     }
     LeaseGrant current = grant;
     if (current.expiredAt(now)) {
       if (releasing) {
         release.endByTtl();
-      } else {
-        markLost(deadlineReason(now));
+        return false;
       }
-      return false;
+      String reason = deadlineReason(now);
+      return !release.unlessStarted(() -> markLost(reason));
     }
     if (renewal.checkAtDeadline(current.deadlineNanos(), now)) {
       leaseKeeper.checkAt(this, current.deadlineNanos());
@@ -177,7 +177,8 @@ final class ActiveLease implements HeldLease {
       }
       long now = ticker.read();
       if (grant.expiredAt(now)) {
-        markLost(deadlineReason(now));
+        String reason = deadlineReason(now);
+        release.unlessStarted(() -> markLost(reason));
         return null;
       }
       taken = true;
@@ -342,16 +343,15 @@ final class ActiveLease implements HeldLease {
     }
     if (renewed.isEmpty()) {
       // Once released, the release's own answer (or its end by the deadline) tells what happened.
-      if (!release.started()) {
-        markLost(LossReasons.GONE_AT_RENEWAL);
-      }
+      release.unlessStarted(() -> markLost(LossReasons.GONE_AT_RENEWAL));
       return;
     }
     long now = ticker.read();
-    if (lostReason == null && !release.started() && grant.expiredAt(now)) {
+    if (lostReason == null && grant.expiredAt(now)) {
       // Confirmed after the deadline, which the holder may already have been told of
       // (checkValid): a renewal confirmed later does not revive the lease.
-      markLost(deadlineReason(now));
+      String reason = deadlineReason(now);
+      release.unlessStarted(() -> markLost(reason));
     }
     if (lostReason != null) {
       // Confirmed after the deadline was declared passed: the loss stands, and the store's
@@ -368,9 +368,7 @@ final class ActiveLease implements HeldLease {
    * own answer tells whether it was still held.
    */
   void reportedLost(String reason) {
-    if (!release.started()) {
-      markLost(reason);
-    }
+    release.unlessStarted(() -> markLost(reason));
   }
 
   void markLost(String reason) {

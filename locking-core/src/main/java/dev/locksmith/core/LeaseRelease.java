@@ -47,6 +47,8 @@ final class LeaseRelease {
   private final Listeners listeners;
   // The lease's lock on its provider calls, so that a late renewal cannot undo a release.
   private final ReentrantLock providerCalls;
+  // Orders the release's beginning against a loss found on another thread (unlessStarted).
+  private final ReentrantLock beginning = new ReentrantLock();
 
   @SuppressWarnings("unused") // through STATE
   private volatile int state;
@@ -78,6 +80,29 @@ final class LeaseRelease {
   }
 
   /**
+   * Reports a loss found on another thread (the keeper at the deadline, the provider, a renewal)
+   * unless the release has begun, one before the other: the release's events then follow the
+   * loss's, or there is no loss to tell. Never waits: when another thread is beginning the release
+   * or reporting a loss right now, this one has nothing to add.
+   *
+   * @return whether {@code report} ran
+   */
+  boolean unlessStarted(Runnable report) {
+    if (!beginning.tryLock()) {
+      return false;
+    }
+    try {
+      if (started()) {
+        return false;
+      }
+      report.run();
+      return true;
+    } finally {
+      beginning.unlock();
+    }
+  }
+
+  /**
    * Releases the lease, once: skipped while the provider is down, answered on this thread when the
    * provider answers here, else sent; an answer already there when the stage is returned is taken
    * at once.
@@ -89,7 +114,15 @@ final class LeaseRelease {
     boolean skip = calls.skipRelease();
     boolean here = skip || calls.endsAtOnce(holdLeft);
     this.heldNanos = held;
-    if (!setFlag(here ? RELEASED : RELEASED | SENT)) {
+    boolean first;
+    // Waits for a loss being told on another thread (unlessStarted), so its event comes first.
+    beginning.lock();
+    try {
+      first = setFlag(here ? RELEASED : RELEASED | SENT);
+    } finally {
+      beginning.unlock();
+    }
+    if (!first) {
       return;
     }
     if (here) {
