@@ -63,6 +63,7 @@ class LossAgainstReleaseTest {
                             .withTtl(TTL)
                             .withRenew(false);
                     try (Lease lease = locksmith.acquire(options)) {
+                      // The work: held for about its ttl, so the close meets the deadline check.
                       Thread.sleep(26 + ThreadLocalRandom.current().nextInt(7));
                     }
                   }
