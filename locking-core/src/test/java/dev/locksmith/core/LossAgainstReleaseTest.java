@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,27 +52,13 @@ class LossAgainstReleaseTest {
             .defaultProvider(MemoryLockProvider.isolated())
             .listener(recorder)
             .build()) {
-      List<Future<?>> runs = new ArrayList<>();
+      List<Callable<Void>> runs = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
-        int thread = t;
-        runs.add(
-            holders.submit(
-                () -> {
-                  for (int i = 0; i < LEASES_PER_THREAD; i++) {
-                    LockOptions options =
-                        LockOptions.named("deadline-" + thread + "-" + i)
-                            .withTtl(TTL)
-                            .withRenew(false);
-                    try (Lease lease = locksmith.acquire(options)) {
-                      // The work: held for about its ttl, so the close meets the deadline check.
-                      Thread.sleep(26 + ThreadLocalRandom.current().nextInt(7));
-                    }
-                  }
-                  return null;
-                }));
+        String prefix = "deadline-" + t + "-";
+        runs.add(() -> holdUntilTheDeadline(locksmith, prefix));
       }
-      for (Future<?> run : runs) {
-        run.get(120, TimeUnit.SECONDS);
+      for (Future<Void> run : holders.invokeAll(runs, 120, TimeUnit.SECONDS)) {
+        run.get();
       }
     } finally {
       holders.shutdownNow();
@@ -81,6 +68,19 @@ class LossAgainstReleaseTest {
         .filteredOn(e -> !e.getValue().equals(List.of("released")))
         .allSatisfy(
             e -> assertThat(e.getValue()).as(e.getKey()).containsExactly("lost", "released"));
+  }
+
+  /** Takes and closes leases one after another, each closed about as its deadline passes. */
+  private static Void holdUntilTheDeadline(Locksmith locksmith, String prefix)
+      throws InterruptedException {
+    for (int i = 0; i < LEASES_PER_THREAD; i++) {
+      LockOptions options = LockOptions.named(prefix + i).withTtl(TTL).withRenew(false);
+      try (Lease lease = locksmith.acquire(options)) {
+        // The work: held for about its ttl, so the close meets the deadline check.
+        Thread.sleep(26 + ThreadLocalRandom.current().nextInt(7));
+      }
+    }
+    return null;
   }
 
   private void record(LockEvent event, String what) {

@@ -8,9 +8,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.RunningServer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,32 +25,20 @@ class LongReplyTest {
   @RegisterExtension
   final RunningServer server = new RunningServer(settings -> settings.maxKeyBytes(100_000));
 
-  private final List<LockProvider> providers = new ArrayList<>();
-
-  @AfterEach
-  void stop() {
-    providers.forEach(LockProvider::close);
-  }
-
   @Test
   void aBusyAnswerNamingALongLockIdEndsNothingElse() {
-    LockProvider holder = provider();
-    LockProvider other = provider();
-    assertThat(holder.tryAcquire(request(LONG_ID, "tok-holder"))).isPresent();
-    LeaseGrant kept = other.tryAcquire(request("keep", "tok-keep")).orElseThrow();
+    try (LockProvider holder = LockProviders.create(server.url());
+        LockProvider other = LockProviders.create(server.url())) {
+      assertThat(holder.tryAcquire(request(LONG_ID, "tok-holder"))).isPresent();
+      LeaseGrant kept = other.tryAcquire(request("keep", "tok-keep")).orElseThrow();
 
-    assertThat(other.tryAcquireAll(List.of(request(LONG_ID, "tok-a"), request("free", "tok-b"))))
-        .as("busy")
-        .isEmpty();
+      assertThat(other.tryAcquireAll(List.of(request(LONG_ID, "tok-a"), request("free", "tok-b"))))
+          .as("busy")
+          .isEmpty();
 
-    assertThat(other.renew(kept, TTL)).as("the lease held over the same connection").isPresent();
-    assertThat(other.status("free").holder()).as("nothing taken").isNull();
-  }
-
-  private LockProvider provider() {
-    LockProvider provider = LockProviders.create(server.url());
-    providers.add(provider);
-    return provider;
+      assertThat(other.renew(kept, TTL)).as("the lease held over the same connection").isPresent();
+      assertThat(other.status("free").holder()).as("nothing taken").isNull();
+    }
   }
 
   private static LockRequest request(String lockId, String ownerToken) {
