@@ -6,12 +6,14 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * Whether the provider is open, and its acquires in flight, so that closing lets each finish (and
- * give back what it took after the close) before the client is shut down: shut down first, an
- * acquire's reply was cut and the lock it took stayed held for its whole TTL.
+ * Whether the provider is open, and its acquires and synchronous releases in flight, so that
+ * closing lets each finish (an acquire giving back what it took after the close) before the client
+ * is shut down: shut down first, an acquire's or a release's reply was cut and the lock stayed held
+ * for its whole TTL.
  */
 final class AcquiresInFlight {
   /** An acquire, run by {@link #run}. */
@@ -76,6 +78,24 @@ final class AcquiresInFlight {
               + "; the lock was given back");
     }
     return grant;
+  }
+
+  /**
+   * Runs {@code release}, a synchronous release, as a call in flight that {@link #awaitNone} lets
+   * finish: with the client shut down under it, its answer was cut and the lock stayed held for its
+   * whole TTL.
+   *
+   * @throws IllegalStateException when the provider is closed
+   */
+  boolean release(BooleanSupplier release) {
+    if (!enter()) {
+      throw closedError();
+    }
+    try {
+      return release.getAsBoolean();
+    } finally {
+      exit();
+    }
   }
 
   /**

@@ -9,10 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How a provider closes: it wakes its waiters and drops its subscriptions, lets its acquires in
- * flight finish, waits for the answers of its releases in flight and of the compensating releases
- * (of failed acquires, and of grants that came after the close), at most {@link #CLOSE_WAIT} in
- * all, and, when it created the client, shuts the client down, in that order.
+ * How a provider closes: it wakes its waiters and drops its subscriptions, lets its acquires and
+ * synchronous releases in flight finish, waits for the answers of its releases in flight and of the
+ * compensating releases (of failed acquires, and of grants that came after the close), at most
+ * {@link #CLOSE_WAIT} in all, and, when it created the client, shuts the client down, in that
+ * order.
  */
 final class ProviderShutdown {
   // Logged under the provider's name, as operators configure it.
@@ -66,7 +67,7 @@ final class ProviderShutdown {
     long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
     // First, so that no waiter sits out the wait for releases sent to an unreachable server.
     wakeUps.close();
-    await(acquires::awaitNone, deadline, "acquire(s)");
+    await(acquires::awaitNone, deadline, "acquire(s) and release(s)");
     try {
       int failed = pendingReleases.drain(deadline, description);
       if (failed > 0) {

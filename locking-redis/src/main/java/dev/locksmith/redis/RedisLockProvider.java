@@ -286,8 +286,11 @@ public final class RedisLockProvider implements LockProvider {
    */
   boolean release(LeaseGrant lease, String releaseId) {
     LockKeys keys = keys(lease.lockId());
-    pendingReleases.awaitAnswered(List.of(lease.lockId()));
-    return commands.release(lease, keys, releaseId);
+    return acquires.release(
+        () -> {
+          pendingReleases.awaitAnswered(List.of(lease.lockId()));
+          return commands.release(lease, keys, releaseId);
+        });
   }
 
   /**
@@ -368,12 +371,12 @@ public final class RedisLockProvider implements LockProvider {
   /**
    * Wakes every waiter of this provider, which then throws a {@link LockProviderException}
    * ("provider closed") holding nothing, and drops the provider's subscriptions; waits for the
-   * acquires in flight to finish (giving back what they take, see {@link #tryAcquire}), for the
-   * answers of the releases still in flight ({@link #releaseAsync}) and of the compensating
-   * releases of failed acquires, at most {@link ProviderShutdown#CLOSE_WAIT}, failing those still
-   * unanswered then with a {@link LockProviderException} ("provider closed"); and, when it created
-   * the client, shuts the client down. Leases still held expire by their TTL; later calls throw
-   * {@link IllegalStateException}.
+   * acquires and synchronous releases in flight to finish (an acquire giving back what it takes,
+   * see {@link #tryAcquire}), for the answers of the releases still in flight ({@link
+   * #releaseAsync}) and of the compensating releases of failed acquires, at most {@link
+   * ProviderShutdown#CLOSE_WAIT}, failing those still unanswered then with a {@link
+   * LockProviderException} ("provider closed"); and, when it created the client, shuts the client
+   * down. Leases still held expire by their TTL; later calls throw {@link IllegalStateException}.
    */
   @Override
   public void close() {

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -225,6 +226,40 @@ class RedisAsyncReleaseTest {
           .hasCauseInstanceOf(IllegalStateException.class);
     } finally {
       closer.shutdownNow();
+      proxy.close();
+    }
+  }
+
+  @Test
+  void closeWaitsForASynchronousReleaseInFlight() throws Exception {
+    FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      RedisLockProvider proxied = patientThrough(proxy);
+      // A release before, so that the script is loaded and the connections are open.
+      assertThat(proxied.release(proxied.tryAcquire(request(lockId(), LONG)).orElseThrow()))
+          .isTrue();
+      String id = lockId();
+      LeaseGrant lease = proxied.tryAcquire(request(id, LONG)).orElseThrow();
+      proxy.freeze(Direction.TO_CLIENT);
+      Future<Boolean> release = threads.submit(() -> proxied.release(lease));
+      // Redis ran it; its answer is held, so the call is in flight.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> other.status(id).currentHolder().isEmpty());
+
+      Future<?> closed = threads.submit(proxied::close);
+      // Longer than the 2 s the client's own shutdown gives the commands it still runs.
+      await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(4))
+          .until(() -> !closed.isDone());
+      proxy.thaw(Direction.TO_CLIENT);
+      closed.get(20, TimeUnit.SECONDS);
+
+      assertThat(release.get(1, TimeUnit.SECONDS)).as("answered before close returned").isTrue();
+    } finally {
+      threads.shutdownNow();
       proxy.close();
     }
   }
