@@ -209,10 +209,7 @@ class RedisAsyncReleaseTest {
       }
 
       CompletableFuture<Void> closed = CompletableFuture.runAsync(proxied::close, closer);
-      await()
-          .during(Duration.ofMillis(500))
-          .atMost(Duration.ofSeconds(2))
-          .until(() -> !closed.isDone());
+      awaitStillClosing(closed, Duration.ofMillis(500));
       proxy.thaw(Direction.TO_SERVER);
       closed.get(20, TimeUnit.SECONDS);
 
@@ -250,10 +247,7 @@ class RedisAsyncReleaseTest {
 
       Future<?> closed = threads.submit(proxied::close);
       // Longer than the 2 s the client's own shutdown gives the commands it still runs.
-      await()
-          .during(Duration.ofSeconds(3))
-          .atMost(Duration.ofSeconds(4))
-          .until(() -> !closed.isDone());
+      awaitStillClosing(closed, Duration.ofSeconds(3));
       proxy.thaw(Direction.TO_CLIENT);
       closed.get(20, TimeUnit.SECONDS);
 
@@ -318,6 +312,14 @@ class RedisAsyncReleaseTest {
   }
 
   /** A provider through {@code proxy} with the class's prefix and {@link #PATIENT} timeouts. */
+  /** Fails unless {@code closed}, a provider's close, is still under way after {@code during}. */
+  private static void awaitStillClosing(Future<?> closed, Duration during) {
+    await()
+        .during(during)
+        .atMost(during.multipliedBy(2).plusSeconds(1))
+        .until(() -> !closed.isDone());
+  }
+
   private static RedisLockProvider patientThrough(FaultProxy proxy) {
     return RedisLockProvider.create(
         "redis://" + proxy.host() + ":" + proxy.port() + "?prefix=async&" + PATIENT);
