@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
@@ -138,8 +139,12 @@ final class Session {
       return ByteBufUtil.writeUtf8(channel.alloc(), text);
     } catch (OutOfMemoryError e) {
       server.outOfMemory(this, e);
-      // Not inline: on the connection's own loop that would release its leases inside this work.
-      channel.eventLoop().execute(() -> channel.close());
+      try {
+        // Not inline: on the connection's own loop that would release its leases inside this work.
+        channel.eventLoop().execute(() -> channel.close());
+      } catch (RejectedExecutionException shuttingDown) {
+        // The loop is stopping, and closes the connection with it.
+      }
       return null;
     }
   }
