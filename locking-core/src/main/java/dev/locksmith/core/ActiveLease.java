@@ -352,6 +352,11 @@ final class ActiveLease implements HeldLease {
       // (checkValid): a renewal confirmed later does not revive the lease.
       String reason = deadlineReason(now);
       release.unlessStarted(() -> markLost(reason));
+      if (!release.started()) {
+        // Lost, told by this thread or by another one telling it right now.
+        calls.releaseUnused(renewed.get());
+        return;
+      }
     }
     if (lostReason != null) {
       // Confirmed after the deadline was declared passed: the loss stands, and the store's

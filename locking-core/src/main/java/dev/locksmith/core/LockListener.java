@@ -79,7 +79,9 @@ public interface LockListener {
   default void released(LockEvent event, Duration held) {}
 
   /**
-   * The lease was lost while held, for the reason given.
+   * The lease was lost while held, for the reason given. Told before the lease's {@link #released}:
+   * a holder closing the lease meanwhile waits until this returns, one more reason for it to be
+   * quick.
    *
    * @param event the lock and its call
    * @param reason why the lease was lost
