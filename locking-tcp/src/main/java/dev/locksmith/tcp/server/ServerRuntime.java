@@ -285,8 +285,8 @@ final class ServerRuntime implements AutoCloseable {
     long failed = memoryFailures.occurred();
     if (failed > 0) {
       LOG.warn(
-          "Connection {} closed for lack of memory: {} ({} connections closed for lack of memory"
-              + " since the last such message; see -XX:MaxDirectMemorySize)",
+          "Connection {} closed for lack of memory: {} ({} buffers refused since the last such"
+              + " message; see -XX:MaxDirectMemorySize)",
           connection,
           cause.toString(),
           failed);
