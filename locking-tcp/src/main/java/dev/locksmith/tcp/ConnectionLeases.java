@@ -37,10 +37,21 @@ final class ConnectionLeases {
    *     released with it, not lost
    * @param detached shortened to a minimum hold with HOLD: the server keeps it until its end
    *     whatever happens to the connection, so it is not lost when the connection closes
+   * @param renewing how many renewals of it are in flight: the server may have renewed it already,
+   *     however late their replies come, so it is not pruned meanwhile
    */
-  private record Held(LeaseGrant lease, long learnedNanos, boolean releasing, boolean detached) {
+  private record Held(
+      LeaseGrant lease, long learnedNanos, boolean releasing, boolean detached, int renewing) {
     boolean surelyEndedBy(long now) {
-      return now - learnedNanos - lease.ttl().toNanos() > PRUNE_GRACE_NANOS;
+      return renewing == 0 && now - learnedNanos - lease.ttl().toNanos() > PRUNE_GRACE_NANOS;
+    }
+
+    Held releasing(boolean value) {
+      return new Held(lease, learnedNanos, value, detached, renewing);
+    }
+
+    Held renewing(int delta) {
+      return new Held(lease, learnedNanos, releasing, detached, renewing + delta);
     }
   }
 
@@ -78,8 +89,37 @@ final class ConnectionLeases {
     pruneNowAndThen();
     leases.merge(
         lease.ownerToken(),
-        new Held(lease, learnedNanos, false, detach),
-        (old, fresh) -> old.detached() ? new Held(lease, learnedNanos, false, true) : fresh);
+        new Held(lease, learnedNanos, false, detach, 0),
+        (old, fresh) ->
+            new Held(
+                lease, learnedNanos, false, old.detached() || fresh.detached(), old.renewing()));
+  }
+
+  /**
+   * Marks a renewal of the lease as in flight, if this connection still holds it as far as the
+   * client knows: until {@link #renewalEnded}, the lease is not pruned, however late the reply
+   * comes (the server may have renewed it at once). Atomic with the prune.
+   *
+   * @return whether the lease was held and is now marked; when false, send no renewal
+   */
+  boolean startRenewal(String ownerToken, String lockId) {
+    boolean[] marked = {false};
+    leases.computeIfPresent(
+        ownerToken,
+        (token, held) -> {
+          if (!open.getAsBoolean() || !lockId.equals(held.lease().lockId())) {
+            return held;
+          }
+          marked[0] = true;
+          return held.renewing(1);
+        });
+    return marked[0];
+  }
+
+  /** Clears one mark of {@link #startRenewal}, once its reply was handled or will never come. */
+  void renewalEnded(String ownerToken) {
+    leases.computeIfPresent(
+        ownerToken, (token, held) -> held.renewing() > 0 ? held.renewing(-1) : held);
   }
 
   /**
@@ -102,7 +142,8 @@ final class ConnectionLeases {
           if (!sameLease) {
             return old;
           }
-          return new Held(lease, learnedNanos, old.releasing(), old.detached() || detach);
+          return new Held(
+              lease, learnedNanos, old.releasing(), old.detached() || detach, old.renewing());
         });
   }
 
@@ -159,16 +200,14 @@ final class ConnectionLeases {
             return held;
           }
           marked[0] = true;
-          return new Held(held.lease(), held.learnedNanos(), true, held.detached());
+          return held.releasing(true);
         });
     return marked[0];
   }
 
   /** Clears the mark of {@link #startRelease} after a RELEASE whose outcome is unknown. */
   void releaseUnknown(String ownerToken) {
-    leases.computeIfPresent(
-        ownerToken,
-        (token, held) -> new Held(held.lease(), held.learnedNanos(), false, held.detached()));
+    leases.computeIfPresent(ownerToken, (token, held) -> held.releasing(false));
   }
 
   /** How many leases are recorded (for tests). */

@@ -39,9 +39,18 @@ final class Renewals {
       throw new IllegalArgumentException("ttl must be positive, was " + ttl);
     }
     ClientConnection c = connector.current();
-    if (c == null || !c.leases().holds(lease.ownerToken(), lease.lockId())) {
+    if (c == null || !c.leases().startRenewal(lease.ownerToken(), lease.lockId())) {
       return Optional.empty();
     }
+    try {
+      return renewMarked(c, lease, ttl);
+    } finally {
+      c.leases().renewalEnded(lease.ownerToken());
+    }
+  }
+
+  /** Renews a lease marked with {@link ConnectionLeases#startRenewal}. */
+  private Optional<LeaseGrant> renewMarked(ClientConnection c, LeaseGrant lease, Duration ttl) {
     boolean hold = !ttl.equals(lease.ttl()) && !holdUnknown;
     ClientConnection.Pending p = c.send(RequestLines.renew(lease, ttl, hold));
     Reply reply;
@@ -74,7 +83,7 @@ final class Renewals {
     for (int i = 0; i < n; i++) {
       RenewalRequest request = requests.get(i);
       LeaseGrant lease = request.lease();
-      if (!c.leases().holds(lease.ownerToken(), lease.lockId())) {
+      if (!c.leases().startRenewal(lease.ownerToken(), lease.lockId())) {
         continue;
       }
       hold[i] = !request.ttl().equals(lease.ttl()) && !holdUnknown;
@@ -84,6 +93,27 @@ final class Renewals {
     if (lines.isEmpty()) {
       return answers;
     }
+    try {
+      renewBatch(c, requests, answers, sentFor, lines, hold);
+    } finally {
+      for (int i : sentFor) {
+        c.leases().renewalEnded(requests.get(i).lease().ownerToken());
+      }
+    }
+    return answers;
+  }
+
+  /**
+   * Renews, in one write, the leases of {@code requests} at {@code sentFor}, each marked with
+   * {@link ConnectionLeases#startRenewal}, and sets their answers.
+   */
+  private void renewBatch(
+      ClientConnection c,
+      List<RenewalRequest> requests,
+      List<Optional<LeaseGrant>> answers,
+      List<Integer> sentFor,
+      List<String> lines,
+      boolean[] hold) {
     List<ClientConnection.Pending> sent = c.sendAll(lines);
     List<@Nullable Reply> got =
         replies.awaitAll(sent, "a batch of " + lines.size() + " RENEW requests");
@@ -117,7 +147,6 @@ final class Renewals {
     if (refusal != null) {
       throw refusal;
     }
-    return answers;
   }
 
   private static String renewal(LeaseGrant lease, boolean hold) {

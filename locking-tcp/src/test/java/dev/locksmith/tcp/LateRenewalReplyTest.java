@@ -1,0 +1,56 @@
+package dev.locksmith.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.tcp.server.RunningServer;
+import dev.locksmith.testkit.FaultProxy;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A renewal whose reply arrives more than a ttl after the lease's previous reply, while the server
+ * still holds the renewed lease: the client must keep the lease it renewed, so that its release
+ * frees the lock at once, and not forget it as one the server surely ended.
+ */
+class LateRenewalReplyTest {
+  private static final Duration TTL = Duration.ofSeconds(3);
+
+  /** The renewal is sent this long after the grant's reply, with 0.5 s of the lease left. */
+  private static final Duration RENEWAL_AFTER = Duration.ofMillis(2_500);
+
+  /**
+   * Its reply is held this long: it arrives 4.5 s after the grant's reply, past the ttl and the
+   * client's 1 s grace, with 1 s of the renewed lease left on the server.
+   */
+  private static final Duration REPLY_DELAY = Duration.ofSeconds(2);
+
+  @RegisterExtension final RunningServer server = new RunningServer();
+
+  @Test
+  void aRenewalAnsweredLateIsStillReleasedOnTheServer() throws Exception {
+    try (FaultProxy proxy = server.proxy();
+        LockProvider provider =
+            LockProviders.create(RunningServer.url(proxy, "?request-timeout=10s"));
+        LockProvider observer = LockProviders.create(server.url())) {
+      LeaseGrant grant = provider.tryAcquire(LockRequest.of("late-renewal", TTL)).orElseThrow();
+      Thread.sleep(RENEWAL_AFTER.toMillis()); // the time the scenario needs to pass
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, REPLY_DELAY);
+
+      LeaseGrant renewed = provider.renew(grant, TTL).orElseThrow();
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ZERO);
+
+      assertThat(observer.status("late-renewal").currentHolder())
+          .as("the server still holds the renewed lease")
+          .hasValueSatisfying(h -> assertThat(h.fencingToken()).isEqualTo(grant.fencingToken()));
+      assertThat(provider.release(renewed)).as("released by its owner").isTrue();
+      assertThat(observer.status("late-renewal").currentHolder())
+          .as("freed at once, not held for the rest of its ttl")
+          .isEmpty();
+    }
+  }
+}
