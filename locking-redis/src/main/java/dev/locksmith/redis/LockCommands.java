@@ -97,7 +97,7 @@ final class LockCommands {
             subject,
             keys.lock(),
             LuaScripts.ACQUIRE,
-            List.of(keys.lock(), keys.fence()),
+            List.of(keys.lock(), keys.fence(), keys.abandoned()),
             arguments);
     List<Object> reply = acked.reply();
     int expected = fold == null ? 2 : 3;
@@ -138,7 +138,8 @@ final class LockCommands {
   }
 
   private Optional<List<Long>> acquireAllOnce(List<LockRequest> requests, List<LockKeys> keys) {
-    List<Object> scriptKeys = ScriptArguments.keyPairs(keys, LockKeys::fence);
+    List<Object> scriptKeys =
+        ScriptArguments.keysOfEach(keys, LockKeys::lock, LockKeys::fence, LockKeys::abandoned);
     List<Object> arguments = new ArrayList<>(4 * requests.size());
     for (LockRequest request : requests) {
       arguments.addAll(ScriptArguments.acquire(request));
@@ -235,7 +236,7 @@ final class LockCommands {
    */
   CompletableFuture<List<Boolean>> renewAll(
       List<LeaseGrant> leases, List<LockKeys> keys, List<Duration> ttls) {
-    List<Object> scriptKeys = ScriptArguments.keyPairs(keys, LockKeys::channel);
+    List<Object> scriptKeys = ScriptArguments.keysOfEach(keys, LockKeys::lock, LockKeys::channel);
     List<Object> arguments = new ArrayList<>(3 * leases.size());
     for (int i = 0; i < leases.size(); i++) {
       arguments.addAll(ScriptArguments.renew(leases.get(i), ttls.get(i)));

@@ -3,7 +3,7 @@ package dev.locksmith.redis;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Redis names of one lock. All three carry the same hash tag, so that Redis Cluster keeps them
+ * The Redis names of one lock. All four carry the same hash tag, so that Redis Cluster keeps them
  * in one slot and one script can touch them all: {@code {LOCK_ID}} ({@code PREFIX:{LOCK_ID}:lock}),
  * or, when the lock id has a hash tag of its own (a non-empty part between its first <code>{</code>
  * and the first <code>}</code> after it, Redis's rule), that tag ({@code
@@ -14,8 +14,11 @@ import org.jspecify.annotations.Nullable;
  *     lease's TTL
  * @param fence the lock's fencing counter, which lives a minute longer than the last lease granted
  * @param channel the channel a release publishes on, to wake waiters
+ * @param abandoned the owner tokens of acquires whose reply was lost and that were compensated,
+ *     which acquire refuses; it lives a minute after the last compensation, whatever leases come
+ *     and go meanwhile
  */
-record LockKeys(String lock, String fence, String channel) {
+record LockKeys(String lock, String fence, String channel, String abandoned) {
 
   /**
    * The names of {@code lockId} under {@code prefix}. The lock id is escaped ({@link #escape}) in
@@ -28,7 +31,7 @@ record LockKeys(String lock, String fence, String channel) {
         tag == null
             ? prefix + ":{" + escape(lockId) + "}:"
             : prefix + ":{" + tag + "}:" + escape(lockId) + ":";
-    return new LockKeys(base + "lock", base + "fence", base + "released");
+    return new LockKeys(base + "lock", base + "fence", base + "released", base + "abandoned");
   }
 
   /**

@@ -11,10 +11,12 @@ package dev.locksmith.redis;
  * every release call and the same in every resend of that call, so a release that Redisson resent
  * after its reply was lost (a response timeout, a dropped connection) finds its own record and
  * reports the release its first run made, while another release call of the same lease, or a stale
- * owner, still gets 0. The field {@code abandoned} lists the owner tokens of acquires whose reply
- * was lost and that were compensated ({@link #RELEASE_ABANDONED}), which acquire refuses. A hash
- * without {@code token} is a free lock: acquire takes it, keeping both lists, and status and renew
- * see no lease.
+ * owner, still gets 0. A hash without {@code token} is a free lock: acquire takes it, keeping the
+ * release records, and status and renew see no lease.
+ *
+ * <p>The owner tokens of acquires whose reply was lost and that were compensated ({@link
+ * #RELEASE_ABANDONED}), which acquire refuses, live in a key of their own (with the lock's hash
+ * tag): in the hash they would end with the next lease's TTL.
  */
 final class LuaScripts {
   private LuaScripts() {}
@@ -47,9 +49,9 @@ final class LuaScripts {
   static final long FENCE_MARGIN_MILLIS = 60_000;
 
   /**
-   * How many owner tokens of abandoned acquires a lock's hash remembers ({@link
-   * #RELEASE_ABANDONED}): a copy of such an acquire still on its way is refused while fewer
-   * compensations of the same lock followed it.
+   * How many owner tokens of abandoned acquires a lock remembers ({@link #RELEASE_ABANDONED}): a
+   * copy of such an acquire still on its way is refused while fewer compensations of the same lock
+   * followed it (and for {@link #TOMBSTONE_MILLIS} after the last).
    */
   static final int ABANDONED_MARKS = 16;
 
@@ -76,14 +78,14 @@ final class LuaScripts {
       """;
 
   /**
-   * The Lua function {@link #ACQUIRE} and {@link #ACQUIRE_ALL} check before they grant, on the
-   * field they read with the lease's. {@code abandoned(marks, token)}: whether the field {@code
-   * abandoned} ({@code marks}, or {@code false}) names owner token {@code token}, whose acquire was
-   * compensated.
+   * The Lua function {@link #ACQUIRE} and {@link #ACQUIRE_ALL} check before they grant. {@code
+   * abandoned(key, token)}: whether the marks in {@code key} (a space-separated list, or no key)
+   * name owner token {@code token}, whose acquire was compensated.
    */
   private static final String ABANDONED =
       """
-      local function abandoned(marks, token)
+      local function abandoned(key, token)
+        local marks = redis.call('GET', key)
         return marks and string.find(' ' .. marks .. ' ', ' ' .. token .. ' ', 1, true)
       end
       """;
@@ -94,14 +96,14 @@ final class LuaScripts {
    * {@code token} with fencing token {@code fence}, returns {@code 'now'} and the records to keep
    * once it is released ({@code FENCE:ID} in front of the newest {@code limit - 1} kept records);
    * when that record is already kept (the release ran before), returns {@code 'before'}; else
-   * {@code false}. Its third result is what it read of the lock: {@code token}, {@code fence},
-   * {@code released} and {@code abandoned}.
+   * {@code false}. Its third result is what it read of the lock: {@code token}, {@code fence} and
+   * {@code released}.
    */
   private static final String RELEASE_CHECK =
       PREPEND
           + """
       local function release_check(lock, token, fence, id, limit)
-        local held = redis.call('HMGET', lock, 'token', 'fence', 'released', 'abandoned')
+        local held = redis.call('HMGET', lock, 'token', 'fence', 'released')
         local record = fence .. ':' .. id
         if held[1] == token and held[2] == fence then
           return 'now', prepend(record, held[3], tonumber(limit)), held
@@ -169,13 +171,13 @@ final class LuaScripts {
       """;
 
   /**
-   * KEYS: lock, fence. ARGV: owner token, ttl in ms, owner description, life of the fencing counter
-   * in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}} when granted,
-   * {@code {0, pttl}} when another owner holds the lock. Presenting the token that already holds
-   * the lock returns its grant again, so a command retried by the client after a lost reply does
-   * not lock out its own sender. A hash without {@code token} (a released lock's tombstone) is
-   * free; taking it keeps its release records, so that a release resent after the lock changed
-   * hands is still recognised.
+   * KEYS: lock, fence, abandoned. ARGV: owner token, ttl in ms, owner description, life of the
+   * fencing counter in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}}
+   * when granted, {@code {0, pttl}} when another owner holds the lock. Presenting the token that
+   * already holds the lock returns its grant again, so a command retried by the client after a lost
+   * reply does not lock out its own sender. An owner token marked abandoned is refused like a busy
+   * lock. A hash without {@code token} (a released lock's tombstone) is free; taking it keeps its
+   * release records, so that a release resent after the lock changed hands is still recognised.
    *
    * <p>Optional ARGV 5-8 fold in a release of this provider still in flight for the same lock (see
    * {@link RedisLockProvider#releaseAsync}): its owner token, fencing token, release id and the
@@ -213,7 +215,7 @@ final class LuaScripts {
         end
         held = seen
       end
-      held = held or redis.call('HMGET', KEYS[1], 'token', 'fence', 'released', 'abandoned')
+      held = held or redis.call('HMGET', KEYS[1], 'token', 'fence', 'released')
       if not records then
         if held[1] then
           local answer = {0, redis.call('PTTL', KEYS[1])}
@@ -226,7 +228,7 @@ final class LuaScripts {
           return answer
         end
       end
-      if abandoned(held[4], ARGV[1]) then
+      if abandoned(KEYS[3], ARGV[1]) then
         local refused = {0, redis.call('PTTL', KEYS[1])}
         if folded then
           refused[3] = 0
@@ -242,27 +244,27 @@ final class LuaScripts {
       """;
 
   /**
-   * {@link #ACQUIRE} for several locks at once, all or none. KEYS: lock and fence of each lock, in
-   * lock order ({@code lock1, fence1, lock2, fence2, ...}). ARGV: four per lock, in the same order:
-   * owner token, ttl in ms, owner description, life of the fencing counter in ms. Every lock is
-   * checked before anything is written: when one is held by another owner token, nothing changes
-   * and the reply is {@code {0, index, pttl}} (the 1-based index of the first busy lock and its
-   * holder's pttl). Otherwise every lock is taken exactly as {@link #ACQUIRE} takes one (same
-   * fields, TTL, counter, clock floor and counter life), a lock already held by its own request's
-   * owner token (a resend after a lost reply) keeping its grant, and the reply is {@code {1,
-   * fence1, fence2, ...}}.
+   * {@link #ACQUIRE} for several locks at once, all or none. KEYS: lock, fence and abandoned of
+   * each lock, in lock order ({@code lock1, fence1, abandoned1, lock2, ...}). ARGV: four per lock,
+   * in the same order: owner token, ttl in ms, owner description, life of the fencing counter in
+   * ms. Every lock is checked before anything is written: when one is held by another owner token
+   * (or is free and its request's owner token is marked abandoned), nothing changes and the reply
+   * is {@code {0, index, pttl}} (the 1-based index of the first busy lock and its holder's pttl).
+   * Otherwise every lock is taken exactly as {@link #ACQUIRE} takes one (same fields, TTL, counter,
+   * clock floor and counter life), a lock already held by its own request's owner token (a resend
+   * after a lost reply) keeping its grant, and the reply is {@code {1, fence1, fence2, ...}}.
    */
   static final String ACQUIRE_ALL =
       GRANT
           + ABANDONED
           + """
-      local count = #KEYS / 2
+      local count = #KEYS / 3
       local held = {}
       for i = 1, count do
-        local lock = KEYS[2 * i - 1]
-        held[i] = redis.call('HMGET', lock, 'token', 'fence', 'abandoned')
+        local lock = KEYS[3 * i - 2]
+        held[i] = redis.call('HMGET', lock, 'token', 'fence')
         if (held[i][1] and held[i][1] ~= ARGV[4 * i - 3])
-            or (not held[i][1] and abandoned(held[i][3], ARGV[4 * i - 3])) then
+            or (not held[i][1] and abandoned(KEYS[3 * i], ARGV[4 * i - 3])) then
           return {0, i, redis.call('PTTL', lock)}
         end
       end
@@ -274,7 +276,7 @@ final class LuaScripts {
           reply[i + 1] = tonumber(held[i][2])
         else
           reply[i + 1] =
-            grant(KEYS[2 * i - 1], KEYS[2 * i], floor, ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
+            grant(KEYS[3 * i - 2], KEYS[3 * i - 1], floor, ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3])
         end
       end
       return reply
@@ -353,31 +355,27 @@ final class LuaScripts {
       """;
 
   /**
-   * KEYS: lock, channel. ARGV: owner token, tombstone life in ms, marks kept ({@link
+   * KEYS: lock, channel, abandoned. ARGV: owner token, tombstone life in ms, marks kept ({@link
    * #ABANDONED_MARKS}). The compensation for an acquire whose reply was lost: frees the lock only
    * when it is held by that owner token (which the caller regards as not acquired), keeping earlier
    * release records for the tombstone life, publishes on the channel to wake waiters, and returns
-   * 1; else returns 0. Either way it first records the owner token in the field {@code abandoned},
-   * newest first, so that a copy of that acquire still on its way (Redisson resends a command whose
-   * reply is late, possibly on another connection) is refused when it arrives instead of taking the
-   * lock for its whole TTL: {@link #ACQUIRE} and {@link #ACQUIRE_ALL} grant no lock to a token
-   * marked there. The mark lives as long as the hash: a free lock's hash gets at least the
-   * tombstone life; a lock held by another owner keeps its TTL, and its release gives the tombstone
-   * life again.
+   * 1; else returns 0. Either way it first records the owner token in {@code abandoned}, newest
+   * first, with the tombstone life, so that a copy of that acquire still on its way (Redisson
+   * resends a command whose reply is late, possibly on another connection) is refused when it
+   * arrives instead of taking the lock for its whole TTL: {@link #ACQUIRE} and {@link #ACQUIRE_ALL}
+   * grant no lock to a token marked there. The marks do not live in the lock's hash, whose life is
+   * the TTL of whatever lease holds it.
    */
   static final String RELEASE_ABANDONED =
       PREPEND
           + """
-      local held = redis.call('HMGET', KEYS[1], 'token', 'abandoned')
-      redis.call('HSET', KEYS[1], 'abandoned', prepend(ARGV[1], held[2], tonumber(ARGV[3])))
-      if held[1] == ARGV[1] then
+      local marks = redis.call('GET', KEYS[3])
+      redis.call('SET', KEYS[3], prepend(ARGV[1], marks, tonumber(ARGV[3])), 'PX', ARGV[2])
+      if redis.call('HGET', KEYS[1], 'token') == ARGV[1] then
         redis.call('HDEL', KEYS[1], 'token', 'fence', 'owner')
         redis.call('PEXPIRE', KEYS[1], ARGV[2])
         redis.call('PUBLISH', KEYS[2], 'abandoned')
         return 1
-      end
-      if not held[1] and redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then
-        redis.call('PEXPIRE', KEYS[1], ARGV[2])
       end
       return 0
       """;

@@ -23,13 +23,14 @@ import org.redisson.api.RedissonClient;
 /**
  * Leases in Redis, through Redisson. Each lock is a hash {@code PREFIX:{LOCK_ID}:lock} with a
  * millisecond TTL, its fencing counter {@code PREFIX:{LOCK_ID}:fence}, which lives a minute longer
- * than the last lease granted (see {@link LuaScripts#FENCE_MARGIN_MILLIS}), and its wake-up channel
- * {@code PREFIX:{LOCK_ID}:released}; the hash tag keeps all three in one Cluster slot (a lock id
- * with a hash tag of its own gives its tag instead, see {@link LockKeys}). Acquire, renew and
- * release are atomic Lua scripts, and so is the acquire of several locks at once, all or none
- * ({@link #tryAcquireAll}, where their keys share a slot); renew and release check the owner token
- * and the fencing token, so a lease belongs to its acquisition, not to a thread, and any thread may
- * renew or release it. A release leaves a short-lived record in the lock's hash, so that a release
+ * than the last lease granted (see {@link LuaScripts#FENCE_MARGIN_MILLIS}), its wake-up channel
+ * {@code PREFIX:{LOCK_ID}:released}, and the marks of acquires whose reply was lost {@code
+ * PREFIX:{LOCK_ID}:abandoned}; the hash tag keeps them all in one Cluster slot (a lock id with a
+ * hash tag of its own gives its tag instead, see {@link LockKeys}). Acquire, renew and release are
+ * atomic Lua scripts, and so is the acquire of several locks at once, all or none ({@link
+ * #tryAcquireAll}, where their keys share a slot); renew and release check the owner token and the
+ * fencing token, so a lease belongs to its acquisition, not to a thread, and any thread may renew
+ * or release it. A release leaves a short-lived record in the lock's hash, so that a release
  * Redisson resent after a lost reply reports the release its first run made (see {@link
  * #release(LeaseGrant)}).
  *

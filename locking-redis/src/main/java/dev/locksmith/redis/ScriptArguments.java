@@ -12,14 +12,16 @@ final class ScriptArguments {
   private ScriptArguments() {}
 
   /**
-   * The keys of a script over several locks, two per lock in order: its hash key and {@code second}
-   * ({@code lock1, second1, lock2, second2, ...}).
+   * The keys of a script over several locks, the same ones of each lock in order: {@code lock1,
+   * ..., lock2, ...}, each lock's named by {@code each}.
    */
-  static List<Object> keyPairs(List<LockKeys> keys, Function<LockKeys, String> second) {
-    List<Object> scriptKeys = new ArrayList<>(2 * keys.size());
+  @SafeVarargs
+  static List<Object> keysOfEach(List<LockKeys> keys, Function<LockKeys, String>... each) {
+    List<Object> scriptKeys = new ArrayList<>(each.length * keys.size());
     for (LockKeys lock : keys) {
-      scriptKeys.add(lock.lock());
-      scriptKeys.add(second.apply(lock));
+      for (Function<LockKeys, String> key : each) {
+        scriptKeys.add(key.apply(lock));
+      }
     }
     return scriptKeys;
   }

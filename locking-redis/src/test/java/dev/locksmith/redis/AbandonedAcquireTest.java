@@ -74,6 +74,26 @@ class AbandonedAcquireTest {
   }
 
   @Test
+  void anAcquireThatArrivesAfterAShorterLeaseRanOutIsStillRefused() throws Exception {
+    // A lease granted after the compensation, shorter than the retry window and never released,
+    // ends before a late copy of the abandoned acquire arrives; the mark must outlive it.
+    try (RedisLockProvider provider = RedisLockProvider.create(RedisTests.sharedUrl())) {
+      String id = lockId();
+      LockRequest late = request(id, LONG);
+      assertThat(provider.releaseAbandoned(late).toCompletableFuture().get(10, TimeUnit.SECONDS))
+          .isFalse();
+      provider.tryAcquire(request(id, Duration.ofMillis(200))).orElseThrow();
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> provider.status(id).currentHolder().isEmpty());
+
+      assertThat(provider.tryAcquire(late)).as("the late acquire").isEmpty();
+      assertThat(provider.tryAcquireAll(List.of(late))).as("the late acquire, as a set").isEmpty();
+      assertThat(provider.status(id).currentHolder()).isEmpty();
+    }
+  }
+
+  @Test
   void aSetThatArrivesAfterItsCompensationIsRefused() throws Exception {
     try (RedisLockProvider provider = RedisLockProvider.create(RedisTests.sharedUrl())) {
       List<LockRequest> late = List.of(request(lockId(), LONG), request(lockId(), LONG));
