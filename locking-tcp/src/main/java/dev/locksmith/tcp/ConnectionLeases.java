@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,6 +104,16 @@ final class ConnectionLeases {
    * @return whether the lease was held and is now marked; when false, send no renewal
    */
   boolean startRenewal(String ownerToken, String lockId) {
+    return mark(ownerToken, lockId, held -> held.renewing(1));
+  }
+
+  /**
+   * Applies {@code marking} to the lease if this connection still holds it as far as the client
+   * knows, atomically with the prune and {@link #endAll}.
+   *
+   * @return whether it was held and is now marked
+   */
+  private boolean mark(String ownerToken, String lockId, UnaryOperator<Held> marking) {
     boolean[] marked = {false};
     leases.computeIfPresent(
         ownerToken,
@@ -111,7 +122,7 @@ final class ConnectionLeases {
             return held;
           }
           marked[0] = true;
-          return held.renewing(1);
+          return marking.apply(held);
         });
     return marked[0];
   }
@@ -192,17 +203,7 @@ final class ConnectionLeases {
    * @return whether the lease was held and is now marked; when false, send no RELEASE
    */
   boolean startRelease(String ownerToken, String lockId) {
-    boolean[] marked = {false};
-    leases.computeIfPresent(
-        ownerToken,
-        (token, held) -> {
-          if (!open.getAsBoolean() || !lockId.equals(held.lease().lockId())) {
-            return held;
-          }
-          marked[0] = true;
-          return held.releasing(true);
-        });
-    return marked[0];
+    return mark(ownerToken, lockId, held -> held.releasing(true));
   }
 
   /** Clears the mark of {@link #startRelease} after a RELEASE whose outcome is unknown. */
