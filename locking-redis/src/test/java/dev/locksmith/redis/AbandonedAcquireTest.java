@@ -33,13 +33,10 @@ class AbandonedAcquireTest {
       provider.tryAcquire(taken).orElseThrow();
 
       LockRequest other = request(id, LONG);
-      assertThat(provider.releaseAbandoned(other).toCompletableFuture().get(10, TimeUnit.SECONDS))
-          .as("another owner token changes nothing")
-          .isFalse();
+      assertThat(compensate(provider, other)).as("another owner token changes nothing").isFalse();
       assertThat(provider.status(id).currentHolder()).isPresent();
 
-      assertThat(provider.releaseAbandoned(taken).toCompletableFuture().get(10, TimeUnit.SECONDS))
-          .isTrue();
+      assertThat(compensate(provider, taken)).isTrue();
       assertThat(provider.status(id).currentHolder()).isEmpty();
       // A new acquisition: both owner tokens above were given up, and stay refused.
       LeaseGrant next = provider.tryAcquire(request(id, LONG)).orElseThrow();
@@ -54,16 +51,13 @@ class AbandonedAcquireTest {
     try (RedisLockProvider provider = RedisLockProvider.create(RedisTests.sharedUrl())) {
       String id = lockId();
       LockRequest late = request(id, LONG);
-      assertThat(provider.releaseAbandoned(late).toCompletableFuture().get(10, TimeUnit.SECONDS))
-          .as("nothing to release yet")
-          .isFalse();
+      assertThat(compensate(provider, late)).as("nothing to release yet").isFalse();
       assertThat(provider.tryAcquire(late)).as("the late acquire").isEmpty();
       assertThat(provider.status(id).currentHolder()).isEmpty();
 
       LockRequest resent = request(id, LONG);
       provider.tryAcquire(resent).orElseThrow();
-      assertThat(provider.releaseAbandoned(resent).toCompletableFuture().get(10, TimeUnit.SECONDS))
-          .isTrue();
+      assertThat(compensate(provider, resent)).isTrue();
       assertThat(provider.tryAcquire(resent))
           .as("a resend of an acquire that ran, after its compensation released it")
           .isEmpty();
@@ -80,8 +74,7 @@ class AbandonedAcquireTest {
     try (RedisLockProvider provider = RedisLockProvider.create(RedisTests.sharedUrl())) {
       String id = lockId();
       LockRequest late = request(id, LONG);
-      assertThat(provider.releaseAbandoned(late).toCompletableFuture().get(10, TimeUnit.SECONDS))
-          .isFalse();
+      assertThat(compensate(provider, late)).isFalse();
       provider.tryAcquire(request(id, Duration.ofMillis(200))).orElseThrow();
       await()
           .atMost(Duration.ofSeconds(5))
@@ -97,12 +90,7 @@ class AbandonedAcquireTest {
   void aSetThatArrivesAfterItsCompensationIsRefused() throws Exception {
     try (RedisLockProvider provider = RedisLockProvider.create(RedisTests.sharedUrl())) {
       List<LockRequest> late = List.of(request(lockId(), LONG), request(lockId(), LONG));
-      assertThat(
-              provider
-                  .releaseAbandoned(late.get(1))
-                  .toCompletableFuture()
-                  .get(10, TimeUnit.SECONDS))
-          .isFalse();
+      assertThat(compensate(provider, late.get(1))).isFalse();
       assertThat(provider.tryAcquireAll(late)).isEmpty();
       assertThat(provider.status(late.get(0).lockId()).currentHolder()).as("all or none").isEmpty();
     }
@@ -164,6 +152,14 @@ class AbandonedAcquireTest {
         }
       }
     }
+  }
+
+  /**
+   * Runs the compensation of an abandoned acquire of {@code request}: whether it freed the lock.
+   */
+  private static boolean compensate(RedisLockProvider provider, LockRequest request)
+      throws Exception {
+    return provider.releaseAbandoned(request).toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   /** No lease in the lock's hash (which may stay, holding only release records and marks). */
