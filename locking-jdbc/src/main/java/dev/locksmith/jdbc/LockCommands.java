@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,14 +44,18 @@ final class LockCommands {
 
   /**
    * Takes the lock if free. Retried after a connection failure: the same owner token takes its own
-   * lease again (with a new fencing token), so a grant whose reply was lost is not lost.
+   * lease again (with a new fencing token), so a grant whose reply was lost is not lost. The
+   * deadline counts from the first run's send.
    */
   Attempt acquire(LockRequest request) {
-    Connector.Work<Attempt> work = (connection, sql) -> acquire(connection, sql, request);
+    FirstSend firstSend = new FirstSend();
+    Connector.Work<Attempt> work =
+        (connection, sql) -> acquire(connection, sql, request, firstSend);
     return connector.call("acquire", request.lockId(), work, work);
   }
 
-  private static Attempt acquire(Connection connection, LockSql sql, LockRequest request)
+  private static Attempt acquire(
+      Connection connection, LockSql sql, LockRequest request, FirstSend firstSend)
       throws SQLException {
     String id = LockIds.stored(request.lockId());
     try (PreparedStatement take = connection.prepareStatement(sql.acquire())) {
@@ -60,7 +63,7 @@ final class LockCommands {
       take.setString(2, request.ownerToken());
       take.setString(3, LockIds.owner(request.owner()));
       take.setLong(4, LockIds.micros(request.ttl()));
-      long sentAt = System.nanoTime();
+      long sentAt = firstSend.mark();
       if (sql.dialect().acquireReturnsToken()) {
         try (ResultSet rows = take.executeQuery()) {
           return rows.next()
@@ -103,8 +106,12 @@ final class LockCommands {
     return connector.call("status", lockId, read, read);
   }
 
-  /** Extends a live lease; idempotent, so retried after a connection failure. */
+  /**
+   * Extends a live lease; idempotent, so retried after a connection failure. The new deadline
+   * counts from the first run's send.
+   */
   Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+    FirstSend firstSend = new FirstSend();
     Connector.Work<Optional<LeaseGrant>> work =
         (connection, sql) -> {
           try (PreparedStatement renew = connection.prepareStatement(sql.renew())) {
@@ -112,7 +119,7 @@ final class LockCommands {
             renew.setString(2, LockIds.stored(lease.lockId()));
             renew.setString(3, lease.ownerToken());
             renew.setLong(4, lease.fencingToken());
-            long sentAt = System.nanoTime();
+            long sentAt = firstSend.mark();
             if (renew.executeUpdate() != 1) {
               return Optional.empty();
             }
@@ -147,16 +154,16 @@ final class LockCommands {
    * true}, as that run would have.
    */
   boolean release(LeaseGrant lease) {
-    long[] firstSent = {0};
+    FirstSend firstSend = new FirstSend();
     return connector.call(
         "release",
         lease.lockId(),
         (connection, sql) -> {
-          firstSent[0] = System.nanoTime();
+          firstSend.mark();
           return release(connection, sql, sql.release(), lease, -1);
         },
         (connection, sql) ->
-            release(connection, sql, sql.releaseOwned(), lease, heldSince(firstSent[0])));
+            release(connection, sql, sql.releaseOwned(), lease, heldSince(firstSend)));
   }
 
   /**
@@ -165,10 +172,8 @@ final class LockCommands {
    * {@link #RELEASE_CLOCK_SLACK_MICROS} for the database's and this host's clocks running apart;
    * just the slack when nothing was sent.
    */
-  private static long heldSince(long firstSentNanos) {
-    long since =
-        firstSentNanos == 0 ? 0 : TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - firstSentNanos);
-    return since + RELEASE_CLOCK_SLACK_MICROS;
+  private static long heldSince(FirstSend firstSend) {
+    return firstSend.microsAgo() + RELEASE_CLOCK_SLACK_MICROS;
   }
 
   private static final long RELEASE_CLOCK_SLACK_MICROS = 100_000;

@@ -58,6 +58,32 @@ class PostgresFaultTest {
   }
 
   @Test
+  void aRetriedRenewalCountsItsDeadlineFromTheFirstSend() throws Exception {
+    // The first run reaches the database and only its reply is lost: it may also be the run that
+    // commits last, so the deadline the client learns must not count from the retry's later send.
+    String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_retried_renew"));
+    Duration ttl = Duration.ofSeconds(30);
+    Duration lateReset = Duration.ofMillis(500);
+    try (FaultProxy proxy = Urls.proxyTo(url, 5432);
+        JdbcLockProvider faulty =
+            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=10s")) {
+      LeaseGrant lease = faulty.tryAcquire(LockRequest.of("retried", ttl)).orElseThrow();
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, lateReset);
+      proxy.loseNextReply();
+      long sent = System.nanoTime();
+      LeaseGrant renewed = faulty.renew(lease, ttl).orElseThrow();
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ZERO);
+
+      assertThat(Duration.ofNanos(System.nanoTime() - sent))
+          .as("run again once the reset came")
+          .isGreaterThanOrEqualTo(lateReset);
+      assertThat(Duration.ofNanos(renewed.deadlineNanos() - sent))
+          .as("counted from the first run's send, not the retry's")
+          .isLessThan(ttl.plus(lateReset.dividedBy(2)));
+    }
+  }
+
+  @Test
   void aReplyHeldPastTheTtlComesBackWithADeadlineAlreadyPassed() throws Exception {
     String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_late"));
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
