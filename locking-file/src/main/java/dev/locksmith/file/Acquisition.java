@@ -132,10 +132,12 @@ final class Acquisition {
    * (a new file, linked in) before it removes the stale lock file, and a replaced file never comes
    * back; so if the stamp is there, the file this caller opened before creating its lock file was
    * never replaced, this caller's lock file was not taken over before the check, and no other grant
-   * can have used the file meanwhile. The value is also read by name after the create, and a higher
-   * one there (a read through the early channel answered from a network mount's stale cache) skips
-   * the fast path. Otherwise ({@link #settle}) the counter is replaced with a token above its
-   * current value.
+   * can have used the file meanwhile. Only a take-over or release that broke A3 (stalled past its
+   * checks) renames a live lock file away without replacing the counter, and another process may
+   * then have created its own and stored the same token: so the lock file is read back by name
+   * before the grant. The value is also read by name after the create, and a higher one there (a
+   * read through the early channel answered from a network mount's stale cache) skips the fast
+   * path. Otherwise ({@link #settle}) the counter is replaced with a token above its current value.
    */
   private Optional<LeaseGrant> create(
       LockRequest request,
@@ -177,7 +179,12 @@ final class Acquisition {
         hooks.beforeCounterStore(request.lockId(), token);
         Optional<LeaseGrant> granted;
         if (current && counter.storeInPlace(token, stamp) && counter.stillInPlace(stamp)) {
-          granted = Optional.of(grant(request, token, startNanos));
+          // A process stalled past its checks may have renamed the new lock file away by name,
+          // without replacing the counter, and another taken the lock with the same counter.
+          granted =
+              ownsLockFile(files, request.lockId(), request.ownerToken(), token)
+                  ? Optional.of(grant(request, token, startNanos))
+                  : lostWhileAcquiring(files, request.lockId());
         } else {
           settling = true;
           granted = settle(request, files, channel, record, counter.found(), startNanos, hooks);

@@ -354,6 +354,41 @@ class StaleWriterTest {
     assertThat(LockRecord.decode(Files.readAllBytes(files.lock()))).isEqualTo(newHolder);
   }
 
+  @Test
+  void anAcquisitionWhoseNewLockFileIsRenamedAwayIsNotGrantedBesideTheNextHolder()
+      throws Exception {
+    // A stealer or releaser stalled past its checks renames the new lock file away by name, and
+    // another process creates its own before the put-back: the first must not be granted, beside
+    // it, the token the second was granted (the counter is ahead of the clock, so they would
+    // match).
+    FileLockProvider first = provider("skew=0ms");
+    FileLockProvider second = provider("skew=0ms");
+    List<Long> issued = new ArrayList<>();
+    counterAheadOfTheClock(second, issued);
+    LockFileNames.LockFiles files = LockFileNames.of(dir, ID);
+    List<LeaseGrant> meanwhile = new ArrayList<>();
+    first.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeLockWrite(String lockId) {
+            try {
+              Files.move(files.lock(), dir.resolve("renamed-away"));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            meanwhile.add(second.tryAcquire(request(ID, LONG)).orElseThrow());
+          }
+        });
+
+    assertThat(first.tryAcquire(request(ID, LONG))).as("its lock file is another's").isEmpty();
+
+    LeaseGrant held = meanwhile.get(0);
+    issued.add(held.fencingToken());
+    assertThat(second.release(held)).isTrue();
+    grantAndRelease(second, issued);
+    assertThat(issued).isSorted().doesNotHaveDuplicates();
+  }
+
   /** A lock file of a holder that died with {@code token}, expired 10 s ago. */
   private void writeDeadHolder(long token) throws Exception {
     long now = System.currentTimeMillis();
