@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -38,7 +40,11 @@ final class GroupMembers {
     return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
   }
 
-  /** Whether any process of group {@code pgid} is alive (not exited). */
+  /**
+   * Whether any process of group {@code pgid} is alive (not exited), or, on Linux, of the session
+   * its leader started: a process may move to a group of its own within the session (GNU {@code
+   * timeout}, a shell's job control) and still be COMMAND's work.
+   */
   static boolean anyAlive(long pgid) {
     if (!HAS_PROC) {
       return Signals.toGroup("0", pgid);
@@ -50,7 +56,7 @@ final class GroupMembers {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, GroupMembers::isPid)) {
       for (Path entry : entries) {
         Stat stat = stat(entry);
-        if (stat != null && stat.group() == pgid && !stat.exited()) {
+        if (stat != null && stat.of(pgid) && !stat.exited()) {
           return true;
         }
       }
@@ -58,6 +64,28 @@ final class GroupMembers {
     } catch (IOException e) {
       return Signals.toGroup("0", pgid);
     }
+  }
+
+  /**
+   * The groups other than {@code sid} that live processes of session {@code sid} are in; read on
+   * Linux only (empty elsewhere, and when {@code /proc} cannot be listed).
+   */
+  static Set<Long> otherGroupsOfSession(long sid) {
+    Set<Long> groups = new LinkedHashSet<>();
+    if (!HAS_PROC) {
+      return groups;
+    }
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, GroupMembers::isPid)) {
+      for (Path entry : entries) {
+        Stat stat = stat(entry);
+        if (stat != null && stat.session() == sid && stat.group() != sid && !stat.exited()) {
+          groups.add(stat.group());
+        }
+      }
+    } catch (IOException e) {
+      // as if none: the group itself is still stopped
+    }
+    return groups;
   }
 
   private static boolean isPid(Path entry) {
@@ -70,7 +98,7 @@ final class GroupMembers {
     return !name.isEmpty();
   }
 
-  /** {@code /proc/PID/stat}: state and process group; null when the process is gone. */
+  /** {@code /proc/PID/stat}: state, process group and session; null when the process is gone. */
   private static @Nullable Stat stat(Path dir) {
     String text;
     try {
@@ -78,17 +106,17 @@ final class GroupMembers {
     } catch (IOException e) {
       return null;
     }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+    // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses.
     int close = text.lastIndexOf(')');
     if (close < 0 || close + 2 >= text.length()) {
       return null;
     }
-    String[] fields = text.substring(close + 2).split(" ", 4);
-    if (fields.length < 3) {
+    String[] fields = text.substring(close + 2).split(" ", 5);
+    if (fields.length < 4) {
       return null;
     }
     try {
-      return new Stat(fields[0].charAt(0), Long.parseLong(fields[2]));
+      return new Stat(fields[0].charAt(0), Long.parseLong(fields[2]), Long.parseLong(fields[3]));
     } catch (NumberFormatException e) {
       return null;
     }
@@ -115,14 +143,20 @@ final class GroupMembers {
   }
 
   /**
-   * One process's state letter and group.
+   * One process's state letter, group and session.
    *
    * @param state {@code R}, {@code S}, {@code T}, {@code Z} (exited, not reaped), {@code X} (dead)
    * @param group its process group id
+   * @param session its session id
    */
-  private record Stat(char state, long group) {
+  private record Stat(char state, long group, long session) {
     boolean exited() {
       return state == 'Z' || state == 'X';
+    }
+
+    /** Whether it is in group {@code pgid} or in the session that group's leader started. */
+    boolean of(long pgid) {
+      return group == pgid || session == pgid;
     }
   }
 }

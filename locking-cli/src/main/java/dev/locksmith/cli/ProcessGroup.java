@@ -2,7 +2,9 @@ package dev.locksmith.cli;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -13,7 +15,9 @@ import org.jspecify.annotations.Nullable;
  * (its pid is the group id), stopped as a whole. {@link #stop} freezes the group with SIGSTOP
  * before anything else, so no process of it can fork a new step, then sends SIGTERM and SIGCONT,
  * and SIGKILL to whatever is left after the grace period; it returns once no process of the group
- * is alive.
+ * is alive. On Linux the group includes the processes of COMMAND's session that moved to groups of
+ * their own (GNU {@code timeout}, a shell's job control): they count as alive and are stopped the
+ * same way, each group frozen before the stop is reported.
  *
  * <p>If {@code run} dies without stopping the group (SIGKILL), the {@link Signaller} shell, which
  * outlives it, sends SIGKILL to the group.
@@ -27,6 +31,9 @@ final class ProcessGroup implements AutoCloseable {
   static final Duration KILL_WAIT = Duration.ofSeconds(5);
 
   private static final Duration LEADERSHIP_WAIT = Duration.ofSeconds(5);
+
+  /** Rounds of looking for groups the session's processes moved to while others were frozen. */
+  private static final int FREEZE_ROUNDS = 100;
 
   private final Process leader;
   private final boolean isolated;
@@ -136,17 +143,43 @@ final class ProcessGroup implements AutoCloseable {
     }
     long pgid = leader.pid();
     signaller.toGroup(pgid, "STOP");
+    Set<Long> moved = freezeMovedGroups(signaller, pgid);
     // With the group frozen its membership is fixed; left-group descendants are still listed.
     List<ProcessHandle> outsiders = leader.descendants().toList();
     onFrozen.run();
     outsiders.forEach(ProcessHandle::destroy);
     signaller.toGroup(pgid, "TERM", "CONT");
+    moved.forEach(group -> signaller.toGroup(group, "TERM", "CONT"));
     if (awaitGone(grace, outsiders)) {
       return true;
     }
     signaller.toGroup(pgid, "KILL");
+    moved.addAll(GroupMembers.otherGroupsOfSession(pgid));
+    moved.forEach(group -> signaller.toGroup(group, "KILL"));
     outsiders.forEach(ProcessHandle::destroyForcibly);
     return awaitGone(KILL_WAIT, outsiders);
+  }
+
+  /**
+   * Freezes the groups that processes of COMMAND's session (led by {@code sid}) moved to, until a
+   * look finds none not yet frozen: a process of a group not yet frozen may move to another.
+   *
+   * @return the groups frozen
+   */
+  private static Set<Long> freezeMovedGroups(Signaller signaller, long sid) {
+    Set<Long> frozen = new LinkedHashSet<>();
+    for (int round = 0; round < FREEZE_ROUNDS; round++) {
+      Set<Long> found = GroupMembers.otherGroupsOfSession(sid);
+      found.removeAll(frozen);
+      if (found.isEmpty()) {
+        break;
+      }
+      for (long group : found) {
+        signaller.toGroup(group, "STOP");
+        frozen.add(group);
+      }
+    }
+    return frozen;
   }
 
   /** Waits up to {@code timeout} until the group and {@code outsiders} are gone. */

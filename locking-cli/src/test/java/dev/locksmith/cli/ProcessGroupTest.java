@@ -106,6 +106,38 @@ class ProcessGroupTest {
 
   @ParameterizedTest
   @MethodSource("launchers")
+  void aMemberThatMovedToAGroupOfItsOwnKeepsCommandAliveAndIsFrozenWithIt(Launcher launcher)
+      throws Exception {
+    // GNU timeout runs its command in a group of its own, in COMMAND's session; COMMAND's shell
+    // then exits at once, leaving only that group.
+    Path pid = dir.resolve("pid");
+    Path written = dir.resolve("pid.tmp");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            "sh",
+            "-c",
+            "timeout 60 sh -c 'echo $$ > %s && mv %s %s && exec sleep 60' &"
+                .formatted(written, written, pid));
+    try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pid));
+      String worker = Files.readString(pid).strip();
+      group.leaderExit().join();
+      assertThat(GroupMembers.groupOf(Long.parseLong(worker)))
+          .as("in a group of its own")
+          .hasValueSatisfying(g -> assertThat(g).isNotEqualTo(group.pgid()));
+
+      assertThat(group.alive()).as("COMMAND's work still runs").isTrue();
+      List<Boolean> frozenWhenReported = new ArrayList<>();
+      assertThat(group.stop(Duration.ofSeconds(5), () -> frozenWhenReported.add(frozen(worker))))
+          .isTrue();
+      assertThat(frozenWhenReported).containsExactly(true);
+      assertThat(GroupMembers.alive(Long.parseLong(worker))).isFalse();
+      assertThat(group.alive()).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("launchers")
   void exitCodeAndArgumentsPassThroughTheLauncher(Launcher launcher) throws Exception {
     ProcessBuilder builder = new ProcessBuilder("sh", "-c", "exit $#", "-", "-x", "--", "y");
     try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
