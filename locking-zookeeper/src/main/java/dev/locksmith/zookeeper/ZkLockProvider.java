@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
@@ -55,6 +56,9 @@ public final class ZkLockProvider implements LockProvider {
   private volatile boolean closed;
   // Between SUSPENDED (or LOST) and RECONNECTED: a lease kept then is reported lost at once.
   private volatile boolean suspended;
+  // How many times the session was lost: a take that straddles a loss may hold a node of the
+  // session that ended, though RECONNECTED has cleared suspended by the time it is kept.
+  private final AtomicLong sessionsLost = new AtomicLong();
   // Tests only: runs with a granted lock's id before the provider keeps its lease.
   private volatile Consumer<String> beforeKeep = lockId -> {};
 
@@ -113,10 +117,11 @@ public final class ZkLockProvider implements LockProvider {
     checkOpen();
     try {
       // Never waits, so it answers no interrupt (the SPI's rule).
+      long lostBefore = sessionsLost.get();
       Optional<Held> taken =
           Uninterruptibly.call(
               () -> Optional.ofNullable(queue.take(request, false, System.nanoTime())));
-      return Optional.ofNullable(keep(taken.orElse(null)));
+      return Optional.ofNullable(keep(taken.orElse(null), lostBefore));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LockProviderException(
@@ -129,10 +134,16 @@ public final class ZkLockProvider implements LockProvider {
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     checkOpen();
-    return Optional.ofNullable(keep(queue.take(request, true, Deadlines.nanosAfter(timeout))));
+    long lostBefore = sessionsLost.get();
+    return Optional.ofNullable(
+        keep(queue.take(request, true, Deadlines.nanosAfter(timeout)), lostBefore));
   }
 
-  private @Nullable LeaseGrant keep(@Nullable Held held) {
+  /**
+   * Keeps a lease just taken; reported lost at once when the connection is suspended now, or when
+   * the session was lost since the take began ({@code sessionsLostBefore}).
+   */
+  private @Nullable LeaseGrant keep(@Nullable Held held, long sessionsLostBefore) {
     if (held == null) {
       return null;
     }
@@ -144,6 +155,15 @@ public final class ZkLockProvider implements LockProvider {
       // gone over the leases: reported lost like them, or nothing would until LOST, which comes
       // later than the ensemble may expire the session.
       lost(held);
+    } else if (sessionsLost.get() != sessionsLostBefore) {
+      // The session was lost while the caller stalled after the last answer, and a new one has
+      // connected since: the node went with the old session (or, created in the new one, is given
+      // up), and nothing else would report the lease now.
+      lost(held);
+      if (leases.remove(held.data.ownerToken(), held)) {
+        held.endAt(null);
+        queue.deleteQuietly(held.path);
+      }
     }
     return held.grant();
   }
@@ -227,6 +247,9 @@ public final class ZkLockProvider implements LockProvider {
 
   private void connectionChanged(ConnectionState state) {
     if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
+      if (state == ConnectionState.LOST) {
+        sessionsLost.incrementAndGet();
+      }
       suspended = true;
       LOG.info("ZooKeeper {}: connection {}; every lease is reported lost", description, state);
       for (Held held : leases.values()) {

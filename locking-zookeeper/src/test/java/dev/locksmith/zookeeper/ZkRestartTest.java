@@ -16,9 +16,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -125,6 +130,52 @@ class ZkRestartTest {
 
         server.restart();
         // Once the session reconnects, its node goes: free long before its TTL.
+        assertThat(other.release(takeWithin(other, "late", Duration.ofSeconds(20)))).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void aLeaseTakenInASessionThatEndedBeforeItWasKeptIsReportedLostAndGivenUp() throws Exception {
+    Path data = Files.createTempDirectory("locksmith-zk-restart");
+    try (TestingServer server = TestZooKeeper.start(data);
+        CuratorFramework curator =
+            CuratorFrameworkFactory.builder()
+                .connectString(server.getConnectString())
+                .sessionTimeoutMs(2_000)
+                .connectionTimeoutMs(1_000)
+                .retryPolicy(new RetryOneTime(100))
+                .build()) {
+      List<ConnectionState> states = new CopyOnWriteArrayList<>();
+      curator.getConnectionStateListenable().addListener((client, state) -> states.add(state));
+      curator.start();
+      String url = ZkTestServers.url(server.getConnectString(), "expired", "");
+      try (ZkLockProvider holder = ZkLockProvider.builder(curator).basePath("/expired").build();
+          ZkLockProvider other = ZkLockProvider.create(url)) {
+        Set<String> lost = ConcurrentHashMap.newKeySet();
+        holder.onLeaseLost(grant -> lost.add(grant.lockId()));
+        CountDownLatch answered = new CountDownLatch(1);
+        CountDownLatch reconnected = new CountDownLatch(1);
+        holder.beforeKeep(
+            lockId -> {
+              answered.countDown();
+              awaitQuietly(reconnected);
+            });
+        CompletableFuture<Optional<LeaseGrant>> late =
+            CompletableFuture.supplyAsync(() -> holder.tryAcquire(LockRequest.of("late", TTL)));
+        assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // The session ends while the server is down; a new one connects after the restart.
+        server.stop();
+        await().atMost(Duration.ofSeconds(20)).until(() -> states.contains(ConnectionState.LOST));
+        server.restart();
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> states.get(states.size() - 1) == ConnectionState.RECONNECTED);
+        reconnected.countDown();
+
+        assertThat(late.get(10, TimeUnit.SECONDS)).isPresent();
+        assertThat(lost).as("its node went with the session it was taken in").contains("late");
         assertThat(other.release(takeWithin(other, "late", Duration.ofSeconds(20)))).isTrue();
       }
     }
