@@ -18,16 +18,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * frees the lock at once, and not forget it as one the server surely ended.
  */
 class LateRenewalReplyTest {
-  private static final Duration TTL = Duration.ofSeconds(3);
+  private static final Duration TTL = Duration.ofSeconds(1);
 
-  /** The renewal is sent this long after the grant's reply, with 0.5 s of the lease left. */
-  private static final Duration RENEWAL_AFTER = Duration.ofMillis(2_500);
+  /** The renewal lengthens the lease to this, so the server still holds it when the reply comes. */
+  private static final Duration RENEWED_TTL = Duration.ofSeconds(30);
 
-  /**
-   * Its reply is held this long: it arrives 4.5 s after the grant's reply, past the ttl and the
-   * client's 1 s grace, with 1 s of the renewed lease left on the server.
-   */
-  private static final Duration REPLY_DELAY = Duration.ofSeconds(2);
+  /** The renewal's reply is held this long: past the grant's ttl and the client's 1 s grace. */
+  private static final Duration REPLY_DELAY = Duration.ofMillis(2_500);
 
   @RegisterExtension final RunningServer server = new RunningServer();
 
@@ -38,10 +35,9 @@ class LateRenewalReplyTest {
             LockProviders.create(RunningServer.url(proxy, "?request-timeout=10s"));
         LockProvider observer = LockProviders.create(server.url())) {
       LeaseGrant grant = provider.tryAcquire(LockRequest.of("late-renewal", TTL)).orElseThrow();
-      Thread.sleep(RENEWAL_AFTER.toMillis()); // the time the scenario needs to pass
       proxy.delay(FaultProxy.Direction.TO_CLIENT, REPLY_DELAY);
 
-      LeaseGrant renewed = provider.renew(grant, TTL).orElseThrow();
+      LeaseGrant renewed = provider.renew(grant, RENEWED_TTL).orElseThrow();
       proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ZERO);
 
       assertThat(observer.status("late-renewal").currentHolder())
