@@ -160,10 +160,7 @@ public final class ZkLockProvider implements LockProvider {
       // connected since: the node went with the old session (or, created in the new one, is given
       // up), and nothing else would report the lease now.
       lost(held);
-      if (leases.remove(held.data.ownerToken(), held)) {
-        held.endAt(null);
-        queue.deleteQuietly(held.path);
-      }
+      giveUp(held);
     }
     return held.grant();
   }
@@ -264,13 +261,20 @@ public final class ZkLockProvider implements LockProvider {
       suspended = false;
       // Leases reported lost are given up: their nodes go, so that the queue moves on.
       for (Held held : leases.values()) {
-        if (held.lost() && leases.remove(held.data.ownerToken(), held)) {
-          held.endAt(null);
-          queue.deleteQuietly(held.path);
+        if (held.lost()) {
+          giveUp(held);
         }
       }
     }
     queue.wakeAll();
+  }
+
+  /** Forgets a lease and deletes its node, unless another thread gave it up first. */
+  private void giveUp(Held held) {
+    if (leases.remove(held.data.ownerToken(), held)) {
+      held.endAt(null);
+      queue.deleteQuietly(held.path);
+    }
   }
 
   private void lost(Held held) {
@@ -328,9 +332,8 @@ public final class ZkLockProvider implements LockProvider {
       if (held.detached() && !held.lost() && !held.grant().expired()) {
         keep = true;
         last = Math.max(last, held.grant().deadlineNanos());
-      } else if (leases.remove(held.data.ownerToken(), held)) {
-        held.endAt(null);
-        queue.deleteQuietly(held.path);
+      } else {
+        giveUp(held);
       }
     }
     if (!keep) {
