@@ -100,6 +100,20 @@ final class LeasedCommand {
       return exit;
     }
     String reason = Errors.clean(lost.join());
+    if (group.gone()) {
+      // Its last process exited about when the lease was lost, between two looks at the group:
+      // it may have outlived the lease, so the run counts as lost, but there is nothing to stop.
+      report(
+          err,
+          "lease on '"
+              + key
+              + "' lost ("
+              + reason
+              + ") as COMMAND's group ended; COMMAND exited with "
+              + group.leaderExit().join().exitValue()
+              + ", and its last process may have outlived the lease");
+      return lostExitCode;
+    }
     boolean gone =
         group.stop(
             grace,

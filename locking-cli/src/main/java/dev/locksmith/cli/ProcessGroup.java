@@ -208,7 +208,7 @@ final class ProcessGroup implements AutoCloseable {
    */
   boolean awaitEmpty(CompletableFuture<?> lost, Duration interval) {
     long pause = TimeUnit.MILLISECONDS.toNanos(1);
-    while (alive()) {
+    while (!gone()) {
       try {
         lost.get(Math.min(pause, interval.toNanos()), TimeUnit.NANOSECONDS);
         return false;
@@ -220,6 +220,17 @@ final class ProcessGroup implements AutoCloseable {
       } catch (java.util.concurrent.ExecutionException e) {
         return false;
       }
+    }
+    return true;
+  }
+
+  /**
+   * Whether no process of the group is alive now; once it is gone, the group is never signalled
+   * again (its pid may be reused).
+   */
+  boolean gone() {
+    if (alive()) {
+      return false;
     }
     emptied();
     return true;
@@ -233,7 +244,7 @@ final class ProcessGroup implements AutoCloseable {
     }
   }
 
-  /** Whether the group was found gone by {@link #awaitEmpty}: nothing of it is left to stop. */
+  /** Whether the group was found gone before a stop: nothing of it is left to stop. */
   synchronized boolean isEmptied() {
     return emptied;
   }

@@ -113,6 +113,71 @@ class RunLeaseLossTest {
         percentile(reportToGone, 99));
   }
 
+  /**
+   * A loss that comes after COMMAND's last process exited but before {@code run} looked at the
+   * group again: the group is gone, so nothing is signalled and the report says COMMAND ended. The
+   * run still counts as lost, since that process may have outlived the lease. Each round closes the
+   * server as soon as the background process is seen gone, which is usually before {@code run}'s
+   * next look (100 ms apart by then); a round whose look came first ends as a run that held its
+   * lease throughout, and rounds go on (at most 20) until two came the other way.
+   */
+  @Test
+  @Timeout(value = 2, unit = TimeUnit.MINUTES)
+  void aLossAsCommandsGroupEndsStopsNothingAndSaysCommandEnded() throws Exception {
+    int lossRounds = 0;
+    for (int round = 0; round < 20 && lossRounds < 2; round++) {
+      Path pidFile = dir.resolve("background-" + round);
+      StampedLines err = new StampedLines();
+      LockServer server = LockServer.builder().port(0).build();
+      int port = server.start();
+      CompletableFuture<Integer> exit;
+      try {
+        CommandLine line = Main.commandLine();
+        line.setErr(new PrintWriter(err, true));
+        String script =
+            "sleep 0.5 & echo $! > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile;
+        exit =
+            CompletableFuture.supplyAsync(
+                () ->
+                    line.execute(
+                        "run",
+                        "--url",
+                        "tcp://127.0.0.1:" + port,
+                        "--key",
+                        "ending",
+                        "--",
+                        "sh",
+                        "-c",
+                        script),
+                runs);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pidFile));
+        long background = Long.parseLong(Files.readString(pidFile).strip());
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(1))
+            .until(() -> !GroupMembers.alive(background));
+      } finally {
+        server.close();
+      }
+      int code = exit.get(30, TimeUnit.SECONDS);
+      if (code == 0) {
+        assertThat(err.texts()).as("round %d: a run that held its lease", round).isEmpty();
+        continue;
+      }
+      lossRounds++;
+      assertThat(code).as("round %d", round).isEqualTo(70);
+      assertThat(err.texts())
+          .as("round %d: stderr", round)
+          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .startsWith("locksmith: lease on 'ending' lost (")
+          .contains(
+              "as COMMAND's group ended; COMMAND exited with 0, and its last process may have"
+                  + " outlived the lease")
+          .doesNotContain("stopping COMMAND");
+    }
+    assertThat(lossRounds).as("rounds in which the loss came before run's next look").isPositive();
+  }
+
   private static List<Long> stepStarts(Path log) throws IOException {
     if (!Files.exists(log)) {
       return List.of();
