@@ -105,11 +105,8 @@ final class LeasedCommand {
       // it may have outlived the lease, so the run counts as lost, but there is nothing to stop.
       report(
           err,
-          "lease on '"
-              + key
-              + "' lost ("
-              + reason
-              + ") as COMMAND's group ended; COMMAND exited with "
+          lostLine(reason)
+              + " as COMMAND's group ended; COMMAND exited with "
               + group.leaderExit().join().exitValue()
               + ", and its last process may have outlived the lease");
       return lostExitCode;
@@ -120,11 +117,8 @@ final class LeasedCommand {
             () ->
                 report(
                     err,
-                    "lease on '"
-                        + key
-                        + "' lost ("
-                        + reason
-                        + "); stopping COMMAND: SIGTERM, and SIGKILL after --grace "
+                    lostLine(reason)
+                        + "; stopping COMMAND: SIGTERM, and SIGKILL after --grace "
                         + Durations.format(grace)));
     if (!gone) {
       report(
@@ -136,6 +130,10 @@ final class LeasedCommand {
               + " after SIGKILL (stuck in uninterruptible I/O?)");
     }
     return lostExitCode;
+  }
+
+  private String lostLine(String reason) {
+    return "lease on '" + key + "' lost (" + reason + ")";
   }
 
   /**

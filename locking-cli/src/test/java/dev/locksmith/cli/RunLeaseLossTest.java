@@ -62,24 +62,7 @@ class RunLeaseLossTest {
       CompletableFuture<Integer> exit;
       long closed;
       try {
-        CommandLine line = Main.commandLine();
-        line.setErr(new PrintWriter(err, true));
-        exit =
-            CompletableFuture.supplyAsync(
-                () ->
-                    line.execute(
-                        "run",
-                        "--url",
-                        "tcp://127.0.0.1:" + port,
-                        "--key",
-                        "loop",
-                        "--grace",
-                        "5s",
-                        "--",
-                        "sh",
-                        "-c",
-                        script),
-                runs);
+        exit = startRun(err, port, "loop", "--grace", "5s", "--", "sh", "-c", script);
         await()
             .atMost(Duration.ofSeconds(10))
             .pollInterval(Duration.ofMillis(5))
@@ -132,24 +115,9 @@ class RunLeaseLossTest {
       int port = server.start();
       CompletableFuture<Integer> exit;
       try {
-        CommandLine line = Main.commandLine();
-        line.setErr(new PrintWriter(err, true));
         String script =
             "sleep 0.5 & echo $! > " + pidFile + ".tmp; mv " + pidFile + ".tmp " + pidFile;
-        exit =
-            CompletableFuture.supplyAsync(
-                () ->
-                    line.execute(
-                        "run",
-                        "--url",
-                        "tcp://127.0.0.1:" + port,
-                        "--key",
-                        "ending",
-                        "--",
-                        "sh",
-                        "-c",
-                        script),
-                runs);
+        exit = startRun(err, port, "ending", "--", "sh", "-c", script);
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pidFile));
         long background = Long.parseLong(Files.readString(pidFile).strip());
         await()
@@ -176,6 +144,19 @@ class RunLeaseLossTest {
           .doesNotContain("stopping COMMAND");
     }
     assertThat(lossRounds).as("rounds in which the loss came before run's next look").isPositive();
+  }
+
+  /**
+   * Starts {@code locksmith run --url tcp://... --key KEY REST...}; its stderr goes to {@code err}.
+   */
+  private CompletableFuture<Integer> startRun(
+      StampedLines err, int port, String key, String... rest) {
+    CommandLine line = Main.commandLine();
+    line.setErr(new PrintWriter(err, true));
+    List<String> args =
+        new ArrayList<>(List.of("run", "--url", "tcp://127.0.0.1:" + port, "--key", key));
+    args.addAll(List.of(rest));
+    return CompletableFuture.supplyAsync(() -> line.execute(args.toArray(String[]::new)), runs);
   }
 
   private static List<Long> stepStarts(Path log) throws IOException {
