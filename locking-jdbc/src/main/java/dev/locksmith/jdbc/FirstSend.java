@@ -18,6 +18,14 @@ final class FirstSend {
     return nanos;
   }
 
+  /**
+   * Whether the first run sent its statement before {@code deadlineNanos} ({@link
+   * System#nanoTime}).
+   */
+  boolean before(long deadlineNanos) {
+    return sent && nanos - deadlineNanos < 0;
+  }
+
   /** How long ago, in microseconds, the first run sent its statement; 0 when none did. */
   long microsAgo() {
     return sent ? (System.nanoTime() - nanos) / 1_000 : 0;

@@ -151,7 +151,10 @@ final class LockCommands {
   /**
    * Ends a live lease. After a connection failure the retry ends the lease if this owner's row is
    * still there, so a release whose first run went through but whose reply was lost reports {@code
-   * true}, as that run would have.
+   * true}, as that run would have. When the row is another owner's by then (a waiter took the lock
+   * the first run freed), the lease counts as released if the first run was sent before its
+   * deadline: it was held until then, and ended on the store by that run or by its TTL, never by
+   * another owner while it was held.
    */
   boolean release(LeaseGrant lease) {
     FirstSend firstSend = new FirstSend();
@@ -163,7 +166,8 @@ final class LockCommands {
           return release(connection, sql, sql.release(), lease, -1);
         },
         (connection, sql) ->
-            release(connection, sql, sql.releaseOwned(), lease, heldSince(firstSend)));
+            release(connection, sql, sql.releaseOwned(), lease, heldSince(firstSend))
+                || firstSend.before(lease.deadlineNanos()));
   }
 
   /**

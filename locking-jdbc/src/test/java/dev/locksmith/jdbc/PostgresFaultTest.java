@@ -7,9 +7,13 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PostgresFaultTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(1);
+  private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
 
   @Test
   void aFrozenPathFailsWithinTheTimeoutAndTheUnknownGrantIsEndedAfterwards() throws Exception {
@@ -80,6 +85,41 @@ class PostgresFaultTest {
       assertThat(Duration.ofNanos(renewed.deadlineNanos() - sent))
           .as("counted from the first run's send, not the retry's")
           .isLessThan(ttl.plus(lateReset.dividedBy(2)));
+    }
+  }
+
+  @Test
+  void aRetriedReleaseWhoseFirstRunFreedTheLockForAWaiterReportsReleased() throws Exception {
+    // The first run ends the lease and only its reply is lost; a waiter takes the lock before the
+    // retry, which then finds the waiter's row, not this owner's.
+    String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_retried_release"));
+    Duration lateReset = Duration.ofSeconds(1);
+    ExecutorService waiting = Executors.newSingleThreadExecutor();
+    try (FaultProxy proxy = Urls.proxyTo(url, 5432);
+        JdbcLockProvider faulty =
+            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=10s");
+        JdbcLockProvider other = JdbcLockProvider.create(url)) {
+      LeaseGrant lease =
+          faulty.tryAcquire(LockRequest.of("handed-on", Duration.ofSeconds(30))).orElseThrow();
+      Future<Optional<LeaseGrant>> waiter =
+          waiting.submit(
+              () ->
+                  other.acquire(LockRequest.of("handed-on", Duration.ofSeconds(30)), TEN_SECONDS));
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, lateReset);
+      proxy.loseNextReply();
+      boolean released = faulty.release(lease);
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ZERO);
+
+      assertThat(waiter.isDone()).as("the waiter took the lock before the retry").isTrue();
+      LeaseGrant next = waiter.get().orElseThrow();
+      assertThat(released).as("ended by its first run, while held").isTrue();
+      assertThat(other.status("handed-on").holder())
+          .as("the waiter holds it")
+          .isNotNull()
+          .extracting(LockStatus.Holder::fencingToken)
+          .isEqualTo(next.fencingToken());
+    } finally {
+      waiting.shutdownNow();
     }
   }
 
