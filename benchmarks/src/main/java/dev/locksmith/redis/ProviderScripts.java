@@ -1,5 +1,7 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.core.spi.LockRequest;
+import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.NullMarked;
 
@@ -27,26 +29,22 @@ public final class ProviderScripts {
     return LockKeys.of(prefix, lockId).lock();
   }
 
-  /** The acquire script's keys for {@code lockId}: the lease hash and the fencing counter. */
+  /** The acquire script's keys for {@code lockId}, as the provider sends them. */
   public static List<Object> acquireKeys(String prefix, String lockId) {
-    LockKeys keys = LockKeys.of(prefix, lockId);
-    return List.of(keys.lock(), keys.fence());
+    return LockKeys.of(prefix, lockId).forAcquire();
   }
 
-  /** The release script's keys for {@code lockId}: the lease hash and the release channel. */
+  /** The release script's keys for {@code lockId}, as the provider sends them. */
   public static List<Object> releaseKeys(String prefix, String lockId) {
-    LockKeys keys = LockKeys.of(prefix, lockId);
-    return List.of(keys.lock(), keys.channel());
+    return LockKeys.of(prefix, lockId).forRelease();
   }
 
-  /** The acquire script's arguments, as the provider sends them. */
-  public static Object[] acquireArgs(String ownerToken, long ttlMillis, String owner) {
-    return new Object[] {
-      ownerToken,
-      Long.toString(ttlMillis),
-      owner,
-      Long.toString(ttlMillis + LuaScripts.FENCE_MARGIN_MILLIS)
-    };
+  /** The acquire script's arguments for {@code lockId}, as the provider sends them. */
+  public static Object[] acquireArgs(
+      String lockId, String ownerToken, long ttlMillis, String owner) {
+    return ScriptArguments.acquire(
+            new LockRequest(lockId, ownerToken, Duration.ofMillis(ttlMillis), owner))
+        .toArray();
   }
 
   /** The release script's arguments, as the provider sends them. */

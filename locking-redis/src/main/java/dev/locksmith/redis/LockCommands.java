@@ -93,12 +93,7 @@ final class LockCommands {
     }
     String subject = MessageSubjects.lock(request.lockId());
     Scripts.Acked<List<Object>> acked =
-        callAcquire(
-            subject,
-            keys.lock(),
-            LuaScripts.ACQUIRE,
-            List.of(keys.lock(), keys.fence(), keys.abandoned()),
-            arguments);
+        callAcquire(subject, keys.lock(), LuaScripts.ACQUIRE, keys.forAcquire(), arguments);
     List<Object> reply = acked.reply();
     int expected = fold == null ? 2 : 3;
     if (reply == null || reply.size() != expected) {
@@ -225,7 +220,7 @@ final class LockCommands {
         keys.lock(),
         LuaScripts.RELEASE,
         RScript.ReturnType.LONG,
-        List.of(keys.lock(), keys.channel()),
+        keys.forRelease(),
         ScriptArguments.release(lease, releaseId).toArray());
   }
 

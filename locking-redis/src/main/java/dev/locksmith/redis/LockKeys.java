@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,6 +33,16 @@ record LockKeys(String lock, String fence, String channel, String abandoned) {
             ? prefix + ":{" + escape(lockId) + "}:"
             : prefix + ":{" + tag + "}:" + escape(lockId) + ":";
     return new LockKeys(base + "lock", base + "fence", base + "released", base + "abandoned");
+  }
+
+  /** The keys {@link LuaScripts#ACQUIRE} is run with, in its order. */
+  List<Object> forAcquire() {
+    return List.of(lock, fence, abandoned);
+  }
+
+  /** The keys {@link LuaScripts#RELEASE} is run with, in its order. */
+  List<Object> forRelease() {
+    return List.of(lock, channel);
   }
 
   /**

@@ -17,11 +17,13 @@ public final class FloorScripts {
   private final List<Object> acquireKeys;
   private final List<Object> releaseKeys;
   private final String routingKey;
+  private final String lockId;
 
   /** The floor for lock {@code lockId} under {@code prefix}, with the provider's key layout. */
   public FloorScripts(RedissonClient client, String prefix, String lockId) {
     this.script = client.getScript(org.redisson.client.codec.StringCodec.INSTANCE);
     this.routingKey = ProviderScripts.routingKey(prefix, lockId);
+    this.lockId = lockId;
     this.acquireKeys = ProviderScripts.acquireKeys(prefix, lockId);
     this.releaseKeys = ProviderScripts.releaseKeys(prefix, lockId);
   }
@@ -39,7 +41,7 @@ public final class FloorScripts {
             ProviderScripts.ACQUIRE,
             RScript.ReturnType.LIST,
             acquireKeys,
-            ProviderScripts.acquireArgs(ownerToken, ttlMillis, owner));
+            ProviderScripts.acquireArgs(lockId, ownerToken, ttlMillis, owner));
     return ((Number) reply.get(0)).longValue() == 1 ? ((Number) reply.get(1)).longValue() : -1;
   }
 
