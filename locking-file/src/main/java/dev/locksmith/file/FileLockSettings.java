@@ -1,5 +1,6 @@
 package dev.locksmith.file;
 
+import dev.locksmith.core.Durations;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.io.IOException;
 import java.net.URI;
@@ -98,6 +99,17 @@ record FileLockSettings(
           "parameter 'garbled-grace' must be at least 1s (it must outlast any write of a lock"
               + " file), was "
               + url.parameter("garbled-grace"));
+    }
+    if (garbledGrace.compareTo(skew.multipliedBy(2)) <= 0) {
+      // A live claim is at most half the grace old, and a clock apart by up to the skew from the
+      // file server's makes it look older by that much: it must still look younger than the grace.
+      throw url.error(
+          "parameter 'garbled-grace' ("
+              + Durations.format(garbledGrace)
+              + ") must be more than twice 'skew' ("
+              + Durations.format(skew)
+              + "): a take-over's claim counts as live for up to half of it, judged by clocks that"
+              + " may differ by up to 'skew'");
     }
     Duration renewMargin = url.durationParameter("renew-margin", DEFAULT_RENEW_MARGIN);
     boolean createDirs = url.booleanParameter("create-dirs", false);

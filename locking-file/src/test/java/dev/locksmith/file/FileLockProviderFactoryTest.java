@@ -95,6 +95,11 @@ class FileLockProviderFactoryTest {
         .hasMessageContaining("'poll-max' must be positive");
     assertThatThrownBy(() -> LockProviders.create(base + "?garbled-grace=10ms"))
         .hasMessageContaining("'garbled-grace' must be at least 1s");
+    assertThatThrownBy(() -> LockProviders.create(base + "?skew=20s"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("'garbled-grace' (30s) must be more than twice 'skew' (20s)");
+    assertThatThrownBy(() -> LockProviders.create(base + "?skew=5s&garbled-grace=10s"))
+        .hasMessageContaining("'garbled-grace' (10s) must be more than twice 'skew' (5s)");
   }
 
   @Test

@@ -205,7 +205,7 @@ class FileLockProviderTest {
 
   @Test
   void aTruncatedLockFileCountsAsHeldUntilTheGarbledGraceThenIsTakenOver() throws Exception {
-    FileLockProvider a = provider("garbled-grace=1s");
+    FileLockProvider a = provider("skew=0ms&garbled-grace=1s");
     LeaseGrant first = a.tryAcquire(request("torn", LONG)).orElseThrow();
     Path lock = LockFileNames.of(dir, "torn").lock();
     byte[] full = Files.readAllBytes(lock);
@@ -225,7 +225,7 @@ class FileLockProviderTest {
 
   @Test
   void anEmptyLockFileLeftByACrashBeforeTheWriteIsHandled() throws Exception {
-    FileLockProvider a = provider("garbled-grace=1s");
+    FileLockProvider a = provider("skew=0ms&garbled-grace=1s");
     Path lock = LockFileNames.of(dir, "empty").lock();
     Files.createFile(lock);
 
@@ -378,7 +378,7 @@ class FileLockProviderTest {
 
   @Test
   void aFileWrittenByHandIsNotMistakenForALease() throws Exception {
-    FileLockProvider a = provider("garbled-grace=1s");
+    FileLockProvider a = provider("skew=0ms&garbled-grace=1s");
     Path lock = LockFileNames.of(dir, "hand").lock();
     Files.writeString(lock, "locked by ops\n", StandardCharsets.UTF_8);
     assertThat(a.tryAcquire(request("hand", LONG))).isEmpty();
