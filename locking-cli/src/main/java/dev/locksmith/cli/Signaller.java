@@ -22,8 +22,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>It also guards the group ({@link #guard}): when its stdin ends without {@link #close} having
  * said so first, {@code run} died without stopping COMMAND (SIGKILL, the OOM killer), and its lease
- * renewals with it, so the shell sends SIGKILL to the group before it exits: nothing COMMAND
- * started outlives {@code run} by more than the shell's read.
+ * renewals with it, so the shell sends SIGKILL to the group before it exits, and, where there is
+ * {@code pkill}, to the processes of COMMAND's session that moved to groups of their own (GNU
+ * {@code timeout}, job control): nothing COMMAND started outlives {@code run} by more than the
+ * shell's read, except what left the session on purpose ({@code setsid}).
  */
 final class Signaller implements AutoCloseable {
   private static final String LOOP =
@@ -31,7 +33,15 @@ final class Signaller implements AutoCloseable {
           + " case $pgid in guard) guard=$signals; continue;; end) guard=; break;; esac; rc=1;"
           + " for s in $signals; do %1$s -s \"$s\" -- \"-$pgid\" 2>/dev/null && rc=0; done;"
           + " echo $rc; done;"
-          + " if [ -n \"$guard\" ]; then %1$s -s KILL -- \"-$guard\" 2>/dev/null; fi";
+          + " if [ -n \"$guard\" ]; then %1$s -s KILL -- \"-$guard\" 2>/dev/null;%2$s fi";
+
+  /**
+   * What the guard does after the SIGKILL to the group, where {@code pkill} is found ({@code %s}):
+   * freezes, twice so that a process forked during the first look is caught too, then kills every
+   * process left in COMMAND's session, which COMMAND leads: those in groups of their own.
+   */
+  private static final String SESSION_KILL =
+      " for s in STOP STOP KILL; do %s --signal \"$s\" -s \"$guard\" 2>/dev/null; done;";
 
   private final @Nullable Process shell;
   private final @Nullable Writer requests;
@@ -53,10 +63,14 @@ final class Signaller implements AutoCloseable {
   /** Starts the signalling shell; without one, signals are sent by starting {@code kill}. */
   static Signaller start() {
     Optional<Path> bash = Executables.onPath("bash", "/bin/bash", "/usr/bin/bash");
+    String session =
+        Executables.onPath("pkill", "/usr/bin/pkill", "/bin/pkill")
+            .map(pkill -> SESSION_KILL.formatted("'" + pkill + "'"))
+            .orElse("");
     List<String> command =
         bash.isPresent()
-            ? List.of(bash.get().toString(), "-c", LOOP.formatted("kill"))
-            : List.of("sh", "-c", LOOP.formatted("'" + Signals.program() + "'"));
+            ? List.of(bash.get().toString(), "-c", LOOP.formatted("kill", session))
+            : List.of("sh", "-c", LOOP.formatted("'" + Signals.program() + "'", session));
     try {
       return new Signaller(
           new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());

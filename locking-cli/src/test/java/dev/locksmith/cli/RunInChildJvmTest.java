@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,25 +88,48 @@ class RunInChildJvmTest {
 
   @Test
   void commandDoesNotOutliveARunThatWasKilled() throws Exception {
+    assertNothingOutlivesAKilledRun("while :; do sleep 0.05; done", null);
+  }
+
+  @Test
+  void processesThatMovedToAGroupOfTheirOwnDoNotOutliveARunThatWasKilled() throws Exception {
+    // GNU timeout runs its command in a new group of COMMAND's session.
+    Path worker = dir.resolve("worker");
+    assertNothingOutlivesAKilledRun(
+        "timeout 60 sh -c 'echo $$ > %1$s.tmp && mv %1$s.tmp %1$s && exec sleep 60' &"
+                .formatted(worker)
+            + " while :; do sleep 0.05; done",
+        worker);
+  }
+
+  /**
+   * Runs {@code sh -c 'echo $$ > PIDFILE; SCRIPT'} under {@code run}, SIGKILLs {@code run}, and
+   * checks that COMMAND's group is gone soon after, and so is the process whose pid SCRIPT wrote to
+   * {@code worker}, if given.
+   */
+  private void assertNothingOutlivesAKilledRun(String script, @Nullable Path worker)
+      throws Exception {
     try (LockServer server = LockServer.builder().port(0).build()) {
       String url = "tcp://127.0.0.1:" + server.start();
       Path pidFile = dir.resolve("pid");
       try (ChildJvm run =
-          locksmith(
+          run(
               dir.resolve("stderr"),
-              "run",
-              "--url",
               url,
-              "--key",
               "killed",
               "--",
               "sh",
               "-c",
-              "echo $$ > " + pidFile + "; while :; do sleep 0.05; done")) {
+              "echo $$ > " + pidFile + "; " + script)) {
         await()
             .atMost(Duration.ofSeconds(30))
-            .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
+            .until(
+                () ->
+                    Files.exists(pidFile)
+                        && Files.size(pidFile) > 0
+                        && (worker == null || Files.exists(worker)));
         long pgid = Long.parseLong(Files.readString(pidFile).strip());
+        long workerPid = worker == null ? -1 : Long.parseLong(Files.readString(worker).strip());
         assertThat(GroupPs.liveMembers(pgid)).isNotEmpty();
         try {
           run.kill();
@@ -113,12 +137,19 @@ class RunInChildJvmTest {
           await()
               .atMost(Duration.ofSeconds(5))
               .untilAsserted(
-                  () ->
-                      assertThat(GroupPs.liveMembers(pgid))
-                          .as("COMMAND's group after run got SIGKILL")
-                          .isEmpty());
+                  () -> {
+                    assertThat(GroupPs.liveMembers(pgid))
+                        .as("COMMAND's group after run got SIGKILL")
+                        .isEmpty();
+                    assertThat(workerPid < 0 || !GroupMembers.alive(workerPid))
+                        .as("COMMAND's process in a group of its own after run got SIGKILL")
+                        .isTrue();
+                  });
         } finally {
           new ProcessBuilder("kill", "-KILL", "--", "-" + pgid).start().waitFor();
+          if (workerPid > 0) {
+            new ProcessBuilder("kill", "-KILL", Long.toString(workerPid)).start().waitFor();
+          }
         }
       }
     }
