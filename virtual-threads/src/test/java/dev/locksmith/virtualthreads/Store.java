@@ -1,5 +1,7 @@
 package dev.locksmith.virtualthreads;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.testkit.jdbc.TestPostgres;
 import dev.locksmith.testkit.redis.RedisServerProcess;
@@ -8,6 +10,8 @@ import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.apache.curator.test.TestingServer;
 
 /** A lock store of each provider, started for one test on loopback, and its provider URL. */
@@ -22,6 +26,13 @@ enum Store {
   /** A started store; closing stops it. */
   interface Running extends AutoCloseable {
     String url();
+
+    /**
+     * Waits until what a run left behind in the background has ended: for Redis, the wake-up
+     * channels that linger after their last waiter, so that Redisson's unsubscribe path has run
+     * (and loaded its classes) before a measured run.
+     */
+    default void settle() {}
 
     @Override
     void close() throws Exception;
@@ -40,7 +51,28 @@ enum Store {
       }
       case REDIS -> {
         RedisServerProcess redis = TestRedis.startDedicated();
-        yield running(redis.url(), redis::close);
+        Running running = running(redis.url(), redis::close);
+        yield new Running() {
+          @Override
+          public String url() {
+            return running.url();
+          }
+
+          @Override
+          public void settle() {
+            await()
+                .atMost(Duration.ofSeconds(30))
+                .until(
+                    () ->
+                        redis.call("PUBSUB", "CHANNELS") instanceof List<?> subscribed
+                            && subscribed.isEmpty());
+          }
+
+          @Override
+          public void close() throws Exception {
+            running.close();
+          }
+        };
       }
       case POSTGRES -> {
         TestPostgres postgres = TestPostgres.start();
