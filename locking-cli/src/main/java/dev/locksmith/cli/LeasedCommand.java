@@ -100,9 +100,10 @@ final class LeasedCommand {
       return exit;
     }
     String reason = Errors.clean(lost.join());
-    if (group.gone()) {
+    if (group.leaderExited() && group.gone()) {
       // Its last process exited about when the lease was lost, between two looks at the group:
       // it may have outlived the lease, so the run counts as lost, but there is nothing to stop.
+      // (While COMMAND itself runs the group is alive: the freeze then waits for no look.)
       report(
           err,
           lostLine(reason)

@@ -104,6 +104,11 @@ final class ProcessGroup implements AutoCloseable {
     return leader.onExit();
   }
 
+  /** Whether COMMAND itself has exited; others in its group may still run. */
+  boolean leaderExited() {
+    return !leader.isAlive();
+  }
+
   /** COMMAND's exit code; only after {@link #leaderExit()} completed. */
   int exitValue() {
     return leader.exitValue();

@@ -41,7 +41,7 @@ final class Signaller implements AutoCloseable {
    * process left in COMMAND's session, which COMMAND leads: those in groups of their own.
    */
   private static final String SESSION_KILL =
-      " for s in STOP STOP KILL; do %s --signal \"$s\" -s \"$guard\" 2>/dev/null; done;";
+      " for s in STOP STOP KILL; do %s -\"$s\" -s \"$guard\" 2>/dev/null; done;";
 
   private final @Nullable Process shell;
   private final @Nullable Writer requests;
