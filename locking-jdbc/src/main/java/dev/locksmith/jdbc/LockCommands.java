@@ -109,29 +109,46 @@ final class LockCommands {
   /**
    * Extends a live lease; idempotent, so retried after a connection failure. The new deadline
    * counts from the first run's send.
+   *
+   * <p>A shortening (to a minimum hold) whose first run was sent early enough for the end it asked
+   * for to come before the lease's deadline counts as done when its retry no longer finds this
+   * owner's lease: the lease was held at least until that end, by the first run or by its TTL, and
+   * has since ended, so a waiter may have taken the lock, as it should.
    */
   Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
     FirstSend firstSend = new FirstSend();
-    Connector.Work<Optional<LeaseGrant>> work =
+    return connector.call(
+        "renew",
+        lease.lockId(),
+        (connection, sql) -> renew(connection, sql, lease, ttl, firstSend),
         (connection, sql) -> {
-          try (PreparedStatement renew = connection.prepareStatement(sql.renew())) {
-            renew.setLong(1, LockIds.micros(ttl));
-            renew.setString(2, LockIds.stored(lease.lockId()));
-            renew.setString(3, lease.ownerToken());
-            renew.setLong(4, lease.fencingToken());
-            long sentAt = firstSend.mark();
-            if (renew.executeUpdate() != 1) {
-              return Optional.empty();
-            }
-            String notify = sql.wakeWaiters();
-            if (notify != null && lease.timeLeftAt(sentAt).compareTo(ttl) > 0) {
-              // Shortened (to a minimum hold): waiters sleep until the end they last read.
-              wakeWaiters(connection, notify, lease.lockId());
-            }
-            return Optional.of(lease.renewed(ttl, sentAt + ttl.toNanos()));
-          }
-        };
-    return connector.call("renew", lease.lockId(), work, work);
+          boolean shortenedInTime = firstSend.before(lease.deadlineNanos() - ttl.toNanos());
+          Optional<LeaseGrant> renewed = renew(connection, sql, lease, ttl, firstSend);
+          return renewed.isEmpty() && shortenedInTime
+              ? Optional.of(lease.renewed(ttl, firstSend.mark() + ttl.toNanos()))
+              : renewed;
+        });
+  }
+
+  private static Optional<LeaseGrant> renew(
+      Connection connection, LockSql sql, LeaseGrant lease, Duration ttl, FirstSend firstSend)
+      throws SQLException {
+    try (PreparedStatement renew = connection.prepareStatement(sql.renew())) {
+      renew.setLong(1, LockIds.micros(ttl));
+      renew.setString(2, LockIds.stored(lease.lockId()));
+      renew.setString(3, lease.ownerToken());
+      renew.setLong(4, lease.fencingToken());
+      long sentAt = firstSend.mark();
+      if (renew.executeUpdate() != 1) {
+        return Optional.empty();
+      }
+      String notify = sql.wakeWaiters();
+      if (notify != null && lease.timeLeftAt(sentAt).compareTo(ttl) > 0) {
+        // Shortened (to a minimum hold): waiters sleep until the end they last read.
+        wakeWaiters(connection, notify, lease.lockId());
+      }
+      return Optional.of(lease.renewed(ttl, sentAt + ttl.toNanos()));
+    }
   }
 
   /**

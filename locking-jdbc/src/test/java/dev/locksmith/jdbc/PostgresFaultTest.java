@@ -124,6 +124,47 @@ class PostgresFaultTest {
   }
 
   @Test
+  void aRetriedShorteningWhoseFirstRunLetAWaiterInReportsRenewed() throws Exception {
+    // A lease kept for its minimum hold is shortened; the first run shortens it and only its reply
+    // is lost. The reset that tells the client so is held until the shortened lease has ended and
+    // a waiter has taken the lock, so the retry finds the waiter's row, not this owner's.
+    String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_retried_shorten"));
+    Duration ttl = Duration.ofSeconds(2);
+    Duration holdLeft = Duration.ofMillis(100);
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try (FaultProxy proxy = Urls.proxyTo(url, 5432);
+        JdbcLockProvider faulty =
+            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=10s");
+        JdbcLockProvider other = JdbcLockProvider.create(url)) {
+      LeaseGrant lease = faulty.tryAcquire(LockRequest.of("held-on", ttl)).orElseThrow();
+      Future<Optional<LeaseGrant>> waiter =
+          threads.submit(() -> other.acquire(LockRequest.of("held-on", ttl), TEN_SECONDS));
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, TEN_SECONDS);
+      proxy.loseNextReply();
+      long sent = System.nanoTime();
+      Future<Optional<LeaseGrant>> shortening = threads.submit(() -> faulty.renew(lease, holdLeft));
+      LeaseGrant next = waiter.get(TEN_SECONDS.toSeconds(), TimeUnit.SECONDS).orElseThrow();
+      assertThat(shortening.isDone()).as("the reset is still held").isFalse();
+      long retried = System.nanoTime();
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ZERO);
+      Optional<LeaseGrant> shortened = shortening.get(TEN_SECONDS.toSeconds(), TimeUnit.SECONDS);
+
+      assertThat(shortened).as("held until the end it asked for, by its first run").isPresent();
+      assertThat(shortened.orElseThrow().deadlineNanos())
+          .as("the end the first run asked for, before the retry was sent")
+          .isGreaterThanOrEqualTo(sent + holdLeft.toNanos())
+          .isLessThan(retried);
+      assertThat(other.status("held-on").holder())
+          .as("the waiter holds it")
+          .isNotNull()
+          .extracting(LockStatus.Holder::fencingToken)
+          .isEqualTo(next.fencingToken());
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
   void aReplyHeldPastTheTtlComesBackWithADeadlineAlreadyPassed() throws Exception {
     String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_late"));
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
