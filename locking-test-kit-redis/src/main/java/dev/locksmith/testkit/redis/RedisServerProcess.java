@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@code redis-server} child process on a free loopback port, without persistence ({@code --save
  * "" --appendonly no}) unless the extra arguments say otherwise. It can be killed and restarted on
- * the same port, and is killed when the JVM exits.
+ * the same port, and is killed when the JVM exits: by a shutdown hook, and by a {@link DeathWatch}
+ * when the JVM is killed outright.
  */
 public final class RedisServerProcess implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RedisServerProcess.class);
@@ -42,6 +43,7 @@ public final class RedisServerProcess implements AutoCloseable {
   private final ReentrantLock mutex = new ReentrantLock();
   private int port;
   private @Nullable Process process;
+  private @Nullable DeathWatch watch;
   private boolean closed;
 
   private RedisServerProcess(
@@ -161,6 +163,7 @@ public final class RedisServerProcess implements AutoCloseable {
               .start();
       process = started;
       RUNNING.add(this);
+      watch = DeathWatch.over(started);
       awaitReady(started, log);
       LOG.info("redis-server {} ready on port {} (pid {})", binary, port, started.pid());
     } catch (IOException e) {
@@ -284,6 +287,11 @@ public final class RedisServerProcess implements AutoCloseable {
       Process current = process;
       if (current == null) {
         return;
+      }
+      DeathWatch running = watch;
+      if (running != null) {
+        running.stop();
+        watch = null;
       }
       current.destroyForcibly();
       try {
