@@ -76,7 +76,7 @@ final class Compensations {
                       keys.lock(),
                       LuaScripts.RELEASE_ABANDONED,
                       RScript.ReturnType.LONG,
-                      List.of(keys.lock(), keys.channel(), keys.abandoned()),
+                      keys.forCompensation(),
                       request.ownerToken(),
                       Long.toString(LuaScripts.TOMBSTONE_MILLIS),
                       Integer.toString(LuaScripts.ABANDONED_MARKS)))

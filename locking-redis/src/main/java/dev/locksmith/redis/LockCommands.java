@@ -133,8 +133,7 @@ final class LockCommands {
   }
 
   private Optional<List<Long>> acquireAllOnce(List<LockRequest> requests, List<LockKeys> keys) {
-    List<Object> scriptKeys =
-        ScriptArguments.keysOfEach(keys, LockKeys::lock, LockKeys::fence, LockKeys::abandoned);
+    List<Object> scriptKeys = ScriptArguments.keysOfEach(keys, LockKeys::forAcquire);
     List<Object> arguments = new ArrayList<>(4 * requests.size());
     for (LockRequest request : requests) {
       arguments.addAll(ScriptArguments.acquire(request));
@@ -180,7 +179,7 @@ final class LockCommands {
                     keys.lock(),
                     LuaScripts.RENEW,
                     RScript.ReturnType.LONG,
-                    List.of(keys.lock(), keys.channel()),
+                    keys.forRenew(),
                     ScriptArguments.renew(lease, ttl).toArray()));
     boolean renewed = acked.reply() != null && acked.reply() == 1L;
     if (renewed) {
@@ -231,7 +230,7 @@ final class LockCommands {
    */
   CompletableFuture<List<Boolean>> renewAll(
       List<LeaseGrant> leases, List<LockKeys> keys, List<Duration> ttls) {
-    List<Object> scriptKeys = ScriptArguments.keysOfEach(keys, LockKeys::lock, LockKeys::channel);
+    List<Object> scriptKeys = ScriptArguments.keysOfEach(keys, LockKeys::forRenew);
     List<Object> arguments = new ArrayList<>(3 * leases.size());
     for (int i = 0; i < leases.size(); i++) {
       arguments.addAll(ScriptArguments.renew(leases.get(i), ttls.get(i)));

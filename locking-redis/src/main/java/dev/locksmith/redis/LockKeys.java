@@ -35,14 +35,30 @@ record LockKeys(String lock, String fence, String channel, String abandoned) {
     return new LockKeys(base + "lock", base + "fence", base + "released", base + "abandoned");
   }
 
-  /** The keys {@link LuaScripts#ACQUIRE} is run with, in its order. */
+  /**
+   * The keys {@link LuaScripts#ACQUIRE} is run with, in its order; {@link LuaScripts#ACQUIRE_ALL}
+   * takes them for each lock.
+   */
   List<Object> forAcquire() {
     return List.of(lock, fence, abandoned);
+  }
+
+  /**
+   * The keys {@link LuaScripts#RENEW} is run with, in its order; {@link LuaScripts#RENEW_ALL} takes
+   * them for each lock.
+   */
+  List<Object> forRenew() {
+    return List.of(lock, channel);
   }
 
   /** The keys {@link LuaScripts#RELEASE} is run with, in its order. */
   List<Object> forRelease() {
     return List.of(lock, channel);
+  }
+
+  /** The keys {@link LuaScripts#RELEASE_ABANDONED} is run with, in its order. */
+  List<Object> forCompensation() {
+    return List.of(lock, channel, abandoned);
   }
 
   /**

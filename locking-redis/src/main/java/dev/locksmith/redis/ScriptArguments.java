@@ -12,16 +12,13 @@ final class ScriptArguments {
   private ScriptArguments() {}
 
   /**
-   * The keys of a script over several locks, the same ones of each lock in order: {@code lock1,
-   * ..., lock2, ...}, each lock's named by {@code each}.
+   * The keys of a script over several locks: those of each lock, named by {@code each}, one lock
+   * after the other ({@code lock1, fence1, ..., lock2, fence2, ...}).
    */
-  @SafeVarargs
-  static List<Object> keysOfEach(List<LockKeys> keys, Function<LockKeys, String>... each) {
-    List<Object> scriptKeys = new ArrayList<>(each.length * keys.size());
+  static List<Object> keysOfEach(List<LockKeys> keys, Function<LockKeys, List<Object>> each) {
+    List<Object> scriptKeys = new ArrayList<>();
     for (LockKeys lock : keys) {
-      for (Function<LockKeys, String> key : each) {
-        scriptKeys.add(key.apply(lock));
-      }
+      scriptKeys.addAll(each.apply(lock));
     }
     return scriptKeys;
   }
