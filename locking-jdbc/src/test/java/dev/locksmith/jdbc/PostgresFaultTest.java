@@ -113,11 +113,7 @@ class PostgresFaultTest {
       assertThat(waiter.isDone()).as("the waiter took the lock before the retry").isTrue();
       LeaseGrant next = waiter.get().orElseThrow();
       assertThat(released).as("ended by its first run, while held").isTrue();
-      assertThat(other.status("handed-on").holder())
-          .as("the waiter holds it")
-          .isNotNull()
-          .extracting(LockStatus.Holder::fencingToken)
-          .isEqualTo(next.fencingToken());
+      assertHolds(other, next);
     } finally {
       waiting.shutdownNow();
     }
@@ -154,14 +150,18 @@ class PostgresFaultTest {
           .as("the end the first run asked for, before the retry was sent")
           .isGreaterThanOrEqualTo(sent + holdLeft.toNanos())
           .isLessThan(retried);
-      assertThat(other.status("held-on").holder())
-          .as("the waiter holds it")
-          .isNotNull()
-          .extracting(LockStatus.Holder::fencingToken)
-          .isEqualTo(next.fencingToken());
+      assertHolds(other, next);
     } finally {
       threads.shutdownNow();
     }
+  }
+
+  private static void assertHolds(JdbcLockProvider provider, LeaseGrant lease) {
+    assertThat(provider.status(lease.lockId()).holder())
+        .as("the waiter holds it")
+        .isNotNull()
+        .extracting(LockStatus.Holder::fencingToken)
+        .isEqualTo(lease.fencingToken());
   }
 
   @Test
