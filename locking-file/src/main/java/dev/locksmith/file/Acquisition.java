@@ -174,6 +174,7 @@ final class Acquisition {
         throw e;
       }
       boolean settling = false;
+      boolean lost = false;
       try {
         String stamp = CounterFile.newStamp();
         hooks.beforeCounterStore(request.lockId(), token);
@@ -190,6 +191,7 @@ final class Acquisition {
           granted = settle(request, files, channel, record, counter.found(), startNanos, hooks);
           settling = false; // the counter is published again
         }
+        lost = granted.isEmpty();
         // An NFS client may report a failed write (a full share, a soft mount's EIO) only when
         // the file closes: closed here, such a failure cleans up as any other.
         hooks.beforeAcquireClose(request.lockId());
@@ -206,6 +208,11 @@ final class Acquisition {
                   + " counter on",
               request.lockId(),
               files.lock());
+          throw e;
+        }
+        if (lost) {
+          // The lock file is another holder's now: moving it away to look, even to put it back,
+          // would let a third process create one meanwhile, beside that holder.
           throw e;
         }
         // Never granted; remove the lock file only if it is still this caller's.

@@ -10,6 +10,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -322,6 +326,67 @@ class StaleWriterTest {
     assertOnlyTheCounterIsLeft("the lock file of the failed slow-path acquisition removed");
     grantAndRelease(others, issued);
     assertThat(issued).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
+  void anAcquisitionThatLostItsFileWhilePausedAndThenFailsToCloseLeavesTheNewHoldersFile()
+      throws Exception {
+    FileLockProvider holder = provider("skew=0ms");
+    FileLockProvider others = provider("skew=0ms");
+    LockFileNames.LockFiles files = LockFileNames.of(dir, ID);
+    Stopped paused =
+        acquireStoppedAt(
+            holder,
+            Duration.ofMillis(200),
+            pause ->
+                new TestHooks() {
+                  @Override
+                  public void beforeCounterStore(String lockId, long token) {
+                    pause.here();
+                  }
+
+                  @Override
+                  public void beforeAcquireClose(String lockId) {
+                    // An NFS client reports a write into a file another host deleted at close.
+                    throw new UncheckedIOException(new IOException("Stale file handle"));
+                  }
+                });
+    // Its lease runs out while it is stopped, and another takes the lock over.
+    LeaseGrant next = takeOver(others);
+
+    try (WatchService watch = dir.getFileSystem().newWatchService()) {
+      dir.register(
+          watch, StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_CREATE);
+      assertThatThrownBy(paused::resume).hasStackTraceContaining("Stale file handle");
+      assertThat(deletedBefore(watch, dir.resolve("resumed")))
+          .as("the new holder's lock file was never moved away")
+          .doesNotContain(files.lock().getFileName());
+    }
+    assertThat(LockRecord.decode(Files.readAllBytes(files.lock())).fencingToken())
+        .isEqualTo(next.fencingToken());
+    assertThat(others.release(next)).isTrue();
+  }
+
+  /**
+   * The names deleted (or renamed away) in the watched directory before {@code marker}, which this
+   * creates: the watch reports events in order, so none still to come happened before it.
+   */
+  private static List<Path> deletedBefore(WatchService watch, Path marker) throws Exception {
+    Files.createFile(marker);
+    List<Path> deleted = new ArrayList<>();
+    while (true) {
+      WatchKey key = watch.poll(20, TimeUnit.SECONDS);
+      assertThat(key).as("the watch saw the marker").isNotNull();
+      for (WatchEvent<?> event : key.pollEvents()) {
+        Path name = (Path) event.context();
+        if (event.kind() == StandardWatchEventKinds.ENTRY_DELETE) {
+          deleted.add(name);
+        } else if (marker.getFileName().equals(name)) {
+          return deleted;
+        }
+      }
+      key.reset();
+    }
   }
 
   @Test
