@@ -53,10 +53,15 @@ final class TakeOver {
     Path claim = null;
     int generation = 0;
     long nowMillis = System.currentTimeMillis();
+    // Others judge the claim's age from its modification time, set within the call that creates
+    // it: this stealer's time on it counts from before that call.
+    long claimedAt = 0;
     for (; generation < CLAIM_GENERATIONS; generation++) {
       Path candidate = files.claim(seen.identity(), generation);
+      long creating = System.nanoTime();
       if (directory.createEmpty(candidate)) {
         claim = candidate;
+        claimedAt = creating;
         break;
       } else {
         long age = directory.ageMillis(candidate, nowMillis);
@@ -71,7 +76,7 @@ final class TakeOver {
     if (claim == null) {
       return Outcome.BUSY;
     }
-    long claimedAt = System.nanoTime();
+    hooks.afterClaimCreate(lockId);
     try {
       Observed again = directory.read(files.lock());
       if (again == null || !again.identity().equals(seen.identity())) {

@@ -43,6 +43,12 @@ interface TestHooks {
   default void beforeSettlePublish(String lockId) {}
 
   /**
+   * A take-over has created its claim (the call that creates it may stall in its last round trips,
+   * after the file server set the claim's modification time), and has done nothing else yet.
+   */
+  default void afterClaimCreate(String lockId) {}
+
+  /**
    * A take-over has taken the fencing counter away (renamed it to its claim's name) and read it
    * while the stale lock file is still in place, and has not yet linked the new one in.
    */

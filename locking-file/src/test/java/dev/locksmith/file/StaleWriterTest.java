@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -326,6 +327,39 @@ class StaleWriterTest {
     assertOnlyTheCounterIsLeft("the lock file of the failed slow-path acquisition removed");
     grantAndRelease(others, issued);
     assertThat(issued).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
+  void aStealerStalledCreatingItsClaimPastHalfTheGarbledGraceClaimsAgainBeforeTakingOver()
+      throws Exception {
+    Duration garbledGrace = Duration.ofSeconds(1);
+    String query = "skew=0ms&garbled-grace=" + garbledGrace.toMillis() + "ms";
+    FileLockProvider stealer = provider(query);
+    FileLockProvider others = provider(query);
+    List<Long> issued = new ArrayList<>();
+    long last = grantAndRelease(others, issued);
+    writeDeadHolder(last + 1);
+    AtomicInteger claims = new AtomicInteger();
+    Stopped stalled =
+        acquireStoppedAt(
+            stealer,
+            LONG,
+            pause ->
+                new TestHooks() {
+                  @Override
+                  public void afterClaimCreate(String lockId) {
+                    claims.incrementAndGet();
+                    pause.here();
+                  }
+                });
+    // The stall itself: others count the claim's age from its creation, so at half the grace it
+    // has only the other half left before they may take the next generation.
+    Thread.sleep(garbledGrace.dividedBy(2).plusMillis(100).toMillis());
+
+    LeaseGrant granted = stalled.resume().orElseThrow();
+    assertThat(claims).as("gave the stalled claim up and took over on a new one").hasValue(2);
+    assertThat(granted.fencingToken()).isGreaterThan(last + 1);
+    assertThat(stealer.release(granted)).isTrue();
   }
 
   @Test
