@@ -3,6 +3,7 @@ package dev.locksmith.file;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.RenewalRequest;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,8 +116,15 @@ final class LeaseUpkeep {
         if (lease.deadlineNanos() - System.nanoTime() <= marginNanos) {
           return Optional.empty();
         }
-        hooks.beforeRenewWrite(lease.lockId());
-        directory.rewrite(channel, renewed.encode());
+        try {
+          hooks.beforeRenewWrite(lease.lockId());
+          directory.rewrite(channel, renewed.encode());
+        } catch (IOException | UncheckedIOException e) {
+          if (!putBack(channel, record, lease.lockId(), e)) {
+            return Optional.empty();
+          }
+          throw e;
+        }
       }
       // Only the name tells whether that file is still the lock file.
       if (!renewed.equals(directory.readRecord(files.lock()))) {
@@ -129,6 +137,29 @@ final class LeaseUpkeep {
       return Optional.of(lease.renewed(ttl, startNanos + ttl.toNanos()));
     } finally {
       stripe.unlock();
+    }
+  }
+
+  /**
+   * After a renewal's write failed, perhaps part-way, writes the record it replaced back, so that
+   * the lease holds until its deadline as before (the failure is then reported, and the renewal
+   * tried again). {@code false} when that fails too: the file may be left unreadable, which others
+   * take over once it is {@code garbled-grace} old, however long the lease had left, so the lease
+   * counts as lost.
+   */
+  private boolean putBack(
+      FileChannel channel, LockRecord replaced, String lockId, Exception failure) {
+    try {
+      directory.rewrite(channel, replaced.encode());
+      return true;
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+      LOG.warn(
+          "Renewing lock '{}' failed and its record could not be written back; others may take"
+              + " the lock file over once it is garbled-grace old, so the lease is lost: {}",
+          lockId,
+          failure.toString());
+      return false;
     }
   }
 

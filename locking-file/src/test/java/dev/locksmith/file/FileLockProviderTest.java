@@ -224,6 +224,41 @@ class FileLockProviderTest {
   }
 
   @Test
+  void aRenewalWhoseWriteFailsPartWayPutsTheRecordBackSoTheLeaseIsNotTakenOverAfterTheGrace()
+      throws Exception {
+    FileLockProvider a = provider("skew=0ms&garbled-grace=1s");
+    FileLockProvider b = provider("skew=0ms&garbled-grace=1s");
+    LeaseGrant lease = a.tryAcquire(request("torn-renewal", LONG)).orElseThrow();
+    Path lock = LockFileNames.of(dir, "torn-renewal").lock();
+    byte[] held = Files.readAllBytes(lock);
+    a.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeRenewWrite(String lockId) {
+            // The write fails part-way (a soft mount's EIO), leaving half a record.
+            try {
+              Files.write(lock, java.util.Arrays.copyOf(held, held.length / 2));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            throw new UncheckedIOException(new IOException("Input/output error"));
+          }
+        });
+
+    assertThatThrownBy(() -> a.renew(lease, LONG)).hasStackTraceContaining("Input/output error");
+
+    assertThat(LockRecord.decode(Files.readAllBytes(lock)))
+        .as("the record the renewal replaced, readable again")
+        .isEqualTo(LockRecord.decode(held));
+    Files.setLastModifiedTime(lock, FileTime.fromMillis(System.currentTimeMillis() - 5_000));
+    assertThat(b.tryAcquire(request("torn-renewal", LONG)))
+        .as("a live lease, not an unreadable file past the grace")
+        .isEmpty();
+    a.hooks(TestHooks.NONE);
+    assertThat(a.release(lease)).isTrue();
+  }
+
+  @Test
   void anEmptyLockFileLeftByACrashBeforeTheWriteIsHandled() throws Exception {
     FileLockProvider a = provider("skew=0ms&garbled-grace=1s");
     Path lock = LockFileNames.of(dir, "empty").lock();
