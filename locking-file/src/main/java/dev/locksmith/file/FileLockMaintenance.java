@@ -69,7 +69,9 @@ public final class FileLockMaintenance {
    * every host uses a version of the provider that floors tokens by the clock.
    *
    * @param directory the lock directory (the path of a {@code file:} provider URL)
-   * @param olderThan how long a lock must have been idle; at least {@link #MINIMUM_AGE}
+   * @param olderThan how long a lock must have been idle; at least {@link #MINIMUM_AGE}, and more
+   *     than half the largest {@code garbled-grace} of the providers on the directory, since a live
+   *     take-over claim may be that old
    * @return what was deleted and kept
    * @throws IllegalArgumentException when {@code olderThan} is below {@link #MINIMUM_AGE}
    * @throws IOException when the directory cannot be listed or a file cannot be renamed or deleted
