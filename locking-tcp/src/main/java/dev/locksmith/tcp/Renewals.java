@@ -64,6 +64,9 @@ final class Renewals {
       }
     } catch (ConnectionLostException e) {
       return Optional.empty();
+    } catch (RuntimeException e) {
+      unanswered(c, lease, ttl, p.sentNanos());
+      throw e;
     }
     return renewed(c, lease, ttl, hold, p.sentNanos(), reply);
   }
@@ -115,8 +118,16 @@ final class Renewals {
       List<String> lines,
       boolean[] hold) {
     List<ClientConnection.Pending> sent = c.sendAll(lines);
-    List<@Nullable Reply> got =
-        replies.awaitAll(sent, "a batch of " + lines.size() + " RENEW requests");
+    List<@Nullable Reply> got;
+    try {
+      got = replies.awaitAll(sent, "a batch of " + lines.size() + " RENEW requests");
+    } catch (RuntimeException e) {
+      for (int k = 0; k < sent.size(); k++) {
+        RenewalRequest request = requests.get(sentFor.get(k));
+        unanswered(c, request.lease(), request.ttl(), sent.get(k).sentNanos());
+      }
+      throw e;
+    }
     RuntimeException refusal = null;
     List<Integer> again = new ArrayList<>();
     for (int k = 0; k < sent.size(); k++) {
@@ -147,6 +158,16 @@ final class Renewals {
     if (refusal != null) {
       throw refusal;
     }
+  }
+
+  /**
+   * A renewal got no reply in time, and the server may have renewed the lease all the same: it is
+   * kept as renewed until now (not detached: a HOLD not known to have landed), so that it is not
+   * forgotten as ended before that renewal could have run out, and its release is still sent.
+   */
+  private static void unanswered(
+      ClientConnection c, LeaseGrant lease, Duration ttl, long sentNanos) {
+    c.leases().renewed(lease.renewed(ttl, sentNanos + ttl.toNanos()), System.nanoTime(), false);
   }
 
   private static String renewal(LeaseGrant lease, boolean hold) {

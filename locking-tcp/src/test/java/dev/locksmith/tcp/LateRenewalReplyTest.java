@@ -1,7 +1,10 @@
 package dev.locksmith.tcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
@@ -15,7 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A renewal whose reply arrives more than a ttl after the lease's previous reply, while the server
  * still holds the renewed lease: the client must keep the lease it renewed, so that its release
- * frees the lock at once, and not forget it as one the server surely ended.
+ * frees the lock at once, and not forget it as one the server surely ended; also when the reply
+ * came too late for the renewal, which then failed.
  */
 class LateRenewalReplyTest {
   private static final Duration TTL = Duration.ofSeconds(1);
@@ -47,6 +51,38 @@ class LateRenewalReplyTest {
       assertThat(observer.status("late-renewal").currentHolder())
           .as("freed at once, not held for the rest of its ttl")
           .isEmpty();
+    }
+  }
+
+  @Test
+  void aRenewalWhoseReplyCameTooLateIsStillReleasedOnTheServer() throws Exception {
+    try (FaultProxy proxy = server.proxy();
+        LockProvider provider =
+            LockProviders.create(RunningServer.url(proxy, "?request-timeout=1s"));
+        LockProvider observer = LockProviders.create(server.url())) {
+      long start = System.nanoTime();
+      LeaseGrant grant = provider.tryAcquire(LockRequest.of("timed-out", TTL)).orElseThrow();
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, REPLY_DELAY);
+      assertThat(observer.status("timed-out").currentHolder()).isPresent();
+
+      assertThatThrownBy(() -> provider.renew(grant, RENEWED_TTL))
+          .isInstanceOf(LockProviderException.class);
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ZERO);
+      // Past the grant's ttl and the client's grace, another grant on the connection lets the
+      // client forget the leases it takes for ended.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> System.nanoTime() - start > TTL.plusSeconds(1).plusMillis(200).toNanos());
+      LeaseGrant other = provider.tryAcquire(LockRequest.of("other", TTL)).orElseThrow();
+
+      assertThat(observer.status("timed-out").currentHolder())
+          .as("the server renewed the lease")
+          .hasValueSatisfying(h -> assertThat(h.fencingToken()).isEqualTo(grant.fencingToken()));
+      assertThat(provider.release(grant)).as("released by its owner").isTrue();
+      assertThat(observer.status("timed-out").currentHolder())
+          .as("freed at once, not held for the rest of the renewed ttl")
+          .isEmpty();
+      provider.release(other);
     }
   }
 }
