@@ -4,6 +4,7 @@ import static dev.locksmith.file.TestProviders.awaitGranted;
 import static dev.locksmith.file.TestProviders.request;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import java.io.IOException;
@@ -354,7 +355,11 @@ class StaleWriterTest {
                 });
     // The stall itself: others count the claim's age from its creation, so at half the grace it
     // has only the other half left before they may take the next generation.
-    Thread.sleep(garbledGrace.dividedBy(2).plusMillis(100).toMillis());
+    long stalledAt = System.nanoTime();
+    Duration stall = garbledGrace.dividedBy(2).plusMillis(100);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> System.nanoTime() - stalledAt > stall.toNanos());
 
     LeaseGrant granted = stalled.resume().orElseThrow();
     assertThat(claims).as("gave the stalled claim up and took over on a new one").hasValue(2);
