@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -40,6 +41,7 @@ final class LeaseQueue {
   private final Set<WakeSignal> waiters = ConcurrentHashMap.newKeySet();
   private final KnownParents parents = new KnownParents();
   private final HolderExpiry expiry;
+  private volatile Consumer<String> beforeWatch = path -> {};
 
   LeaseQueue(CuratorFramework client, ZkCalls calls, LockPaths paths, BooleanSupplier closed) {
     this.client = client;
@@ -247,12 +249,8 @@ final class LeaseQueue {
       return null;
     }
     String predecessor = paths.lease(id, queue.get(index - 1));
-    Stat watched =
-        call(
-            "wait",
-            id,
-            () -> client.checkExists().usingWatcher(new Wake(signal)).forPath(predecessor));
-    if (watched == null) {
+    beforeWatch.accept(predecessor);
+    if (!watch(id, predecessor, signal)) {
       return null;
     }
     long waitNanos = waitDeadline - System.nanoTime();
@@ -270,6 +268,32 @@ final class LeaseQueue {
     }
     at.touch = index == 1;
     return null;
+  }
+
+  /**
+   * Sets a watch that wakes {@code signal} when the node at {@code predecessor} changes or goes;
+   * {@code false} when it is gone already. A data watch, as Curator's own lock sets: the ensemble
+   * keeps an existence watch on a missing node until the session ends, and a sequential name never
+   * comes back.
+   */
+  private boolean watch(String id, String predecessor, WakeSignal signal)
+      throws InterruptedException {
+    return call(
+        "wait",
+        id,
+        () -> {
+          try {
+            client.getData().usingWatcher(new Wake(signal)).forPath(predecessor);
+            return true;
+          } catch (KeeperException.NoNodeException gone) {
+            return false;
+          }
+        });
+  }
+
+  /** Installs a hook that runs with the path of the node a waiter is about to watch; tests only. */
+  void beforeWatch(Consumer<String> hook) {
+    this.beforeWatch = hook;
   }
 
   /** Marks the node waiting again, which reads the ensemble's time of now. */

@@ -112,6 +112,14 @@ public final class ZkLockProvider implements LockProvider {
     this.beforeKeep = hook;
   }
 
+  /**
+   * Installs a hook that runs with the path of the node a waiter is about to watch, where a test
+   * deletes that node; tests only.
+   */
+  void beforeWatch(Consumer<String> hook) {
+    queue.beforeWatch(hook);
+  }
+
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     checkOpen();
