@@ -6,11 +6,6 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -63,18 +58,9 @@ class ZkWatchTest {
   }
 
   /** The paths the ensemble keeps watches on ({@code wchp}), over every session. */
-  private static List<String> watchedPaths(int port) {
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(5000);
-      OutputStream out = socket.getOutputStream();
-      out.write("wchp".getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      InputStream in = socket.getInputStream();
-      String reply = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-      assertThat(reply).as("a wchp reply").doesNotContain("not in the whitelist");
-      return reply.lines().filter(line -> line.startsWith("/")).toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  private static List<String> watchedPaths(int port) throws IOException {
+    String reply = TestZooKeeper.fourLetterWord(port, "wchp");
+    assertThat(reply).as("a wchp reply").doesNotContain("not in the whitelist");
+    return reply.lines().filter(line -> line.startsWith("/")).toList();
   }
 }

@@ -166,15 +166,31 @@ public final class TestZooKeeper {
   }
 
   private static String srvr(int port) {
+    try {
+      return fourLetterWord(port, "srvr");
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /**
+   * Sends a four-letter command, such as {@code srvr} or {@code wchp}, to the server on {@code
+   * port} of 127.0.0.1 and returns its whole reply. Commands other than {@code srvr} answer only
+   * when the system property {@code zookeeper.4lw.commands.whitelist} names them.
+   *
+   * @param port the server's client port
+   * @param word the command
+   * @return the server's reply
+   * @throws IOException when the server does not answer within 2 s
+   */
+  public static String fourLetterWord(int port, String word) throws IOException {
     try (Socket socket = new Socket("127.0.0.1", port)) {
       socket.setSoTimeout(2000);
       OutputStream out = socket.getOutputStream();
-      out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+      out.write(word.getBytes(StandardCharsets.US_ASCII));
       out.flush();
       InputStream in = socket.getInputStream();
       return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-    } catch (IOException e) {
-      return "";
     }
   }
 }
