@@ -161,13 +161,17 @@ final class Renewals {
   }
 
   /**
-   * A renewal got no reply in time, and the server may have renewed the lease all the same: it is
-   * kept as renewed until now (not detached: a HOLD not known to have landed), so that it is not
-   * forgotten as ended before that renewal could have run out, and its release is still sent.
+   * A renewal got no reply in time, and the server may have renewed the lease all the same: unless
+   * it would end sooner that way (a shortening), it is kept as renewed until now (not detached: a
+   * HOLD not known to have landed), so that it is not forgotten as ended before that renewal could
+   * have run out, and its release is still sent.
    */
   private static void unanswered(
       ClientConnection c, LeaseGrant lease, Duration ttl, long sentNanos) {
-    c.leases().renewed(lease.renewed(ttl, sentNanos + ttl.toNanos()), System.nanoTime(), false);
+    long now = System.nanoTime();
+    if (now + ttl.toNanos() - lease.deadlineNanos() > 0) {
+      c.leases().renewed(lease.renewed(ttl, sentNanos + ttl.toNanos()), now, false);
+    }
   }
 
   private static String renewal(LeaseGrant lease, boolean hold) {
