@@ -246,10 +246,12 @@ public record TcpServerStats(String server, Map<String, String> fields) {
     line(
         out,
         "since start",
-        "%,d grants, %,d releases, %,d released by a closed connection, %,d expired",
+        "%,d grants, %,d releases, %,d released by a closed connection, %,d kept after a close,"
+            + " %,d expired",
         grants(),
         releases(),
         count("disconnect_releases"),
+        count("kept_after_close"),
         expiries());
     line(
         out,

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A lease shortened to its minimum hold (a scheduled job's "hold at least this long") belongs to no
  * connection: it outlives its client's deliberate close and a connection cut hard, so a rolling
  * restart of the node that ran the job does not let another node run it again at once. Leases of
- * running work still end with their connection.
+ * running work still end at once when their client closes the connection.
  */
 class DetachedLeaseTest {
   private static final Duration MIN_HOLD = Duration.ofSeconds(2);
@@ -57,7 +57,7 @@ class DetachedLeaseTest {
   }
 
   @Test
-  void aLeaseOfRunningWorkEndsWithItsConnectionAtOnce() throws Exception {
+  void aLeaseOfRunningWorkEndsAtOnceWhenItsClientClosesTheConnection() throws Exception {
     try (LockProvider other = LockProviders.create(server.url())) {
       LockProvider holder = LockProviders.create(server.url());
       Locksmith locksmith = Locksmith.builder().defaultProvider(holder).build();

@@ -185,13 +185,13 @@ class TcpAsyncReleaseTest {
       provider.onLeaseLost(lost::add);
       proxy.freeze(FaultProxy.Direction.TO_CLIENT);
       CompletableFuture<Boolean> release = provider.releaseAsync(grant).toCompletableFuture();
-      proxy.resetAll();
-
-      assertThat(release.get(5, TimeUnit.SECONDS)).isTrue();
-      assertThat(lost).as("released with the connection, not lost").isEmpty();
       await()
           .atMost(Duration.ofSeconds(5))
           .until(() -> observer.status("async-dropped").currentHolder().isEmpty());
+      proxy.resetAll();
+
+      assertThat(release.get(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(lost).as("released, not lost").isEmpty();
     }
   }
 

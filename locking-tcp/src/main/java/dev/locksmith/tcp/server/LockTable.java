@@ -218,24 +218,36 @@ final class LockTable {
   }
 
   /**
-   * Releases a closed connection's attached leases at once and withdraws its waits; its detached
-   * leases stay held until their end.
+   * Withdraws a closed connection's waits and lets go of its leases. Its attached leases are
+   * released at once when the client ended the connection, which it then knows of; after a reset or
+   * a close by the server they stay held until their end, as detached leases always do, since the
+   * client may not hear of the close until long after (up to its silence bound) and takes them for
+   * held until then.
    *
    * @param closedNanos when the close was seen, the start of the hand-offs it causes
+   * @param endedByClient whether the client ended the connection ({@link Session#endedByClient})
    */
-  void sessionClosed(Session session, long closedNanos) {
+  void sessionClosed(Session session, long closedNanos, boolean endedByClient) {
     session.closed = true;
     long now = System.nanoTime();
     for (Waiter waiter : new ArrayList<>(session.waits.values())) {
       waits.withdraw(waiter);
     }
     int released = 0;
+    int kept = 0;
     LockEntry entry;
     while ((entry = session.attached) != null) {
-      leases.dropHolder(entry);
-      metrics.disconnectReleases.increment();
-      released++;
-      leases.passOn(entry, now, closedNanos);
+      if (endedByClient) {
+        leases.dropHolder(entry);
+        metrics.disconnectReleases.increment();
+        released++;
+        leases.passOn(entry, now, closedNanos);
+      } else {
+        session.unlink(entry);
+        entry.holder = null;
+        metrics.keptAfterClose.increment();
+        kept++;
+      }
     }
     int detached = 0;
     for (entry = session.detached; entry != null; ) {
@@ -247,11 +259,14 @@ final class LockTable {
       entry = next;
     }
     session.detached = null;
-    if (released > 0 || detached > 0) {
+    if (released > 0 || kept > 0 || detached > 0) {
       LOG.debug(
-          "Connection {} closed; released {} lease(s), {} detached lease(s) stay until their end",
+          "Connection {} closed ({}); released {} lease(s); {} lease(s) and {} detached lease(s) stay"
+              + " until their end",
           session,
+          endedByClient ? "by the client" : "not by the client",
           released,
+          kept,
           detached);
     }
   }

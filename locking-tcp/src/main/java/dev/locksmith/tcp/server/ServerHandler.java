@@ -108,7 +108,8 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
         server.admission().closed(closed.address, closed.authenticated);
       }
       long closedAt = System.nanoTime();
-      server.onCore(() -> server.table().sessionClosed(closed, closedAt));
+      boolean endedByClient = closed.endedByClient;
+      server.onCore(() -> server.table().sessionClosed(closed, closedAt, endedByClient));
     }
     ctx.fireChannelInactive();
   }
@@ -223,6 +224,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     }
     if (request instanceof Request.Quit) {
       current.closing = true;
+      current.endedByClient = true;
       toCore.enqueue(current, () -> current.sendAndClose(request.id() + " BYE"), null);
       return;
     }
@@ -271,6 +273,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     Session current = session;
     if (evt instanceof ChannelInputShutdownEvent && current != null) {
       current.inputShutdown = true;
+      current.endedByClient = true;
       drain(ctx, current, true);
     } else if (evt instanceof IdleStateEvent && current != null) {
       LOG.debug("Connection {} idle for {}; closing it", current, settings.idleTimeout());

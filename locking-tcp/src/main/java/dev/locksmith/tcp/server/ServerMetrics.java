@@ -27,6 +27,10 @@ final class ServerMetrics {
   final LongAdder grants = new LongAdder();
   final LongAdder releases = new LongAdder();
   final LongAdder disconnectReleases = new LongAdder();
+
+  /** Leases of running work kept until their end because the client did not end the connection. */
+  final LongAdder keptAfterClose = new LongAdder();
+
   final LongAdder expiries = new LongAdder();
   final LongAdder refusedAuths = new LongAdder();
   final LongAdder authTimeouts = new LongAdder();
@@ -64,6 +68,8 @@ final class ServerMetrics {
         + releases.sum()
         + " disconnect_releases="
         + disconnectReleases.sum()
+        + " kept_after_close="
+        + keptAfterClose.sum()
         + " expiries="
         + expiries.sum()
         + " refused_auths="
@@ -126,6 +132,11 @@ final class ServerMetrics {
     counter(out, "locksmith_server_releases_total", "Leases released, by cause.");
     sample(out, "locksmith_server_releases_total{cause=\"request\"}", releases.sum());
     sample(out, "locksmith_server_releases_total{cause=\"disconnect\"}", disconnectReleases.sum());
+    counter(
+        out,
+        "locksmith_server_kept_after_close_total",
+        "Leases of running work kept until their end after a connection the client did not end.",
+        keptAfterClose.sum());
     counter(out, "locksmith_server_expiries_total", "Leases that ran out.", expiries.sum());
     counter(
         out,

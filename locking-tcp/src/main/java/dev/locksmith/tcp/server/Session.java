@@ -25,9 +25,9 @@ import org.jspecify.annotations.Nullable;
  * authentication flag, error count and closing flags belong to the connection's event loop.
  *
  * <p>The leases the connection holds are kept in two intrusive lists threaded through the {@link
- * LockEntry} objects: the attached ones, released when the connection closes, and the detached ones
- * (shortened to a minimum hold), which stay held until their end and only lose the connection they
- * may be renewed or released over.
+ * LockEntry} objects: the attached ones, released when the client ends the connection (see {@link
+ * #endedByClient}), and the detached ones (shortened to a minimum hold), which stay held until
+ * their end and only lose the connection they may be renewed or released over.
  */
 final class Session {
   final Channel channel;
@@ -75,6 +75,15 @@ final class Session {
 
   /** Set when the client shut down its sending side (half-close); event loop only. */
   boolean inputShutdown;
+
+  /**
+   * Set when the client ended the connection itself: it sent QUIT or shut down its sending side
+   * (which a client process does when it closes the connection or dies). Only then does the client
+   * surely know the connection is gone, so only then are its leases of running work released at
+   * once when it closes; after a reset or a close by the server they stay until their end. Event
+   * loop only.
+   */
+  boolean endedByClient;
 
   /** Replies collected while the core thread answers a batch; core thread only. */
   private @Nullable StringBuilder outbox;
