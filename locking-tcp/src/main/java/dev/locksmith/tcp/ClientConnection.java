@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -45,6 +46,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private final AtomicLong ids;
   private final long pingMillis;
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+  private final AnnouncedDelays delays = new AnnouncedDelays();
   private final ConnectionLeases leases;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final LongAdder writes = new LongAdder();
@@ -168,6 +170,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
               .schedule(
                   () -> {
                     if (pending.remove(p.id, p)) {
+                      delays.forget(p.id);
                       p.reply.completeExceptionally(
                           new TimeoutException(
                               "no reply to request " + p.id + " from " + description));
@@ -182,6 +185,14 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     p.reply.whenComplete((reply, failure) -> timer.cancel(false));
   }
 
+  /**
+   * When the server said the answer to {@code p} would come ({@code * DELAYED}), on {@link
+   * System#nanoTime()}; empty if it did not.
+   */
+  OptionalLong answerDueAt(Pending p) {
+    return delays.dueAt(p.id);
+  }
+
   /** How many writes (each with its flush) this connection has made; for tests. */
   long writes() {
     return writes.sum();
@@ -189,6 +200,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
 
   private void failPending(Pending p) {
     pending.remove(p.id);
+    delays.forget(p.id);
     p.reply.completeExceptionally(lost(null));
   }
 
@@ -247,6 +259,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
       LOG.debug("Reply from {} to unknown request: {}", description, line);
       return;
     }
+    delays.forget(p.id);
     answered = true;
     p.reply.complete(reply);
   }
@@ -262,7 +275,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
               ? "the server speaks TLS only; add tls=true (and tls-ca=FILE) to the URL"
               : "server said BYE " + reply.rest();
       ctx.close();
-    } else {
+    } else if (!(reply.is("DELAYED") && delays.note(reply, pending::containsKey))) {
       LOG.warn("The {} says: {}", description, reply.line());
     }
   }

@@ -22,6 +22,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -189,7 +190,7 @@ final class ConnectionOpener {
       }
       String secret = settings.secret();
       if (secret != null) {
-        Reply reply = awaitAuth(c.send(RequestLines.auth(secret)), deadline);
+        Reply reply = awaitAuth(c, c.send(RequestLines.auth(secret)), deadline);
         if (!reply.is("OK") && !reply.rest().startsWith("AUTH ")) {
           // ERR LIMIT (the server is full) or anything else but a wrong secret: an outage.
           throw new LockProviderException(
@@ -211,16 +212,27 @@ final class ConnectionOpener {
     return c;
   }
 
-  private Reply awaitAuth(ClientConnection.Pending p, long deadline) {
+  /**
+   * The answer to AUTH by {@code deadline}, or by {@code connect-timeout} after the time the server
+   * said it would come ({@code * DELAYED}, for a wrong secret), if that is later.
+   */
+  private Reply awaitAuth(ClientConnection c, ClientConnection.Pending p, long deadline) {
+    long until = deadline;
     boolean interrupted = false;
     try {
       while (true) {
         try {
-          return Replies.await(p, deadline - System.nanoTime());
+          return Replies.await(p, until - System.nanoTime());
         } catch (InterruptedException e) {
           interrupted = true;
         } catch (TimeoutException e) {
-          throw ConnectFailures.authTimeout(settings, e);
+          OptionalLong due = c.answerDueAt(p);
+          long extended =
+              due.isPresent() ? due.getAsLong() + settings.connectTimeout().toNanos() : until;
+          if (extended - until <= 0) {
+            throw ConnectFailures.authTimeout(settings, e);
+          }
+          until = extended;
         }
       }
     } finally {

@@ -110,9 +110,11 @@ class MetricsTest {
     try (Socket socket = new Socket("127.0.0.1", port)) {
       socket.setSoTimeout(10_000);
       socket.getOutputStream().write("1 AUTH nope\n".getBytes(StandardCharsets.UTF_8));
-      return new BufferedReader(
-              new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8))
-          .readLine();
+      BufferedReader in =
+          new BufferedReader(
+              new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(in.readLine()).startsWith("* DELAYED 1 ");
+      return in.readLine();
     }
   }
 

@@ -50,14 +50,44 @@ class SecurityTest {
         assertThat(in.readLine()).startsWith("2 ERR AUTH authentication required");
         assertThat(in.readLine()).isEqualTo("3 OK");
         assertThat(in.readLine()).isEqualTo("4 PONG");
+        assertThat(in.readLine()).isEqualTo("* DELAYED 5 250");
         assertThat(in.readLine()).startsWith("5 ERR AUTH wrong secret");
         assertThat(in.readLine()).isNull();
       }
       try (Socket socket = new Socket("127.0.0.1", port)) {
         BufferedReader in = lines(socket);
         socket.getOutputStream().write("1 AUTH wrong\n2 PING\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(in.readLine()).isEqualTo("* DELAYED 1 500");
         assertThat(in.readLine()).startsWith("1 ERR AUTH wrong secret");
         assertThat(in.readLine()).isNull();
+      }
+    }
+  }
+
+  /**
+   * Wrong secrets in a row from one address are answered ever later (250 ms doubling), and the
+   * fourth in a row after 2 s: more than the provider's 1 s connect-timeout. The server says at
+   * once that the answer is delayed, so the provider waits for it and reports the rejected secret,
+   * not a server that did not answer.
+   */
+  @Test
+  void aWrongSecretAnsweredAfterTheConnectTimeoutIsStillReportedAsRejected() throws Exception {
+    try (LockServer server = RunningServer.start(b -> b.secret("s3cret"))) {
+      int port = server.port();
+      for (long delay = 250; delay <= 1000; delay *= 2) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+          BufferedReader in = lines(socket);
+          socket.getOutputStream().write("1 AUTH wrong\n".getBytes(StandardCharsets.UTF_8));
+          assertThat(in.readLine()).isEqualTo("* DELAYED 1 " + delay);
+          assertThat(in.readLine()).startsWith("1 ERR AUTH wrong secret");
+        }
+      }
+      try (LockProvider provider =
+          LockProviders.create(
+              "tcp://127.0.0.1:" + port + "?secret=wrong&connect-timeout=1s&request-timeout=1s")) {
+        assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("late-answer", TTL)))
+            .isInstanceOf(LockConfigurationException.class)
+            .hasMessageContaining("rejected the secret");
       }
     }
   }

@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
  * One connection's authentication, when the server has a secret: the deadline to authenticate, the
  * AUTH itself (moving the connection to the authenticated budget of {@link Admission}, or closing
  * it when that budget is full), and wrong secrets, answered only after the {@link AuthThrottle}'s
- * delay and then closed; until that answer the connection keeps its place in {@link Admission},
- * even if the client closes it first. Without a secret every AUTH is answered OK. Event loop only.
+ * delay (announced at once with {@code * DELAYED <id> <ms>}) and then closed; until that answer the
+ * connection keeps its place in {@link Admission}, even if the client closes it first. Without a
+ * secret every AUTH is answered OK. Event loop only.
  */
 final class Authentication {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
@@ -110,6 +111,12 @@ final class Authentication {
       current.admissionKeptForAnswer = true;
     } catch (RejectedExecutionException e) {
       ctx.close();
+      return;
     }
+    // Said at once, in request order, so that a client waiting for the answer within a deadline
+    // waits for it and reports a wrong secret, not a silent server. It tells a guesser nothing the
+    // missing OK does not: a right secret is answered at once.
+    String notice = "* DELAYED " + auth.id() + " " + delay;
+    toCore.enqueue(current, () -> current.send(notice), null);
   }
 }
