@@ -86,6 +86,16 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     return refused;
   }
 
+  /** Whether the server answered anything on this connection. */
+  boolean answeredAny() {
+    return answered;
+  }
+
+  /** Why the connection closed, if the server or the network said; null if it did not say. */
+  @Nullable String knownCloseReason() {
+    return closeReason;
+  }
+
   /** Why the connection closed, as the server or the network said; a placeholder while open. */
   String closeReason() {
     return Objects.requireNonNullElse(closeReason, "closed");

@@ -123,14 +123,22 @@ final class Connector {
 
   /**
    * Counts a connection that has ended: one the server refused at admission (a full server's {@code
-   * BYE too-many-connections}) is a failed attempt, backed off from like a refused connect, so a
-   * refusing server is not reconnected to on every call; any other end resets the back-off.
+   * BYE too-many-connections}) or closed before answering anything (a port forward without a
+   * backend) is a failed attempt, backed off from like a refused connect, so such a server is not
+   * reconnected to on every call; any other end resets the back-off.
    */
   private void countEnded(ClientConnection c) {
     if (c.refused()) {
       backOff(
           new LockProviderException(
               settings.server() + " refused the connection: " + c.closeReason()));
+    } else if (!c.answeredAny()) {
+      String reason = c.knownCloseReason();
+      backOff(
+          new LockProviderException(
+              settings.server()
+                  + " closed the connection before answering anything"
+                  + (reason == null ? "" : ": " + reason)));
     } else {
       failures = 0;
     }

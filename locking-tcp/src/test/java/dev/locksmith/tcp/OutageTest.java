@@ -30,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -270,38 +271,63 @@ class OutageTest {
       throws Exception {
     // What a full server does at admission: one BYE line, then the connection is closed.
     ServerSocket refusing = listener(50);
+    AtomicInteger accepted = acceptAndClose(refusing, "* BYE too-many-connections\n");
+    LockProvider provider = provider(refusing.getLocalPort(), "");
+
+    assertBackedOff(provider, accepted)
+        .contains("refused the connection: server said BYE too-many-connections");
+  }
+
+  @Test
+  void aServerThatClosesEveryConnectionAtOnceIsBackedOffFromNotReconnectedOnEveryCall()
+      throws Exception {
+    // A port forward or load balancer without a backend: it accepts and closes at once.
+    ServerSocket closing = listener(50);
+    AtomicInteger accepted = acceptAndClose(closing, "");
+    LockProvider provider = provider(closing.getLocalPort(), "");
+
+    assertBackedOff(provider, accepted).contains("closed the connection before answering");
+  }
+
+  /**
+   * Accepts every connection to {@code listener}, writes {@code line} and closes it, until the
+   * listener is closed; counts the connections.
+   */
+  private static AtomicInteger acceptAndClose(ServerSocket listener, String line) {
     AtomicInteger accepted = new AtomicInteger();
     Thread acceptor =
         new Thread(
             () -> {
               try {
                 while (true) {
-                  try (Socket socket = refusing.accept()) {
+                  try (Socket socket = listener.accept()) {
                     accepted.incrementAndGet();
-                    socket
-                        .getOutputStream()
-                        .write("* BYE too-many-connections\n".getBytes(StandardCharsets.UTF_8));
+                    socket.getOutputStream().write(line.getBytes(StandardCharsets.UTF_8));
                   }
                 }
               } catch (IOException e) {
                 // closed by the test
               }
             },
-            "refusing-acceptor");
+            "closing-acceptor");
     acceptor.setDaemon(true);
     acceptor.start();
-    LockProvider provider = provider(refusing.getLocalPort(), "");
+    return accepted;
+  }
 
+  /**
+   * Makes 30 calls, each of which must fail, in far less time than the back-off's first steps (100
+   * + 200 + 400 ms): without back-off each call would connect again. Returns the last failure's
+   * message, which says when the next attempt is due.
+   */
+  private static AbstractStringAssert<?> assertBackedOff(
+      LockProvider provider, AtomicInteger accepted) {
     List<String> failures = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       failures.add(failsWithin(Duration.ofSeconds(2), () -> provider.status("r")).getMessage());
     }
-    // 30 calls made in far less than the back-off's first steps (100 + 200 + 400 ms): without
-    // back-off each call would connect again.
     assertThat(accepted.get()).as("connections made for 30 calls").isBetween(1, 3);
-    assertThat(failures.get(failures.size() - 1))
-        .contains("refused the connection: server said BYE too-many-connections")
-        .contains("next attempt in");
+    return assertThat(failures.get(failures.size() - 1)).contains("next attempt in");
   }
 
   /**
