@@ -30,7 +30,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -270,30 +269,26 @@ class OutageTest {
   void aServerThatRefusesConnectionsAtAdmissionIsBackedOffFromNotReconnectedOnEveryCall()
       throws Exception {
     // What a full server does at admission: one BYE line, then the connection is closed.
-    ServerSocket refusing = listener(50);
-    AtomicInteger accepted = acceptAndClose(refusing, "* BYE too-many-connections\n");
-    LockProvider provider = provider(refusing.getLocalPort(), "");
-
-    assertBackedOff(provider, accepted)
-        .contains("refused the connection: server said BYE too-many-connections");
+    assertBackedOffFrom(
+        "* BYE too-many-connections\n",
+        "refused the connection: server said BYE too-many-connections");
   }
 
   @Test
   void aServerThatClosesEveryConnectionAtOnceIsBackedOffFromNotReconnectedOnEveryCall()
       throws Exception {
     // A port forward or load balancer without a backend: it accepts and closes at once.
-    ServerSocket closing = listener(50);
-    AtomicInteger accepted = acceptAndClose(closing, "");
-    LockProvider provider = provider(closing.getLocalPort(), "");
-
-    assertBackedOff(provider, accepted).contains("closed the connection before answering");
+    assertBackedOffFrom("", "closed the connection before answering anything");
   }
 
   /**
-   * Accepts every connection to {@code listener}, writes {@code line} and closes it, until the
-   * listener is closed; counts the connections.
+   * Against a listener that writes {@code line} to every connection and closes it, makes 30 calls,
+   * each of which must fail, in far less time than the back-off's first steps (100 + 200 + 400 ms):
+   * without back-off each call would connect again. The last failure says {@code why} and when the
+   * next attempt is due.
    */
-  private static AtomicInteger acceptAndClose(ServerSocket listener, String line) {
+  private void assertBackedOffFrom(String line, String why) throws IOException {
+    ServerSocket listener = listener(50);
     AtomicInteger accepted = new AtomicInteger();
     Thread acceptor =
         new Thread(
@@ -312,22 +307,14 @@ class OutageTest {
             "closing-acceptor");
     acceptor.setDaemon(true);
     acceptor.start();
-    return accepted;
-  }
+    LockProvider provider = provider(listener.getLocalPort(), "");
 
-  /**
-   * Makes 30 calls, each of which must fail, in far less time than the back-off's first steps (100
-   * + 200 + 400 ms): without back-off each call would connect again. Returns the last failure's
-   * message, which says when the next attempt is due.
-   */
-  private static AbstractStringAssert<?> assertBackedOff(
-      LockProvider provider, AtomicInteger accepted) {
     List<String> failures = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       failures.add(failsWithin(Duration.ofSeconds(2), () -> provider.status("r")).getMessage());
     }
     assertThat(accepted.get()).as("connections made for 30 calls").isBetween(1, 3);
-    return assertThat(failures.get(failures.size() - 1)).contains("next attempt in");
+    assertThat(failures.get(failures.size() - 1)).contains(why).contains("next attempt in");
   }
 
   /**
