@@ -16,7 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Scenario 3: a holder JVM killed with SIGKILL. A waiting JVM must get the lock within TTL +
  * renewal interval + skew allowance + 1 s (file, Redis: the dead holder's lease must run out), or
- * within 1 s on the TCP server (the dead connection releases at once).
+ * within 1 s on the TCP server (the system closes the dead process's connection, which releases its
+ * leases at once; had a reply been unread in its socket, the close would be a reset, and the lease
+ * would run out at its 1 s TTL, still within the bound).
  */
 class KilledHolderChaosTest {
   static final String TITLE = "Holder killed with SIGKILL";

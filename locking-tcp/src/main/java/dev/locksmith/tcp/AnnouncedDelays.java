@@ -14,7 +14,7 @@ import java.util.function.Predicate;
  */
 final class AnnouncedDelays {
   /** The longest delay believed; the server's longest is 5 s. */
-  static final long MAX_MILLIS = 60_000;
+  static final long MAX_MILLIS = 10_000;
 
   private final Map<String, Long> dueAt = new ConcurrentHashMap<>();
 

@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
 /**
  * One connection to the server, shared by all threads of a provider: requests carry ids and their
  * replies complete futures, in any order. The leases granted over it are recorded in its {@link
- * ConnectionLeases}; when it closes, those of running work are lost, because the server releases a
- * closed connection's leases at once, and each is reported to the loss listener before any pending
- * request fails. Leases the server detached (shortened to a minimum hold with HOLD) are not lost:
- * they stay held until their end.
+ * ConnectionLeases}; when it closes, those of running work are lost, because the server no longer
+ * holds them for this client (it releases them at once, or keeps them for no one until their end
+ * when the client did not end the connection), and each is reported to the loss listener before any
+ * pending request fails. Leases the server detached (shortened to a minimum hold with HOLD) are not
+ * lost: they stay held until their end.
  */
 final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
@@ -54,6 +55,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private volatile @Nullable String closeReason;
   private volatile boolean deliberate;
   private volatile boolean answered;
+  private volatile boolean heard;
   private volatile boolean refused;
   // Lines received, and whether a silence is being probed; event loop only.
   private long lines;
@@ -86,9 +88,9 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     return refused;
   }
 
-  /** Whether the server answered anything on this connection. */
-  boolean answeredAny() {
-    return answered;
+  /** Whether the server sent anything on this connection: a reply, a push line, a BYE. */
+  boolean heardAnything() {
+    return heard;
   }
 
   /** Why the connection closed, if the server or the network said; null if it did not say. */
@@ -259,6 +261,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, String line) {
     lines++;
+    heard = true;
     Reply reply = Reply.parse(line, System.nanoTime());
     if (reply.id().equals(Protocol.PUSH_ID)) {
       onPush(ctx, reply);

@@ -222,8 +222,8 @@ final class ConnectionLeases {
 
   /**
    * Forgets every lease, once the connection has closed, and reports those lost with it: neither
-   * being released (a lease whose RELEASE is in flight is released with the connection) nor expired
-   * nor detached (leases shortened to a minimum hold stay held on the server until their end).
+   * being released (a lease whose RELEASE is in flight goes with the connection) nor expired nor
+   * detached (leases shortened to a minimum hold stay held on the server until their end).
    *
    * @param deliberate the application closed the provider: the leases lost are logged at INFO, not
    *     as a failure

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * ConnectionOpener}) shared by the callers that come while it runs, and exponential back-off (100
  * ms doubling to 1 s; 5 s after the server rejected the secret) after failed attempts, during which
  * callers fail fast naming the last failure. A connection the server refuses at admission (a full
- * server's {@code BYE too-many-connections}) counts as a failed attempt.
+ * server's {@code BYE too-many-connections}) or closes before sending anything counts as a failed
+ * attempt.
  */
 final class Connector {
   private static final Logger LOG = LoggerFactory.getLogger(Connector.class);
@@ -123,8 +124,8 @@ final class Connector {
 
   /**
    * Counts a connection that has ended: one the server refused at admission (a full server's {@code
-   * BYE too-many-connections}) or closed before answering anything (a port forward without a
-   * backend) is a failed attempt, backed off from like a refused connect, so such a server is not
+   * BYE too-many-connections}) or closed before sending anything (a port forward without a backend)
+   * is a failed attempt, backed off from like a refused connect, so such a server is not
    * reconnected to on every call; any other end resets the back-off.
    */
   private void countEnded(ClientConnection c) {
@@ -132,12 +133,12 @@ final class Connector {
       backOff(
           new LockProviderException(
               settings.server() + " refused the connection: " + c.closeReason()));
-    } else if (!c.answeredAny()) {
+    } else if (!c.heardAnything()) {
       String reason = c.knownCloseReason();
       backOff(
           new LockProviderException(
               settings.server()
-                  + " closed the connection before answering anything"
+                  + " closed the connection before sending anything"
                   + (reason == null ? "" : ": " + reason)));
     } else {
       failures = 0;
@@ -212,11 +213,16 @@ final class Connector {
 
   /**
    * Waits for the attempt another caller is making. It started before this caller came and ends
-   * within {@code connect-timeout} of its start, so this returns or fails with it within {@code
-   * connect-timeout}; the wait is cut at twice that only should the attempt somehow hang.
+   * within {@code connect-timeout} of its start, or of the time the server said a wrong secret's
+   * answer would come ({@code * DELAYED}), so this returns or fails with it; the wait is cut at
+   * twice {@code connect-timeout} plus the longest announced delay believed, only should the
+   * attempt somehow hang.
    */
   private ClientConnection awaitAttempt(CompletableFuture<ClientConnection> theirs, long entered) {
-    long deadline = entered + 2 * settings.connectTimeout().toNanos();
+    long deadline =
+        entered
+            + 2 * settings.connectTimeout().toNanos()
+            + TimeUnit.MILLISECONDS.toNanos(AnnouncedDelays.MAX_MILLIS);
     boolean interrupted = false;
     try {
       while (true) {

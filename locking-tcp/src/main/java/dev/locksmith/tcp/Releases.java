@@ -94,7 +94,7 @@ final class Releases {
       LockProviderException e = Replies.failure(cause);
       if (e instanceof ConnectionLostException && !c.isOpen()) {
         LOG.debug(
-            "Connection lost while releasing '{}'; the server released it with the connection",
+            "Connection lost while releasing '{}'; the server lets go of it with the connection",
             lease.lockId());
         c.leases().forget(lease.ownerToken());
         return true;
@@ -131,8 +131,8 @@ final class Releases {
                     + ")"));
     if (unconfirmed > 0) {
       LOG.warn(
-          "Closing the provider for {}: {} release(s) unconfirmed after {}; the server releases"
-              + " those leases with the connection",
+          "Closing the provider for {}: {} release(s) unconfirmed after {}; the server lets go"
+              + " of those leases with the connection",
           settings,
           unconfirmed,
           ConnectFailures.requestTimeout(settings));

@@ -201,8 +201,9 @@ final class TcpLockProvider implements LockProvider {
    * lease stays tied to the connection.
    *
    * <p>Returns empty when the connection the lease was granted over has dropped, also while the
-   * request is in flight: the server released the lease with the connection, so it is lost (and
-   * reported to the {@link #onLeaseLost} callbacks).
+   * request is in flight: the server no longer holds the lease for this client (it released it with
+   * the connection, or keeps it for no one until its end), so it is lost (and reported to the
+   * {@link #onLeaseLost} callbacks).
    */
   @Override
   public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
@@ -236,8 +237,9 @@ final class TcpLockProvider implements LockProvider {
    * <p>Returns false at once when the client already knows the lease is gone: its connection
    * dropped (the lease was reported lost), or it was released, renewed to NOTHELD or pruned. When
    * the connection drops while the RELEASE is in flight, returns true: the lease was held on that
-   * connection when the RELEASE was sent, and the server releases every lease of a closed
-   * connection at once, so it is released either way (and not reported lost).
+   * connection when the RELEASE was sent, and the server either applied the RELEASE or lets go of
+   * the lease with the connection (at once, or at the lease's end when the client did not end the
+   * connection), so it is not reported lost.
    */
   @Override
   public boolean release(LeaseGrant lease) {
@@ -250,9 +252,9 @@ final class TcpLockProvider implements LockProvider {
    * <p>The RELEASE is written to the connection before this returns, and the stage completes from
    * its reply, on the provider's I/O thread, with what {@link #release} would give: true, false for
    * NOTHELD (or at once, without a request, for a lease the client already knows is gone), true
-   * when the connection drops after the RELEASE was sent (the server releases a closed connection's
-   * leases), and the same {@link LockProviderException} as {@link #release} when no reply comes
-   * within {@code request-timeout}.
+   * when the connection drops after the RELEASE was sent (the server lets go of a closed
+   * connection's leases), and the same {@link LockProviderException} as {@link #release} when no
+   * reply comes within {@code request-timeout}.
    *
    * <p>Ordering: every request of this provider goes over its one connection, in the order the
    * calls wrote them (a call that starts after this one returned writes after this RELEASE), and
@@ -312,9 +314,9 @@ final class TcpLockProvider implements LockProvider {
    *
    * <p>First waits up to {@code request-timeout} for the replies to releases sent by {@link
    * #releaseAsync} and completes their stages, failing those still unanswered. Then closes the
-   * connection: the server releases at once the leases of running work held over it (they are
-   * reported to the {@link #onLeaseLost} callbacks and logged at INFO), while leases kept for a
-   * minimum hold stay held until their end.
+   * connection, which releases at once the leases of running work held over it (they are reported
+   * to the {@link #onLeaseLost} callbacks and logged at INFO), while leases kept for a minimum hold
+   * stay held until their end.
    */
   @Override
   public void close() {

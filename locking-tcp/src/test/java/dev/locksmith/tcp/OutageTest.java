@@ -278,7 +278,7 @@ class OutageTest {
   void aServerThatClosesEveryConnectionAtOnceIsBackedOffFromNotReconnectedOnEveryCall()
       throws Exception {
     // A port forward or load balancer without a backend: it accepts and closes at once.
-    assertBackedOffFrom("", "closed the connection before answering anything");
+    assertBackedOffFrom("", "closed the connection before sending anything");
   }
 
   /**

@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The Locksmith lock server: leases in memory with server-side TTLs, FIFO waiters whose grants are
- * pushed, leases of running work released at once when their connection closes (leases shortened to
- * a minimum hold stay until their end), fencing tokens that keep increasing across restarts, limits
- * against hostile clients, and metrics. Usable in-process:
+ * pushed, leases of running work released at once when their client ends its connection (kept until
+ * their end when the connection ends otherwise, as leases shortened to a minimum hold always are),
+ * fencing tokens that keep increasing across restarts, limits against hostile clients, and metrics.
+ * Usable in-process:
  *
  * <pre>{@code
  * LockServer server = LockServer.builder().port(0).dataDir(dir).build();

@@ -62,6 +62,13 @@ final class LockTable {
     if (session.closed) {
       return;
     }
+    if (!session.channel.isActive()
+        && (request instanceof Request.Acquire || request instanceof Request.AcquireAll)) {
+      // The connection is gone and its close is queued behind this: a grant could never reach
+      // the client, and as a lease of a connection the client did not end it would stay until its
+      // end. Releases and renewals read before the close still apply.
+      return;
+    }
     long now = System.nanoTime();
     if (request instanceof Request.Acquire a) {
       acquire(session, a, now);
@@ -220,9 +227,10 @@ final class LockTable {
   /**
    * Withdraws a closed connection's waits and lets go of its leases. Its attached leases are
    * released at once when the client ended the connection, which it then knows of; after a reset or
-   * a close by the server they stay held until their end, as detached leases always do, since the
-   * client may not hear of the close until long after (up to its silence bound) and takes them for
-   * held until then.
+   * a close by the server they are detached and stay held until their end, since the client may not
+   * hear of the close until long after (up to its silence bound) and takes them for held until
+   * then. They count against {@code maxDetachedLeases} like any detached lease: beyond it they are
+   * released at once.
    *
    * @param closedNanos when the close was seen, the start of the hand-offs it causes
    * @param endedByClient whether the client ended the connection ({@link Session#endedByClient})
@@ -237,16 +245,14 @@ final class LockTable {
     int kept = 0;
     LockEntry entry;
     while ((entry = session.attached) != null) {
-      if (endedByClient) {
+      if (!endedByClient && leases.detach(entry, session)) {
+        metrics.keptAfterClose.increment();
+        kept++;
+      } else {
         leases.dropHolder(entry);
         metrics.disconnectReleases.increment();
         released++;
         leases.passOn(entry, now, closedNanos);
-      } else {
-        session.unlink(entry);
-        entry.holder = null;
-        metrics.keptAfterClose.increment();
-        kept++;
       }
     }
     int detached = 0;

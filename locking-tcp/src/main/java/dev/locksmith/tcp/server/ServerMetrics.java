@@ -28,7 +28,10 @@ final class ServerMetrics {
   final LongAdder releases = new LongAdder();
   final LongAdder disconnectReleases = new LongAdder();
 
-  /** Leases of running work kept until their end because the client did not end the connection. */
+  /**
+   * Leases of running work detached and kept until their end because the client did not end the
+   * connection (at shutdown too, though they end with the server then).
+   */
   final LongAdder keptAfterClose = new LongAdder();
 
   final LongAdder expiries = new LongAdder();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -64,6 +65,28 @@ class ConnectionEndTest {
       assertThat(holder.readUntilClosed()).isEqualTo("* BYE line-timeout");
 
       assertKeptUntilItsEnd(observer, "stalled", start);
+    }
+  }
+
+  @Test
+  void leasesKeptAfterACloseCountAgainstTheDetachedLimitAndBeyondItAreReleased() throws Exception {
+    try (LockServer small = RunningServer.start(b -> b.maxDetachedLeases(1));
+        LineClient observer = new LineClient(small.port())) {
+      LineClient holder = new LineClient(small.port());
+      acquire(holder, "first");
+      acquire(holder, "second");
+      holder.reset();
+
+      await()
+          .until(
+              () -> {
+                String stats = observer.call("n STATS");
+                return stats.contains(" connections=1 ") && stats.contains(" held=1 detached=1 ");
+              });
+      assertThat(List.of(observer.status("first"), observer.status("second")))
+          .as("one kept until its end, the other released at once")
+          .anySatisfy(status -> assertThat(status).startsWith("s HELD"))
+          .anySatisfy(status -> assertThat(status).isEqualTo("s FREE 0"));
     }
   }
 
