@@ -253,7 +253,9 @@ class ZkQueueTest {
     try (ZkLockProvider holder = provider();
         ZkLockProvider next = provider()) {
       String id = "late-touch";
-      holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(1))).orElseThrow();
+      // Long enough that the holder does not end its lease before the test has marked its node,
+      // also on a loaded machine (with 1 s, a CI run once found the node already gone).
+      holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(5))).orElseThrow();
       String lockNode = lockNode(id);
       String node = lockNode + "/" + curator.getChildren().forPath(lockNode).get(0);
       LeaseData data = LeaseData.decode(curator.getData().forPath(node));
