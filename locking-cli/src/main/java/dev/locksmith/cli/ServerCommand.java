@@ -90,6 +90,13 @@ final class ServerCommand implements Callable<Integer> {
   @Nullable Integer maxDetachedLeases;
 
   @Option(
+      names = "--max-restart-wait",
+      description =
+          "Longest a start on --data-dir waits for the leases of the run before to end before it"
+              + " grants any (default: 1h; 0s grants at once).")
+  @Nullable Duration maxRestartWait;
+
+  @Option(
       names = "--auth-timeout",
       description = "Close connections that have not authenticated within this time.")
   @Nullable Duration authTimeout;
@@ -233,6 +240,7 @@ final class ServerCommand implements Callable<Integer> {
         builder::maxUnauthenticatedPerAddress);
     set("--max-locks-per-connection", maxLocksPerConnection, builder::maxLocksPerConnection);
     set("--max-detached-leases", maxDetachedLeases, builder::maxDetachedLeases);
+    set("--max-restart-wait", maxRestartWait, builder::maxRestartWait);
     set("--auth-timeout", authTimeout, builder::authTimeout);
     set("--line-timeout", lineTimeout, builder::lineTimeout);
     set("--metrics-port", metricsPort, builder::metricsPort);

@@ -82,7 +82,9 @@ class StatusAndServerCommandTest {
                 "--max-locks-per-connection",
                 "100",
                 "--max-detached-leases",
-                "100")
+                "100",
+                "--max-restart-wait",
+                "30s")
             .output(log)
             .start()) {
       await()

@@ -24,6 +24,18 @@ final class ExpiryHeap {
     return size == 0 ? null : heap[0];
   }
 
+  /** The lease that ends last, or null when none is held; looks at every lease. */
+  @Nullable LockEntry last() {
+    LockEntry last = null;
+    for (int i = 0; i < size; i++) {
+      LockEntry entry = at(i);
+      if (last == null || entry.expiresAt - last.expiresAt > 0) {
+        last = entry;
+      }
+    }
+    return last;
+  }
+
   void add(LockEntry entry) {
     if (size == heap.length) {
       heap = Arrays.copyOf(heap, heap.length + (heap.length >> 1));

@@ -1,17 +1,10 @@
 package dev.locksmith.tcp.server;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -132,29 +125,16 @@ final class FencingSequence {
   }
 
   private static long read(Path file) throws IOException {
-    // A mark is at most 20 digits and a newline; read a little more to show what is there instead.
-    byte[] bytes;
-    try (InputStream in = Files.newInputStream(file)) {
-      bytes = in.readNBytes(64);
-    }
-    String text = new String(bytes, StandardCharsets.ISO_8859_1).strip();
-    long stored;
-    try {
-      stored = bytes.length < 64 ? Long.parseLong(text) : -1;
-    } catch (NumberFormatException e) {
-      stored = -1;
-    }
-    if (stored < 0) {
-      throw new IOException(
-          "fencing high-water mark file "
-              + file
-              + " is corrupt: '"
-              + (text.length() > 40 ? text.substring(0, 40) + "..." : text)
-              + "' is not a non-negative number. It should hold at least the highest fencing token"
-              + " the server issued: write such a number into it, or delete it to start from the"
-              + " clock (safe unless the clock was set back since those tokens were issued)");
-    }
-    return stored;
+    return StoredNumber.read(
+        file,
+        text ->
+            "fencing high-water mark file "
+                + file
+                + " is corrupt: '"
+                + text
+                + "' is not a non-negative number. It should hold at least the highest fencing token"
+                + " the server issued: write such a number into it, or delete it to start from the"
+                + " clock (safe unless the clock was set back since those tokens were issued)");
   }
 
   /**
@@ -254,7 +234,7 @@ final class FencingSequence {
         awaitClockPast(clock, last, 2 * MAX_WAIT_MICROS);
       }
       if (file != null && reservedUpTo > last) {
-        write(file, last);
+        StoredNumber.write(file, last);
         reservedUpTo = last;
       }
     } catch (IOException e) {
@@ -273,45 +253,11 @@ final class FencingSequence {
       return;
     }
     try {
-      write(target, upTo);
+      StoredNumber.write(target, upTo);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot persist fencing high-water mark " + upTo + " to " + target, e);
     }
     reservedUpTo = upTo;
-  }
-
-  private static void write(Path target, long mark) throws IOException {
-    Path temp = target.resolveSibling(FILE_NAME + ".tmp");
-    try (FileChannel channel =
-        FileChannel.open(
-            temp,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer bytes = ByteBuffer.wrap((mark + "\n").getBytes(StandardCharsets.US_ASCII));
-      while (bytes.hasRemaining()) {
-        channel.write(bytes);
-      }
-      channel.force(true);
-    }
-    try {
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-    }
-    syncDirectory(target.getParent());
-  }
-
-  private static void syncDirectory(@Nullable Path dir) {
-    if (dir == null) {
-      return;
-    }
-    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException e) {
-      // Some platforms cannot open a directory; the rename is still atomic there.
-      LOG.debug("Cannot fsync directory {}: {}", dir, e.toString());
-    }
   }
 }

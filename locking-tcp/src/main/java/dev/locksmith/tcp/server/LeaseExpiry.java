@@ -28,6 +28,16 @@ final class LeaseExpiry {
     this.ender = ender;
   }
 
+  /** How long the lease that ends last has left at {@code now}, rounded up; 0 when none is held. */
+  long latestLeftMillis(long now) {
+    LockEntry last = heap.last();
+    if (last == null) {
+      return 0;
+    }
+    long left = last.expiresAt - now;
+    return left <= 0 ? 0 : (left + 999_999) / 1_000_000;
+  }
+
   /** A lease was granted, ending at its {@link LockEntry#expiresAt}. */
   void add(LockEntry entry) {
     heap.add(entry);

@@ -23,6 +23,7 @@ final class Leases {
   private final WaitQueues waits;
   private final LeaseExpiry expiry;
   private final FencingSequence fencing;
+  private final LeaseHorizon horizon;
   private final ServerMetrics metrics;
   private final int maxDetached;
   private int detachedCount;
@@ -31,12 +32,14 @@ final class Leases {
       LockIndex index,
       WaitQueues waits,
       FencingSequence fencing,
+      LeaseHorizon horizon,
       ScheduledExecutorService core,
       ServerMetrics metrics,
       int maxDetached) {
     this.index = index;
     this.waits = waits;
     this.fencing = fencing;
+    this.horizon = horizon;
     this.metrics = metrics;
     this.maxDetached = maxDetached;
     this.expiry = new LeaseExpiry(core, this::expire);
@@ -92,6 +95,9 @@ final class Leases {
       session.send(a.id() + " ERR SHUTTING_DOWN the server is stopping");
       return;
     }
+    if (!covered(session, a.id(), a.ttlMillis(), "")) {
+      return;
+    }
     long fencingToken;
     try {
       fencingToken = fencing.next();
@@ -123,6 +129,9 @@ final class Leases {
     }
     List<Request.AcquireAll.Part> locks = a.locks();
     long[] fencingTokens = new long[locks.size()];
+    if (!covered(session, a.id(), a.ttlMillis(), "; no lock was taken")) {
+      return;
+    }
     try {
       for (int i = 0; i < fencingTokens.length; i++) {
         fencingTokens[i] = fencing.next();
@@ -166,7 +175,10 @@ final class Leases {
     metrics.grants.increment();
   }
 
-  /** Moves the lease's end to {@code ttlMillis} from now. */
+  /**
+   * Moves the lease's end to {@code ttlMillis} from now; the caller has made sure the lease horizon
+   * {@linkplain #covered covers} it.
+   */
   void extend(LockEntry entry, long ttlMillis, long now) {
     entry.expiresAt = now + TimeUnit.MILLISECONDS.toNanos(ttlMillis);
     expiry.changed(entry);
@@ -227,6 +239,31 @@ final class Leases {
       grant(entry, next.session, next.request, next.ownerToken, now, true, freedAt);
     }
     index.removeIfIdle(entry);
+  }
+
+  /**
+   * Makes sure the stored lease horizon covers a lease of {@code ttlMillis} from now; else answers
+   * {@code ERR STORAGE} to request {@code id} and returns false.
+   */
+  boolean covered(Session session, String id, long ttlMillis, String consequence) {
+    try {
+      horizon.cover(ttlMillis);
+      return true;
+    } catch (UncheckedIOException e) {
+      LOG.error("Cannot grant or extend a lease: {}", e.getMessage(), e.getCause());
+      session.send(id + " ERR STORAGE cannot persist the lease horizon" + consequence);
+      return false;
+    }
+  }
+
+  /** Brings the stored lease horizon down to the leases still held, when that is worth a write. */
+  void lowerHorizon() {
+    horizon.lower(() -> expiry.latestLeftMillis(System.nanoTime()));
+  }
+
+  /** How long the lease that ends last has left, rounded up to a millisecond; 0 when none. */
+  long latestLeftMillis() {
+    return expiry.latestLeftMillis(System.nanoTime());
   }
 
   private void expire(LockEntry entry, long now) {

@@ -1,6 +1,8 @@
 package dev.locksmith.tcp.server;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,6 +39,17 @@ final class LockIndex {
         return entry;
       }
     }
+  }
+
+  /** Every entry, as a list the table's changes do not affect. */
+  List<LockEntry> entries() {
+    List<LockEntry> entries = new ArrayList<>(size);
+    for (LockEntry entry : slots) {
+      if (entry != null) {
+        entries.add(entry);
+      }
+    }
+    return entries;
   }
 
   /** Adds an entry whose id is not in the table. */

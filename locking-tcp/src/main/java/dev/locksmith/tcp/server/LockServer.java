@@ -1,5 +1,6 @@
 package dev.locksmith.tcp.server;
 
+import static dev.locksmith.tcp.server.SettingChecks.notNegative;
 import static dev.locksmith.tcp.server.SettingChecks.portIn;
 import static dev.locksmith.tcp.server.SettingChecks.positive;
 
@@ -164,6 +165,7 @@ public final class LockServer implements AutoCloseable {
     private String metricsBind = "127.0.0.1";
     private int workerThreads = 1;
     private long fencingBlock = FencingSequence.DEFAULT_SPAN;
+    private Duration maxRestartWait = Duration.ofHours(1);
 
     private Builder() {}
 
@@ -191,11 +193,12 @@ public final class LockServer implements AutoCloseable {
     }
 
     /**
-     * Where the fencing high-water mark is kept. Tokens are max(last + 1, the clock in
-     * microseconds) either way; the mark keeps them increasing across restarts even if the clock
-     * was set back.
+     * Where the fencing high-water mark and the lease horizon are kept. Tokens are max(last + 1,
+     * the clock in microseconds) either way; the mark keeps them increasing across restarts even if
+     * the clock was set back. The horizon makes a start wait for the leases of the run before to
+     * end ({@link #maxRestartWait(Duration)}).
      *
-     * @param dataDir where the fencing high-water mark is kept
+     * @param dataDir where the fencing high-water mark and the lease horizon are kept
      * @return this builder
      */
     public Builder dataDir(@Nullable Path dataDir) {
@@ -451,6 +454,24 @@ public final class LockServer implements AutoCloseable {
     }
 
     /**
+     * The longest a server started on a data directory waits for the leases its run before granted
+     * to end before it grants any (default 1 hour; zero grants at once). Leases live in memory, so
+     * a server that crashed or was stopped while leases were held starts without them, while their
+     * holders may not have heard of it and take them for held until their deadlines; until those
+     * have passed, every lock counts as held by an unknown holder ({@code STATUS} answers {@code
+     * HELD 0}), an ACQUIRE with a wait waits and one without is answered {@code BUSY}. The server
+     * knows when they end from {@code leases.horizon} in the data directory; a clean stop with no
+     * lease held leaves nothing to wait for. Without a data directory a start never waits.
+     *
+     * @param limit the longest wait; leases of the run before that last longer are not waited for
+     * @return this builder
+     */
+    public Builder maxRestartWait(Duration limit) {
+      this.maxRestartWait = notNegative("maxRestartWait", limit);
+      return this;
+    }
+
+    /**
      * Creates the server; {@link LockServer#start()} binds it.
      *
      * @return the server, not bound until {@link LockServer#start()}
@@ -479,6 +500,7 @@ public final class LockServer implements AutoCloseable {
               lineTimeout,
               workerThreads,
               fencingBlock,
+              maxRestartWait,
               metricsPort,
               metricsBind));
     }

@@ -32,11 +32,18 @@ final class LockTable {
   private final LockIndex index = new LockIndex();
   private final WaitQueues waits;
   private final Leases leases;
+  private final RestartWait restartWait;
   private final ServerMetrics metrics;
   private final int maxPerSession;
 
+  /**
+   * @param restartWaitMillis how long the leases of the server's run before may still last: until
+   *     then every lock counts as held ({@link RestartWait})
+   */
   LockTable(
       FencingSequence fencing,
+      LeaseHorizon horizon,
+      long restartWaitMillis,
       ScheduledExecutorService core,
       ServerMetrics metrics,
       int maxWaitersPerLock,
@@ -45,7 +52,18 @@ final class LockTable {
     this.metrics = metrics;
     this.maxPerSession = maxPerSession;
     this.waits = new WaitQueues(index, core, metrics, maxWaitersPerLock);
-    this.leases = new Leases(index, waits, fencing, core, metrics, maxDetached);
+    this.leases = new Leases(index, waits, fencing, horizon, core, metrics, maxDetached);
+    this.restartWait = new RestartWait(index, waits, leases, core, restartWaitMillis);
+  }
+
+  /** Brings the stored lease horizon down to the leases still held, when that is worth a write. */
+  void lowerHorizon() {
+    leases.lowerHorizon();
+  }
+
+  /** How long the lease that ends last has left, rounded up to a millisecond; 0 when none. */
+  long latestLeftMillis() {
+    return leases.latestLeftMillis();
   }
 
   /** Number of locks with a holder or waiters. */
@@ -106,7 +124,13 @@ final class LockTable {
     }
     String token = a.ownerToken() != null ? a.ownerToken() : OwnerTokens.newToken();
     LockEntry entry = leases.current(a.lockId(), now);
-    if (entry == null) {
+    if (entry == null && restartWait.holds(now)) {
+      if (a.waitMillis() == 0) {
+        session.send(a.id() + " BUSY");
+      } else {
+        restartWait.enqueue(session, a, token, now);
+      }
+    } else if (entry == null) {
       leases.grantFree(a.lockId(), session, a, token, now);
     } else if (a.waitMillis() == 0) {
       session.send(a.id() + " BUSY");
@@ -139,7 +163,7 @@ final class LockTable {
       return;
     }
     for (Request.AcquireAll.Part part : a.locks()) {
-      if (leases.current(part.lockId(), now) != null) {
+      if (leases.current(part.lockId(), now) != null || restartWait.holds(now)) {
         session.send(a.id() + " BUSY " + part.wireId());
         return;
       }
@@ -169,6 +193,9 @@ final class LockTable {
       session.send(r.id() + " NOTHELD");
       return;
     }
+    if (!leases.covered(session, r.id(), r.ttlMillis(), "; the lease is unchanged")) {
+      return;
+    }
     leases.extend(entry, r.ttlMillis(), now);
     session.send(r.id() + " OK " + r.ownerToken() + " " + entry.fencingToken + " " + r.ttlMillis());
   }
@@ -177,6 +204,9 @@ final class LockTable {
     LockEntry entry = leases.owned(session, h.lockId(), h.ownerToken(), now);
     if (entry == null) {
       session.send(h.id() + " NOTHELD");
+      return;
+    }
+    if (!leases.covered(session, h.id(), h.ttlMillis(), "; the lease is unchanged")) {
       return;
     }
     if (!leases.detach(entry, session)) {
@@ -205,7 +235,11 @@ final class LockTable {
 
   private void status(Session session, Request.Status s, long now) {
     LockEntry entry = leases.current(s.lockId(), now);
-    if (entry == null) {
+    if ((entry == null || !entry.held) && restartWait.holds(now)) {
+      // Held, for all this run knows, by a holder of the run before: no token, no owner.
+      int waiters = entry == null ? 0 : entry.waiterCount();
+      session.send(s.id() + " HELD 0 " + restartWait.leftMillis(now) + " " + waiters + " -");
+    } else if (entry == null) {
       session.send(s.id() + " FREE 0");
     } else if (!entry.held) {
       session.send(s.id() + " FREE " + entry.waiterCount());

@@ -101,15 +101,23 @@ final class ServerRuntime implements AutoCloseable {
       // the others' requests are handed to it.
       EventLoop coreLoop = workerGroup.next();
       core = coreLoop;
-      table =
+      LockTable lockTable =
           new LockTable(
               data.sequence(),
+              data.horizon(),
+              RestartWait.millis(data.horizon(), settings.maxRestartWait()),
               coreLoop,
               metrics,
               settings.maxWaitersPerLock(),
               settings.maxLocksPerConnection(),
               settings.maxDetachedLeases());
+      table = lockTable;
       coreLoop.scheduleWithFixedDelay(authThrottle::sweep, 1, 1, TimeUnit.MINUTES);
+      coreLoop.scheduleWithFixedDelay(
+          lockTable::lowerHorizon,
+          LeaseHorizon.LOWER_EVERY_MILLIS,
+          LeaseHorizon.LOWER_EVERY_MILLIS,
+          TimeUnit.MILLISECONDS);
       ServerBootstrap bootstrap =
           new ServerBootstrap()
               .group(bossGroup, workerGroup)
@@ -212,7 +220,8 @@ final class ServerRuntime implements AutoCloseable {
     }
     DataDirectory data = dataDirectory;
     if (data != null) {
-      data.close(core);
+      LockTable lockTable = table;
+      data.close(core, () -> lockTable == null ? 0 : lockTable.latestLeftMillis());
     }
     shutdown(bossGroup);
     shutdown(workerGroup);

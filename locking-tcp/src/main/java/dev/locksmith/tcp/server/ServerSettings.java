@@ -31,5 +31,6 @@ record ServerSettings(
     Duration lineTimeout,
     int workerThreads,
     long fencingBlock,
+    Duration maxRestartWait,
     int metricsPort,
     String metricsBind) {}

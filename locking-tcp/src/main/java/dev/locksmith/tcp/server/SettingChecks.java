@@ -17,6 +17,14 @@ final class SettingChecks {
     return value;
   }
 
+  /** {@code value} when it is zero or more. */
+  static Duration notNegative(String name, Duration value) {
+    if (value.isNegative()) {
+      throw new IllegalArgumentException(name + " must not be negative, was " + value);
+    }
+    return value;
+  }
+
   /** {@code value} when it is at least 1. */
   static int positive(String name, int value) {
     return Math.toIntExact(positive(name, (long) value));

@@ -1,0 +1,159 @@
+package dev.locksmith.tcp.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The time by which every lease the server has granted ends, kept in {@code leases.horizon} in the
+ * data directory, so that a server started after a crash can wait for the leases of the run before
+ * it (which live only in memory) to end before it grants any: their holders may not have heard of
+ * the crash, and take them for held until their deadlines, which never pass the server's ends.
+ *
+ * <p>The stored horizon is wall-clock milliseconds since the epoch. It is raised before a grant or
+ * an extension whose end would pass it, to that end plus {@link #SPAN_MILLIS}, so that a busy
+ * server writes it (with fsync) about once per span; it is lowered to the latest end of the leases
+ * still held (plus a span) at most once per {@link #LOWER_EVERY_MILLIS}, when that would shorten a
+ * restart's wait by more than that, and when the server stops. Without a data directory nothing is
+ * kept and a start does not wait.
+ *
+ * <p>Not thread-safe: the server's core thread alone uses it (and the starting thread before).
+ */
+final class LeaseHorizon {
+  static final String FILE_NAME = "leases.horizon";
+
+  /** How far past the end that needs it each write of the horizon reaches. */
+  static final long SPAN_MILLIS = 1_000;
+
+  /** How often the horizon is brought down to the leases still held, at most. */
+  static final long LOWER_EVERY_MILLIS = 5_000;
+
+  private static final Logger LOG = LoggerFactory.getLogger(LeaseHorizon.class);
+
+  private final @Nullable Path file;
+  private final LongSupplier clock;
+  private final long inherited;
+  private long stored;
+
+  private LeaseHorizon(@Nullable Path file, LongSupplier clock, long inherited) {
+    this.file = file;
+    this.clock = clock;
+    this.inherited = inherited;
+    this.stored = inherited;
+  }
+
+  /**
+   * The horizon kept in {@code dataDir}, or none when it is null.
+   *
+   * @throws IOException when the stored horizon cannot be read or is not a non-negative number
+   */
+  static LeaseHorizon open(@Nullable Path dataDir) throws IOException {
+    return open(dataDir, System::currentTimeMillis);
+  }
+
+  /** As {@link #open(Path)}, with the wall clock given (milliseconds since the epoch). */
+  static LeaseHorizon open(@Nullable Path dataDir, LongSupplier clock) throws IOException {
+    if (dataDir == null) {
+      return new LeaseHorizon(null, clock, 0);
+    }
+    Path file = dataDir.resolve(FILE_NAME);
+    if (!Files.exists(file)) {
+      return new LeaseHorizon(file, clock, 0);
+    }
+    long stored =
+        StoredNumber.read(
+            file,
+            text ->
+                "lease horizon file "
+                    + file
+                    + " is corrupt: '"
+                    + text
+                    + "' is not a non-negative number. It holds when the leases of the last run end"
+                    + " (milliseconds since the epoch): delete it to grant at once, if no holder"
+                    + " of that run may still be running");
+    return new LeaseHorizon(file, clock, stored);
+  }
+
+  /** Milliseconds until the leases of the run before may have ended; 0 when they have. */
+  long inheritedWaitMillis() {
+    return Math.max(0, inherited - clock.getAsLong());
+  }
+
+  /**
+   * Makes sure the stored horizon covers a lease ending {@code ttlMillis} from now, writing it
+   * first when it does not.
+   *
+   * @throws UncheckedIOException when the horizon cannot be written; the lease must not be granted
+   *     or extended then
+   */
+  void cover(long ttlMillis) {
+    if (file == null) {
+      return;
+    }
+    long end = clock.getAsLong() + ttlMillis;
+    if (end <= stored) {
+      return;
+    }
+    long horizon = end + SPAN_MILLIS;
+    try {
+      StoredNumber.write(file, horizon);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot persist lease horizon " + horizon + " to " + file, e);
+    }
+    stored = horizon;
+  }
+
+  /**
+   * Brings the stored horizon down to the latest end of the leases still held when that is more
+   * than {@link #LOWER_EVERY_MILLIS} earlier. A failed write is logged; the higher horizon stays,
+   * which only makes a restart wait longer.
+   *
+   * @param latestLeftMillis how long the last of the leases still held has left, 0 when none is;
+   *     asked only when the horizon is far enough ahead that it may be lowered
+   */
+  void lower(LongSupplier latestLeftMillis) {
+    if (file == null || stored - clock.getAsLong() - SPAN_MILLIS <= LOWER_EVERY_MILLIS) {
+      return;
+    }
+    long horizon = clock.getAsLong() + latestLeftMillis.getAsLong() + SPAN_MILLIS;
+    if (stored - horizon <= LOWER_EVERY_MILLIS) {
+      return;
+    }
+    try {
+      StoredNumber.write(file, horizon);
+      stored = horizon;
+    } catch (IOException e) {
+      LOG.warn("Cannot lower the lease horizon to {}: {}", horizon, e.toString());
+    }
+  }
+
+  /**
+   * Called when the server stops: lowers the stored horizon to the latest end of the leases still
+   * held, or to now when none is, so that a restart waits only for those.
+   */
+  void close(long latestLeftMillis) {
+    if (file == null || stored == 0) {
+      return;
+    }
+    long horizon = latestLeftMillis == 0 ? 0 : clock.getAsLong() + latestLeftMillis;
+    if (horizon >= stored) {
+      return;
+    }
+    try {
+      StoredNumber.write(file, horizon);
+      stored = horizon;
+    } catch (IOException e) {
+      LOG.warn("Cannot lower the lease horizon to {}: {}", horizon, e.toString());
+    }
+  }
+
+  /** The stored horizon, milliseconds since the epoch; 0 when none is stored. */
+  long stored() {
+    return stored;
+  }
+}

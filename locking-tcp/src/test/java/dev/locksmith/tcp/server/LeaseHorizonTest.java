@@ -1,0 +1,86 @@
+package dev.locksmith.tcp.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * When the stored lease horizon is raised, lowered and read back, with a wall clock the test sets.
+ */
+class LeaseHorizonTest {
+  @TempDir Path dir;
+  private final AtomicLong clock = new AtomicLong(1_000_000);
+
+  private long stored() throws IOException {
+    return Long.parseLong(Files.readString(dir.resolve(LeaseHorizon.FILE_NAME)).strip());
+  }
+
+  @Test
+  void aLeasePastTheHorizonRaisesItOneSpanFurtherAndLeasesWithinItWriteNothing() throws Exception {
+    LeaseHorizon horizon = LeaseHorizon.open(dir, clock::get);
+    horizon.cover(10_000);
+    assertThat(stored()).isEqualTo(1_011_000);
+    Files.delete(dir.resolve(LeaseHorizon.FILE_NAME));
+    clock.addAndGet(LeaseHorizon.SPAN_MILLIS);
+    horizon.cover(10_000);
+    assertThat(dir.resolve(LeaseHorizon.FILE_NAME)).as("no write within the span").doesNotExist();
+    clock.addAndGet(1);
+    horizon.cover(10_000);
+    assertThat(stored()).isEqualTo(1_012_001);
+  }
+
+  @Test
+  void aRestartWaitsUntilTheStoredHorizon() throws Exception {
+    LeaseHorizon.open(dir, clock::get).cover(60_000);
+    clock.addAndGet(20_000);
+    assertThat(LeaseHorizon.open(dir, clock::get).inheritedWaitMillis()).isEqualTo(41_000);
+    clock.addAndGet(50_000);
+    assertThat(LeaseHorizon.open(dir, clock::get).inheritedWaitMillis()).isZero();
+    assertThat(LeaseHorizon.open(null, clock::get).inheritedWaitMillis()).isZero();
+  }
+
+  @Test
+  void theHorizonIsLoweredToTheLeasesStillHeldOnlyWhenThatSavesMoreThanTheLoweringPeriod()
+      throws Exception {
+    LeaseHorizon horizon = LeaseHorizon.open(dir, clock::get);
+    horizon.cover(60_000);
+    horizon.lower(() -> 56_000);
+    assertThat(stored()).as("4 s lower: not worth a write").isEqualTo(1_061_000);
+    horizon.lower(() -> 2_000);
+    assertThat(stored()).isEqualTo(1_003_000);
+    horizon.cover(2_500);
+    assertThat(stored()).as("a lease within it").isEqualTo(1_003_000);
+    horizon.cover(5_000);
+    assertThat(stored()).as("raised again past it").isEqualTo(1_006_000);
+  }
+
+  @Test
+  void aStopLowersTheHorizonToTheLeasesStillHeldOrToNothing() throws Exception {
+    LeaseHorizon held = LeaseHorizon.open(dir, clock::get);
+    held.cover(60_000);
+    held.close(3_000);
+    assertThat(stored()).isEqualTo(1_003_000);
+    LeaseHorizon none = LeaseHorizon.open(dir, clock::get);
+    none.cover(60_000);
+    none.close(0);
+    assertThat(stored()).isZero();
+    assertThat(LeaseHorizon.open(dir, clock::get).inheritedWaitMillis()).isZero();
+  }
+
+  @Test
+  void aHorizonThatCannotBeWrittenRefusesTheLease() throws Exception {
+    Path notADirectory = Files.writeString(dir.resolve("file"), "");
+    LeaseHorizon horizon = LeaseHorizon.open(notADirectory, clock::get);
+
+    assertThatThrownBy(() -> horizon.cover(1_000))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("cannot persist lease horizon 1002000");
+  }
+}

@@ -1,0 +1,108 @@
+package dev.locksmith.tcp.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server started on a data directory while leases its run before granted may still be held (their
+ * holders may not have heard of the crash or stop) grants no lock until they have ended.
+ */
+class RestartWaitTest {
+  private static final int TTL_MILLIS = 3_000;
+
+  @TempDir Path dir;
+
+  @Test
+  void aServerRestartedAfterAKillGrantsNoLockUntilTheKilledRunsLeasesHaveEnded() throws Exception {
+    Path data = dir.resolve("data");
+    long start = System.nanoTime();
+    try (ChildServer first = ChildServer.start(data, dir.resolve("first.log"));
+        LineClient holder = new LineClient(first.port())) {
+      assertThat(holder.call("a ACQUIRE job " + TTL_MILLIS + " 0 holder")).startsWith("a OK");
+      first.kill();
+    }
+    try (ChildServer second = ChildServer.start(data, dir.resolve("second.log"))) {
+      assertGrantedOnlyAtTheEndOfTheLease(second.port(), start);
+    }
+  }
+
+  @Test
+  void aServerStoppedWhileALeaseIsHeldGrantsNoLockUntilThatLeaseHasEnded() throws Exception {
+    Path data = dir.resolve("data");
+    long start = System.nanoTime();
+    try (LockServer first = RunningServer.start(b -> b.dataDir(data));
+        LineClient holder = new LineClient(first.port())) {
+      assertThat(holder.call("a ACQUIRE job " + TTL_MILLIS + " 0 holder")).startsWith("a OK");
+      first.close(); // the holder's connection is still open
+    }
+    try (LockServer second = RunningServer.start(b -> b.dataDir(data))) {
+      assertGrantedOnlyAtTheEndOfTheLease(second.port(), start);
+    }
+  }
+
+  @Test
+  void aServerStoppedWithNoLeaseHeldGrantsAtOnceAfterARestart() throws Exception {
+    Path data = dir.resolve("data");
+    try (LockServer first = RunningServer.start(b -> b.dataDir(data));
+        LineClient client = new LineClient(first.port())) {
+      assertThat(client.call("a ACQUIRE job 600000 0 holder")).startsWith("a OK");
+      assertThat(client.call("r RELEASE job holder")).isEqualTo("r OK");
+    }
+    try (LockServer second = RunningServer.start(b -> b.dataDir(data));
+        LineClient client = new LineClient(second.port())) {
+      assertThat(client.call("a ACQUIRE job 1000 0 next")).startsWith("a OK");
+    }
+  }
+
+  @Test
+  void aZeroMaxRestartWaitGrantsAtOnce() throws Exception {
+    Path data = dir.resolve("data");
+    try (LockServer first = RunningServer.start(b -> b.dataDir(data));
+        LineClient holder = new LineClient(first.port())) {
+      assertThat(holder.call("a ACQUIRE job 600000 0 holder")).startsWith("a OK");
+      first.close();
+    }
+    try (LockServer second =
+            RunningServer.start(b -> b.dataDir(data).maxRestartWait(Duration.ZERO));
+        LineClient client = new LineClient(second.port())) {
+      assertThat(client.call("a ACQUIRE job 1000 0 next")).startsWith("a OK");
+    }
+  }
+
+  @Test
+  void aCorruptHorizonStopsTheStartAndSaysWhatToDo() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    Files.writeString(data.resolve(LeaseHorizon.FILE_NAME), "soon\n");
+
+    assertThatThrownBy(() -> RunningServer.start(b -> b.dataDir(data)))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("lease horizon file")
+        .hasMessageContaining("'soon' is not a non-negative number")
+        .hasMessageContaining("delete it");
+  }
+
+  /**
+   * On the restarted server, the lock counts as held by no one known (and every other lock too)
+   * until the lease taken at {@code start} on the server before has ended, and a waiter gets it
+   * then.
+   */
+  private static void assertGrantedOnlyAtTheEndOfTheLease(int port, long start) throws Exception {
+    try (LineClient client = new LineClient(port).readTimeout(3 * TTL_MILLIS)) {
+      assertThat(client.call("b ACQUIRE job 1000 0 next")).isEqualTo("b BUSY");
+      assertThat(client.call("c ACQUIRE-ALL 1000 1 other -")).isEqualTo("c BUSY other");
+      assertThat(client.status("other")).startsWith("s HELD 0 ").endsWith(" 0 -");
+      assertThat(client.call("w ACQUIRE job 1000 " + 2 * TTL_MILLIS + " next"))
+          .startsWith("w OK next ");
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("granted at the end of the lease the server before granted, not before")
+          .isGreaterThanOrEqualTo(Duration.ofMillis(TTL_MILLIS));
+    }
+  }
+}
