@@ -232,6 +232,27 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   }
 
   /**
+   * Ends the connection as the application closes the provider: sends {@code QUIT}, which the
+   * server answers after the requests sent before it and then closes the connection, releasing its
+   * leases of running work at once; waits up to {@code millis} for that close, then closes it in
+   * any case. A plain close could reach the server as a reset instead (a reply arriving as the
+   * socket closes), and the server keeps the leases of a reset connection until their TTL. Called
+   * on the connection's I/O thread, it does not wait.
+   */
+  void quit(long millis) {
+    Channel ch = channel;
+    if (ch != null && isOpen()) {
+      deliberate = true;
+      send("QUIT");
+      // On the connection's own I/O thread the close could not happen while it waits.
+      if (!ch.eventLoop().inEventLoop() && !ch.closeFuture().awaitUninterruptibly(millis)) {
+        LOG.debug("{} did not close the connection within {} ms of QUIT", description, millis);
+      }
+    }
+    close("provider closed", true);
+  }
+
+  /**
    * Closes the connection.
    *
    * @param deliberate the application closed the provider: the leases of running work that end with

@@ -35,6 +35,9 @@ final class Connector {
   /** After the server rejected the secret, which does not fix itself soon. */
   private static final long REJECTED_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
 
+  /** The longest a closing provider waits for the server to close the connection after QUIT. */
+  private static final long QUIT_WAIT_MILLIS = 1_000;
+
   private static final long FIRST_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final TcpProviderSettings settings;
@@ -266,14 +269,15 @@ final class Connector {
   }
 
   /**
-   * Closes the connection and stops the I/O thread; every later {@link #connection} fails. The
-   * connection's leases of running work are reported lost, as the server releases them.
+   * Ends the connection with {@code QUIT} (waiting at most a second, or {@code request-timeout} if
+   * shorter, for the server to close it) and stops the I/O thread; every later {@link #connection}
+   * fails. The connection's leases of running work are reported lost, as the server releases them.
    */
   void close() {
     closed = true;
     ClientConnection c = connection;
     if (c != null) {
-      c.close("provider closed", true);
+      c.quit(Math.min(QUIT_WAIT_MILLIS, settings.requestTimeout().toMillis()));
     }
     opener.close();
   }

@@ -313,10 +313,11 @@ final class TcpLockProvider implements LockProvider {
    * {@inheritDoc}
    *
    * <p>First waits up to {@code request-timeout} for the replies to releases sent by {@link
-   * #releaseAsync} and completes their stages, failing those still unanswered. Then closes the
-   * connection, which releases at once the leases of running work held over it (they are reported
-   * to the {@link #onLeaseLost} callbacks and logged at INFO), while leases kept for a minimum hold
-   * stay held until their end.
+   * #releaseAsync} and completes their stages, failing those still unanswered. Then ends the
+   * connection with {@code QUIT} (waiting at most a second for the server to close it), which
+   * releases at once the leases of running work held over it (they are reported to the {@link
+   * #onLeaseLost} callbacks and logged at INFO), while leases kept for a minimum hold stay held
+   * until their end.
    */
   @Override
   public void close() {
