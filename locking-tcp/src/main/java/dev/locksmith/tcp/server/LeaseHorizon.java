@@ -110,8 +110,8 @@ final class LeaseHorizon {
 
   /**
    * Brings the stored horizon down to the latest end of the leases still held when that is more
-   * than {@link #LOWER_EVERY_MILLIS} earlier. A failed write is logged; the higher horizon stays,
-   * which only makes a restart wait longer.
+   * than {@link #LOWER_EVERY_MILLIS} earlier, never below the horizon the run before left (its
+   * leases may still be held while this run waits for them).
    *
    * @param latestLeftMillis how long the last of the leases still held has left, 0 when none is;
    *     asked only when the horizon is far enough ahead that it may be lowered
@@ -121,34 +121,37 @@ final class LeaseHorizon {
       return;
     }
     long horizon = clock.getAsLong() + latestLeftMillis.getAsLong() + SPAN_MILLIS;
-    if (stored - horizon <= LOWER_EVERY_MILLIS) {
-      return;
-    }
-    try {
-      StoredNumber.write(file, horizon);
-      stored = horizon;
-    } catch (IOException e) {
-      LOG.warn("Cannot lower the lease horizon to {}: {}", horizon, e.toString());
+    if (stored - horizon > LOWER_EVERY_MILLIS) {
+      lowerTo(horizon);
     }
   }
 
   /**
    * Called when the server stops: lowers the stored horizon to the latest end of the leases still
-   * held, or to now when none is, so that a restart waits only for those.
+   * held, or to nothing when none is, so that a restart waits only for those (and for those of the
+   * run before, if their horizon has not passed yet).
    */
   void close(long latestLeftMillis) {
-    if (file == null || stored == 0) {
-      return;
+    if (file != null && stored != 0) {
+      lowerTo(latestLeftMillis == 0 ? 0 : clock.getAsLong() + latestLeftMillis);
     }
-    long horizon = latestLeftMillis == 0 ? 0 : clock.getAsLong() + latestLeftMillis;
-    if (horizon >= stored) {
+  }
+
+  /**
+   * Writes {@code horizon}, or the run before's if that is later and still ahead, when it is below
+   * the stored one. A failed write is logged; the higher horizon stays, which only makes a restart
+   * wait longer.
+   */
+  private void lowerTo(long horizon) {
+    long lowered = inherited > clock.getAsLong() ? Math.max(horizon, inherited) : horizon;
+    if (file == null || lowered >= stored) {
       return;
     }
     try {
-      StoredNumber.write(file, horizon);
-      stored = horizon;
+      StoredNumber.write(file, lowered);
+      stored = lowered;
     } catch (IOException e) {
-      LOG.warn("Cannot lower the lease horizon to {}: {}", horizon, e.toString());
+      LOG.warn("Cannot lower the lease horizon to {}: {}", lowered, e.toString());
     }
   }
 

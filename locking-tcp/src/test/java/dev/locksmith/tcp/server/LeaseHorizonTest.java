@@ -67,11 +67,24 @@ class LeaseHorizonTest {
     held.cover(60_000);
     held.close(3_000);
     assertThat(stored()).isEqualTo(1_003_000);
+    clock.addAndGet(5_000);
     LeaseHorizon none = LeaseHorizon.open(dir, clock::get);
     none.cover(60_000);
     none.close(0);
     assertThat(stored()).isZero();
     assertThat(LeaseHorizon.open(dir, clock::get).inheritedWaitMillis()).isZero();
+  }
+
+  @Test
+  void aRunWaitingForTheLeasesOfTheRunBeforeNeverLowersTheHorizonBelowTheirs() throws Exception {
+    LeaseHorizon.open(dir, clock::get).cover(60_000);
+    clock.addAndGet(10_000);
+    LeaseHorizon restarted = LeaseHorizon.open(dir, clock::get);
+    restarted.lower(() -> 0);
+    assertThat(stored()).as("lowered while waiting").isEqualTo(1_061_000);
+    restarted.close(0);
+    assertThat(stored()).as("stopped (or crashed again) while waiting").isEqualTo(1_061_000);
+    assertThat(LeaseHorizon.open(dir, clock::get).inheritedWaitMillis()).isEqualTo(51_000);
   }
 
   @Test
