@@ -117,6 +117,16 @@ public record TcpServerStats(String server, Map<String, String> fields) {
   }
 
   /**
+   * How long a restarted server still grants nothing, while the leases its run before granted may
+   * still be held: 0 when it grants, -1 from a server that does not say.
+   *
+   * @return milliseconds the server still grants nothing, 0 when it grants, -1 when not known
+   */
+  public long restartWaitMillis() {
+    return count("restart_wait_ms");
+  }
+
+  /**
    * ACQUIREs waiting now.
    *
    * @return aCQUIREs waiting now
@@ -243,6 +253,13 @@ public record TcpServerStats(String server, Map<String, String> fields) {
         heldLocks(),
         detachedLeases(),
         waiters());
+    if (restartWaitMillis() > 0) {
+      line(
+          out,
+          "restart",
+          "granting nothing for %,d ms more: leases of the server's run before may still be held",
+          restartWaitMillis());
+    }
     line(
         out,
         "since start",

@@ -84,6 +84,7 @@ class MetricsTest {
             .contains("locksmith_server_connections{state=\"unauthenticated\"} 1\n")
             .contains("locksmith_server_locks_held 0\n")
             .contains("locksmith_server_waiters 0\n")
+            .contains("locksmith_server_restart_wait_seconds 0\n")
             .contains("locksmith_server_grants_total 2\n")
             .contains("locksmith_server_releases_total{cause=\"request\"} 2\n")
             .contains("locksmith_server_expiries_total 0\n")

@@ -53,7 +53,7 @@ final class LockTable {
     this.maxPerSession = maxPerSession;
     this.waits = new WaitQueues(index, core, metrics, maxWaitersPerLock);
     this.leases = new Leases(index, waits, fencing, horizon, core, metrics, maxDetached);
-    this.restartWait = new RestartWait(index, waits, leases, core, restartWaitMillis);
+    this.restartWait = new RestartWait(index, waits, leases, core, metrics, restartWaitMillis);
   }
 
   /** Brings the stored lease horizon down to the leases still held, when that is worth a write. */

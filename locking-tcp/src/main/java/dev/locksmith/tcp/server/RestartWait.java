@@ -20,6 +20,7 @@ final class RestartWait {
   private final LockIndex index;
   private final WaitQueues waits;
   private final Leases leases;
+  private final ServerMetrics metrics;
   private final long until;
   private boolean over;
 
@@ -33,17 +34,21 @@ final class RestartWait {
       WaitQueues waits,
       Leases leases,
       ScheduledExecutorService core,
+      ServerMetrics metrics,
       long millis) {
     this.index = index;
+    this.metrics = metrics;
     this.waits = waits;
     this.leases = leases;
     this.until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     this.over = millis <= 0;
     if (!over) {
+      metrics.restartWaitEndNanos = until;
       try {
         core.schedule(this::end, millis, TimeUnit.MILLISECONDS);
       } catch (RejectedExecutionException e) {
         over = true; // shutting down before it started
+        metrics.restartWaitEndNanos = 0;
       }
     }
   }
@@ -95,6 +100,7 @@ final class RestartWait {
 
   private void end() {
     over = true;
+    metrics.restartWaitEndNanos = 0;
     long now = System.nanoTime();
     int locks = 0;
     // Every entry has waiters and none a holder: nothing was granted during the wait.

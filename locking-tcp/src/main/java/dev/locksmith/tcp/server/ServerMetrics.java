@@ -21,6 +21,9 @@ final class ServerMetrics {
   final AtomicLong detached = new AtomicLong();
   final AtomicLong waiters = new AtomicLong();
 
+  /** When a restarted server's wait for the leases of its run before ends; 0 when it has none. */
+  volatile long restartWaitEndNanos;
+
   // Counters.
   final LongAdder accepted = new LongAdder();
   final LongAdder refusedConnections = new LongAdder();
@@ -63,6 +66,8 @@ final class ServerMetrics {
         + detached.get()
         + " waiters="
         + waiters.get()
+        + " restart_wait_ms="
+        + restartWaitMillis()
         + " requests="
         + requests.sum()
         + " grants="
@@ -93,6 +98,13 @@ final class ServerMetrics {
         + (System.nanoTime() - startedNanos) / 1_000_000_000L;
   }
 
+  /** How long a restarted server still grants nothing, in milliseconds rounded up; 0 when not. */
+  long restartWaitMillis() {
+    long end = restartWaitEndNanos;
+    long left = end == 0 ? 0 : end - System.nanoTime();
+    return left <= 0 ? 0 : (left + 999_999) / 1_000_000;
+  }
+
   private static String millis(double seconds) {
     if (Double.isNaN(seconds)) {
       return "-";
@@ -120,6 +132,12 @@ final class ServerMetrics {
         "Leases shortened to a minimum hold, held until their end whatever their client does.",
         detached.get());
     gauge(out, "locksmith_server_waiters", "ACQUIREs waiting for a lock.", waiters.get());
+    gauge(
+        out,
+        "locksmith_server_restart_wait_seconds",
+        "Seconds, rounded up, a restarted server still grants nothing while the leases of its run"
+            + " before may last.",
+        (restartWaitMillis() + 999) / 1000);
     counter(
         out,
         "locksmith_server_connections_accepted_total",

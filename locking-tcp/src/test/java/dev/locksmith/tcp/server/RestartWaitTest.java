@@ -98,11 +98,13 @@ class RestartWaitTest {
       assertThat(client.call("b ACQUIRE job 1000 0 next")).isEqualTo("b BUSY");
       assertThat(client.call("c ACQUIRE-ALL 1000 1 other -")).isEqualTo("c BUSY other");
       assertThat(client.status("other")).startsWith("s HELD 0 ").endsWith(" 0 -");
+      assertThat(client.call("t STATS")).containsPattern(" restart_wait_ms=[1-9][0-9]* ");
       assertThat(client.call("w ACQUIRE job 1000 " + 2 * TTL_MILLIS + " next"))
           .startsWith("w OK next ");
       assertThat(Duration.ofNanos(System.nanoTime() - start))
           .as("granted at the end of the lease the server before granted, not before")
           .isGreaterThanOrEqualTo(Duration.ofMillis(TTL_MILLIS));
+      assertThat(client.call("t STATS")).contains(" restart_wait_ms=0 ");
     }
   }
 }
