@@ -20,7 +20,7 @@ class FencingSequenceTest {
   private final AtomicLong clock = new AtomicLong(1_000);
 
   private long storedMark() throws IOException {
-    return Long.parseLong(Files.readString(dir.resolve(FencingSequence.FILE_NAME)).strip());
+    return StoredNumber.read(dir.resolve(FencingSequence.FILE_NAME), text -> text);
   }
 
   @Test

@@ -19,7 +19,7 @@ class LeaseHorizonTest {
   private final AtomicLong clock = new AtomicLong(1_000_000);
 
   private long stored() throws IOException {
-    return Long.parseLong(Files.readString(dir.resolve(LeaseHorizon.FILE_NAME)).strip());
+    return StoredNumber.read(dir.resolve(LeaseHorizon.FILE_NAME), text -> text);
   }
 
   @Test

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,30 +51,15 @@ class RestartWaitTest {
   @Test
   void aServerStoppedWithNoLeaseHeldGrantsAtOnceAfterARestart() throws Exception {
     Path data = dir.resolve("data");
-    try (LockServer first = RunningServer.start(b -> b.dataDir(data));
-        LineClient client = new LineClient(first.port())) {
-      assertThat(client.call("a ACQUIRE job 600000 0 holder")).startsWith("a OK");
-      assertThat(client.call("r RELEASE job holder")).isEqualTo("r OK");
-    }
-    try (LockServer second = RunningServer.start(b -> b.dataDir(data));
-        LineClient client = new LineClient(second.port())) {
-      assertThat(client.call("a ACQUIRE job 1000 0 next")).startsWith("a OK");
-    }
+    stopWhileALongLeaseIs(data, "released");
+    assertGrantedAtOnceAfterARestart(b -> b.dataDir(data));
   }
 
   @Test
   void aZeroMaxRestartWaitGrantsAtOnce() throws Exception {
     Path data = dir.resolve("data");
-    try (LockServer first = RunningServer.start(b -> b.dataDir(data));
-        LineClient holder = new LineClient(first.port())) {
-      assertThat(holder.call("a ACQUIRE job 600000 0 holder")).startsWith("a OK");
-      first.close();
-    }
-    try (LockServer second =
-            RunningServer.start(b -> b.dataDir(data).maxRestartWait(Duration.ZERO));
-        LineClient client = new LineClient(second.port())) {
-      assertThat(client.call("a ACQUIRE job 1000 0 next")).startsWith("a OK");
-    }
+    stopWhileALongLeaseIs(data, "held");
+    assertGrantedAtOnceAfterARestart(b -> b.dataDir(data).maxRestartWait(Duration.ZERO));
   }
 
   @Test
@@ -86,6 +72,29 @@ class RestartWaitTest {
         .hasMessageContaining("lease horizon file")
         .hasMessageContaining("'soon' is not a non-negative number")
         .hasMessageContaining("delete it");
+  }
+
+  /**
+   * Runs a server on {@code data} in which "job" is taken for 10 minutes, and released too when
+   * {@code state} says so, and stops it while the holder's connection is still open.
+   */
+  private static void stopWhileALongLeaseIs(Path data, String state) throws Exception {
+    try (LockServer first = RunningServer.start(b -> b.dataDir(data));
+        LineClient holder = new LineClient(first.port())) {
+      assertThat(holder.call("a ACQUIRE job 600000 0 holder")).startsWith("a OK");
+      if (state.equals("released")) {
+        assertThat(holder.call("r RELEASE job holder")).isEqualTo("r OK");
+      }
+      first.close();
+    }
+  }
+
+  private static void assertGrantedAtOnceAfterARestart(UnaryOperator<LockServer.Builder> settings)
+      throws Exception {
+    try (LockServer second = RunningServer.start(settings);
+        LineClient client = new LineClient(second.port())) {
+      assertThat(client.call("a ACQUIRE job 1000 0 next")).startsWith("a OK");
+    }
   }
 
   /**
