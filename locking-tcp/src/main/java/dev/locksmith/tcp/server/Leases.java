@@ -243,9 +243,16 @@ final class Leases {
 
   /**
    * Makes sure the stored lease horizon covers a lease of {@code ttlMillis} from now; else answers
-   * {@code ERR STORAGE} to request {@code id} and returns false.
+   * {@code ERR STORAGE} (or {@code ERR SHUTTING_DOWN} once the server is stopping) to request
+   * {@code id} and returns false.
    */
   boolean covered(Session session, String id, long ttlMillis, String consequence) {
+    if (fencing.isClosed()) {
+      // The horizon was written for the last time with the sequence's close: a lease extended now
+      // would outlast it.
+      session.send(id + " ERR SHUTTING_DOWN the server is stopping" + consequence);
+      return false;
+    }
     try {
       horizon.cover(ttlMillis);
       return true;

@@ -33,7 +33,7 @@ final class ServerMetrics {
 
   /**
    * Leases of running work detached and kept until their end because the client did not end the
-   * connection (at shutdown too, though they end with the server then).
+   * connection (at shutdown too: a restart on the data directory waits for them).
    */
   final LongAdder keptAfterClose = new LongAdder();
 
