@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.List;
@@ -232,24 +233,40 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   }
 
   /**
-   * Ends the connection as the application closes the provider: sends {@code QUIT}, which the
-   * server answers after the requests sent before it and then closes the connection, releasing its
-   * leases of running work at once; waits up to {@code millis} for that close, then closes it in
-   * any case. A plain close could reach the server as a reset instead (a reply arriving as the
-   * socket closes), and the server keeps the leases of a reset connection until their TTL. Called
-   * on the connection's I/O thread, it does not wait.
+   * Ends the connection as the application closes the provider: reports its leases of running work
+   * lost and fails its pending requests, then sends {@code QUIT}, which the server answers after
+   * the requests sent before it and then closes the connection, releasing those leases at once;
+   * waits up to {@code millis} for that close, then closes it in any case.
+   *
+   * <p>The leases are reported first because the server may grant them to a waiter as soon as QUIT
+   * reaches it, long before its close reaches this client; a grant still pending then (a waiting
+   * ACQUIRE) fails rather than reaching the application as the provider closes, and the server
+   * releases it with the rest. A plain close could reach the server as a reset instead (a reply
+   * arriving as the socket closes), and the server keeps the leases of a reset connection until
+   * their TTL. Called on an I/O thread, it does not wait.
    */
   void quit(long millis) {
     Channel ch = channel;
     if (ch != null && isOpen()) {
       deliberate = true;
-      send("QUIT");
-      // On the connection's own I/O thread the close could not happen while it waits.
-      if (!ch.eventLoop().inEventLoop() && !ch.closeFuture().awaitUninterruptibly(millis)) {
+      if (closeReason == null) {
+        closeReason = "provider closed";
+      }
+      onClosed();
+      String id = Long.toString(ids.incrementAndGet(), 36);
+      writes.increment();
+      ch.writeAndFlush(ByteBufUtil.writeUtf8(ch.alloc(), id + " QUIT\n"));
+      // On an I/O thread the close could not happen while it waits (on its own), or it would stall
+      // every connection of that thread.
+      if (!onIoThread() && !ch.closeFuture().awaitUninterruptibly(millis)) {
         LOG.debug("{} did not close the connection within {} ms of QUIT", description, millis);
       }
     }
     close("provider closed", true);
+  }
+
+  private static boolean onIoThread() {
+    return Thread.currentThread() instanceof FastThreadLocalThread;
   }
 
   /**

@@ -7,8 +7,12 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.RunningServer;
+import dev.locksmith.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -48,6 +52,48 @@ class ProviderQuitTest {
           .atMost(Duration.ofSeconds(2))
           .until(
               () -> next.tryAcquire(LockRequest.of("quit-job", Duration.ofSeconds(5))).isPresent());
+    }
+  }
+
+  /**
+   * The server releases a closing provider's leases as QUIT reaches it and grants them to waiters
+   * at once, before its close can reach the closing client (here 500 ms later): the closing
+   * provider must report its lease lost before it sends QUIT, not when it hears of the close, or
+   * the report would come after another holder got the lock.
+   */
+  @Test
+  void aClosingProviderReportsItsLeasesLostBeforeTheServerCanGrantThemOn() throws Exception {
+    try (FaultProxy proxy = server.proxy();
+        LockProvider next = LockProviders.create(server.url())) {
+      LockProvider closing = LockProviders.create(RunningServer.url(proxy, ""));
+      AtomicLong lostAt = new AtomicLong();
+      closing.onLeaseLost(lease -> lostAt.compareAndSet(0, System.nanoTime()));
+      closing.tryAcquire(LockRequest.of("quit-order", Duration.ofMinutes(5))).orElseThrow();
+      CompletableFuture<Long> grantedAt = new CompletableFuture<>();
+      Thread waiter =
+          new Thread(
+              () -> {
+                try {
+                  next.acquire(
+                          LockRequest.of("quit-order", Duration.ofSeconds(30)),
+                          Duration.ofSeconds(20))
+                      .orElseThrow();
+                  grantedAt.complete(System.nanoTime());
+                } catch (Exception e) {
+                  grantedAt.completeExceptionally(e);
+                }
+              });
+      waiter.start();
+      await().until(() -> TcpServerStats.fetch(next).orElseThrow().waiters() == 1);
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ofMillis(500));
+
+      closing.close();
+
+      long granted = grantedAt.get(10, TimeUnit.SECONDS);
+      assertThat(lostAt.get()).as("the closing provider reported its lease lost").isNotZero();
+      assertThat(lostAt.get() - granted)
+          .as("reported lost before the next holder got the lock")
+          .isNegative();
     }
   }
 }
