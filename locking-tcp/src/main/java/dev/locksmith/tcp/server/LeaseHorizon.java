@@ -1,5 +1,7 @@
 package dev.locksmith.tcp.server;
 
+import static java.util.Objects.requireNonNull;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -19,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * an extension whose end would pass it, to that end plus {@link #SPAN_MILLIS}, so that a busy
  * server writes it (with fsync) about once per span; it is lowered to the latest end of the leases
  * still held (plus a span) at most once per {@link #LOWER_EVERY_MILLIS}, when that would shorten a
- * restart's wait by more than that, and when the server stops. Without a data directory nothing is
- * kept and a start does not wait.
+ * restart's wait by more than that, and when the server stops; the same periodic check raises it
+ * when the leases held end after it (the wall clock stepped forward). Without a data directory
+ * nothing is kept and a start does not wait.
  *
  * <p>Not thread-safe: the server's core thread alone uses it (and the starting thread before).
  */
@@ -39,6 +42,7 @@ final class LeaseHorizon {
   private final LongSupplier clock;
   private final long inherited;
   private long stored;
+  private boolean closed;
 
   private LeaseHorizon(@Nullable Path file, LongSupplier clock, long inherited) {
     this.file = file;
@@ -111,18 +115,37 @@ final class LeaseHorizon {
   /**
    * Brings the stored horizon down to the latest end of the leases still held when that is more
    * than {@link #LOWER_EVERY_MILLIS} earlier, never below the horizon the run before left (its
-   * leases may still be held while this run waits for them).
+   * leases may still be held while this run waits for them); raises it to that end when it is later
+   * than the stored horizon, as after the wall clock stepped forward (leases are timed on the
+   * monotonic clock, the horizon on the wall clock). Does nothing once {@linkplain #close closed}:
+   * the data directory may be another server's by then.
    *
-   * @param latestLeftMillis how long the last of the leases still held has left, 0 when none is;
-   *     asked only when the horizon is far enough ahead that it may be lowered
+   * @param latestLeftMillis how long the last of the leases still held has left, 0 when none is
    */
   void lower(LongSupplier latestLeftMillis) {
-    if (file == null || stored - clock.getAsLong() - SPAN_MILLIS <= LOWER_EVERY_MILLIS) {
+    if (file == null || closed) {
       return;
     }
-    long horizon = clock.getAsLong() + latestLeftMillis.getAsLong() + SPAN_MILLIS;
-    if (stored - horizon > LOWER_EVERY_MILLIS) {
+    long left = latestLeftMillis.getAsLong();
+    long horizon = clock.getAsLong() + left + SPAN_MILLIS;
+    if (left > 0 && horizon - SPAN_MILLIS > stored) {
+      raiseTo(horizon);
+    } else if (stored - horizon > LOWER_EVERY_MILLIS) {
       lowerTo(horizon);
+    }
+  }
+
+  /** Writes {@code horizon}, above the stored one; a failed write is logged and tried next time. */
+  private void raiseTo(long horizon) {
+    try {
+      StoredNumber.write(requireNonNull(file), horizon);
+      stored = horizon;
+      LOG.warn(
+          "Raised the lease horizon to {}: the leases held end after the stored one (the wall"
+              + " clock stepped forward?)",
+          horizon);
+    } catch (IOException e) {
+      LOG.error("Cannot raise the lease horizon to {}: {}", horizon, e.toString());
     }
   }
 
@@ -132,6 +155,7 @@ final class LeaseHorizon {
    * run before, if their horizon has not passed yet).
    */
   void close(long latestLeftMillis) {
+    closed = true;
     if (file != null && stored != 0) {
       lowerTo(latestLeftMillis == 0 ? 0 : clock.getAsLong() + latestLeftMillis);
     }

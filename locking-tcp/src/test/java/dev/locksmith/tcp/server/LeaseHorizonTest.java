@@ -88,6 +88,30 @@ class LeaseHorizonTest {
   }
 
   @Test
+  void aWallClockSteppedForwardRaisesTheHorizonToTheLeasesStillHeld() throws Exception {
+    LeaseHorizon horizon = LeaseHorizon.open(dir, clock::get);
+    horizon.cover(60_000);
+    // The wall clock steps 30 s forward; the lease, timed on the monotonic clock, has 55 s left.
+    clock.addAndGet(30_000);
+    horizon.lower(() -> 55_000);
+    assertThat(stored())
+        .as("a crash now must make the restart wait for the lease")
+        .isEqualTo(1_030_000 + 55_000 + LeaseHorizon.SPAN_MILLIS);
+  }
+
+  @Test
+  void aClosedHorizonIsNeverWrittenAgain() throws Exception {
+    LeaseHorizon horizon = LeaseHorizon.open(dir, clock::get);
+    horizon.cover(60_000);
+    horizon.close(60_000);
+    assertThat(stored()).isEqualTo(1_060_000);
+    // The periodic lowering task, run once more after the stop, when the directory may already be
+    // another server's.
+    horizon.lower(() -> 0);
+    assertThat(stored()).isEqualTo(1_060_000);
+  }
+
+  @Test
   void aHorizonThatCannotBeWrittenRefusesTheLease() throws Exception {
     Path notADirectory = Files.writeString(dir.resolve("file"), "");
     LeaseHorizon horizon = LeaseHorizon.open(notADirectory, clock::get);
