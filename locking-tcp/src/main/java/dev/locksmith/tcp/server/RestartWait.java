@@ -54,6 +54,12 @@ final class RestartWait {
   }
 
   /**
+   * The longest wait kept, whatever {@code maxRestartWait} says: about 27 years, short enough that
+   * its end in {@link System#nanoTime()} terms never overflows.
+   */
+  private static final Duration LONGEST = Duration.ofDays(10_000);
+
+  /**
    * How long the leases the run before this one granted may still last, at most {@code
    * maxRestartWait} ({@link LockServer.Builder#maxRestartWait}); logged when there is a wait.
    */
@@ -62,7 +68,8 @@ final class RestartWait {
     if (left == 0) {
       return 0;
     }
-    long limit = maxRestartWait.toMillis();
+    long limit =
+        maxRestartWait.compareTo(LONGEST) > 0 ? LONGEST.toMillis() : maxRestartWait.toMillis();
     if (left > limit) {
       LOG.warn(
           "The leases of the server's last run may last {} ms more, longer than maxRestartWait {};"

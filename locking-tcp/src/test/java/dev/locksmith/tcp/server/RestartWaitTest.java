@@ -63,6 +63,20 @@ class RestartWaitTest {
   }
 
   @Test
+  void aFarHorizonWithNoPracticalLimitWaitsWithoutOverflowing() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    Files.writeString(data.resolve(LeaseHorizon.FILE_NAME), Long.MAX_VALUE + "\n");
+
+    try (LockServer server =
+            RunningServer.start(
+                b -> b.dataDir(data).maxRestartWait(Duration.ofSeconds(Long.MAX_VALUE)));
+        LineClient client = new LineClient(server.port())) {
+      assertThat(client.call("b ACQUIRE job 1000 0 next")).isEqualTo("b BUSY");
+      assertThat(client.call("t STATS")).containsPattern(" restart_wait_ms=[1-9][0-9]{11,} ");
+    }
+  }
+
+  @Test
   void aCorruptHorizonStopsTheStartAndSaysWhatToDo() throws Exception {
     Path data = Files.createDirectories(dir.resolve("data"));
     Files.writeString(data.resolve(LeaseHorizon.FILE_NAME), "soon\n");
