@@ -27,6 +27,9 @@ final class Leases {
   private final ServerMetrics metrics;
   private final int maxDetached;
   private int detachedCount;
+  // When the last lease released at a close its holder may not have heard of would have ended.
+  private long unheardEndNanos;
+  private boolean anyUnheard;
 
   Leases(
       LockIndex index,
@@ -263,14 +266,39 @@ final class Leases {
     }
   }
 
-  /** Brings the stored lease horizon down to the leases still held, when that is worth a write. */
-  void lowerHorizon() {
-    horizon.lower(() -> expiry.latestLeftMillis(System.nanoTime()));
+  /**
+   * Records that the lease of {@code entry}, about to be released at a close its holder did not
+   * make (beyond {@code maxDetachedLeases}), may still be taken for held by that holder until its
+   * end: the lease horizon keeps covering it, so that a restart waits for it as for a held one.
+   */
+  void releasingUnheard(LockEntry entry) {
+    if (!anyUnheard || entry.expiresAt - unheardEndNanos > 0) {
+      unheardEndNanos = entry.expiresAt;
+      anyUnheard = true;
+    }
   }
 
-  /** How long the lease that ends last has left, rounded up to a millisecond; 0 when none. */
+  /** Brings the stored lease horizon down to the leases still held, when that is worth a write. */
+  void lowerHorizon() {
+    horizon.lower(this::latestLeftMillis);
+  }
+
+  /**
+   * How long the lease that ends last has left, rounded up to a millisecond; 0 when none. Leases
+   * released unheard ({@link #releasingUnheard}) count until their end.
+   */
   long latestLeftMillis() {
-    return expiry.latestLeftMillis(System.nanoTime());
+    long now = System.nanoTime();
+    long held = expiry.latestLeftMillis(now);
+    if (!anyUnheard) {
+      return held;
+    }
+    long unheard = unheardEndNanos - now;
+    if (unheard <= 0) {
+      anyUnheard = false;
+      return held;
+    }
+    return Math.max(held, (unheard + 999_999) / 1_000_000);
   }
 
   private void expire(LockEntry entry, long now) {

@@ -264,7 +264,7 @@ final class LockTable {
    * a close by the server they are detached and stay held until their end, since the client may not
    * hear of the close until long after (up to its silence bound) and takes them for held until
    * then. They count against {@code maxDetachedLeases} like any detached lease: beyond it they are
-   * released at once.
+   * released at once, but the lease horizon still covers them, so a restart waits for them.
    *
    * @param closedNanos when the close was seen, the start of the hand-offs it causes
    * @param endedByClient whether the client ended the connection ({@link Session#endedByClient})
@@ -283,6 +283,9 @@ final class LockTable {
         metrics.keptAfterClose.increment();
         kept++;
       } else {
+        if (!endedByClient) {
+          leases.releasingUnheard(entry);
+        }
         leases.dropHolder(entry);
         metrics.disconnectReleases.increment();
         released++;

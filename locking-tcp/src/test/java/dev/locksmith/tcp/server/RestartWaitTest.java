@@ -48,6 +48,26 @@ class RestartWaitTest {
     }
   }
 
+  /**
+   * At the stop, a lease beyond {@code maxDetachedLeases} is released at once rather than kept, but
+   * its holder may not hear of the stop either: the restart waits for it all the same.
+   */
+  @Test
+  void aStopWaitsForTheLeasesItReleasedBeyondTheDetachedLimit() throws Exception {
+    Path data = dir.resolve("data");
+    long start = System.nanoTime();
+    try (LockServer first = RunningServer.start(b -> b.dataDir(data).maxDetachedLeases(1));
+        LineClient holder = new LineClient(first.port())) {
+      assertThat(holder.call("a ACQUIRE kept 500 0 holder")).startsWith("a OK");
+      assertThat(holder.call("h HOLD kept holder 500")).startsWith("h OK");
+      assertThat(holder.call("b ACQUIRE job " + TTL_MILLIS + " 0 holder")).startsWith("b OK");
+      first.close(); // "job" is beyond the limit of detached leases
+    }
+    try (LockServer second = RunningServer.start(b -> b.dataDir(data))) {
+      assertGrantedOnlyAtTheEndOfTheLease(second.port(), start);
+    }
+  }
+
   @Test
   void aServerStoppedWithNoLeaseHeldGrantsAtOnceAfterARestart() throws Exception {
     Path data = dir.resolve("data");
