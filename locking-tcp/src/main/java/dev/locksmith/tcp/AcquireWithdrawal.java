@@ -34,7 +34,7 @@ final class AcquireWithdrawal {
    * @param waits whether the request may wait on the server (an ACQUIRE), so it is to be cancelled
    */
   void now(
-      ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests, boolean waits) {
+      ClientConnection c, PendingRequests.Pending p, List<LockRequest> requests, boolean waits) {
     boolean interrupted = false;
     try {
       if (waits) {
@@ -51,11 +51,11 @@ final class AcquireWithdrawal {
         }
       }
       if (reply.is("OK")) {
-        List<ClientConnection.Pending> releases = new ArrayList<>(requests.size());
+        List<PendingRequests.Pending> releases = new ArrayList<>(requests.size());
         for (LockRequest request : requests) {
           releases.add(c.send(RequestLines.release(request.lockId(), request.ownerToken())));
         }
-        for (ClientConnection.Pending release : releases) {
+        for (PendingRequests.Pending release : releases) {
           while (true) {
             try {
               Replies.await(release, limit);
@@ -87,7 +87,7 @@ final class AcquireWithdrawal {
    * @param waits whether the request may wait on the server (an ACQUIRE), so it is to be cancelled
    */
   void later(
-      ClientConnection c, ClientConnection.Pending p, List<LockRequest> requests, boolean waits) {
+      ClientConnection c, PendingRequests.Pending p, List<LockRequest> requests, boolean waits) {
     if (waits) {
       c.send(RequestLines.cancel(p.id())).reply().exceptionally(e -> null);
     }

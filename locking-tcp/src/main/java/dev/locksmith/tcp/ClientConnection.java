@@ -1,57 +1,42 @@
 package dev.locksmith.tcp;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.tcp.PendingRequests.Pending;
 import dev.locksmith.tcp.internal.Protocol;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.FastThreadLocalThread;
-import io.netty.util.concurrent.Future;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One connection to the server, shared by all threads of a provider: requests carry ids and their
- * replies complete futures, in any order. The leases granted over it are recorded in its {@link
- * ConnectionLeases}; when it closes, those of running work are lost, because the server no longer
- * holds them for this client (it releases them at once, or keeps them for no one until their end
- * when the client did not end the connection), and each is reported to the loss listener before any
- * pending request fails. Leases the server detached (shortened to a minimum hold with HOLD) are not
- * lost: they stay held until their end.
+ * One connection to the server, shared by all threads of a provider: its requests in flight are
+ * kept by {@link PendingRequests}, whose replies complete futures in any order. The leases granted
+ * over it are recorded in its {@link ConnectionLeases}; when it closes, those of running work are
+ * lost, because the server no longer holds them for this client (it releases them at once, or keeps
+ * them for no one until their end when the client did not end the connection), and each is reported
+ * to the loss listener before any pending request fails. Leases the server detached (shortened to a
+ * minimum hold with HOLD) are not lost: they stay held until their end.
  */
 final class ClientConnection extends SimpleChannelInboundHandler<String> {
   private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
 
-  /** A request in flight. */
-  record Pending(String id, CompletableFuture<Reply> reply, long sentNanos) {}
-
   private final String description;
-  private final AtomicLong ids;
   private final long pingMillis;
-  private final Map<String, Pending> pending = new ConcurrentHashMap<>();
-  private final AnnouncedDelays delays = new AnnouncedDelays();
+  private final PendingRequests requests;
   private final ConnectionLeases leases;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final LongAdder writes = new LongAdder();
   private volatile @Nullable Channel channel;
   private volatile @Nullable String closeReason;
   private volatile boolean deliberate;
@@ -71,8 +56,10 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
   ClientConnection(
       String description, AtomicLong ids, Consumer<LeaseGrant> onLost, long pingMillis) {
     this.description = description;
-    this.ids = ids;
     this.pingMillis = pingMillis;
+    this.requests =
+        new PendingRequests(
+            description, ids, () -> closed.get() ? null : channel, () -> closeReason);
     this.leases = new ConnectionLeases(description, this::isOpen, onLost);
   }
 
@@ -111,121 +98,27 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
 
   /** Sends {@code <id> <body>} and returns the pending reply. */
   Pending send(String body) {
-    String id = Long.toString(ids.incrementAndGet(), 36);
-    Pending p = new Pending(id, new CompletableFuture<>(), System.nanoTime());
-    pending.put(id, p);
-    Channel ch = channel;
-    if (closed.get() || ch == null) {
-      failPending(p);
-      return p;
-    }
-    writes.increment();
-    ch.writeAndFlush(ByteBufUtil.writeUtf8(ch.alloc(), id + " " + body + "\n"))
-        .addListener(f -> failOnWriteError(f, List.of(p)));
-    return p;
+    return requests.send(body);
   }
 
-  /**
-   * Sends every request of {@code bodies} in one write and one flush (pipelined: the server answers
-   * them in order) and returns their pending replies in the same order, all with the same send
-   * time.
-   */
+  /** Sends the requests of {@code bodies} in one write; see {@link PendingRequests#sendAll}. */
   List<Pending> sendAll(List<String> bodies) {
-    long sentNanos = System.nanoTime();
-    List<Pending> sent = new ArrayList<>(bodies.size());
-    StringBuilder lines = new StringBuilder(bodies.size() * 64);
-    for (String body : bodies) {
-      String id = Long.toString(ids.incrementAndGet(), 36);
-      Pending p = new Pending(id, new CompletableFuture<>(), sentNanos);
-      pending.put(id, p);
-      sent.add(p);
-      lines.append(id).append(' ').append(body).append('\n');
-    }
-    Channel ch = channel;
-    if (closed.get() || ch == null) {
-      for (Pending p : sent) {
-        failPending(p);
-      }
-      return sent;
-    }
-    if (!sent.isEmpty()) {
-      writes.increment();
-      ch.writeAndFlush(ByteBufUtil.writeUtf8(ch.alloc(), lines))
-          .addListener(f -> failOnWriteError(f, sent));
-    }
-    return sent;
+    return requests.sendAll(bodies);
   }
 
-  private void failOnWriteError(Future<?> write, List<Pending> sent) {
-    if (!write.isSuccess()) {
-      ConnectionLostException e = lost(write.cause());
-      for (Pending p : sent) {
-        pending.remove(p.id);
-        p.reply.completeExceptionally(e);
-      }
-    }
-  }
-
-  /**
-   * Fails {@code p} with a {@link TimeoutException} (and forgets it, so that a late reply is
-   * dropped) unless its reply comes within {@code nanos}; the timer runs on the connection's I/O
-   * thread and is cancelled by the reply. Does nothing when the request is already done.
-   */
+  /** Fails {@code p} unless its reply comes within {@code nanos}; see {@link PendingRequests}. */
   void expireAfter(Pending p, long nanos) {
-    Channel ch = channel;
-    if (ch == null || p.reply.isDone()) {
-      return;
-    }
-    ScheduledFuture<?> timer;
-    try {
-      timer =
-          ch.eventLoop()
-              .schedule(
-                  () -> {
-                    if (pending.remove(p.id, p)) {
-                      delays.forget(p.id);
-                      p.reply.completeExceptionally(
-                          new TimeoutException(
-                              "no reply to request " + p.id + " from " + description));
-                    }
-                  },
-                  nanos,
-                  TimeUnit.NANOSECONDS);
-    } catch (RejectedExecutionException e) {
-      // No I/O thread any more: the connection is closed, and its pending requests failed with it.
-      return;
-    }
-    p.reply.whenComplete((reply, failure) -> timer.cancel(false));
+    requests.expireAfter(channel, p, nanos);
   }
 
-  /**
-   * When the server said the answer to {@code p} would come ({@code * DELAYED}), on {@link
-   * System#nanoTime()}; empty if it did not.
-   */
+  /** When the server said the answer to {@code p} would come; empty if it did not. */
   OptionalLong answerDueAt(Pending p) {
-    return delays.dueAt(p.id);
+    return requests.answerDueAt(p);
   }
 
   /** How many writes (each with its flush) this connection has made; for tests. */
   long writes() {
-    return writes.sum();
-  }
-
-  private void failPending(Pending p) {
-    pending.remove(p.id);
-    delays.forget(p.id);
-    p.reply.completeExceptionally(lost(null));
-  }
-
-  private ConnectionLostException lost(@Nullable Throwable cause) {
-    String reason = closeReason;
-    ConnectionLostException e =
-        new ConnectionLostException(
-            "connection to " + description + " lost" + (reason == null ? "" : ": " + reason));
-    if (cause != null) {
-      e.initCause(cause);
-    }
-    return e;
+    return requests.writes();
   }
 
   void close(String reason) {
@@ -253,9 +146,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
         closeReason = "provider closed";
       }
       onClosed();
-      String id = Long.toString(ids.incrementAndGet(), 36);
-      writes.increment();
-      ch.writeAndFlush(ByteBufUtil.writeUtf8(ch.alloc(), id + " QUIT\n"));
+      requests.sendUnanswered(ch, "QUIT");
       // On an I/O thread the close could not happen while it waits (on its own), or it would stall
       // every connection of that thread.
       if (!onIoThread() && !ch.closeFuture().awaitUninterruptibly(millis)) {
@@ -305,14 +196,11 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
       onPush(ctx, reply);
       return;
     }
-    Pending p = pending.remove(reply.id());
-    if (p == null) {
+    if (requests.complete(reply)) {
+      answered = true;
+    } else {
       LOG.debug("Reply from {} to unknown request: {}", description, line);
-      return;
     }
-    delays.forget(p.id);
-    answered = true;
-    p.reply.complete(reply);
   }
 
   private void onPush(ChannelHandlerContext ctx, Reply reply) {
@@ -326,7 +214,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
               ? "the server speaks TLS only; add tls=true (and tls-ca=FILE) to the URL"
               : "server said BYE " + reply.rest();
       ctx.close();
-    } else if (!(reply.is("DELAYED") && delays.note(reply, pending::containsKey))) {
+    } else if (!requests.noteDelay(reply)) {
       LOG.warn("The {} says: {}", description, reply.line());
     }
   }
@@ -337,8 +225,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
       if (idle.state() == IdleState.READER_IDLE) {
         probeSilence(ctx);
       } else if (idle.state() == IdleState.WRITER_IDLE) {
-        Pending ping = send("PING");
-        ping.reply.exceptionally(e -> null);
+        send("PING").reply().exceptionally(e -> null);
       }
     }
     super.userEventTriggered(ctx, evt);
@@ -356,7 +243,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
     }
     probing = true;
     long linesBefore = lines;
-    send("PING").reply.exceptionally(e -> null);
+    send("PING").reply().exceptionally(e -> null);
     ctx.executor()
         .schedule(
             () -> {
@@ -393,10 +280,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
       return;
     }
     leases.endAll(deliberate);
-    List<Pending> inFlight = new ArrayList<>(pending.values());
-    for (Pending p : inFlight) {
-      failPending(p);
-    }
+    requests.failAll();
   }
 
   @Override

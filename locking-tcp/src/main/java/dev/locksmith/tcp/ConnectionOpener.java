@@ -216,7 +216,7 @@ final class ConnectionOpener {
    * The answer to AUTH by {@code deadline}, or by {@code connect-timeout} after the time the server
    * said it would come ({@code * DELAYED}, for a wrong secret), if that is later.
    */
-  private Reply awaitAuth(ClientConnection c, ClientConnection.Pending p, long deadline) {
+  private Reply awaitAuth(ClientConnection c, PendingRequests.Pending p, long deadline) {
     long until = deadline;
     boolean interrupted = false;
     try {

@@ -36,7 +36,7 @@ final class Releases {
       return false;
     }
     String what = "RELEASE '" + lease.lockId() + "'";
-    ClientConnection.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
+    PendingRequests.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
     Reply reply;
     try {
       reply = replies.awaitUninterruptibly(p, what);
@@ -56,7 +56,7 @@ final class Releases {
       return CompletableFuture.completedFuture(false);
     }
     String what = "RELEASE '" + lease.lockId() + "'";
-    ClientConnection.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
+    PendingRequests.Pending p = c.send(RequestLines.release(lease.lockId(), lease.ownerToken()));
     c.expireAfter(p, settings.requestTimeout().toNanos());
     CompletableFuture<Boolean> stage = new CompletableFuture<>();
     pendingReleases.add(stage);

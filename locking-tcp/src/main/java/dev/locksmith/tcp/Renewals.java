@@ -52,7 +52,7 @@ final class Renewals {
   /** Renews a lease marked with {@link ConnectionLeases#startRenewal}. */
   private Optional<LeaseGrant> renewMarked(ClientConnection c, LeaseGrant lease, Duration ttl) {
     boolean hold = !ttl.equals(lease.ttl()) && !holdUnknown;
-    ClientConnection.Pending p = c.send(RequestLines.renew(lease, ttl, hold));
+    PendingRequests.Pending p = c.send(RequestLines.renew(lease, ttl, hold));
     Reply reply;
     try {
       reply = replies.awaitUninterruptibly(p, renewal(lease, hold));
@@ -117,7 +117,7 @@ final class Renewals {
       List<Integer> sentFor,
       List<String> lines,
       boolean[] hold) {
-    List<ClientConnection.Pending> sent = c.sendAll(lines);
+    List<PendingRequests.Pending> sent = c.sendAll(lines);
     List<@Nullable Reply> got;
     try {
       got = replies.awaitAll(sent, "a batch of " + lines.size() + " RENEW requests");

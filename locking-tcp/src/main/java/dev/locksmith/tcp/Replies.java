@@ -27,7 +27,7 @@ final class Replies {
   }
 
   /** The reply to {@code p} within {@code nanos}; a failed request throws its failure. */
-  static Reply await(ClientConnection.Pending p, long nanos)
+  static Reply await(PendingRequests.Pending p, long nanos)
       throws InterruptedException, TimeoutException {
     try {
       return p.reply().get(nanos, TimeUnit.NANOSECONDS);
@@ -53,7 +53,7 @@ final class Replies {
    *
    * @param what the request, for the error when no reply comes
    */
-  Reply awaitUninterruptibly(ClientConnection.Pending p, String what) {
+  Reply awaitUninterruptibly(PendingRequests.Pending p, String what) {
     return awaitUninterruptibly(p, what, () -> {});
   }
 
@@ -64,7 +64,7 @@ final class Replies {
    *
    * @param what the request, for the error when no reply comes
    */
-  Reply awaitUninterruptibly(ClientConnection.Pending p, String what, Runnable onTimeout) {
+  Reply awaitUninterruptibly(PendingRequests.Pending p, String what, Runnable onTimeout) {
     boolean interrupted = false;
     long deadline = System.nanoTime() + settings.requestTimeout().toNanos();
     try {
@@ -93,7 +93,7 @@ final class Replies {
    * @param what the requests, for the error when a reply does not come
    * @throws LockProviderException when a reply did not come in time, or a request failed otherwise
    */
-  List<@Nullable Reply> awaitAll(List<ClientConnection.Pending> sent, String what) {
+  List<@Nullable Reply> awaitAll(List<PendingRequests.Pending> sent, String what) {
     List<@Nullable Reply> got = new ArrayList<>(sent.size());
     if (sent.isEmpty()) {
       return got;
@@ -101,7 +101,7 @@ final class Replies {
     long deadline = sent.get(0).sentNanos() + settings.requestTimeout().toNanos();
     boolean interrupted = false;
     try {
-      for (ClientConnection.Pending p : sent) {
+      for (PendingRequests.Pending p : sent) {
         while (true) {
           try {
             got.add(await(p, deadline - System.nanoTime()));

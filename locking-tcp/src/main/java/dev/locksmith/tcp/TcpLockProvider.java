@@ -75,7 +75,7 @@ final class TcpLockProvider implements LockProvider {
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     ClientConnection c = connection();
-    ClientConnection.Pending p = c.send(RequestLines.acquire(request, 0));
+    PendingRequests.Pending p = c.send(RequestLines.acquire(request, 0));
     Reply reply = answerNow(c, p, List.of(request), true, "ACQUIRE '" + request.lockId() + "'");
     return grant(c, request, reply, p, "ACQUIRE");
   }
@@ -96,7 +96,7 @@ final class TcpLockProvider implements LockProvider {
     }
     String what = "ACQUIRE-ALL " + RequestLines.names(requests);
     ClientConnection c = connection();
-    ClientConnection.Pending p = c.send(RequestLines.acquireAll(requests));
+    PendingRequests.Pending p = c.send(RequestLines.acquireAll(requests));
     Reply reply = answerNow(c, p, requests, false, what);
     if (Replies.unknownCommand(reply)) {
       acquireAllUnknown = true;
@@ -116,7 +116,7 @@ final class TcpLockProvider implements LockProvider {
     }
     long waitMillis = RequestLines.ceilMillis(timeout);
     ClientConnection c = connection();
-    ClientConnection.Pending p = c.send(RequestLines.acquire(request, waitMillis));
+    PendingRequests.Pending p = c.send(RequestLines.acquire(request, waitMillis));
     Reply reply = awaitAcquire(c, p, request, waitMillis);
     return grant(c, request, reply, p, "ACQUIRE");
   }
@@ -127,7 +127,7 @@ final class TcpLockProvider implements LockProvider {
    * withdrawn, so that it leaves no lease behind on the server.
    */
   private Reply awaitAcquire(
-      ClientConnection c, ClientConnection.Pending p, LockRequest request, long waitMillis)
+      ClientConnection c, PendingRequests.Pending p, LockRequest request, long waitMillis)
       throws InterruptedException {
     long nanos = TimeUnit.MILLISECONDS.toNanos(waitMillis) + settings.requestTimeout().toNanos();
     List<LockRequest> requests = List.of(request);
@@ -150,7 +150,7 @@ final class TcpLockProvider implements LockProvider {
    */
   private Reply answerNow(
       ClientConnection c,
-      ClientConnection.Pending p,
+      PendingRequests.Pending p,
       List<LockRequest> requests,
       boolean cancellable,
       String what) {
@@ -165,7 +165,7 @@ final class TcpLockProvider implements LockProvider {
    * connection records the lease as learned when the reply arrived.
    */
   private Optional<LeaseGrant> grant(
-      ClientConnection c, LockRequest request, Reply reply, ClientConnection.Pending p, String op) {
+      ClientConnection c, LockRequest request, Reply reply, PendingRequests.Pending p, String op) {
     switch (reply.kind()) {
       case "OK" -> {
         List<String> f = reply.fields(3);
