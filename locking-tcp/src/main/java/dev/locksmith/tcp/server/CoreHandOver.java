@@ -44,7 +44,7 @@ final class CoreHandOver {
    * any) is sent instead.
    */
   void enqueue(Session current, Runnable work, @Nullable String refusal) {
-    server.countInFlight(current.inFlight.incrementAndGet());
+    server.peaks().inFlight().record(current.inFlight.incrementAndGet());
     pendingWork.add(work);
     pendingRefusals.add(refusal);
   }

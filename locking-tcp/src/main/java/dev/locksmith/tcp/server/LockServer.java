@@ -110,17 +110,17 @@ public final class LockServer implements AutoCloseable {
 
   /** The most core tasks one connection has had queued or running at once (for tests). */
   int peakInFlight() {
-    return runtime.peakInFlight();
+    return (int) runtime.peaks().inFlight().get();
   }
 
   /** The most lines one connection has had split and waiting for room at once (for tests). */
   int peakBacklog() {
-    return runtime.peakBacklog();
+    return (int) runtime.peaks().backlog().get();
   }
 
   /** The most bytes of replies one connection has had waiting for its socket (for tests). */
   long peakOutbound() {
-    return runtime.peakOutbound();
+    return runtime.peaks().outbound().get();
   }
 
   /** The running parts (for tests). */

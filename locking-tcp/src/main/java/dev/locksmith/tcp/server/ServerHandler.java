@@ -138,7 +138,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     backlog.add(msg);
-    server.countBacklog(backlog.size());
+    server.peaks().backlog().record(backlog.size());
     drain(ctx, current, false);
   }
 
@@ -311,9 +311,9 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     if (cause instanceof IOException) {
       LOG.debug("Connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
     } else if (TlsGate.isTlsFailure(cause)) {
-      server.tlsFailed(ctx.channel().remoteAddress(), cause);
+      server.failures().tlsFailed(ctx.channel().remoteAddress(), cause);
     } else if (cause instanceof OutOfMemoryError) {
-      server.outOfMemory(ctx.channel().remoteAddress(), cause);
+      server.failures().outOfMemory(ctx.channel().remoteAddress(), cause);
     } else {
       LOG.warn("Connection {} failed; closing it", ctx.channel().remoteAddress(), cause);
     }

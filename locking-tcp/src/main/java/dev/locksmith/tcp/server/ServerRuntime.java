@@ -18,7 +18,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,12 +46,8 @@ final class ServerRuntime implements AutoCloseable {
   private final Admission admission;
   private final AuthThrottle authThrottle =
       new AuthThrottle(Duration.ofMinutes(1), line -> LOG.warn("{}", line));
-  private final Peak peakInFlight = new Peak();
-  private final Peak peakBacklog = new Peak();
-  private final Peak peakOutbound = new Peak();
-  private final ThrottledWarning refusals = new ThrottledWarning(Duration.ofSeconds(10));
-  private final ThrottledWarning tlsFailures = new ThrottledWarning(Duration.ofSeconds(10));
-  private final ThrottledWarning memoryFailures = new ThrottledWarning(Duration.ofSeconds(10));
+  private final ConnectionPeaks peaks = new ConnectionPeaks();
+  private final ConnectionFailureLog failures = new ConnectionFailureLog();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CountDownLatch terminated = new CountDownLatch(1);
@@ -257,51 +252,18 @@ final class ServerRuntime implements AutoCloseable {
       return null;
     }
     metrics.refusedConnections.increment();
-    long refused = refusals.occurred();
-    if (refused > 0) {
-      LOG.warn(
-          "Refusing connection from {}: {} ({} refused since the last such message)",
-          session,
-          refusal,
-          refused);
-    }
+    failures.refused(session, refusal);
     return refusal;
   }
 
-  /**
-   * A client's TLS failed (a handshake it broke off or garbled, bytes that are no TLS record):
-   * logged as the client's doing, without a stack trace and at most once every 10 s.
-   */
-  void tlsFailed(@Nullable SocketAddress remote, Throwable cause) {
-    long failed = tlsFailures.occurred();
-    if (failed > 0) {
-      LOG.warn(
-          "TLS with {} failed: {} ({} TLS failures since the last such message)",
-          remote,
-          TlsGate.describe(cause),
-          failed);
-    } else {
-      LOG.debug("TLS with {} failed: {}", remote, TlsGate.describe(cause));
-    }
+  /** Where connection failures are logged. */
+  ConnectionFailureLog failures() {
+    return failures;
   }
 
-  /**
-   * A connection could not get memory for what it read or for its replies (direct memory used up)
-   * and is closed: logged without a stack trace and at most once every 10 s, since when memory runs
-   * out many connections fail alike, and a stack trace per connection only floods the log.
-   */
-  void outOfMemory(@Nullable Object connection, Throwable cause) {
-    long failed = memoryFailures.occurred();
-    if (failed > 0) {
-      LOG.warn(
-          "Connection {} closed for lack of memory: {} ({} buffers refused since the last such"
-              + " message; see -XX:MaxDirectMemorySize)",
-          connection,
-          cause.toString(),
-          failed);
-    } else {
-      LOG.debug("Connection {} closed for lack of memory: {}", connection, cause.toString());
-    }
+  /** The peaks of the connections' queues. */
+  ConnectionPeaks peaks() {
+    return peaks;
   }
 
   ServerMetrics metrics() {
@@ -320,45 +282,6 @@ final class ServerRuntime implements AutoCloseable {
   int lockCount() throws Exception {
     EventLoop coreLoop = Objects.requireNonNull(core, "not started");
     return coreLoop.submit(() -> table().size()).get(5, TimeUnit.SECONDS);
-  }
-
-  /** Records a connection's count of core tasks in flight; keeps the peak. */
-  void countInFlight(int inFlight) {
-    peakInFlight.record(inFlight);
-  }
-
-  /**
-   * The most core tasks one connection has had queued or running at once since the start; never
-   * above {@link ServerHandler#MAX_IN_FLIGHT} (for tests and health).
-   */
-  int peakInFlight() {
-    return (int) peakInFlight.get();
-  }
-
-  /** Records how many lines a connection has split and not yet handed on; keeps the peak. */
-  void countBacklog(int lines) {
-    peakBacklog.record(lines);
-  }
-
-  /**
-   * The most lines one connection has had split from its input and waiting to be handed to the core
-   * at once since the start (for tests).
-   */
-  int peakBacklog() {
-    return (int) peakBacklog.get();
-  }
-
-  /** Records the bytes of replies a connection has waiting for its socket; keeps the peak. */
-  void countOutbound(long bytes) {
-    peakOutbound.record(bytes);
-  }
-
-  /**
-   * The most bytes of replies one connection has had waiting for its socket at once since the start
-   * (for tests).
-   */
-  long peakOutbound() {
-    return peakOutbound.get();
   }
 
   LockTable table() {

@@ -147,7 +147,7 @@ final class Session {
     try {
       return ByteBufUtil.writeUtf8(channel.alloc(), text);
     } catch (OutOfMemoryError e) {
-      server.outOfMemory(this, e);
+      server.failures().outOfMemory(this, e);
       try {
         // Not inline: on the connection's own loop that would release its leases inside this work.
         channel.eventLoop().execute(() -> channel.close());
@@ -161,7 +161,7 @@ final class Session {
   private void countOutbound() {
     ChannelOutboundBuffer waiting = channel.unsafe().outboundBuffer();
     if (waiting != null) {
-      server.countOutbound(waiting.totalPendingWriteBytes());
+      server.peaks().outbound().record(waiting.totalPendingWriteBytes());
     }
   }
 
