@@ -36,6 +36,15 @@ final class LeaseHorizon {
   /** How often the horizon is brought down to the leases still held, at most. */
   static final long LOWER_EVERY_MILLIS = 5_000;
 
+  /**
+   * How far the leases held may end past the stored horizon before the periodic check raises it:
+   * their end is the wall clock (read rounded down) plus their time left (rounded up), so a lease
+   * the horizon covers exactly can seem to end a millisecond or two past it. A forward step of the
+   * wall clock this small is not made up for; a server started after a crash has spent longer than
+   * that starting.
+   */
+  static final long RAISE_TOLERANCE_MILLIS = 10;
+
   private static final Logger LOG = LoggerFactory.getLogger(LeaseHorizon.class);
 
   private final @Nullable Path file;
@@ -117,8 +126,8 @@ final class LeaseHorizon {
    * than {@link #LOWER_EVERY_MILLIS} earlier, never below the horizon the run before left (its
    * leases may still be held while this run waits for them); raises it to that end when it is later
    * than the stored horizon, as after the wall clock stepped forward (leases are timed on the
-   * monotonic clock, the horizon on the wall clock). Does nothing once {@linkplain #close closed}:
-   * the data directory may be another server's by then.
+   * monotonic clock, the horizon on the wall clock), beyond {@link #RAISE_TOLERANCE_MILLIS}. Does
+   * nothing once {@linkplain #close closed}: the data directory may be another server's by then.
    *
    * @param latestLeftMillis how long the last of the leases still held has left, 0 when none is
    */
@@ -128,7 +137,7 @@ final class LeaseHorizon {
     }
     long left = latestLeftMillis.getAsLong();
     long horizon = clock.getAsLong() + left + SPAN_MILLIS;
-    if (left > 0 && horizon - SPAN_MILLIS > stored) {
+    if (left > 0 && horizon - SPAN_MILLIS - stored > RAISE_TOLERANCE_MILLIS) {
       raiseTo(horizon);
     } else if (stored - horizon > LOWER_EVERY_MILLIS) {
       lowerTo(horizon);

@@ -100,6 +100,20 @@ class LeaseHorizonTest {
   }
 
   @Test
+  void aLeaseEndingAtTheStoredHorizonDoesNotRaiseItByARoundedMillisecond() throws Exception {
+    LeaseHorizon horizon = LeaseHorizon.open(dir, clock::get);
+    horizon.cover(10_000);
+    horizon.cover(11_000);
+    assertThat(stored()).as("a lease ending at the horizon").isEqualTo(1_011_000);
+    Files.delete(dir.resolve(LeaseHorizon.FILE_NAME));
+    // The wall clock is read rounded down and the time left rounded up, so the check can find the
+    // lease ending a millisecond past the stored horizon.
+    horizon.lower(() -> 11_001);
+    assertThat(dir.resolve(LeaseHorizon.FILE_NAME)).as("no write for rounding").doesNotExist();
+    assertThat(horizon.stored()).isEqualTo(1_011_000);
+  }
+
+  @Test
   void aClosedHorizonIsNeverWrittenAgain() throws Exception {
     LeaseHorizon horizon = LeaseHorizon.open(dir, clock::get);
     horizon.cover(60_000);
