@@ -5,10 +5,11 @@ import dev.locksmith.tcp.PendingRequests.Pending;
 import dev.locksmith.tcp.internal.Protocol;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.concurrent.FastThreadLocalThread;
+import io.netty.util.internal.ThreadExecutorMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -136,7 +137,7 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
    * ACQUIRE) fails rather than reaching the application as the provider closes, and the server
    * releases it with the rest. A plain close could reach the server as a reset instead (a reply
    * arriving as the socket closes), and the server keeps the leases of a reset connection until
-   * their TTL. Called on an I/O thread, it does not wait.
+   * their TTL. Called on a thread that runs a Netty event loop, it does not wait.
    */
   void quit(long millis) {
     Channel ch = channel;
@@ -147,17 +148,24 @@ final class ClientConnection extends SimpleChannelInboundHandler<String> {
       }
       onClosed();
       requests.sendUnanswered(ch, "QUIT");
-      // On an I/O thread the close could not happen while it waits (on its own), or it would stall
-      // every connection of that thread.
-      if (!onIoThread() && !ch.closeFuture().awaitUninterruptibly(millis)) {
+      // On an event loop the close could not happen while it waits (on its own), or it would stall
+      // every connection of that loop.
+      if (!onEventLoop() && !ch.closeFuture().awaitUninterruptibly(millis)) {
         LOG.debug("{} did not close the connection within {} ms of QUIT", description, millis);
       }
     }
     close("provider closed", true);
   }
 
-  private static boolean onIoThread() {
-    return Thread.currentThread() instanceof FastThreadLocalThread;
+  /**
+   * Whether the calling thread runs a Netty event loop (this provider's or another's), where a wait
+   * would stall every channel of that loop. Other threads Netty built, such as those of a {@code
+   * DefaultEventExecutorGroup} meant for blocking work, may wait.
+   */
+  static boolean onEventLoop() {
+    // Netty's event executors record themselves for the thread that runs them; only event loops
+    // serve channels.
+    return ThreadExecutorMap.currentExecutor() instanceof EventLoop;
   }
 
   /**

@@ -270,8 +270,10 @@ final class Connector {
 
   /**
    * Ends the connection with {@code QUIT} (waiting at most a second, or {@code request-timeout} if
-   * shorter, for the server to close it) and stops the I/O thread; every later {@link #connection}
-   * fails. The connection's leases of running work are reported lost, as the server releases them.
+   * shorter, for the server to close it; not at all on a thread that runs a Netty event loop) and
+   * stops the I/O thread; every later {@link #connection} fails. The connection's leases of running
+   * work are reported lost on the calling thread before {@code QUIT} is sent, since the server
+   * releases them as it reads it.
    */
   void close() {
     closed = true;

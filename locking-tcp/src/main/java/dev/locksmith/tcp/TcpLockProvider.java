@@ -314,10 +314,13 @@ final class TcpLockProvider implements LockProvider {
    *
    * <p>First waits up to {@code request-timeout} for the replies to releases sent by {@link
    * #releaseAsync} and completes their stages, failing those still unanswered. Then ends the
-   * connection with {@code QUIT} (waiting at most a second for the server to close it), which
-   * releases at once the leases of running work held over it (they are reported to the {@link
-   * #onLeaseLost} callbacks and logged at INFO), while leases kept for a minimum hold stay held
-   * until their end.
+   * connection with {@code QUIT} (waiting at most a second for the server to close it; on a thread
+   * that runs a Netty event loop, where waiting would stall its channels, not at all), which
+   * releases at once the leases of running work held over it. Those are reported to the {@link
+   * #onLeaseLost} callbacks on the calling thread, and logged at INFO, before {@code QUIT} is sent;
+   * a lease whose {@code HOLD} (a shortening to a minimum hold) is still in flight is among them,
+   * though the server applies the {@code HOLD} before the {@code QUIT} and keeps it. Leases kept
+   * for a minimum hold stay held until their end.
    */
   @Override
   public void close() {

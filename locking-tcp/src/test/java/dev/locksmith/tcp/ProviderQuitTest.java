@@ -8,6 +8,10 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.RunningServer;
 import dev.locksmith.testkit.FaultProxy;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.EventExecutorGroup;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -64,8 +68,8 @@ class ProviderQuitTest {
   @Test
   void aClosingProviderReportsItsLeasesLostBeforeTheServerCanGrantThemOn() throws Exception {
     try (FaultProxy proxy = server.proxy();
-        LockProvider next = LockProviders.create(server.url())) {
-      LockProvider closing = LockProviders.create(RunningServer.url(proxy, ""));
+        LockProvider next = LockProviders.create(server.url());
+        LockProvider closing = LockProviders.create(RunningServer.url(proxy, ""))) {
       AtomicLong lostAt = new AtomicLong();
       closing.onLeaseLost(lease -> lostAt.compareAndSet(0, System.nanoTime()));
       closing.tryAcquire(LockRequest.of("quit-order", Duration.ofMinutes(5))).orElseThrow();
@@ -94,6 +98,51 @@ class ProviderQuitTest {
       assertThat(lostAt.get() - granted)
           .as("reported lost before the next holder got the lock")
           .isNegative();
+    }
+  }
+
+  /**
+   * A thread of a Netty pool meant for blocking work is no event loop: a close there waits for the
+   * server's close like any other (here delayed 500 ms), so the server takes the close for the
+   * client's own. Before, any thread Netty built skipped the wait.
+   */
+  @Test
+  void aProviderClosedOnANettyWorkerThreadWaitsForTheServersClose() throws Exception {
+    EventExecutorGroup workers = new DefaultEventExecutorGroup(1);
+    try (FaultProxy proxy = server.proxy();
+        LockProvider closing = LockProviders.create(RunningServer.url(proxy, ""))) {
+      closing.tryAcquire(LockRequest.of("quit-worker", Duration.ofMinutes(5))).orElseThrow();
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ofMillis(500));
+
+      long took =
+          workers
+              .submit(
+                  () -> {
+                    long start = System.nanoTime();
+                    closing.close();
+                    return System.nanoTime() - start;
+                  })
+              .get(10, TimeUnit.SECONDS);
+
+      assertThat(Duration.ofNanos(took)).isGreaterThanOrEqualTo(Duration.ofMillis(450));
+    } finally {
+      workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+    }
+  }
+
+  /** On an event loop, where waiting would stall its channels (this provider's among them). */
+  @Test
+  void onlyAThreadRunningAnEventLoopCountsAsOne() throws Exception {
+    MultiThreadIoEventLoopGroup loops =
+        new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    EventExecutorGroup workers = new DefaultEventExecutorGroup(1);
+    try {
+      assertThat(loops.submit(ClientConnection::onEventLoop).get(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(workers.submit(ClientConnection::onEventLoop).get(10, TimeUnit.SECONDS)).isFalse();
+      assertThat(ClientConnection.onEventLoop()).isFalse();
+    } finally {
+      loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
     }
   }
 }

@@ -463,7 +463,8 @@ public final class LockServer implements AutoCloseable {
      * knows when they end from {@code leases.horizon} in the data directory; a clean stop with no
      * lease held leaves nothing to wait for. Without a data directory a start never waits.
      *
-     * @param limit the longest wait; leases of the run before that last longer are not waited for
+     * @param limit the longest wait; leases of the run before that last longer are not waited for.
+     *     A limit over 10,000 days counts as 10,000 days
      * @return this builder
      */
     public Builder maxRestartWait(Duration limit) {
