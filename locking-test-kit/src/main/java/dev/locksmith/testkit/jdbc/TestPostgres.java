@@ -24,6 +24,10 @@ import org.jspecify.annotations.Nullable;
  * it runs the machine's PostgreSQL binaries ({@code /usr/lib/postgresql/VERSION/bin}) as the {@code
  * postgres} user instead. {@link #url(String)} gives the server of {@code
  * LOCKSMITH_TEST_POSTGRES_URL} when that is set, else one of this JVM's own.
+ *
+ * <p>A server outlives a JVM killed without running its shutdown hooks (SIGKILL, a forked test JVM
+ * killed at its timeout), so each is watched by a small shell process that stops it (an immediate
+ * shutdown) within a second or two of this JVM's death.
  */
 public final class TestPostgres implements AutoCloseable {
   private static @Nullable TestPostgres shared;
@@ -31,6 +35,7 @@ public final class TestPostgres implements AutoCloseable {
   private final Path dataDir;
   private final int port;
   private @Nullable EmbeddedPostgres embedded;
+  private @Nullable Process watchdog;
   private boolean running;
 
   private TestPostgres(Path dataDir, int port) {
@@ -51,6 +56,7 @@ public final class TestPostgres implements AutoCloseable {
         run("chown", "postgres", base.toString());
       }
       server.startServer();
+      server.watchdog = stopWhenThisJvmDies(server.dataDir);
       return server;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -232,9 +238,40 @@ public final class TestPostgres implements AutoCloseable {
     startServer();
   }
 
+  /** Stops the server, and its watch over this JVM. */
   @Override
   public void close() {
     stop();
+    Process watching = watchdog;
+    if (watching != null) {
+      watching.destroy();
+      watchdog = null;
+    }
+  }
+
+  /**
+   * Starts a shell process that, once this JVM has died, stops the server whose data directory is
+   * {@code dataDir}: the postmaster whose process id {@code postmaster.pid} holds, if it still runs
+   * (looked up in {@code /proc}, so on Linux only).
+   */
+  private static Process stopWhenThisJvmDies(Path dataDir) throws IOException {
+    String script =
+        "while kill -0 \"$1\" 2>/dev/null; do sleep 1; done;"
+            + " pid=$(head -n 1 \"$2/postmaster.pid\" 2>/dev/null) || exit 0;"
+            + " [ \"$(cat /proc/$pid/comm 2>/dev/null)\" = postgres ] && kill -QUIT \"$pid\"";
+    Process process =
+        new ProcessBuilder(
+                "sh",
+                "-c",
+                script,
+                "postgres-watchdog",
+                Long.toString(ProcessHandle.current().pid()),
+                dataDir.toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectErrorStream(true)
+            .start();
+    process.getOutputStream().close();
+    return process;
   }
 
   private static void delete(Path path) {
