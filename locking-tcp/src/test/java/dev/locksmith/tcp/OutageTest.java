@@ -10,7 +10,10 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -279,6 +282,70 @@ class OutageTest {
       throws Exception {
     // A port forward or load balancer without a backend: it accepts and closes at once.
     assertBackedOffFrom("", "closed the connection before sending anything");
+  }
+
+  /**
+   * Guards the back-off rule that only a connection on which the server sent nothing at all (or a
+   * refusal at admission) counts as a failed attempt ({@code heardAnything}): a connection closed
+   * after the server's shutdown line {@code * BYE shutting-down}, with no reply before it, is an
+   * ordinary end, so a server that is back at once serves the very next call. Counted as a failed
+   * attempt, the next call would fail with "... next attempt in N ms" instead.
+   */
+  @Test
+  void aConnectionEndedByTheServersShutdownByeIsNotBackedOffFrom() throws Exception {
+    ServerSocket listener = listener(50);
+    AtomicInteger accepted = new AtomicInteger();
+    Thread fake =
+        new Thread(
+            () -> {
+              try {
+                // A server stopping: its BYE and close, before it answered anything.
+                try (Socket stopping = listener.accept()) {
+                  accepted.incrementAndGet();
+                  stopping.setSoTimeout(5_000);
+                  stopping
+                      .getOutputStream()
+                      .write("* BYE shutting-down\n".getBytes(StandardCharsets.UTF_8));
+                  // A FIN, then the client's lines read to its close, so no reset can overtake
+                  // the BYE.
+                  stopping.shutdownOutput();
+                  stopping.getInputStream().transferTo(OutputStream.nullOutputStream());
+                }
+                // The server back: answers every STATUS, and QUIT as the server does.
+                try (Socket back = listener.accept()) {
+                  accepted.incrementAndGet();
+                  back.setSoTimeout(5_000);
+                  BufferedReader in =
+                      new BufferedReader(
+                          new InputStreamReader(back.getInputStream(), StandardCharsets.UTF_8));
+                  OutputStream out = back.getOutputStream();
+                  for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    String[] words = line.split(" ");
+                    boolean quit = words[1].equals("QUIT");
+                    out.write(
+                        (words[0] + (quit ? " BYE\n" : " FREE 0\n"))
+                            .getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    if (quit) {
+                      break;
+                    }
+                  }
+                }
+              } catch (IOException e) {
+                // closed by the test
+              }
+            },
+            "stopping-then-back");
+    fake.setDaemon(true);
+    fake.start();
+    LockProvider provider = provider(listener.getLocalPort(), "?connect-timeout=1s");
+
+    assertThat(failsWithin(Duration.ofSeconds(2), () -> provider.status("r")).getMessage())
+        .contains("server said BYE shutting-down");
+    assertThat(provider.status("r").currentHolder())
+        .as("the next call, on a new connection made at once")
+        .isEmpty();
+    assertThat(accepted.get()).isEqualTo(2);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.locksmith.tcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockConfigurationException;
@@ -25,6 +26,13 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
@@ -88,6 +96,62 @@ class SecurityTest {
         assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("late-answer", TTL)))
             .isInstanceOf(LockConfigurationException.class)
             .hasMessageContaining("rejected the secret");
+      }
+    }
+  }
+
+  /**
+   * Guards the bound of a caller that waits for another caller's connection attempt ({@code
+   * Connector.awaitAttempt}): it covers an AUTH delay the server announced ({@code * DELAYED}) as
+   * well as twice {@code connect-timeout}. Here a fourth wrong secret in a row is answered after 2
+   * s, four times the 500 ms connect-timeout: every caller that shared the attempt gets its answer,
+   * the rejected secret, soon after it comes. Cut at twice connect-timeout, the callers that joined
+   * the attempt failed after 1 s with "did not complete the connection within 500ms", an outage
+   * that was none.
+   */
+  @Test
+  void callsSharingAnAttemptThatWaitsForAnAnnouncedAuthDelayGetItsAnswer() throws Exception {
+    try (LockServer server = RunningServer.start(b -> b.secret("s3cret"))) {
+      int port = server.port();
+      for (long delay = 250; delay <= 1000; delay *= 2) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+          BufferedReader in = lines(socket);
+          socket.getOutputStream().write("1 AUTH wrong\n".getBytes(StandardCharsets.UTF_8));
+          assertThat(in.readLine()).isEqualTo("* DELAYED 1 " + delay);
+          assertThat(in.readLine()).startsWith("1 ERR AUTH wrong secret");
+        }
+      }
+      ExecutorService callers = Executors.newFixedThreadPool(4);
+      try (LockProvider provider =
+          LockProviders.create(
+              "tcp://127.0.0.1:"
+                  + port
+                  + "?secret=wrong&connect-timeout=500ms&request-timeout=1s")) {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Throwable>> calls = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          String lock = "shared-" + i;
+          calls.add(
+              callers.submit(
+                  () -> {
+                    start.await();
+                    long began = System.nanoTime();
+                    Throwable failure =
+                        catchThrowable(() -> provider.tryAcquire(LockRequest.of(lock, TTL)));
+                    assertThat(Duration.ofNanos(System.nanoTime() - began))
+                        .as("the 2 s delay, plus the wait for a thread and a connection")
+                        .isLessThan(Duration.ofSeconds(4));
+                    return failure;
+                  }));
+        }
+        start.countDown();
+        for (Future<Throwable> call : calls) {
+          assertThat(call.get(10, TimeUnit.SECONDS))
+              .isInstanceOf(LockConfigurationException.class)
+              .hasMessageContaining("rejected the secret");
+        }
+      } finally {
+        callers.shutdownNow();
       }
     }
   }

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -87,6 +89,69 @@ class ConnectionEndTest {
           .as("one kept until its end, the other released at once")
           .anySatisfy(status -> assertThat(status).startsWith("s HELD"))
           .anySatisfy(status -> assertThat(status).isEqualTo("s FREE 0"));
+    }
+  }
+
+  /**
+   * Guards the hand-off's check that a waiter's connection is still open ({@link Session#live()}):
+   * a waiter whose connection has reset, with its close still queued on the core thread behind the
+   * release, is skipped and the next live waiter gets the lock at once. A grant into the dead
+   * connection would become a lease of a connection the client did not end, kept until its TTL, and
+   * the live waiter would wait that long.
+   *
+   * <p>With two event loops the core is the first; the holder's and the dead waiter's connections
+   * are on the second (connections are spread in turn), whose reads go on while the test holds the
+   * core busy: the release and then the waiter's close are queued there in that order.
+   */
+  @Test
+  void aWaiterWhoseConnectionResetIsSkippedAndTheNextLiveWaiterIsGrantedAtOnce() throws Exception {
+    try (LockServer twoLoops = RunningServer.start(b -> b.workerThreads(2));
+        LineClient holder = new LineClient(twoLoops.port());
+        LineClient live = new LineClient(twoLoops.port());
+        LineClient dead = new LineClient(twoLoops.port())) {
+      ServerMetrics metrics = twoLoops.runtime().metrics();
+      assertThat(holder.call("a ACQUIRE skip 30000 0 tok-holder")).startsWith("a OK");
+      dead.sendQueued("d ACQUIRE skip 30000 30000 tok-dead", holder, 1);
+      live.sendQueued("w ACQUIRE skip 30000 30000 tok-live", holder, 2);
+
+      CountDownLatch coreBusy = new CountDownLatch(1);
+      CountDownLatch freeCore = new CountDownLatch(1);
+      assertThat(
+              twoLoops
+                  .runtime()
+                  .onCore(
+                      () -> {
+                        coreBusy.countDown();
+                        try {
+                          freeCore.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                          Thread.currentThread().interrupt();
+                        }
+                      }))
+          .isTrue();
+      try {
+        assertThat(coreBusy.await(5, TimeUnit.SECONDS)).as("core thread held").isTrue();
+        long requests = metrics.requests.sum();
+        holder.send("r RELEASE skip tok-holder");
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .alias("the RELEASE read on the holder's loop, not the core's")
+            .until(() -> metrics.requests.sum() == requests + 1);
+        long connections = metrics.authenticated.get();
+        dead.reset();
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .alias("the reset seen on the dead waiter's loop, not the core's")
+            .until(() -> metrics.authenticated.get() == connections - 1);
+      } finally {
+        freeCore.countDown();
+      }
+
+      assertThat(holder.read()).isEqualTo("r OK");
+      assertThat(live.readTimeout(TTL_MILLIS).read())
+          .as("the live waiter granted at once, not at the end of a lease given to the dead one")
+          .startsWith("w OK tok-live ");
+      assertThat(holder.status("skip")).startsWith("s HELD ").endsWith(" 0 -");
     }
   }
 
