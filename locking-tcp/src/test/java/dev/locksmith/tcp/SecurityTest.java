@@ -82,20 +82,28 @@ class SecurityTest {
   void aWrongSecretAnsweredAfterTheConnectTimeoutIsStillReportedAsRejected() throws Exception {
     try (LockServer server = RunningServer.start(b -> b.secret("s3cret"))) {
       int port = server.port();
-      for (long delay = 250; delay <= 1000; delay *= 2) {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-          BufferedReader in = lines(socket);
-          socket.getOutputStream().write("1 AUTH wrong\n".getBytes(StandardCharsets.UTF_8));
-          assertThat(in.readLine()).isEqualTo("* DELAYED 1 " + delay);
-          assertThat(in.readLine()).startsWith("1 ERR AUTH wrong secret");
-        }
-      }
+      sendThreeWrongSecrets(port);
       try (LockProvider provider =
           LockProviders.create(
               "tcp://127.0.0.1:" + port + "?secret=wrong&connect-timeout=1s&request-timeout=1s")) {
         assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("late-answer", TTL)))
             .isInstanceOf(LockConfigurationException.class)
             .hasMessageContaining("rejected the secret");
+      }
+    }
+  }
+
+  /**
+   * Sends three wrong secrets in a row from this address, each answered later than the one before
+   * (250, 500 and 1000 ms), so that the server answers the next one after 2 s.
+   */
+  private static void sendThreeWrongSecrets(int port) throws IOException {
+    for (long delay = 250; delay <= 1000; delay *= 2) {
+      try (Socket socket = new Socket("127.0.0.1", port)) {
+        BufferedReader in = lines(socket);
+        socket.getOutputStream().write("1 AUTH wrong\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(in.readLine()).isEqualTo("* DELAYED 1 " + delay);
+        assertThat(in.readLine()).startsWith("1 ERR AUTH wrong secret");
       }
     }
   }
@@ -113,14 +121,7 @@ class SecurityTest {
   void callsSharingAnAttemptThatWaitsForAnAnnouncedAuthDelayGetItsAnswer() throws Exception {
     try (LockServer server = RunningServer.start(b -> b.secret("s3cret"))) {
       int port = server.port();
-      for (long delay = 250; delay <= 1000; delay *= 2) {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-          BufferedReader in = lines(socket);
-          socket.getOutputStream().write("1 AUTH wrong\n".getBytes(StandardCharsets.UTF_8));
-          assertThat(in.readLine()).isEqualTo("* DELAYED 1 " + delay);
-          assertThat(in.readLine()).startsWith("1 ERR AUTH wrong secret");
-        }
-      }
+      sendThreeWrongSecrets(port);
       ExecutorService callers = Executors.newFixedThreadPool(4);
       try (LockProvider provider =
           LockProviders.create(
