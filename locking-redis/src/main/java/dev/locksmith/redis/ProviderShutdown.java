@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import dev.locksmith.core.Durations;
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.Uninterruptibly;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.redisson.api.RedissonClient;
@@ -57,13 +58,29 @@ final class ProviderShutdown {
   }
 
   /**
+   * Closes the provider to new calls ({@link AcquiresInFlight#close}) and, on the first call only,
+   * {@link #run()}s without reacting to interrupts.
+   */
+  void close() {
+    if (acquires.close()) {
+      // Its waits are no wait of the caller's: an interrupt already set would cut each at once and
+      // shut the client down under the acquires and releases in flight.
+      Uninterruptibly.call(
+          () -> {
+            run();
+            return Boolean.TRUE;
+          });
+    }
+  }
+
+  /**
    * Wakes the waiters (which throw at once, holding nothing) and drops the subscriptions; then
    * waits for the acquires in flight, which give back what they took, and for the releases in
    * flight, failing those still unanswered after {@link #CLOSE_WAIT} with a {@link
    * LockProviderException} ("provider closed"), and for the compensations; then shuts an owned
    * client down.
    */
-  void run() {
+  private void run() {
     long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
     // First, so that no waiter sits out the wait for releases sent to an unreachable server.
     wakeUps.close();

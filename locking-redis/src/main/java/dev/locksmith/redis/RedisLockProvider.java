@@ -1,23 +1,17 @@
 package dev.locksmith.redis;
 
 import dev.locksmith.core.LockProviderException;
-import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
-import dev.locksmith.core.spi.LockRequests;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.OwnerTokens;
 import dev.locksmith.core.spi.RenewalRequest;
-import dev.locksmith.core.spi.Uninterruptibly;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -59,25 +53,33 @@ public final class RedisLockProvider implements LockProvider {
   private final String description;
   private final WakeUps wakeUps;
   private final LockCommands commands;
-  private final EvictionGate evictionGate;
-  private final Waiting waiting;
   private final SeveralLocks severalLocks;
   private final PendingReleases pendingReleases = new PendingReleases();
-  private final AcquiresInFlight acquires;
+  private final CallChecks checks;
+  private final Acquiring acquiring;
+  private final Renewing renewing;
+  private final Releasing releasing;
   private final ProviderShutdown shutdown;
 
-  private RedisLockProvider(
+  /** A provider over {@code client}, which it shuts down on {@link #close()} when it owns it. */
+  RedisLockProvider(
       RedissonClient client, boolean ownsClient, RedisLockOptions options, String description) {
     FirstContact firstContact = new FirstContact();
     this.options = options;
     this.description = description;
     this.wakeUps = new WakeUps(client);
     this.commands = new LockCommands(client, firstContact, description, options);
-    this.evictionGate = new EvictionGate(client, options, description, firstContact);
-    this.acquires = new AcquiresInFlight(description, this::releaseAbandoned);
-    this.waiting = new Waiting(commands, wakeUps, description, acquires::isClosed);
+    EvictionGate evictionGate = new EvictionGate(client, options, description, firstContact);
+    AcquiresInFlight acquires = new AcquiresInFlight(description, this::releaseAbandoned);
     this.severalLocks =
         new SeveralLocks(commands, evictionGate, client.getConfig().isClusterConfig());
+    Waiting waiting = new Waiting(commands, wakeUps, description, acquires::isClosed);
+    this.checks = new CallChecks(options.prefix(), acquires);
+    this.acquiring =
+        new Acquiring(
+            checks, acquires, evictionGate, commands, pendingReleases, waiting, severalLocks);
+    this.renewing = new Renewing(checks, commands, pendingReleases, severalLocks);
+    this.releasing = new Releasing(checks, acquires, commands, pendingReleases);
     this.shutdown =
         new ProviderShutdown(
             client,
@@ -127,24 +129,6 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   /**
-   * A provider that shuts {@code client} down when closed, or at once when the provider cannot be
-   * created.
-   */
-  static RedisLockProvider owning(
-      RedissonClient client, RedisLockOptions options, String description) {
-    try {
-      return new RedisLockProvider(client, true, options, description);
-    } catch (RuntimeException e) {
-      try {
-        client.shutdown(0, 2, TimeUnit.SECONDS);
-      } catch (RuntimeException shutdown) {
-        e.addSuppressed(shutdown);
-      }
-      throw e;
-    }
-  }
-
-  /**
    * The key prefix and other options.
    *
    * @return the options
@@ -162,31 +146,7 @@ public final class RedisLockProvider implements LockProvider {
    */
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
-    TtlBounds.checkTtl(request.ttl());
-    LockKeys keys = keys(request.lockId());
-    return acquires.run(List.of(request), () -> firstGrant(request, keys));
-  }
-
-  /** The grant of the first attempt of a call, if any; the eviction policy is checked first. */
-  private Optional<LeaseGrant> firstGrant(LockRequest request, LockKeys keys) {
-    evictionGate.ensureChecked(request.lockId());
-    long sentAt = System.nanoTime();
-    LockCommands.Attempt attempt = firstAttempt(request, keys);
-    return attempt.granted() ? Optional.of(attempt.grant(request, sentAt)) : Optional.empty();
-  }
-
-  /**
-   * The first acquire attempt of a call, with this provider's release of the same lock still in
-   * flight, if any, folded in (see {@link #releaseAsync}); the attempt's reply answers that
-   * release.
-   */
-  private LockCommands.Attempt firstAttempt(LockRequest request, LockKeys keys) {
-    PendingReleases.Pending fold = pendingReleases.toFold(request.lockId());
-    LockCommands.Attempt attempt = commands.acquire(request, keys, fold);
-    if (fold != null && attempt.folded() != null) {
-      fold.answer(attempt.folded());
-    }
-    return attempt;
+    return acquiring.tryAcquire(request);
   }
 
   /**
@@ -206,30 +166,10 @@ public final class RedisLockProvider implements LockProvider {
    */
   @Override
   public Optional<List<LeaseGrant>> tryAcquireAll(List<LockRequest> requests) {
-    LockRequests.checkBatch(requests);
-    List<LockKeys> keys = new ArrayList<>(requests.size());
-    for (LockRequest request : requests) {
-      TtlBounds.checkTtl(request.ttl());
-      keys.add(keys(request.lockId()));
-    }
-    if (requests.size() == 1) {
-      return tryAcquire(requests.get(0)).map(List::of);
-    }
-    return acquires.run(
-        requests,
-        () -> {
-          pendingReleases.awaitAnswered(requests.stream().map(LockRequest::lockId).toList());
-          if (!inOneScript(keys)) {
-            return LockProvider.super.tryAcquireAll(requests);
-          }
-          return severalLocks.acquireAll(requests, keys);
-        });
+    return acquiring.tryAcquireAll(requests, () -> LockProvider.super.tryAcquireAll(requests));
   }
 
-  /**
-   * Whether one script may touch all of {@code keys}: always on a server, master/replica or
-   * Sentinel set-up, and on a Cluster when every lock's keys lie in one slot.
-   */
+  /** {@link SeveralLocks#inOneScript}. */
   boolean inOneScript(List<LockKeys> keys) {
     return severalLocks.inOneScript(keys);
   }
@@ -245,27 +185,12 @@ public final class RedisLockProvider implements LockProvider {
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
-    TtlBounds.checkTtl(request.ttl());
-    long deadline = Deadlines.nanosAfter(timeout);
-    LockKeys keys = keys(request.lockId());
-    return acquires.run(
-        List.of(request),
-        () -> {
-          Optional<LeaseGrant> grant = firstGrant(request, keys);
-          return grant.isPresent() ? grant : waiting.waitFor(request, keys, deadline);
-        });
+    return acquiring.acquire(request, timeout);
   }
 
   @Override
   public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
-    TtlBounds.checkTtl(ttl);
-    LockKeys keys = keys(lease.lockId());
-    pendingReleases.awaitAnswered(List.of(lease.lockId()));
-    long sentAt = System.nanoTime();
-    if (!commands.renew(lease, keys, ttl)) {
-      return Optional.empty();
-    }
-    return Optional.of(lease.renewed(ttl, sentAt + ttl.toNanos()));
+    return renewing.renew(lease, ttl);
   }
 
   /**
@@ -286,12 +211,7 @@ public final class RedisLockProvider implements LockProvider {
    * one {@link #release(LeaseGrant)} call sends.
    */
   boolean release(LeaseGrant lease, String releaseId) {
-    LockKeys keys = keys(lease.lockId());
-    return acquires.release(
-        () -> {
-          pendingReleases.awaitAnswered(List.of(lease.lockId()));
-          return commands.release(lease, keys, releaseId);
-        });
+    return releasing.release(lease, releaseId);
   }
 
   /**
@@ -319,16 +239,7 @@ public final class RedisLockProvider implements LockProvider {
    */
   @Override
   public CompletionStage<Boolean> releaseAsync(LeaseGrant lease) {
-    LockKeys keys;
-    try {
-      keys = keys(lease.lockId());
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
-    String releaseId = OwnerTokens.newToken();
-    PendingReleases.Pending pending = pendingReleases.register(lease, releaseId);
-    pending.answerFrom(commands.releaseAsync(lease, keys, releaseId));
-    return pending.outcome().copy();
+    return releasing.releaseAsync(lease);
   }
 
   /**
@@ -342,24 +253,12 @@ public final class RedisLockProvider implements LockProvider {
    */
   @Override
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
-    LockRequests.checkRenewals(requests);
-    if (requests.isEmpty()) {
-      return List.of();
-    }
-    List<LockKeys> keys = new ArrayList<>(requests.size());
-    List<String> ids = new ArrayList<>(requests.size());
-    for (RenewalRequest request : requests) {
-      TtlBounds.checkTtl(request.ttl());
-      keys.add(keys(request.lease().lockId()));
-      ids.add(request.lease().lockId());
-    }
-    pendingReleases.awaitAnswered(ids);
-    return severalLocks.renewAll(requests, keys);
+    return renewing.renewAll(requests);
   }
 
   @Override
   public LockStatus status(String lockId) {
-    LockKeys keys = keys(lockId);
+    LockKeys keys = checks.keys(lockId);
     pendingReleases.awaitAnswered(List.of(lockId));
     return commands.status(lockId, keys);
   }
@@ -381,15 +280,7 @@ public final class RedisLockProvider implements LockProvider {
    */
   @Override
   public void close() {
-    if (acquires.close()) {
-      // Its waits are no wait of the caller's: an interrupt already set would cut each at once and
-      // shut the client down under the acquires and releases in flight.
-      Uninterruptibly.call(
-          () -> {
-            shutdown.run();
-            return Boolean.TRUE;
-          });
-    }
+    shutdown.close();
   }
 
   /** This provider's releases in flight. */
@@ -400,11 +291,6 @@ public final class RedisLockProvider implements LockProvider {
   /** How many lock channels this provider's waiters are subscribed to now. */
   int subscribedChannels() {
     return wakeUps.subscribedChannels();
-  }
-
-  private LockKeys keys(String lockId) {
-    acquires.checkOpen();
-    return LockKeys.of(options.prefix(), lockId);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.locksmith.redis;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.spi.ProviderUrl;
 import dev.locksmith.core.spi.SchemeProviderFactory;
+import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 
@@ -34,6 +35,24 @@ public final class RedisLockProviderFactory extends SchemeProviderFactory {
               + RedisFailures.reason(e),
           e);
     }
-    return RedisLockProvider.owning(client, parsed.options(), url.redacted());
+    return owning(client, parsed.options(), url.redacted());
+  }
+
+  /**
+   * A provider that shuts {@code client} down when closed, or at once when the provider cannot be
+   * created.
+   */
+  private static RedisLockProvider owning(
+      RedissonClient client, RedisLockOptions options, String description) {
+    try {
+      return new RedisLockProvider(client, true, options, description);
+    } catch (RuntimeException e) {
+      try {
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+      } catch (RuntimeException shutdown) {
+        e.addSuppressed(shutdown);
+      }
+      throw e;
+    }
   }
 }
