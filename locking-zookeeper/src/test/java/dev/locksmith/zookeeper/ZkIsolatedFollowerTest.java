@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Timeout;
  * A follower cut off from its leader while its link to the holder stays healthy: it keeps answering
  * the holder's pings, the leader expires the holder's session after the session timeout and grants
  * the next waiter, and the follower drops its clients only after {@code syncLimit × tickTime}
- * without its leader. With a negotiated session timeout above {@code syncLimit × tickTime} plus a
- * tick, as the README asks, the holder is told before the next waiter is granted.
+ * without its leader. With two thirds of the negotiated session timeout above {@code syncLimit ×
+ * tickTime} plus a tick, as the README asks, the holder is told before the next waiter is granted.
  *
  * <p>Server 1 reaches the others' quorum ports (where a leader listens for its followers) through
  * {@link FaultProxy} instances: its custom properties override the {@code server.N} lines that
@@ -65,7 +65,8 @@ class ZkIsolatedFollowerTest {
 
   @Test
   void anIsolatedFollowersHolderIsReportedLostBeforeTheNextWaiterIsGranted() throws Exception {
-    // Above syncLimit × tickTime (1 s) plus a tick (1.2 s), as the README asks.
+    // Two thirds of it (2 s) above syncLimit × tickTime (1 s) plus a tick (1.2 s), as the README
+    // asks.
     Duration session = Duration.ofSeconds(3);
     Cut cut = cutOffTheHoldersFollower(session);
 
