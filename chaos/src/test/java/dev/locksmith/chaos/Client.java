@@ -3,6 +3,7 @@ package dev.locksmith.chaos;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.LocksmithBuilder;
 import dev.locksmith.core.spi.LockProvider;
 
 /**
@@ -20,7 +21,7 @@ final class Client implements AutoCloseable {
 
   static Client connect(String url, LockListener... listeners) {
     LockProvider provider = LockProviders.create(url);
-    Locksmith.Builder builder = Locksmith.builder().defaultProvider(provider);
+    LocksmithBuilder builder = Locksmith.builder().defaultProvider(provider);
     for (LockListener listener : listeners) {
       builder.listener(listener);
     }

@@ -2,6 +2,7 @@ package dev.locksmith.cli;
 
 import dev.locksmith.core.Durations;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.tcp.server.LockServerBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -208,7 +209,7 @@ final class ServerCommand implements Callable<Integer> {
   }
 
   private LockServer build() {
-    LockServer.Builder builder = LockServer.builder().port(port).bind(bind).dataDir(dataDir);
+    LockServerBuilder builder = LockServer.builder().port(port).bind(bind).dataDir(dataDir);
     if (secretFile != null) {
       try {
         builder.secretFile(secretFile);

@@ -38,10 +38,10 @@ public interface LockListener {
   }
 
   /**
-   * An engine this listener was given to ({@link Locksmith.Builder#listener}) has been built,
-   * before any of its lock events: for example to register a meter for each of its providers
-   * ({@link Locksmith#providers()}), so that they are reported at zero before their first event.
-   * Called once per engine, on the thread that builds it.
+   * An engine this listener was given to ({@link LocksmithBuilder#listener}) has been built, before
+   * any of its lock events: for example to register a meter for each of its providers ({@link
+   * Locksmith#providers()}), so that they are reported at zero before their first event. Called
+   * once per engine, on the thread that builds it.
    *
    * @param engine the engine
    */

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param defaultUrl the default provider's URL, or {@code null}
  * @param providerUrls the named providers' URLs
  * @param requireProvidersAtStartup whether the engine's start fails when a provider does not answer
- *     ({@link Locksmith.Builder#requireProvidersAtStartup(boolean)})
+ *     ({@link LocksmithBuilder#requireProvidersAtStartup(boolean)})
  */
 public record LocksmithSettings(
     @Nullable String defaultUrl,

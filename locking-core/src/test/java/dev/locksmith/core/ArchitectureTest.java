@@ -49,8 +49,8 @@ class ArchitectureTest {
           "LockTimeoutException",
           "Locks",
           "Locksmith",
-          "Locksmith$Builder",
           "Locksmith$ThrowingRunnable",
+          "LocksmithBuilder",
           "LocksmithSettings",
           "ProviderHealth",
           "Ticker");

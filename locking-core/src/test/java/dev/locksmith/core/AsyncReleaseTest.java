@@ -121,7 +121,7 @@ class AsyncReleaseTest {
   }
 
   private Locksmith ioThreadEngine(LockListener... listeners) {
-    Locksmith.Builder builder = Locksmith.builder().defaultProvider(provider);
+    LocksmithBuilder builder = Locksmith.builder().defaultProvider(provider);
     for (LockListener listener : listeners) {
       builder.listener(listener);
     }

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * for the tests of the integration package.
  */
 public final class ConcatKeys implements KeyLanguage {
-  /** The one instance; give it to {@link Locksmith.Builder#keyLanguage}. */
+  /** The one instance; give it to {@link LocksmithBuilder#keyLanguage}. */
   public static final ConcatKeys LANGUAGE = new ConcatKeys();
 
   private ConcatKeys() {}

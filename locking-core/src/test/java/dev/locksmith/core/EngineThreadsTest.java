@@ -123,7 +123,7 @@ class EngineThreadsTest {
 
   @Test
   void startUpChecksOfMoreProvidersThanBackgroundThreadsAllRun() {
-    Locksmith.Builder builder =
+    LocksmithBuilder builder =
         Locksmith.builder()
             .defaultProvider(MemoryLockProvider.isolated())
             .requireProvidersAtStartup(true);

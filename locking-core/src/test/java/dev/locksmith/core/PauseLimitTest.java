@@ -51,7 +51,7 @@ class PauseLimitTest {
 
   /** An engine over {@code store} by default, and {@code plain} by that name. */
   private Locksmith engine(SessionStore store, SessionStore plain, LockListener... listeners) {
-    Locksmith.Builder builder =
+    LocksmithBuilder builder =
         Locksmith.builder().defaultProvider(store).provider("plain", plain).ticker(ticker);
     for (LockListener listener : listeners) {
       builder.listener(listener);

@@ -318,7 +318,7 @@ class ProviderOutageTest extends OutageFixture {
   void aDiscardedBuilderClosesTheProvidersItCreatedAndNotTheOnesGiven() {
     OutageProvider given = new OutageProvider("outage:given-to-discarded");
     int before = OutageProviderFactory.CREATED.size();
-    Locksmith.Builder builder =
+    LocksmithBuilder builder =
         Locksmith.builder()
             .provider("given", given)
             .settings(

@@ -3,6 +3,7 @@ package dev.locksmith.micronaut;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.LocksmithBuilder;
 import dev.locksmith.core.LocksmithSettings;
 import dev.locksmith.core.spi.LockProvider;
 import io.micronaut.context.BeanContext;
@@ -72,7 +73,7 @@ final class LocksmithFactory {
       LockedMethods methods) {
     Map<String, LockProvider> beans = providerBeans(beanContext);
     ProviderSettings settings = ProviderSettings.read(environment);
-    Locksmith.Builder builder =
+    LocksmithBuilder builder =
         Locksmith.builder()
             .parameterNames(methods::parameterNames)
             .attributeResolver(value -> resolvePlaceholders(environment, value))
@@ -99,7 +100,7 @@ final class LocksmithFactory {
 
   /** The providers of {@code locksmith.url} and {@code locksmith.providers.*}, and defaults. */
   private static void addProvidersFromSettings(
-      Locksmith.Builder builder,
+      LocksmithBuilder builder,
       ProviderSettings settings,
       Map<String, LockProvider> beans,
       BeanContext beanContext) {
@@ -206,7 +207,7 @@ final class LocksmithFactory {
     return byName;
   }
 
-  private static void fromUrl(Locksmith.Builder builder, String key, LocksmithSettings url) {
+  private static void fromUrl(LocksmithBuilder builder, String key, LocksmithSettings url) {
     try {
       builder.settings(url);
     } catch (RuntimeException e) {

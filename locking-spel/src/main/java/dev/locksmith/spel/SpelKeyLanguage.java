@@ -22,7 +22,7 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
  * Lock keys in the Spring Expression Language: {@code #accountId}, {@code #p0 + '/' + #a1}, {@code
  * #order.customer().toUpperCase()}, {@code #root.methodName}. Registered under {@code
  * META-INF/services}, so an engine built with this module on the class path uses it with no wiring;
- * give one made by {@link #withContext} to {@link dev.locksmith.core.Locksmith.Builder#keyLanguage}
+ * give one made by {@link #withContext} to {@link dev.locksmith.core.LocksmithBuilder#keyLanguage}
  * to adjust the evaluation context, say with a bean resolver for {@code @bean.method()}.
  *
  * <p>Expressions are compiled in SpEL's mixed mode with the annotated class's class loader.

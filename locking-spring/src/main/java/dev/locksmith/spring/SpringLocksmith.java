@@ -2,6 +2,7 @@ package dev.locksmith.spring;
 
 import dev.locksmith.core.LockListener;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.LocksmithBuilder;
 import dev.locksmith.core.LocksmithSettings;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.spel.SpelKeyLanguage;
@@ -65,8 +66,8 @@ public final class SpringLocksmith {
       ConfigurableListableBeanFactory beanFactory,
       Environment environment,
       LocksmithSettings settings,
-      Consumer<Locksmith.Builder> customizer) {
-    Locksmith.Builder builder =
+      Consumer<LocksmithBuilder> customizer) {
+    LocksmithBuilder builder =
         Locksmith.builder()
             .attributeResolver(value -> resolve(environment, value))
             .keyLanguage(
@@ -97,7 +98,7 @@ public final class SpringLocksmith {
   }
 
   private static void addProviderBeans(
-      Locksmith.Builder builder, ConfigurableListableBeanFactory beanFactory) {
+      LocksmithBuilder builder, ConfigurableListableBeanFactory beanFactory) {
     String[] names = beanFactory.getBeanNamesForType(LockProvider.class);
     List<String> engines = enginesInCreation(beanFactory);
     List<String> primary = new ArrayList<>();

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * The language in which the {@code key} of {@code @DistributedLock} is written, such as SpEL
  * ({@code #accountId}). The engine finds one through {@link java.util.ServiceLoader} ({@code
  * META-INF/services/dev.locksmith.core.internal.KeyLanguage}), or is given one by {@link
- * dev.locksmith.core.Locksmith.Builder#keyLanguage}.
+ * dev.locksmith.core.LocksmithBuilder#keyLanguage}.
  *
  * <p>The language only parses and evaluates. The engine keeps the rules around it: a blank key
  * means no key, a key in single quotes ({@code 'nightly'}) is a literal that needs no language,

@@ -10,10 +10,10 @@
  *   <li>{@link dev.locksmith.core.internal.PreparedCall}: a call whose lock is taken later, for
  *       reactive results ({@link dev.locksmith.core.Locksmith#prepare});
  *   <li>{@link dev.locksmith.core.internal.ReleaseDeferral}: holds a release back, say until a
- *       transaction completes ({@link dev.locksmith.core.Locksmith.Builder#releaseDeferral});
+ *       transaction completes ({@link dev.locksmith.core.LocksmithBuilder#releaseDeferral});
  *   <li>{@link dev.locksmith.core.internal.KeyLanguage}: the language of key expressions, SpEL from
  *       {@code locking-spel}, found on the class path or given to {@link
- *       dev.locksmith.core.Locksmith.Builder#keyLanguage};
+ *       dev.locksmith.core.LocksmithBuilder#keyLanguage};
  *   <li>{@link dev.locksmith.core.internal.KeyRoot}: the root object of key expressions;
  *   <li>{@link dev.locksmith.core.internal.ReactiveReturns} and {@link
  *       dev.locksmith.core.internal.ReactiveResults}: a lock held over a {@code Mono} or {@code

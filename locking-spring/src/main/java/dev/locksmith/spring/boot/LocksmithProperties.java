@@ -1,7 +1,7 @@
 package dev.locksmith.spring.boot;
 
 import dev.locksmith.core.LockConfigurationException;
-import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.LocksmithBuilder;
 import dev.locksmith.core.LocksmithSettings;
 import dev.locksmith.spring.LockingInfrastructure;
 import dev.locksmith.spring.LockingMode;
@@ -219,7 +219,7 @@ public class LocksmithProperties {
    * @param builder the engine's builder
    * @throws LockConfigurationException naming the property whose value the engine refuses
    */
-  public void configure(Locksmith.Builder builder) {
+  public void configure(LocksmithBuilder builder) {
     builder.requireProvidersAtStartup(requireProvidersAtStartup);
     apply("locksmith.shutdown-timeout", shutdownTimeout, builder::shutdownTimeout);
     apply(

@@ -61,7 +61,7 @@ final class RestartWait {
 
   /**
    * How long the leases the run before this one granted may still last, at most {@code
-   * maxRestartWait} ({@link LockServer.Builder#maxRestartWait}); logged when there is a wait.
+   * maxRestartWait} ({@link LockServerBuilder#maxRestartWait}); logged when there is a wait.
    */
   static long millis(LeaseHorizon horizon, Duration maxRestartWait) {
     long left = horizon.inheritedWaitMillis();

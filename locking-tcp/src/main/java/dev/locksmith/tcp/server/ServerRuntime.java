@@ -69,7 +69,7 @@ final class ServerRuntime implements AutoCloseable {
   /**
    * Opens the data directory, binds and starts serving (and the metrics endpoint, if asked for).
    * When the fencing high-water mark a crash left is still ahead of the clock, first waits for the
-   * clock to pass it (at most {@link LockServer.Builder#fencingBlock(long)} microseconds, a second
+   * clock to pass it (at most {@link LockServerBuilder#fencingBlock(long)} microseconds, a second
    * by default).
    *
    * @return the bound port (useful with {@code port(0)})

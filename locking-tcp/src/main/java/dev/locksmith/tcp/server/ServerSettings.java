@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything a {@link LockServer} is configured with; see {@link LockServer.Builder}.
+ * Everything a {@link LockServer} is configured with; see {@link LockServerBuilder}.
  *
  * @param metricsPort the Prometheus endpoint's port, 0 for any free one, -1 for none
  */

@@ -3,7 +3,7 @@ package dev.locksmith.tcp.server;
 import java.time.Duration;
 
 /**
- * The checks of the values {@link LockServer.Builder} takes: each returns the value, or throws
+ * The checks of the values {@link LockServerBuilder} takes: each returns the value, or throws
  * {@link IllegalArgumentException} naming the setting.
  */
 final class SettingChecks {

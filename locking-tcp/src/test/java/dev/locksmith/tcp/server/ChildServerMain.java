@@ -12,7 +12,7 @@ public final class ChildServerMain {
 
   /** Starts the server and waits for it to end. */
   public static void main(String[] args) throws Exception {
-    LockServer.Builder builder = LockServer.builder().port(0).bind("127.0.0.1");
+    LockServerBuilder builder = LockServer.builder().port(0).bind("127.0.0.1");
     if (args.length > 0) {
       builder.dataDir(Path.of(args[0]));
     }

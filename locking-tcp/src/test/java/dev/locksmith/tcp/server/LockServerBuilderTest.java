@@ -67,7 +67,7 @@ class LockServerBuilderTest {
 
   @Test
   void settingsThatCannotWorkAreNamed() throws IOException {
-    LockServer.Builder builder = LockServer.builder();
+    LockServerBuilder builder = LockServer.builder();
     assertThatThrownBy(() -> builder.lineTimeout(Duration.ZERO))
         .hasMessage("lineTimeout must be positive, was PT0S");
     assertThatThrownBy(() -> builder.port(65_536)).hasMessage("port 65536 is outside 0..65535");

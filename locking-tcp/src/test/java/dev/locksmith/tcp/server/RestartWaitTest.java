@@ -130,7 +130,7 @@ class RestartWaitTest {
     }
   }
 
-  private static void assertGrantedAtOnceAfterARestart(UnaryOperator<LockServer.Builder> settings)
+  private static void assertGrantedAtOnceAfterARestart(UnaryOperator<LockServerBuilder> settings)
       throws Exception {
     try (LockServer second = RunningServer.start(settings);
         LineClient client = new LineClient(second.port())) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class RunningServer
     implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
-  private final UnaryOperator<LockServer.Builder> settings;
+  private final UnaryOperator<LockServerBuilder> settings;
   private LockServer server;
   private boolean perTest;
 
@@ -30,7 +30,7 @@ public final class RunningServer
   }
 
   /** A server built with {@code settings} applied to a builder already on port 0. */
-  public RunningServer(UnaryOperator<LockServer.Builder> settings) {
+  public RunningServer(UnaryOperator<LockServerBuilder> settings) {
     this.settings = settings;
   }
 
@@ -102,7 +102,7 @@ public final class RunningServer
    * }
    * }</pre>
    */
-  public static LockServer start(UnaryOperator<LockServer.Builder> settings) throws IOException {
+  public static LockServer start(UnaryOperator<LockServerBuilder> settings) throws IOException {
     LockServer server = settings.apply(LockServer.builder().port(0)).build();
     server.start();
     return server;
