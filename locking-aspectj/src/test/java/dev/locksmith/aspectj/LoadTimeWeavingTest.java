@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.annotation.processing.LockedMethodIndexer;
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.testkit.ChildJvm;
+import dev.locksmith.testkit.ChildJvmBuilder;
 import java.io.File;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -113,7 +114,7 @@ class LoadTimeWeavingTest {
   private Properties runChild(String main, boolean agent, String url) throws Exception {
     Path out = dir.resolve("results.properties");
     Path log = dir.resolve("child.log");
-    ChildJvm.Builder jvm =
+    ChildJvmBuilder jvm =
         ChildJvm.builder(main)
             .systemProperty("locksmith.url", url)
             .classPath(childClassPath())

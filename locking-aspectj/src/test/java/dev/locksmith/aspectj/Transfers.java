@@ -3,6 +3,7 @@ package dev.locksmith.aspectj;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
+import dev.locksmith.testkit.BookedAccounts;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import java.util.List;
 import java.util.function.Consumer;
@@ -12,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * Transfers between accounts, each call locking both accounts ({@code key = "{#from, #to}"}), woven
  * at compile time by ajc, for {@link SeveralKeysScenarios}.
  */
-class Transfers extends SeveralKeysScenarios.BookedAccounts {
+class Transfers extends BookedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {

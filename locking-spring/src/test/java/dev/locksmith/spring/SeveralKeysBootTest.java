@@ -9,6 +9,7 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockStatus;
+import dev.locksmith.testkit.BookedAccounts;
 import dev.locksmith.testkit.LazySeveralKeysContract;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import java.util.List;
@@ -89,7 +90,7 @@ class SeveralKeysBootTest implements LazySeveralKeysContract {
   }
 
   /** Transfers between accounts, through the proxy Spring puts around the bean. */
-  public static class Accounts extends SeveralKeysScenarios.BookedAccounts {
+  public static class Accounts extends BookedAccounts {
     @Override
     @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
     public void transfer(String from, String to, long amount, Consumer<Lease> inside) {

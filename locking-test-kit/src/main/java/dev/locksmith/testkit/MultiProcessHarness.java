@@ -166,7 +166,7 @@ public final class MultiProcessHarness {
     }
   }
 
-  private static ChildJvm.Builder contender(Path log) {
+  private static ChildJvmBuilder contender(Path log) {
     return ChildJvm.builder(Contender.class).jvmOptions(CHILD_OPTIONS).output(log);
   }
 }

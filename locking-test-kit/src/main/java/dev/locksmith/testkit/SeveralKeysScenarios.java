@@ -14,19 +14,12 @@ import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The scenarios of a method locking two accounts at once ({@code key = "{#from, #to}"}), shared by
@@ -59,227 +52,6 @@ public final class SeveralKeysScenarios {
   public SeveralKeysScenarios(LockedAccounts accounts, LockProvider provider) {
     this.accounts = accounts;
     this.locks = new AccountLocks(provider);
-  }
-
-  /**
-   * A bean whose methods lock accounts; implementations annotate each method as its Javadoc says
-   * and let {@link #book()} do the work (a {@link BookedAccounts} subclass hands each body to a
-   * {@link Book} method). The two-account methods take their accounts as {@code from} and {@code
-   * to}.
-   */
-  public interface LockedAccounts {
-    /**
-     * Moves {@code amount} and calls {@code inside} with {@link Locks#current()}; annotated {@code
-     * name = "acct", key = "{#from, #to}", waitTimeout = "30s"}.
-     *
-     * @param from the account debited
-     * @param to the account credited
-     * @param amount what is moved
-     * @param inside runs under the locks with the current lease
-     */
-    void transfer(String from, String to, long amount, Consumer<Lease> inside);
-
-    /**
-     * Moves {@code amount} unless an account is busy; annotated {@code name = "acct", key =
-     * "{#from, #to}", onBusy = OnBusy.SKIP}.
-     *
-     * @param from the account debited
-     * @param to the account credited
-     * @param amount what is moved
-     * @return {@code "moved"}, or null when skipped
-     */
-    @Nullable String transferOrSkip(String from, String to, long amount);
-
-    /**
-     * Moves {@code amount}, or throws at once when an account is busy; annotated {@code name =
-     * "acct", key = "{#from, #to}", onBusy = OnBusy.FAIL}.
-     *
-     * @param from the account debited
-     * @param to the account credited
-     * @param amount what is moved
-     * @return {@code "moved"}
-     */
-    String transferOrFail(String from, String to, long amount);
-
-    /**
-     * Moves {@code amount}, waiting at most 200 ms for both accounts; annotated {@code name =
-     * "acct", key = "{#from, #to}", waitTimeout = "200ms"}.
-     *
-     * @param from the account debited
-     * @param to the account credited
-     * @param amount what is moved
-     * @return {@code "moved"}
-     */
-    String transferBriefly(String from, String to, long amount);
-
-    /**
-     * The fencing token of one account's lock; annotated {@code name = "acct", key = "#account",
-     * onBusy = OnBusy.FAIL}.
-     *
-     * @param account the account locked
-     * @return the current lease's fencing token
-     */
-    long audit(String account);
-
-    /**
-     * Locks every account of the list; annotated {@code name = "acct", key = "#list"}.
-     *
-     * @param list the accounts
-     * @return {@code "settled"}
-     */
-    String settle(List<String> list);
-
-    /**
-     * The balances, transfer count and run count behind the bean; the same object whether called on
-     * the bean or on its proxy.
-     *
-     * @return the bean's book
-     */
-    Book book();
-  }
-
-  /**
-   * A {@link LockedAccounts} bean with its own {@link Book}: a subclass adds the annotated methods,
-   * each handing its body to {@link #book}.
-   */
-  public abstract static class BookedAccounts implements LockedAccounts {
-    /** The state behind the bean, which the annotated methods' bodies update. */
-    protected final Book book = new Book();
-
-    /** A bean with an empty book. */
-    protected BookedAccounts() {}
-
-    /**
-     * The bean's own book: called on a proxy, the call reaches the target's (the proxy's own fields
-     * are unused).
-     *
-     * @return the bean's book
-     */
-    @Override
-    public Book book() {
-      return book;
-    }
-  }
-
-  /**
-   * The state behind a {@link LockedAccounts} bean. Only the locks guard it: its updates are
-   * read-then-write, so two calls running at once on one account would lose one.
-   */
-  public static final class Book {
-    /** Every account's balance before any transfer. */
-    public static final long OPENING_BALANCE = 1_000;
-
-    private final Map<String, Long> balances = new ConcurrentHashMap<>();
-    private final AtomicLong transfers = new AtomicLong();
-    private final AtomicInteger runs = new AtomicInteger();
-
-    /** An empty book: every account at {@link #OPENING_BALANCE}. */
-    public Book() {}
-
-    /**
-     * Counts a run of a method body and moves {@code amount} from one account to the other.
-     *
-     * @param from the account debited
-     * @param to the account credited
-     * @param amount what is moved
-     * @return {@code "moved"}
-     */
-    public String move(String from, String to, long amount) {
-      ran();
-      long before = balance(from);
-      long count = transfers.get();
-      Thread.yield(); // widen the window a lost update would need
-      balances.put(from, before - amount);
-      balances.put(to, balance(to) + amount);
-      transfers.set(count + 1);
-      return "moved";
-    }
-
-    /**
-     * The body of {@link LockedAccounts#transfer}: {@linkplain #move moves} {@code amount}, then
-     * calls {@code inside} with {@link Locks#current()}.
-     *
-     * @param from the account debited
-     * @param to the account credited
-     * @param amount what is moved
-     * @param inside runs under the locks with the current lease
-     */
-    public void transfer(String from, String to, long amount, Consumer<Lease> inside) {
-      move(from, to, amount);
-      inside.accept(Locks.current());
-    }
-
-    /**
-     * The body of {@link LockedAccounts#audit}: counts a run.
-     *
-     * @return the current lease's fencing token
-     */
-    public long audit() {
-      ran();
-      return Locks.current().fencingToken();
-    }
-
-    /**
-     * The body of {@link LockedAccounts#settle}: counts a run.
-     *
-     * @return {@code "settled"}
-     */
-    public String settle() {
-      ran();
-      return "settled";
-    }
-
-    /**
-     * The body of a {@link LazyTransfer} method: counts a run now and gives what turns the work's
-     * value into the method's result, for the method to map its lazy work with, e.g. {@code
-     * work.map(book.settleLater())}.
-     *
-     * @return appends {@code "!"} to the work's value
-     */
-    public UnaryOperator<String> settleLater() {
-      ran();
-      return value -> value + "!";
-    }
-
-    /** Counts a run of a method body. */
-    public void ran() {
-      runs.incrementAndGet();
-    }
-
-    /**
-     * One account's balance.
-     *
-     * @param account the account
-     * @return its balance
-     */
-    public long balance(String account) {
-      return balances.getOrDefault(account, OPENING_BALANCE);
-    }
-
-    /**
-     * How many transfers ran.
-     *
-     * @return the transfer count
-     */
-    public long transfers() {
-      return transfers.get();
-    }
-
-    /**
-     * How many method bodies ran.
-     *
-     * @return the run count
-     */
-    public int runs() {
-      return runs.get();
-    }
-
-    /** Back to opening balances, no transfer and no run. */
-    public void reset() {
-      balances.clear();
-      transfers.set(0);
-      runs.set(0);
-    }
   }
 
   /**
@@ -327,7 +99,7 @@ public final class SeveralKeysScenarios {
     assertThat(seen.get()).as("the method ran").isNotNull();
     assertThat(seen.get().isValid()).as("released on return").isFalse();
     assertNothingHeld();
-    assertThat(accounts.book().balance("b")).isEqualTo(Book.OPENING_BALANCE - 5);
+    assertThat(accounts.book().balance("b")).isEqualTo(AccountBook.OPENING_BALANCE - 5);
   }
 
   /**
@@ -346,10 +118,10 @@ public final class SeveralKeysScenarios {
         () -> accounts.transfer("a", "b", 3, check),
         () -> accounts.transfer("b", "a", 2, check));
 
-    Book book = accounts.book();
+    AccountBook book = accounts.book();
     assertThat(book.transfers()).isEqualTo(2L * ROUNDS);
-    assertThat(book.balance("a")).isEqualTo(Book.OPENING_BALANCE - ROUNDS);
-    assertThat(book.balance("b")).isEqualTo(Book.OPENING_BALANCE + ROUNDS);
+    assertThat(book.balance("a")).isEqualTo(AccountBook.OPENING_BALANCE - ROUNDS);
+    assertThat(book.balance("b")).isEqualTo(AccountBook.OPENING_BALANCE + ROUNDS);
     assertThat(check.problems()).isEmpty();
     assertNothingHeld();
   }
@@ -392,7 +164,7 @@ public final class SeveralKeysScenarios {
     await().atMost(TIMEOUT).until(() -> locks.isFree("acct:a") && locks.isFree("acct:b"));
 
     assertThat(accounts.transferOrSkip("b", "a", 7)).isEqualTo("moved");
-    assertThat(accounts.book().balance("a")).isEqualTo(Book.OPENING_BALANCE + 7);
+    assertThat(accounts.book().balance("a")).isEqualTo(AccountBook.OPENING_BALANCE + 7);
     assertNothingHeld();
   }
 

@@ -20,7 +20,7 @@ class ChildJvmTest {
 
   @TempDir Path dir;
 
-  private ChildJvm.Builder echo(String name) {
+  private ChildJvmBuilder echo(String name) {
     return ChildJvm.builder(EchoMain.class)
         .jvmOptions("-Xmx64m", "-XX:TieredStopAtLevel=1")
         .systemProperty("echo.name", "value of " + name)

@@ -3,7 +3,7 @@ package dev.locksmith.micronaut.app;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
-import dev.locksmith.testkit.SeveralKeysScenarios;
+import dev.locksmith.testkit.BookedAccounts;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.util.List;
@@ -18,7 +18,7 @@ import reactor.core.publisher.Mono;
  */
 @Singleton
 @Requires(env = "several-keys")
-class AccountTransfers extends SeveralKeysScenarios.BookedAccounts {
+class AccountTransfers extends BookedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {

@@ -1,6 +1,7 @@
 package dev.locksmith.micronaut.app;
 
 import dev.locksmith.testkit.ChildJvm;
+import dev.locksmith.testkit.ChildJvmBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +15,7 @@ final class ChildAppRuns {
    * A child JVM with {@link ChildApp} as its main class, its arguments (environments, then {@code
    * key=value} properties) followed by {@code child.exit-after-start=true}.
    */
-  static ChildJvm.Builder exitingAfterStart(String environments, String... properties) {
+  static ChildJvmBuilder exitingAfterStart(String environments, String... properties) {
     return ChildJvm.builder(ChildApp.class)
         .args(
             Stream.concat(
@@ -24,7 +25,7 @@ final class ChildAppRuns {
   }
 
   /** Runs {@code jvm} until it exits, its output going to {@code dir/app.log}, and returns it. */
-  static String output(ChildJvm.Builder jvm, Path dir) throws Exception {
+  static String output(ChildJvmBuilder jvm, Path dir) throws Exception {
     Path log = dir.resolve("app.log");
     try (ChildJvm app = jvm.jvmOptions("-Xmx128m", "-XX:TieredStopAtLevel=1").output(log).start()) {
       app.awaitExit(Duration.ofMinutes(2));

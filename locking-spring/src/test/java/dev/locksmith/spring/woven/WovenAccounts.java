@@ -3,6 +3,7 @@ package dev.locksmith.spring.woven;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
+import dev.locksmith.testkit.BookedAccounts;
 import dev.locksmith.testkit.SeveralKeysScenarios;
 import java.util.List;
 import java.util.function.Consumer;
@@ -13,7 +14,7 @@ import reactor.core.publisher.Mono;
  * Transfers between accounts, each call locking both accounts ({@code key = "{#from, #to}"}), woven
  * by the aspect; Spring adds no proxy in aspectj mode. For {@link SeveralKeysScenarios}.
  */
-public class WovenAccounts extends SeveralKeysScenarios.BookedAccounts {
+public class WovenAccounts extends BookedAccounts {
   @Override
   @DistributedLock(name = "acct", key = "{#from, #to}", waitTimeout = "30s")
   public void transfer(String from, String to, long amount, Consumer<Lease> inside) {

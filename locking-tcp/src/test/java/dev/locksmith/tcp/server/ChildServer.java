@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.testkit.ChildJvm;
+import dev.locksmith.testkit.ChildJvmBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ final class ChildServer implements AutoCloseable {
    * listens.
    */
   static ChildServer start(@Nullable Path dataDir, Path log) throws Exception {
-    ChildJvm.Builder jvm = ChildJvm.builder(ChildServerMain.class).output(log);
+    ChildJvmBuilder jvm = ChildJvm.builder(ChildServerMain.class).output(log);
     if (dataDir != null) {
       jvm.args(dataDir.toString());
     }
