@@ -29,7 +29,6 @@ public final class RedisClusterTopology implements AutoCloseable {
   public static final int SLOTS = 16384;
 
   private static final Logger LOG = LoggerFactory.getLogger(RedisClusterTopology.class);
-  private static final Duration READY = Duration.ofSeconds(30);
   private static final int MASTERS = 3;
 
   private final List<RedisServerProcess> nodes;
@@ -58,55 +57,7 @@ public final class RedisClusterTopology implements AutoCloseable {
     List<RedisServerProcess> nodes = new ArrayList<>();
     RedisClusterTopology cluster = new RedisClusterTopology(nodes);
     try {
-      for (int i = 0; i < 2 * MASTERS; i++) {
-        RedisServerProcess node =
-            RedisServerProcess.start(
-                binary,
-                "--cluster-enabled",
-                "yes",
-                "--cluster-node-timeout",
-                "1000",
-                "--cluster-config-file",
-                "nodes.conf",
-                // A replica takes over however long ago it last heard from its master.
-                "--cluster-replica-validity-factor",
-                "0");
-        nodes.add(node);
-        cluster.ids.put(node, String.valueOf(node.call("CLUSTER", "MYID")));
-      }
-      for (int m = 0; m < MASTERS; m++) {
-        int first = m * SLOTS / MASTERS;
-        int last = (m + 1) * SLOTS / MASTERS - 1;
-        List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
-        for (int slot = first; slot <= last; slot++) {
-          command.add(Integer.toString(slot));
-        }
-        nodes.get(m).call(command.toArray(String[]::new));
-      }
-      RedisServerProcess seed = nodes.get(0);
-      for (RedisServerProcess node : nodes.subList(1, nodes.size())) {
-        seed.call("CLUSTER", "MEET", node.host(), Integer.toString(node.port()));
-      }
-      for (RedisServerProcess node : nodes) {
-        Probe.await(node + " knowing all six nodes", READY, () -> knownNodes(node) == nodes.size());
-      }
-      for (int m = 0; m < MASTERS; m++) {
-        nodes.get(MASTERS + m).call("CLUSTER", "REPLICATE", cluster.id(nodes.get(m)));
-      }
-      for (RedisServerProcess node : nodes) {
-        Probe.await(
-            node + " with cluster_state:ok and three replicas known",
-            READY,
-            () -> stateOk(node) && replicasKnown(node) == MASTERS);
-      }
-      for (int m = 0; m < MASTERS; m++) {
-        RedisServerProcess master = nodes.get(m);
-        long offset = Probe.offset(master);
-        Probe.await(
-            "the replica of " + master + " in sync",
-            READY,
-            () -> Probe.acknowledged(master, offset, 1));
-      }
+      ClusterFormation.form(binary, MASTERS, nodes, cluster.ids);
       LOG.info(
           "Redis Cluster ready: masters {}, replicas {}",
           nodes.subList(0, MASTERS).stream().map(RedisServerProcess::port).toList(),
@@ -116,40 +67,6 @@ public final class RedisClusterTopology implements AutoCloseable {
       cluster.close();
       throw new IllegalStateException("cannot start the Redis Cluster: " + e.getMessage(), e);
     }
-  }
-
-  private static List<String[]> nodeLines(RedisServerProcess node) throws IOException {
-    List<String[]> lines = new ArrayList<>();
-    for (String line : String.valueOf(node.call("CLUSTER", "NODES")).split("\n")) {
-      if (!line.isBlank()) {
-        lines.add(line.strip().split(" "));
-      }
-    }
-    return lines;
-  }
-
-  private static int knownNodes(RedisServerProcess node) throws IOException {
-    int known = 0;
-    for (String[] fields : nodeLines(node)) {
-      if (!fields[2].contains("handshake") && !fields[2].contains("noaddr")) {
-        known++;
-      }
-    }
-    return known;
-  }
-
-  private static int replicasKnown(RedisServerProcess node) throws IOException {
-    int replicas = 0;
-    for (String[] fields : nodeLines(node)) {
-      if (fields[2].contains("slave") && !fields[2].contains("fail")) {
-        replicas++;
-      }
-    }
-    return replicas;
-  }
-
-  private static boolean stateOk(RedisServerProcess node) throws IOException {
-    return String.valueOf(node.call("CLUSTER", "INFO")).contains("cluster_state:ok");
   }
 
   /**
@@ -251,7 +168,7 @@ public final class RedisClusterTopology implements AutoCloseable {
    */
   public @Nullable RedisServerProcess replicaOf(RedisServerProcess master) throws IOException {
     String masterId = id(master);
-    for (String[] fields : nodeLines(running())) {
+    for (String[] fields : ClusterView.nodeLines(running())) {
       if (fields[2].contains("slave") && fields[3].equals(masterId)) {
         RedisServerProcess replica = byId(fields[0]);
         if (replica.isRunning()) {
@@ -307,7 +224,9 @@ public final class RedisClusterTopology implements AutoCloseable {
               continue;
             }
             RedisServerProcess seen = ownerOf(node, slot);
-            if (!stateOk(node) || seen == killed || (agreed != null && seen != agreed)) {
+            if (!ClusterView.stateOk(node)
+                || seen == killed
+                || (agreed != null && seen != agreed)) {
               return false;
             }
             agreed = seen;
@@ -362,16 +281,12 @@ public final class RedisClusterTopology implements AutoCloseable {
     target.call("CLUSTER", "SETSLOT", s, "NODE", id(target));
     source.call("CLUSTER", "SETSLOT", s, "NODE", id(target));
     for (RedisServerProcess node : nodes) {
-      if (node != source && node != target && node.isRunning() && isMaster(node)) {
+      if (node != source && node != target && node.isRunning() && ClusterView.isMaster(node)) {
         node.call("CLUSTER", "SETSLOT", s, "NODE", id(target));
       }
     }
     LOG.info("slot {} moved from {} to {} with {} keys", slot, source.port(), target.port(), moved);
     return moved;
-  }
-
-  private static boolean isMaster(RedisServerProcess node) throws IOException {
-    return node.call("ROLE") instanceof List<?> role && "master".equals(role.get(0));
   }
 
   /** Kills every node and deletes their directories. */
