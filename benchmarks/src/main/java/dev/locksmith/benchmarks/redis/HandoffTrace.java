@@ -80,7 +80,7 @@ public final class HandoffTrace {
     Map<String, List<long[]>> results = new TreeMap<>();
     int cycles = option(args, "--cycles", 0);
     if (cycles > 0) {
-      cycles(rounds, cycles);
+      UncontendedCycles.run(rounds, cycles);
       return;
     }
     try (RedisServerProcess redis = TestRedis.startDedicated()) {
@@ -115,12 +115,12 @@ public final class HandoffTrace {
                     + "  server %s%n",
                 round,
                 system.name(),
-                micros(percentile(sorted, 50)),
-                micros(percentile(sorted, 90)),
-                micros(percentile(sorted, 99)),
+                Percentiles.micros(Percentiles.of(sorted, 50)),
+                Percentiles.micros(Percentiles.of(sorted, 90)),
+                Percentiles.micros(Percentiles.of(sorted, 99)),
                 outcome.violations(),
                 outcome.failures(),
-                serverShare(log, sorted.length));
+                SlowlogShare.perHandoff(log, sorted.length));
           } finally {
             clients.forEach(Contender::close);
           }
@@ -131,7 +131,7 @@ public final class HandoffTrace {
     for (Map.Entry<String, List<long[]>> entry : results.entrySet()) {
       double[] p50s =
           entry.getValue().stream()
-              .mapToDouble(sorted -> percentile(sorted, 50))
+              .mapToDouble(sorted -> Percentiles.of(sorted, 50))
               .sorted()
               .toArray();
       long[] all = entry.getValue().stream().flatMapToLong(Arrays::stream).sorted().toArray();
@@ -139,97 +139,9 @@ public final class HandoffTrace {
           Locale.ROOT,
           "  %-16s p50 %7.1f us  p99 %7.1f us  (%d samples)%n",
           entry.getKey(),
-          micros(p50s[p50s.length / 2]),
-          micros(percentile(all, 99)),
+          Percentiles.micros(p50s[p50s.length / 2]),
+          Percentiles.micros(Percentiles.of(all, 99)),
           all.length);
-    }
-  }
-
-  /** One uncontended lock and unlock, timed from the caller's side. */
-  private interface Cycle {
-    void run() throws Exception;
-  }
-
-  private static void cycles(int rounds, int cycles) throws Exception {
-    try (RedisServerProcess redis = TestRedis.startDedicated()) {
-      String url = "redis://127.0.0.1:" + redis.port();
-      RedissonClient client = RedisClients.create(url, 2);
-      RedisLockProvider provider = RedisLockProvider.create(client, new RedisLockOptions("cycle"));
-      try {
-        RLock lock = client.getLock("rlock:cycle");
-        org.redisson.api.RBucket<String> bucket = client.getBucket("cycle:floor");
-        bucket.set("x");
-        Map<String, Cycle> systems = new java.util.LinkedHashMap<>();
-        systems.put(
-            "release",
-            () -> {
-              LeaseGrant lease =
-                  provider.tryAcquire(LockRequest.of("sync", Duration.ofSeconds(30))).orElseThrow();
-              provider.release(lease);
-            });
-        systems.put(
-            "releaseAsync",
-            () -> {
-              LeaseGrant lease =
-                  provider
-                      .tryAcquire(LockRequest.of("async", Duration.ofSeconds(30)))
-                      .orElseThrow();
-              provider.releaseAsync(lease);
-            });
-        systems.put(
-            "rlock",
-            () -> {
-              if (!lock.tryLock()) {
-                throw new IllegalStateException("rlock busy");
-              }
-              lock.unlock();
-            });
-        systems.put("one GET", bucket::get);
-        Map<String, List<long[]>> results = new java.util.LinkedHashMap<>();
-        java.lang.System.out.printf(
-            Locale.ROOT,
-            "uncontended lock+unlock, caller-visible, %d rounds x %d cycles, interleaved%n",
-            rounds,
-            cycles);
-        for (int round = 0; round <= rounds; round++) {
-          for (Map.Entry<String, Cycle> system : systems.entrySet()) {
-            long[] times = new long[cycles];
-            for (int i = 0; i < cycles; i++) {
-              long start = java.lang.System.nanoTime();
-              system.getValue().run();
-              times[i] = java.lang.System.nanoTime() - start;
-            }
-            if (round == 0) {
-              continue; // warm-up
-            }
-            Arrays.sort(times);
-            results.computeIfAbsent(system.getKey(), name -> new ArrayList<>()).add(times);
-            java.lang.System.out.printf(
-                Locale.ROOT,
-                "round %d %-13s p50 %7.1f us  p99 %7.1f us%n",
-                round,
-                system.getKey(),
-                micros(percentile(times, 50)),
-                micros(percentile(times, 99)));
-          }
-        }
-        java.lang.System.out.println("pooled (median of round p50s; p99 of all samples):");
-        results.forEach(
-            (name, list) -> {
-              double[] p50s =
-                  list.stream().mapToDouble(sorted -> percentile(sorted, 50)).sorted().toArray();
-              long[] all = list.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-              java.lang.System.out.printf(
-                  Locale.ROOT,
-                  "  %-13s p50 %7.1f us  p99 %7.1f us%n",
-                  name,
-                  micros(p50s[p50s.length / 2]),
-                  micros(percentile(all, 99)));
-            });
-      } finally {
-        provider.close();
-        client.shutdown(0, 2, TimeUnit.SECONDS);
-      }
     }
   }
 
@@ -289,51 +201,6 @@ public final class HandoffTrace {
     };
   }
 
-  /** The server's µs per command name over the round, and per hand-off in total. */
-  private static String serverShare(@Nullable Object log, int handoffs) {
-    if (!(log instanceof List<?> entries) || handoffs == 0) {
-      return "-";
-    }
-    Map<String, long[]> byName = new TreeMap<>();
-    long total = 0;
-    for (Object entry : entries) {
-      if (!(entry instanceof List<?> fields) || fields.size() < 4) {
-        continue;
-      }
-      long micros = ((Number) fields.get(2)).longValue();
-      String name =
-          fields.get(3) instanceof List<?> command && !command.isEmpty()
-              ? String.valueOf(command.get(0)).toLowerCase(Locale.ROOT)
-              : "?";
-      if (name.equals("slowlog")) {
-        continue;
-      }
-      if (name.equals("evalsha")
-          && fields.get(3) instanceof List<?> command
-          && command.size() > 1) {
-        // One entry per script: evalsha:SHA-PREFIX.
-        String sha = String.valueOf(command.get(1));
-        name = "evalsha:" + sha.substring(0, Math.min(6, sha.length()));
-      }
-      long[] sum = byName.computeIfAbsent(name, n -> new long[2]);
-      sum[0]++;
-      sum[1] += micros;
-      total += micros;
-    }
-    StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "%.1f us/hand-off;", (double) total / handoffs));
-    byName.forEach(
-        (name, sum) ->
-            out.append(
-                String.format(
-                    Locale.ROOT,
-                    " %s %.2f/hand-off %.1f us",
-                    name,
-                    (double) sum[0] / handoffs,
-                    (double) sum[1] / sum[0])));
-    return out.toString();
-  }
-
   private record Outcome(long[] latencies, long violations, long failures) {}
 
   private static Outcome run(List<Contender> clients, Duration hold, int warmup, int samples)
@@ -381,18 +248,6 @@ public final class HandoffTrace {
       }
       turns.awaitOtherHolder(generation, WAIT.toNanos());
     }
-  }
-
-  private static double percentile(long[] sorted, int p) {
-    if (sorted.length == 0) {
-      return Double.NaN;
-    }
-    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-  }
-
-  private static double micros(double nanos) {
-    return nanos / 1_000.0;
   }
 
   private static int option(String[] args, String name, int defaultValue) {
