@@ -32,6 +32,8 @@ final class ActiveLease implements HeldLease {
   private final Ticker ticker;
   private final LeaseCalls calls;
   private final long acquiredAt;
+  // Stops of this process from this time on count against the lease (see stoppedReason).
+  private final long stopsCountFrom;
   private final boolean call;
   private final LeaseHolds holds = new LeaseHolds();
   private final LeaseRelease release;
@@ -64,6 +66,7 @@ final class ActiveLease implements HeldLease {
       Ticker ticker,
       LeaseGrant grant,
       long acquiredAt,
+      long stopsCountFrom,
       boolean call) {
     this.options = options;
     this.lockId = lockId;
@@ -76,6 +79,7 @@ final class ActiveLease implements HeldLease {
     this.calls = new LeaseCalls(options, lockId, circuit, listeners, ticker);
     this.grant = grant;
     this.acquiredAt = acquiredAt;
+    this.stopsCountFrom = stopsCountFrom;
     this.call = call;
     this.renewal = new RenewalSchedule(grant);
     this.earlyWindow = Math.min(options.ttl().toNanos() / 12, 250_000_000L);
@@ -146,8 +150,7 @@ final class ActiveLease implements HeldLease {
     if (k == null || pauseLimit == Long.MAX_VALUE) {
       return null;
     }
-    // A stop before the grant returned is not one this lease sat through.
-    long stopped = k.longestStopSince(acquiredAt, now);
+    long stopped = k.longestStopSince(stopsCountFrom, now);
     return stopped <= pauseLimit
         ? null
         : LossReasons.stopped(stopped, pauseLimit, circuit.description());

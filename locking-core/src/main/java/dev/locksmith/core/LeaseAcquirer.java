@@ -98,9 +98,15 @@ final class LeaseAcquirer {
    */
   @Nullable HeldLease obtainHeld(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
-    return options.keys().isEmpty()
-        ? obtain(options, providerName, provider, call)
-        : keySets.obtainAll(options, providerName, provider, call);
+    // The keeper sweeps throughout, so that it sees this process stop inside a provider call.
+    keeper.acquisitionStarted();
+    try {
+      return options.keys().isEmpty()
+          ? obtain(options, providerName, provider, call)
+          : keySets.obtainAll(options, providerName, provider, call);
+    } finally {
+      keeper.acquisitionEnded();
+    }
   }
 
   /**
@@ -172,7 +178,10 @@ final class LeaseAcquirer {
         if (backoff == null) {
           backoff = new OutageBackoff();
         }
-        pauseInOutage(circuit, backoff, waitNanos - (ticker.read() - start), lockId);
+        backoff.pause(circuit, waitNanos - (ticker.read() - start), lockId);
+        if (circuit.isStopped()) {
+          checkOpen();
+        }
         continue;
       }
       outage = null;
@@ -279,11 +288,33 @@ final class LeaseAcquirer {
     long acquiredAt = ticker.read();
     ActiveLease lease =
         new ActiveLease(
-            options, lockId, providerName, circuit, listeners, ticker, usable, acquiredAt, call);
+            options,
+            lockId,
+            providerName,
+            circuit,
+            listeners,
+            ticker,
+            usable,
+            acquiredAt,
+            grantedFrom(usable, start),
+            call);
     // Told before the keeper watches it: a loss found from then on is told after the acquisition.
     listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
     lease.keepWith(keeper);
     return lease;
+  }
+
+  /**
+   * From when a stop of this process counts against a lease: the send time of the request that
+   * granted it (or renewed it last), which its conservative deadline less its ttl gives, as the
+   * lease may have begun on the store from then on; not before the acquisition started. A stop
+   * inside the provider call after the request went out (the ensemble's session expired while this
+   * process stood still between the grant and its answer, say) ends the lease as one after the
+   * grant does; a stop while still waiting before it does not.
+   */
+  static long grantedFrom(LeaseGrant grant, long start) {
+    long ttl = grant.ttl().toNanos();
+    return grant.deadlineNanos() - start > ttl ? grant.deadlineNanos() - ttl : start;
   }
 
   /**
@@ -300,29 +331,6 @@ final class LeaseAcquirer {
     LockProviderException error = LateGrants.refused(attempt.lockId(), refusal.getMessage());
     listeners.error(attempt, error);
     return error;
-  }
-
-  /**
-   * Pauses a WAIT whose provider failed: for the back-off's next pause or the time left, whichever
-   * is shorter, ended early when the circuit closes. The next attempt goes through the circuit,
-   * which fails it fast without calling the provider while the circuit is still open.
-   *
-   * @throws IllegalStateException when the engine closed meanwhile
-   * @throws LockException when interrupted
-   */
-  private void pauseInOutage(
-      ProviderCircuit circuit, OutageBackoff backoff, long leftNanos, String lockId) {
-    if (leftNanos > 0) {
-      try {
-        circuit.awaitBack(Math.min(backoff.nextNanos(), leftNanos));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
-      }
-    }
-    if (circuit.isStopped()) {
-      checkOpen();
-    }
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -21,17 +22,19 @@ import org.slf4j.LoggerFactory;
  * a lock costs a map insertion and removal, and a renewal starts at most a tick late. A deadline
  * that falls before the next sweep gets a one-off check at the deadline itself, so a loss is
  * reported at the deadline, not up to a tick after it. The sweep runs only while some lease is
- * watched: the first lease watched starts it, the sweep that finds none left stops it, and the
- * thread then sleeps until a lease is watched again. The leases due in a sweep are renewed together
- * per provider ({@link RenewalLanes}), at most one batch in flight per provider, on a fixed pool of
- * at most {@link EngineThreads#RENEWAL_THREADS} daemon threads, so a provider that hangs delays
- * only its own leases.
+ * watched or being acquired: the first lease watched (or acquisition started) starts it, the sweep
+ * that finds none left stops it, and the thread then sleeps until a lease is watched again. The
+ * leases due in a sweep are renewed together per provider ({@link RenewalLanes}), at most one batch
+ * in flight per provider, on a fixed pool of at most {@link EngineThreads#RENEWAL_THREADS} daemon
+ * threads, so a provider that hangs delays only its own leases.
  *
  * <p>The sweep is also the engine's evidence that this process runs: a lease whose provider names a
  * pause limit ({@link dev.locksmith.core.spi.LockProvider#pauseLimit}) is lost once the keeper has
- * stood still for longer since the lease was granted, which the lease's own checks see before the
- * first sweep after the stop. The last few stops are remembered, so a lease granted just before a
- * stop and watched only after the sweep that ended it (or while no sweep ran) still sees it.
+ * stood still for longer since the request that granted the lease went out, which the lease's own
+ * checks see before the first sweep after the stop. The last few stops are remembered, so a lease
+ * granted just before a stop and watched only after the sweep that ended it still sees it; the
+ * sweep runs through acquisitions, so a stop inside the provider call, between the grant and its
+ * answer, is one it sees.
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
@@ -59,6 +62,7 @@ final class LeaseKeeper implements AutoCloseable {
   private volatile long[] stops = new long[0];
   private final ReentrantLock sweepLock = new ReentrantLock();
   private final InFlight runningCalls = new InFlight();
+  private final AtomicInteger acquisitions = new AtomicInteger();
   private final InFlight pendingReleases = new InFlight();
   private final EngineThreads threads;
   private final RenewalLanes lanes;
@@ -91,6 +95,28 @@ final class LeaseKeeper implements AutoCloseable {
     }
   }
 
+  /**
+   * An acquisition's provider calls start: the sweep runs until {@link #acquisitionEnded}, so that
+   * the gaps it measures (see {@link #longestStopSince}) cover the time between the grant and the
+   * lease being watched.
+   */
+  void acquisitionStarted() {
+    acquisitions.incrementAndGet();
+    if (sweeping == null) {
+      startSweeping();
+    }
+  }
+
+  /** Ends what {@link #acquisitionStarted} started. */
+  void acquisitionEnded() {
+    acquisitions.decrementAndGet();
+  }
+
+  /** Whether no lease is watched and none is being acquired: the sweep has nothing to do. */
+  private boolean idle() {
+    return leases.isEmpty() && acquisitions.get() == 0;
+  }
+
   /** Starts the periodic sweep unless it runs already or the keeper is closed. */
   private void startSweeping() {
     sweepLock.lock();
@@ -104,14 +130,14 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   /**
-   * Stops the periodic sweep when no lease is watched, then starts it again if a lease was watched
-   * meanwhile (its {@link #watch} may have seen the sweep still running).
+   * Stops the periodic sweep when no lease is watched or being acquired, then starts it again if
+   * one was meanwhile (its {@link #watch} may have seen the sweep still running).
    */
   private void stopSweepingIfIdle() {
     sweepLock.lock();
     try {
       ScheduledFuture<?> running = sweeping;
-      if (running == null || !leases.isEmpty()) {
+      if (running == null || !idle()) {
         return;
       }
       running.cancel(false);
@@ -119,7 +145,7 @@ final class LeaseKeeper implements AutoCloseable {
     } finally {
       sweepLock.unlock();
     }
-    if (!leases.isEmpty()) {
+    if (!idle()) {
       startSweeping();
     }
   }
@@ -148,7 +174,12 @@ final class LeaseKeeper implements AutoCloseable {
     return longest;
   }
 
-  /** Whether the periodic sweep is running (it runs only while some lease is watched). */
+  /** When the sweep last ran, on the ticker (for tests). */
+  long lastSweep() {
+    return lastSweep;
+  }
+
+  /** Whether the periodic sweep is running (only while some lease is watched or being acquired). */
   boolean isSweeping() {
     return sweeping != null;
   }
@@ -269,7 +300,7 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   private void sweep() {
-    if (leases.isEmpty()) {
+    if (idle()) {
       stopSweepingIfIdle();
       return;
     }

@@ -18,6 +18,26 @@ final class OutageBackoff {
 
   private long bound;
 
+  /**
+   * Pauses a WAIT whose provider failed: for the next pause or the time left, whichever is shorter,
+   * ended early when the circuit closes or stops. The next attempt goes through the circuit, which
+   * fails it fast without calling the provider while the circuit is still open.
+   *
+   * @param leftNanos the time left of the wait
+   * @throws LockException when interrupted
+   */
+  void pause(ProviderCircuit circuit, long leftNanos, String lockId) {
+    if (leftNanos <= 0) {
+      return;
+    }
+    try {
+      circuit.awaitBack(Math.min(nextNanos(), leftNanos));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
+    }
+  }
+
   /** The next pause in nanoseconds, between half and all of its bound; the bound then doubles. */
   long nextNanos() {
     bound = bound == 0 ? FIRST.toNanos() : Math.min(MOST.toNanos(), bound * 2);

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +27,7 @@ class PauseLimitTest {
   private @Nullable Locksmith locksmith;
 
   /** Grants every request for its ttl and renews it; ends no lease of its own accord. */
-  private static final class SessionStore extends VirtualTimeProvider {
+  private static class SessionStore extends VirtualTimeProvider {
     private final @Nullable Duration pauseLimit;
 
     SessionStore(VirtualTicker ticker, @Nullable Duration pauseLimit) {
@@ -42,6 +44,26 @@ class PauseLimitTest {
     @Override
     public Optional<Duration> pauseLimit() {
       return Optional.ofNullable(pauseLimit);
+    }
+  }
+
+  /**
+   * Grants every request as its call starts (the lease runs from then on the store), and answers
+   * only once {@code inCall} has run: what happens while the grant's answer is on its way.
+   */
+  private static final class AnsweringLate extends SessionStore {
+    private final Runnable inCall;
+
+    AnsweringLate(VirtualTicker ticker, Runnable inCall) {
+      super(ticker, PAUSE_LIMIT);
+      this.inCall = inCall;
+    }
+
+    @Override
+    public Optional<LeaseGrant> tryAcquire(LockRequest request) {
+      long sent = ticker.read();
+      inCall.run();
+      return Optional.of(grant(request, sent + request.ttl().toNanos()));
     }
   }
 
@@ -147,8 +169,55 @@ class PauseLimitTest {
   }
 
   @Test
+  void aStopInsideTheProviderCallAfterTheGrantEndsTheLease() throws Exception {
+    // The store granted the lease, then this process stood still before the answer came back: the
+    // store may have ended the lease meanwhile, as after any other stop past the limit.
+    Locksmith engine =
+        engine(
+            new AnsweringLate(ticker, () -> ticker.advance(Duration.ofSeconds(3))),
+            new SessionStore(ticker, null),
+            events);
+
+    Lease lease = engine.acquire(longLease("stopped-in-call"));
+
+    assertThat(lease.isValid()).isFalse();
+    assertThatThrownBy(lease::checkValid).hasMessageContaining("stood still for 3000 ms");
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> events.events.contains("lost stopped-in-call"));
+    lease.close();
+  }
+
+  @Test
+  void aLongProviderCallInWhichThisProcessRanDoesNotCountAsAStop() throws Exception {
+    // The call lasts 3 s after the grant (a wait the store counts the lease through), in steps of
+    // 100 ms, and the keeper sweeps after each: this process ran all along, no lease being watched.
+    Runnable running =
+        () -> {
+          for (int step = 0; step < 30; step++) {
+            ticker.advance(Duration.ofMillis(100));
+            long now = ticker.read();
+            await()
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> locksmith != null && locksmith.keeper().lastSweep() == now);
+          }
+        };
+    Locksmith engine =
+        engine(new AnsweringLate(ticker, running), new SessionStore(ticker, null), events);
+
+    // FAIL: a failure in the call is not waited through.
+    Lease lease = engine.acquire(longLease("long-call").withOnBusy(OnBusy.FAIL));
+
+    assertThat(lease.isValid()).isTrue();
+    assertThat(lease.timeLeft()).isEqualTo(Duration.ofSeconds(57));
+    lease.checkValid();
+    lease.close();
+    assertThat(events.events).doesNotContain("lost long-call");
+  }
+
+  @Test
   void aStopBetweenTheGrantAndTheKeepersFirstSweepEndsTheLease() throws Exception {
-    // No lease is watched, so the keeper is not sweeping when the lease is granted.
+    // The stop comes after the provider call returned and before the lease is watched.
     Locksmith engine =
         engine(
             new SessionStore(ticker, PAUSE_LIMIT),

@@ -5,6 +5,8 @@ import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockLostException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,9 +71,14 @@ public final class StoppedHolder {
     System.exit(0);
   }
 
-  private static void write(Path file, String text) throws Exception {
-    Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(temporary, text, StandardCharsets.UTF_8);
-    Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+  /** Writes {@code text} to {@code file} at once (a rename), so no reader sees part of it. */
+  static void write(Path file, String text) {
+    try {
+      Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.writeString(temporary, text, StandardCharsets.UTF_8);
+      Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
