@@ -98,9 +98,11 @@ final class LeaseAcquirer {
    */
   @Nullable HeldLease obtainHeld(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
-    // The keeper sweeps throughout, so that it sees this process stop inside a provider call.
-    keeper.acquisitionStarted();
     try {
+      // The keeper sweeps throughout, so that it sees this process stop inside a provider call
+      // (on every provider: a pause limit such as a ZooKeeper session's may be known only once
+      // the call has connected).
+      keeper.acquisitionStarted();
       return options.keys().isEmpty()
           ? obtain(options, providerName, provider, call)
           : keySets.obtainAll(options, providerName, provider, call);
@@ -296,7 +298,7 @@ final class LeaseAcquirer {
             ticker,
             usable,
             acquiredAt,
-            grantedFrom(usable, start),
+            grantedFrom(usable, start, acquiredAt),
             call);
     // Told before the keeper watches it: a loss found from then on is told after the acquisition.
     listeners.acquired(lease.event(), Duration.ofNanos(acquiredAt - start));
@@ -310,11 +312,14 @@ final class LeaseAcquirer {
    * lease may have begun on the store from then on; not before the acquisition started. A stop
    * inside the provider call after the request went out (the ensemble's session expired while this
    * process stood still between the grant and its answer, say) ends the lease as one after the
-   * grant does; a stop while still waiting before it does not.
+   * grant does; a stop while still waiting before it does not. A renewal of a late grant proves the
+   * lease was held when it went out, so the renewed grant counts from then. Never after {@code
+   * acquiredAt}, whatever deadline a provider reports.
    */
-  static long grantedFrom(LeaseGrant grant, long start) {
+  static long grantedFrom(LeaseGrant grant, long start, long acquiredAt) {
     long ttl = grant.ttl().toNanos();
-    return grant.deadlineNanos() - start > ttl ? grant.deadlineNanos() - ttl : start;
+    long from = grant.deadlineNanos() - start > ttl ? grant.deadlineNanos() - ttl : start;
+    return from - acquiredAt > 0 ? acquiredAt : from;
   }
 
   /**

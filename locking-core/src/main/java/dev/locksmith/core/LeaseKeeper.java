@@ -23,18 +23,19 @@ import org.slf4j.LoggerFactory;
  * that falls before the next sweep gets a one-off check at the deadline itself, so a loss is
  * reported at the deadline, not up to a tick after it. The sweep runs only while some lease is
  * watched or being acquired: the first lease watched (or acquisition started) starts it, the sweep
- * that finds none left stops it, and the thread then sleeps until a lease is watched again. The
- * leases due in a sweep are renewed together per provider ({@link RenewalLanes}), at most one batch
- * in flight per provider, on a fixed pool of at most {@link EngineThreads#RENEWAL_THREADS} daemon
- * threads, so a provider that hangs delays only its own leases.
+ * that finds none left stops it, and the thread then sleeps until a lease is watched or an
+ * acquisition starts again. The leases due in a sweep are renewed together per provider ({@link
+ * RenewalLanes}), at most one batch in flight per provider, on a fixed pool of at most {@link
+ * EngineThreads#RENEWAL_THREADS} daemon threads, so a provider that hangs delays only its own
+ * leases.
  *
  * <p>The sweep is also the engine's evidence that this process runs: a lease whose provider names a
  * pause limit ({@link dev.locksmith.core.spi.LockProvider#pauseLimit}) is lost once the keeper has
  * stood still for longer since the request that granted the lease went out, which the lease's own
- * checks see before the first sweep after the stop. The last few stops are remembered, so a lease
- * granted just before a stop and watched only after the sweep that ended it still sees it; the
- * sweep runs through acquisitions, so a stop inside the provider call, between the grant and its
- * answer, is one it sees.
+ * checks see before the first sweep after the stop. The last {@link #STOPS_KEPT} stops are
+ * remembered, so a lease granted just before a stop and watched only after the sweep that ended it
+ * still sees it; the sweep runs through acquisitions, so a stop inside the provider call, between
+ * the grant and its answer, is one it sees.
  */
 final class LeaseKeeper implements AutoCloseable {
   static final long TICK_MILLIS = 10;
@@ -44,18 +45,21 @@ final class LeaseKeeper implements AutoCloseable {
   // Gaps between sweeps longer than this are remembered as stops; shorter ones are scheduling
   // noise.
   private static final long STOP_FLOOR_NANOS = 5 * TICK_NANOS;
-  private static final int STOPS_KEPT = 4;
+  // Enough that a stop is still known when the lease it ended is first looked at, though the
+  // sweeper was held up more than STOP_FLOOR_NANOS many times in between (a starved machine).
+  static final int STOPS_KEPT = 64;
 
   private final Ticker ticker;
   private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
   // Owner tokens a provider reported lost before the engine started keeping their lease (the loss
   // raced the grant's return), with when; bounded by pruning the oldest.
   private final ConcurrentHashMap<String, Long> lostBeforeWatched = new ConcurrentHashMap<>();
-  // The periodic sweep while leases are watched, else null. Set and cleared under sweepLock only;
+  // The periodic sweep while leases are watched or acquired, else null. Set and cleared under
+  // sweepLock only;
   // read without it by watch's fast path.
   private volatile @Nullable ScheduledFuture<?> sweeping;
   // When the sweep last ran on the ticker (or the keeper was made): not moved when the sweep starts
-  // again after an idle spell, which a lease granted meanwhile has not been seen running through.
+  // again after an idle spell, in which no sweep saw this process run.
   private volatile long lastSweep;
   // The last STOPS_KEPT gaps between sweeps over STOP_FLOOR_NANOS, as start and end pairs on the
   // ticker, oldest first; replaced by the sweep alone, and before it moves lastSweep.
@@ -96,9 +100,9 @@ final class LeaseKeeper implements AutoCloseable {
   }
 
   /**
-   * An acquisition's provider calls start: the sweep runs until {@link #acquisitionEnded}, so that
-   * the gaps it measures (see {@link #longestStopSince}) cover the time between the grant and the
-   * lease being watched.
+   * An acquisition starts: the sweep runs until {@link #acquisitionEnded}, so that the gaps it
+   * measures (see {@link #longestStopSince}) cover the time between the grant and the lease being
+   * watched. Call it first thing in a {@code try} whose {@code finally} ends it.
    */
   void acquisitionStarted() {
     acquisitions.incrementAndGet();

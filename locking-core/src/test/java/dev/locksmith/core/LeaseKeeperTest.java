@@ -10,8 +10,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * The keeper's sweep runs only while a lease is watched, and stopping it never leaves a watched
- * lease unswept: renewals and the deadline check work on leases watched after a stop.
+ * The keeper's sweep runs only while a lease is watched or being acquired, and stopping it never
+ * leaves a watched lease unswept: renewals and the deadline check work on leases watched after a
+ * stop.
  */
 class LeaseKeeperTest extends VirtualTimeFixture {
   private final LeaseKeeper keeper = locksmith.keeper();
@@ -34,6 +35,23 @@ class LeaseKeeperTest extends VirtualTimeFixture {
     Lease second = locksmith.acquire(lock("second", "3s"));
     assertThat(keeper.isSweeping()).isTrue();
     second.close();
+    awaitSweepStopped();
+  }
+
+  @Test
+  void sweepRunsWhileAnAcquisitionIsUnderWayWithNoLeaseWatched() {
+    assertThat(keeper.isSweeping()).isFalse();
+    keeper.acquisitionStarted();
+    try {
+      assertThat(keeper.isSweeping()).isTrue();
+      // Ten ticks and more: a sweep with nothing to do would have stopped.
+      await()
+          .during(Duration.ofMillis(100))
+          .atMost(Duration.ofSeconds(2))
+          .until(keeper::isSweeping);
+    } finally {
+      keeper.acquisitionEnded();
+    }
     awaitSweepStopped();
   }
 

@@ -95,6 +95,15 @@ class PauseLimitTest {
     };
   }
 
+  /** Moves virtual time on, then waits until the engine's keeper has swept at the new time. */
+  private void advanceThenAwaitSweep(Duration step) {
+    ticker.advance(step);
+    long now = ticker.read();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> locksmith != null && locksmith.keeper().lastSweep() == now);
+  }
+
   @AfterEach
   void close() {
     if (locksmith != null) {
@@ -189,17 +198,35 @@ class PauseLimitTest {
   }
 
   @Test
+  void aStopInsideTheCallStillCountsAfterTheSweeperWasHeldUpTenTimesBeforeTheAnswer()
+      throws Exception {
+    // After the stop, ten gaps between sweeps long enough to be remembered as stops too (a starved
+    // machine): the stop that matters must not have been pushed out of the keeper's memory.
+    Runnable stopThenHeldUp =
+        () -> {
+          advanceThenAwaitSweep(Duration.ofSeconds(3));
+          for (int gap = 0; gap < 10; gap++) {
+            advanceThenAwaitSweep(Duration.ofMillis(60));
+          }
+        };
+    Locksmith engine =
+        engine(new AnsweringLate(ticker, stopThenHeldUp), new SessionStore(ticker, null), events);
+
+    Lease lease = engine.acquire(longLease("held-up").withOnBusy(OnBusy.FAIL));
+
+    assertThat(lease.isValid()).isFalse();
+    assertThatThrownBy(lease::checkValid).hasMessageContaining("stood still for 3000 ms");
+    lease.close();
+  }
+
+  @Test
   void aLongProviderCallInWhichThisProcessRanDoesNotCountAsAStop() throws Exception {
     // The call lasts 3 s after the grant (a wait the store counts the lease through), in steps of
     // 100 ms, and the keeper sweeps after each: this process ran all along, no lease being watched.
     Runnable running =
         () -> {
           for (int step = 0; step < 30; step++) {
-            ticker.advance(Duration.ofMillis(100));
-            long now = ticker.read();
-            await()
-                .atMost(Duration.ofSeconds(5))
-                .until(() -> locksmith != null && locksmith.keeper().lastSweep() == now);
+            advanceThenAwaitSweep(Duration.ofMillis(100));
           }
         };
     Locksmith engine =
