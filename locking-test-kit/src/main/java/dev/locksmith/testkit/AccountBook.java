@@ -78,9 +78,9 @@ public final class AccountBook {
   }
 
   /**
-   * The body of a {@link LazyTransfer} method: counts a run now and gives what turns the work's
-   * value into the method's result, for the method to map its lazy work with, e.g. {@code
-   * work.map(book.settleLater())}.
+   * The body of a {@link SeveralKeysScenarios.LazyTransfer} method: counts a run now and gives what
+   * turns the work's value into the method's result, for the method to map its lazy work with, e.g.
+   * {@code work.map(book.settleLater())}.
    *
    * @return appends {@code "!"} to the work's value
    */
