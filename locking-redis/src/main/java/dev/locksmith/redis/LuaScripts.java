@@ -3,7 +3,8 @@ package dev.locksmith.redis;
 /**
  * The provider's atomic scripts. A held lock is a hash {@code token}, {@code fence}, {@code owner}
  * with the lease's millisecond TTL; renew and release act only when both the owner token and the
- * fencing token match, so a stale holder changes nothing.
+ * fencing token match, so a stale holder changes nothing. The functions several scripts call are in
+ * {@link LuaFunctions}.
  *
  * <p>A release does not delete the hash: it removes the lease's fields and records itself in the
  * field {@code released}, a space-separated list, newest first, of the last {@link
@@ -56,121 +57,6 @@ final class LuaScripts {
   static final int ABANDONED_MARKS = 16;
 
   /**
-   * The Lua function that keeps the bounded, space-separated lists of a lock's hash. {@code
-   * prepend(item, list, limit)} returns {@code item} in front of the newest {@code limit - 1} items
-   * of {@code list} (which may be {@code false}: no list yet).
-   */
-  private static final String PREPEND =
-      """
-      local function prepend(item, list, limit)
-        if not list or limit <= 1 then
-          return item
-        end
-        local cut = 0
-        for _ = 1, limit - 1 do
-          cut = string.find(list, ' ', cut + 1, true)
-          if not cut then
-            return item .. ' ' .. list
-          end
-        end
-        return item .. ' ' .. string.sub(list, 1, cut - 1)
-      end
-      """;
-
-  /**
-   * The Lua function {@link #ACQUIRE} and {@link #ACQUIRE_ALL} check before they grant. {@code
-   * abandoned(key, token)}: whether the marks in {@code key} (a space-separated list, or no key)
-   * name owner token {@code token}, whose acquire was compensated.
-   */
-  private static final String ABANDONED =
-      """
-      local function abandoned(key, token)
-        local marks = redis.call('GET', key)
-        return marks and string.find(' ' .. marks .. ' ', ' ' .. token .. ' ', 1, true)
-      end
-      """;
-
-  /**
-   * The Lua function {@link #ACQUIRE} and {@link #RELEASE} begin with. {@code release_check(lock,
-   * token, fence, id, limit)} reads {@code lock} and writes nothing: when it is held by owner token
-   * {@code token} with fencing token {@code fence}, returns {@code 'now'} and the records to keep
-   * once it is released ({@code FENCE:ID} in front of the newest {@code limit - 1} kept records);
-   * when that record is already kept (the release ran before), returns {@code 'before'}; else
-   * {@code false}. Its third result is what it read of the lock: {@code token}, {@code fence} and
-   * {@code released}.
-   */
-  private static final String RELEASE_CHECK =
-      PREPEND
-          + """
-      local function release_check(lock, token, fence, id, limit)
-        local held = redis.call('HMGET', lock, 'token', 'fence', 'released')
-        local record = fence .. ':' .. id
-        if held[1] == token and held[2] == fence then
-          return 'now', prepend(record, held[3], tonumber(limit)), held
-        end
-        if held[3] and string.find(' ' .. held[3] .. ' ', ' ' .. record .. ' ', 1, true) then
-          return 'before', nil, held
-        end
-        return false, nil, held
-      end
-      """;
-
-  /**
-   * {@link #RELEASE_CHECK} and the function {@link #RELEASE} runs. {@code release_lease(lock,
-   * token, fence, id, limit)}: when {@code release_check} says {@code 'now'}, writes the records
-   * and removes the lease's fields; returns what {@code release_check} said.
-   */
-  private static final String RELEASE_LEASE =
-      RELEASE_CHECK
-          + """
-      local function release_lease(lock, token, fence, id, limit)
-        local outcome, records = release_check(lock, token, fence, id, limit)
-        if outcome == 'now' then
-          redis.call('HSET', lock, 'released', records)
-          redis.call('HDEL', lock, 'token', 'fence', 'owner')
-        end
-        return outcome
-      end
-      """;
-
-  /**
-   * The Lua functions {@link #ACQUIRE} and {@link #ACQUIRE_ALL} begin with. {@code clock_micros()}
-   * switches the script to effects replication (where the server needs it) and returns the server
-   * clock in microseconds. {@code grant(lock, counter, floor, token, ttl, owner, life, records)}
-   * takes the next fencing token from {@code counter} (its value plus one, at least {@code floor}),
-   * stores it there for {@code life} ms, writes {@code token}, the fencing token, {@code owner}
-   * and, when given, the release {@code records} into {@code lock} with {@code ttl} ms, and returns
-   * the fencing token. Four commands (and {@code TIME}): each command a script runs costs the
-   * server far more than the command alone, and a grant is on the path of every acquire.
-   */
-  private static final String GRANT =
-      """
-      local function clock_micros()
-        if redis.replicate_commands then
-          pcall(redis.replicate_commands)
-        end
-        local now = redis.call('TIME')
-        return tonumber(now[1]) * 1000000 + tonumber(now[2])
-      end
-      local function grant(lock, counter, floor, token, ttl, owner, life, records)
-        local fence = tonumber(redis.call('GET', counter) or 0) + 1
-        if fence < floor then
-          fence = floor
-        end
-        local value = string.format('%.0f', fence)
-        redis.call('SET', counter, value, 'PX', life)
-        if records then
-          redis.call('HSET', lock, 'token', token, 'fence', value, 'owner', owner,
-            'released', records)
-        else
-          redis.call('HSET', lock, 'token', token, 'fence', value, 'owner', owner)
-        end
-        redis.call('PEXPIRE', lock, ttl)
-        return fence
-      end
-      """;
-
-  /**
    * KEYS: lock, fence, abandoned. ARGV: owner token, ttl in ms, owner description, life of the
    * fencing counter in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}}
    * when granted, {@code {0, pttl}} when another owner holds the lock. Presenting the token that
@@ -196,9 +82,9 @@ final class LuaScripts {
    * a lock id no longer used disappears.
    */
   static final String ACQUIRE =
-      RELEASE_CHECK
-          + GRANT
-          + ABANDONED
+      LuaFunctions.RELEASE_CHECK
+          + LuaFunctions.GRANT
+          + LuaFunctions.ABANDONED
           + """
       local folded = nil
       local records = nil
@@ -255,8 +141,8 @@ final class LuaScripts {
    * after a lost reply) keeping its grant, and the reply is {@code {1, fence1, fence2, ...}}.
    */
   static final String ACQUIRE_ALL =
-      GRANT
-          + ABANDONED
+      LuaFunctions.GRANT
+          + LuaFunctions.ABANDONED
           + """
       local count = #KEYS / 3
       local held = {}
@@ -340,7 +226,7 @@ final class LuaScripts {
    * returns 0.
    */
   static final String RELEASE =
-      RELEASE_LEASE
+      LuaFunctions.RELEASE_LEASE
           + """
       local released = release_lease(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[5])
       if released == 'now' then
@@ -367,7 +253,7 @@ final class LuaScripts {
    * the TTL of whatever lease holds it.
    */
   static final String RELEASE_ABANDONED =
-      PREPEND
+      LuaFunctions.PREPEND
           + """
       local marks = redis.call('GET', KEYS[3])
       redis.call('SET', KEYS[3], prepend(ARGV[1], marks, tonumber(ARGV[3])), 'PX', ARGV[2])

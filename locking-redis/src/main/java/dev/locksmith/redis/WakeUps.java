@@ -8,10 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
-import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
-import org.redisson.api.listener.BaseStatusListener;
-import org.redisson.client.codec.StringCodec;
 
 /**
  * The release channels this JVM's waiters listen to. One subscription per channel is shared by all
@@ -26,10 +23,7 @@ import org.redisson.client.codec.StringCodec;
 final class WakeUps {
   private final RedissonClient client;
   private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
-  // Unsubscriptions still in flight, by channel: a new subscription to the same channel waits for
-  // its predecessor's removal so the two never race inside Redisson.
-  private final ConcurrentHashMap<String, CompletableFuture<Void>> removals =
-      new ConcurrentHashMap<>();
+  private final UnsubscriptionsInFlight unsubscriptions = new UnsubscriptionsInFlight();
   private volatile boolean closed;
   private final LongAdder subscriptionAttempts = new LongAdder();
 
@@ -98,9 +92,7 @@ final class WakeUps {
     final String name;
     final ReentrantLock mutex = new ReentrantLock();
     final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
-    final RTopic topic;
-    int messageListener = -1;
-    int statusListener = -1;
+    final ChannelListeners listeners;
     volatile boolean retired;
 
     /**
@@ -110,59 +102,16 @@ final class WakeUps {
      */
     @Nullable RuntimeException failure;
 
-    /**
-     * Set once the first subscription is in place. Its own confirmation wakes nobody: each waiter
-     * makes an attempt after {@link #register} returns, so a wake-up then would only cost every
-     * waiter a spurious attempt (a script run per wait). A confirmation after this, a
-     * re-subscription after a reconnect that may have missed messages, wakes every waiter.
-     */
-    volatile boolean subscribed;
-
     /** When the last waiter left ({@code nanoTime}); guarded by the mutex. */
     long idleSince;
 
     Channel(String name) {
       this.name = name;
-      this.topic = client.getTopic(name, StringCodec.INSTANCE);
+      this.listeners = new ChannelListeners(client, name, unsubscriptions, this::wakeAll);
     }
 
     void wakeAll() {
       waiters.forEach(Waiter::wake);
-    }
-
-    /**
-     * Subscribes, waiting for Redis without reacting to interrupts (an interrupted subscription
-     * would leave Redisson's state unknown); the waiter's next wait sees the interrupt.
-     */
-    void subscribe() {
-      subscriptionAttempts.increment();
-      CompletableFuture<Void> pendingRemoval = removals.get(name);
-      if (pendingRemoval != null) {
-        try {
-          pendingRemoval.join();
-        } catch (RuntimeException e) {
-          // The removal failed with its connection; the subscription below starts afresh.
-        }
-      }
-      statusListener =
-          topic
-              .addListenerAsync(
-                  new BaseStatusListener() {
-                    @Override
-                    public void onSubscribe(String channel) {
-                      if (subscribed) {
-                        wakeAll();
-                      }
-                    }
-                  })
-              .toCompletableFuture()
-              .join();
-      messageListener =
-          topic
-              .addListenerAsync(String.class, (channel, message) -> wakeAll())
-              .toCompletableFuture()
-              .join();
-      subscribed = true;
     }
 
     /**
@@ -174,7 +123,7 @@ final class WakeUps {
       if (!waiters.isEmpty() || retired) {
         return;
       }
-      if (!linger || closed || messageListener < 0 || lingering() > MAX_LINGERING) {
+      if (!linger || closed || !listeners.added() || lingering() > MAX_LINGERING) {
         retire();
         return;
       }
@@ -206,25 +155,12 @@ final class WakeUps {
     void retire() {
       retired = true;
       try {
-        if (messageListener >= 0 && statusListener >= 0) {
-          track(topic.removeListenerAsync(messageListener, statusListener).toCompletableFuture());
-        } else if (messageListener >= 0) {
-          track(topic.removeListenerAsync(messageListener).toCompletableFuture());
-        } else if (statusListener >= 0) {
-          track(topic.removeListenerAsync(statusListener).toCompletableFuture());
-        }
-      } catch (RuntimeException e) {
-        // The connection is gone; Redisson drops the subscription with it.
+        listeners.remove();
       } finally {
         // Only once the removal is tracked: a waiter that comes now makes a new channel, not
         // guarded by this one's mutex, and its subscription must find the removal to wait for.
         channels.remove(name, this);
       }
-    }
-
-    private void track(CompletableFuture<Void> removal) {
-      removals.put(name, removal);
-      removal.whenComplete((ignored, error) -> removals.remove(name, removal));
     }
   }
 
@@ -256,9 +192,10 @@ final class WakeUps {
         }
         Waiter waiter = new Waiter(channel);
         channel.waiters.add(waiter);
-        if (channel.messageListener < 0) {
+        if (!channel.listeners.added()) {
+          subscriptionAttempts.increment();
           try {
-            channel.subscribe();
+            channel.listeners.add();
           } catch (RuntimeException e) {
             channel.failure = e;
             channel.waiters.remove(waiter);
