@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
@@ -27,28 +26,28 @@ import org.jspecify.annotations.Nullable;
 final class LeaseQueue {
   private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
-  /**
-   * How many times an acquire creates its node when the server keeps removing an empty parent (the
-   * lock's node or the {@code locks} node, both containers) under it: each removal needs the
-   * server's container check to land between two requests of the same create.
-   */
-  static final int PARENT_RACE_ATTEMPTS = 5;
-
   private final CuratorFramework client;
   private final ZkCalls calls;
   private final LockPaths paths;
+  private final LeaseNodes nodes;
   private final BooleanSupplier closed;
   private final Set<WakeSignal> waiters = ConcurrentHashMap.newKeySet();
-  private final KnownParents parents = new KnownParents();
   private final HolderExpiry expiry;
-  private volatile Consumer<String> beforeWatch = path -> {};
+  private final PredecessorWatch predecessors;
 
-  LeaseQueue(CuratorFramework client, ZkCalls calls, LockPaths paths, BooleanSupplier closed) {
+  LeaseQueue(
+      CuratorFramework client,
+      ZkCalls calls,
+      LockPaths paths,
+      LeaseNodes nodes,
+      BooleanSupplier closed) {
     this.client = client;
     this.calls = calls;
     this.paths = paths;
+    this.nodes = nodes;
     this.closed = closed;
     this.expiry = new HolderExpiry(client, calls, paths);
+    this.predecessors = new PredecessorWatch(client, calls);
   }
 
   /**
@@ -60,76 +59,18 @@ final class LeaseQueue {
     String id = request.lockId();
     long ttl = Math.max(1, request.ttl().toMillis());
     LeaseData data = new LeaseData(true, ttl, request.ownerToken(), request.owner(), id);
-    Stat stat = new Stat();
     long sent = System.nanoTime();
-    String path;
-    try {
-      path =
-          calls.call(
-              "acquire",
-              id,
-              () -> {
-                String lock = paths.lock(id);
-                if (!parents.contains(lock)) {
-                  // Sent ahead of the lease node on the same session, so one round trip creates
-                  // both; fails harmlessly when the lock's node exists.
-                  client.create().withMode(CreateMode.CONTAINER).inBackground(IGNORE).forPath(lock);
-                }
-                for (int attempt = 1; ; attempt++) {
-                  try {
-                    String created =
-                        client
-                            .create()
-                            .storingStatIn(stat)
-                            .creatingParentContainersIfNeeded()
-                            .withProtection()
-                            .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-                            .forPath(lock + "/" + LockPaths.LEASE, data.encode());
-                    parents.add(lock);
-                    return created;
-                  } catch (KeeperException.NoNodeException e) {
-                    // The server removed an empty parent (a container) between Curator creating
-                    // the path again and creating the node in it; nothing was created.
-                    if (attempt == PARENT_RACE_ATTEMPTS) {
-                      throw e;
-                    }
-                  }
-                }
-              },
-              this::deleteQuietly);
-    } catch (KeeperException e) {
-      throw calls.failure("acquire", id, e.toString(), e);
-    }
+    LeaseNodes.Created node = nodes.create(id, data);
     boolean granted = false;
     try {
-      Stat created = stat.getCzxid() != 0 ? stat : statOf(id, path);
-      Held held = queue(request, path, data, created, sent, wait, waitDeadline);
+      Held held = queue(request, node.path(), data, nodes.stat(id, node), sent, wait, waitDeadline);
       granted = held != null;
       return held;
     } finally {
       if (!granted) {
-        deleteQuietly(path);
+        nodes.deleteQuietly(node.path());
       }
     }
-  }
-
-  /**
-   * The stat of a lease node just created. Curator leaves the caller's stat empty when a protected
-   * create that it resent after a lost reply (a server restart, a leader election) finds the node
-   * the first attempt made; its creation zxid is the fencing token, so it is read back, never taken
-   * as 0.
-   */
-  private Stat statOf(String id, String path) throws InterruptedException {
-    Stat read;
-    try {
-      read = calls.call("acquire", id, () -> client.checkExists().forPath(path), null);
-    } catch (KeeperException e) {
-      throw calls.failure("acquire", id, e.toString(), e);
-    }
-    if (read == null) {
-      throw new NodeGone(id);
-    }
-    return read;
   }
 
   /** Where a queued request stands. */
@@ -141,13 +82,6 @@ final class LeaseQueue {
     boolean again;
     long grantSent;
     int index = -1;
-  }
-
-  /** The queue node is gone: its session ended, or it expired. */
-  private static final class NodeGone extends LockProviderException {
-    NodeGone(String lockId) {
-      super("ZooKeeper: the queue node of lock '" + lockId + "' is gone (its session ended)");
-    }
   }
 
   private @Nullable Held queue(
@@ -226,7 +160,7 @@ final class LeaseQueue {
     if (index == 0) {
       if (!at.holding) {
         at.grantSent = System.nanoTime();
-        at.version = setData(id, path, data).getVersion();
+        at.version = nodes.write(id, path, data).getVersion();
       }
       LeaseGrant grant = new LeaseGrant(id, request.ownerToken(), czxid, request.ttl(), 0);
       return new Held(
@@ -242,15 +176,14 @@ final class LeaseQueue {
       return null;
     }
     if (at.holding) {
-      Stat waiting = setData(id, path, data.waiting());
+      Stat waiting = nodes.write(id, path, data.waiting());
       at.version = waiting.getVersion();
       at.serverNow = waiting.getMtime();
       at.holding = false;
       return null;
     }
     String predecessor = paths.lease(id, queue.get(index - 1));
-    beforeWatch.accept(predecessor);
-    if (!watch(id, predecessor, signal)) {
+    if (!predecessors.watch(id, predecessor, signal)) {
       return null;
     }
     long waitNanos = waitDeadline - System.nanoTime();
@@ -270,36 +203,15 @@ final class LeaseQueue {
     return null;
   }
 
-  /**
-   * Sets a watch that wakes {@code signal} when the node at {@code predecessor} changes or goes;
-   * {@code false} when it is gone already. A data watch, as Curator's own lock sets: the ensemble
-   * keeps an existence watch on a missing node until the session ends, and a sequential name never
-   * comes back.
-   */
-  private boolean watch(String id, String predecessor, WakeSignal signal)
-      throws InterruptedException {
-    return call(
-        "wait",
-        id,
-        () -> {
-          try {
-            client.getData().usingWatcher(new Wake(signal)).forPath(predecessor);
-            return true;
-          } catch (KeeperException.NoNodeException gone) {
-            return false;
-          }
-        });
-  }
-
   /** Installs a hook that runs with the path of the node a waiter is about to watch; tests only. */
   void beforeWatch(Consumer<String> hook) {
-    this.beforeWatch = hook;
+    predecessors.beforeWatch(hook);
   }
 
   /** Marks the node waiting again, which reads the ensemble's time of now. */
   private void touch(String id, String path, LeaseData data, Position at)
       throws InterruptedException {
-    Stat touched = setData(id, path, data.waiting());
+    Stat touched = nodes.write(id, path, data.waiting());
     at.version = touched.getVersion();
     at.serverNow = touched.getMtime();
     at.touch = false;
@@ -316,41 +228,8 @@ final class LeaseQueue {
     }
   }
 
-  /**
-   * Writes the request's own node. Only its owner writes it, so no version is checked: a write that
-   * Curator sent again after a lost reply must not fail on the version its first run moved on.
-   */
-  private Stat setData(String id, String path, LeaseData data) throws InterruptedException {
-    try {
-      return calls.call("acquire", id, () -> client.setData().forPath(path, data.encode()), null);
-    } catch (KeeperException.NoNodeException e) {
-      // Its session ended: retrying would find it gone again until the wait ran out.
-      throw new NodeGone(id);
-    } catch (KeeperException e) {
-      throw new LockProviderException(
-          "ZooKeeper: the queue node of lock '" + id + "' changed or is gone: " + e, e);
-    }
-  }
-
-  private <T> T call(String action, String id, ZkCalls.Call<T> call) throws InterruptedException {
-    try {
-      return calls.call(action, id, call, null);
-    } catch (KeeperException e) {
-      throw calls.failure(action, id, e.toString(), e);
-    }
-  }
-
   private static long ttlNanos(LeaseData data) {
     return TimeUnit.MILLISECONDS.toNanos(data.ttlMillis());
-  }
-
-  /** Deletes a node of ours that is not (or no longer) a grant, retrying in background. */
-  void deleteQuietly(String path) {
-    try {
-      client.delete().guaranteed().inBackground().forPath(path);
-    } catch (Exception e) {
-      // The session's end removes it.
-    }
   }
 
   /** Wakes every waiter of this provider, after a reconnect or on close. */
@@ -361,14 +240,5 @@ final class LeaseQueue {
   /** How many threads of this provider wait now. */
   int waiting() {
     return waiters.size();
-  }
-
-  private static final org.apache.curator.framework.api.BackgroundCallback IGNORE = (c, e) -> {};
-
-  private record Wake(WakeSignal signal) implements org.apache.zookeeper.Watcher {
-    @Override
-    public void process(org.apache.zookeeper.WatchedEvent event) {
-      signal.wake();
-    }
   }
 }

@@ -13,18 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Leases held by a ZooKeeper session through Apache Curator. A lease is an ephemeral sequential
@@ -41,24 +35,17 @@ import org.slf4j.LoggerFactory;
  * application's started {@link CuratorFramework} ({@link #builder(CuratorFramework)}).
  */
 public final class ZkLockProvider implements LockProvider {
-  private static final Logger LOG = LoggerFactory.getLogger(ZkLockProvider.class);
-
   private final CuratorFramework client;
-  private final boolean ownsClient;
   private final String description;
   private final ZkCalls calls;
+  private final LeaseNodes nodes;
   private final LeaseQueue queue;
   private final Statuses statuses;
   private final Map<String, Held> leases = new ConcurrentHashMap<>();
-  private final List<Consumer<LeaseGrant>> lossCallbacks = new CopyOnWriteArrayList<>();
   private final LeaseEnds ends;
-  private final ConnectionStateListener connection = (c, state) -> connectionChanged(state);
+  private final SessionWatch session;
+  private final ProviderShutdown shutdown;
   private volatile boolean closed;
-  // Between SUSPENDED (or LOST) and RECONNECTED: a lease kept then is reported lost at once.
-  private volatile boolean suspended;
-  // How many times the session was lost: a take that straddles a loss may hold a node of the
-  // session that ended, though RECONNECTED has cleared suspended by the time it is kept.
-  private final AtomicLong sessionsLost = new AtomicLong();
   // Tests only: runs with a granted lock's id before the provider keeps its lease.
   private volatile Consumer<String> beforeKeep = lockId -> {};
 
@@ -69,14 +56,16 @@ public final class ZkLockProvider implements LockProvider {
       Duration timeout,
       String description) {
     this.client = client;
-    this.ownsClient = ownsClient;
     this.description = description;
     this.calls = new ZkCalls(timeout, description);
     LockPaths paths = new LockPaths(basePath);
-    this.queue = new LeaseQueue(client, calls, paths, () -> closed);
+    this.nodes = new LeaseNodes(client, calls, paths);
+    this.queue = new LeaseQueue(client, calls, paths, nodes, () -> closed);
     this.statuses = new Statuses(client, calls, paths, leases::get);
     this.ends = new LeaseEnds(client, calls, leases, description);
-    client.getConnectionStateListenable().addListener(connection);
+    this.session = new SessionWatch(leases, this::giveUp, queue::wakeAll, description);
+    this.shutdown = new ProviderShutdown(client, ownsClient, calls, ends, description);
+    client.getConnectionStateListenable().addListener(session);
   }
 
   /**
@@ -125,7 +114,7 @@ public final class ZkLockProvider implements LockProvider {
     checkOpen();
     try {
       // Never waits, so it answers no interrupt (the SPI's rule).
-      long lostBefore = sessionsLost.get();
+      long lostBefore = session.sessionsLost();
       Optional<Held> taken =
           Uninterruptibly.call(
               () -> Optional.ofNullable(queue.take(request, false, System.nanoTime())));
@@ -142,7 +131,7 @@ public final class ZkLockProvider implements LockProvider {
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     checkOpen();
-    long lostBefore = sessionsLost.get();
+    long lostBefore = session.sessionsLost();
     return Optional.ofNullable(
         keep(queue.take(request, true, Deadlines.nanosAfter(timeout)), lostBefore));
   }
@@ -158,18 +147,7 @@ public final class ZkLockProvider implements LockProvider {
     beforeKeep.accept(held.data.lockId());
     leases.put(held.data.ownerToken(), held);
     ends.schedule(held);
-    if (suspended) {
-      // Its last answer came just before the connection dropped, and the listener had already
-      // gone over the leases: reported lost like them, or nothing would until LOST, which comes
-      // later than the ensemble may expire the session.
-      lost(held);
-    } else if (sessionsLost.get() != sessionsLostBefore) {
-      // The session was lost while the caller stalled after the last answer, and a new one has
-      // connected since: the node went with the old session (or, created in the new one, is given
-      // up), and nothing else would report the lease now.
-      lost(held);
-      giveUp(held);
-    }
+    session.kept(held, sessionsLostBefore);
     return held.grant();
   }
 
@@ -212,7 +190,7 @@ public final class ZkLockProvider implements LockProvider {
     }
     held.endAt(null);
     if (held.lost()) {
-      queue.deleteQuietly(held.path);
+      nodes.deleteQuietly(held.path);
       return false;
     }
     try {
@@ -246,50 +224,14 @@ public final class ZkLockProvider implements LockProvider {
 
   @Override
   public AutoCloseable onLeaseLost(Consumer<LeaseGrant> callback) {
-    lossCallbacks.add(callback);
-    return () -> lossCallbacks.remove(callback);
-  }
-
-  private void connectionChanged(ConnectionState state) {
-    if (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST) {
-      if (state == ConnectionState.LOST) {
-        sessionsLost.incrementAndGet();
-      }
-      suspended = true;
-      LOG.info("ZooKeeper {}: connection {}; every lease is reported lost", description, state);
-      for (Held held : leases.values()) {
-        if (held.detached() && state == ConnectionState.SUSPENDED) {
-          // Shortened to its minimum hold, it has no holder left to tell, and it must live until
-          // its end though the connection drops: only the end of the session takes its node.
-          continue;
-        }
-        lost(held);
-      }
-    } else if (state == ConnectionState.RECONNECTED) {
-      suspended = false;
-      // Leases reported lost are given up: their nodes go, so that the queue moves on.
-      for (Held held : leases.values()) {
-        if (held.lost()) {
-          giveUp(held);
-        }
-      }
-    }
-    queue.wakeAll();
+    return session.onLeaseLost(callback);
   }
 
   /** Forgets a lease and deletes its node, unless another thread gave it up first. */
   private void giveUp(Held held) {
     if (leases.remove(held.data.ownerToken(), held)) {
       held.endAt(null);
-      queue.deleteQuietly(held.path);
-    }
-  }
-
-  private void lost(Held held) {
-    if (held.markLost()) {
-      for (Consumer<LeaseGrant> callback : lossCallbacks) {
-        callback.accept(held.grant());
-      }
+      nodes.deleteQuietly(held.path);
     }
   }
 
@@ -333,32 +275,8 @@ public final class ZkLockProvider implements LockProvider {
     }
     closed = true;
     queue.wakeAll();
-    client.getConnectionStateListenable().removeListener(connection);
-    long last = System.nanoTime();
-    boolean keep = false;
-    for (Held held : leases.values()) {
-      if (held.detached() && !held.lost() && !held.grant().expired()) {
-        keep = true;
-        last = Math.max(last, held.grant().deadlineNanos());
-      } else {
-        giveUp(held);
-      }
-    }
-    if (!keep) {
-      shutDown();
-      return;
-    }
-    long delay = last - System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-    LOG.info("ZooKeeper {}: closing once its minimum holds have ended", description);
-    ends.after(delay, this::shutDown);
-  }
-
-  private void shutDown() {
-    ends.shutdown();
-    calls.close();
-    if (ownsClient) {
-      client.close();
-    }
+    client.getConnectionStateListenable().removeListener(session);
+    shutdown.close(leases.values(), this::giveUp);
   }
 
   private void checkOpen() {

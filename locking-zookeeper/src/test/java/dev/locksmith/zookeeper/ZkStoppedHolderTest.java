@@ -1,18 +1,15 @@
 package dev.locksmith.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.testkit.ChildJvm;
-import dev.locksmith.testkit.zookeeper.TestZooKeeper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,57 +20,48 @@ import org.junit.jupiter.api.io.TempDir;
  * heard of the expiry: until then the two would both believe they hold the lock.
  */
 class ZkStoppedHolderTest {
-  private static final String SESSION = "2s";
-
   @Test
   void aHolderStoppedPastItsSessionFindsItsLeaseLostAtItsFirstLookAfter(@TempDir Path dir)
       throws Exception {
     Path marker = dir.resolve("token");
     Path result = dir.resolve("result");
-    try (TestingServer server = TestZooKeeper.start(Files.createDirectories(dir.resolve("zk")))) {
-      String url =
-          ZkTestServers.url(server.getConnectString(), "stopped", "sessionTimeout=" + SESSION);
-      try (ChildJvm holder =
-          ChildJvm.builder(StoppedHolder.class)
-              .args(url, "stopped", "60s", marker.toString(), result.toString())
-              .output(dir.resolve("holder.log"))
-              .start()) {
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .until(() -> Files.exists(marker) || !holder.isAlive());
-        assertThat(holder.isAlive()).as("holder alive; log %s", holder.log()).isTrue();
-        long holderToken = Long.parseLong(Files.readString(marker).strip());
+    try (StoppedHolderRun run =
+        StoppedHolderRun.start(
+            dir,
+            "stopped",
+            ChildJvm.builder(StoppedHolder.class),
+            marker.toString(),
+            result.toString())) {
+      ChildJvm holder = run.holder();
+      run.awaitMarker(marker);
+      long holderToken = Long.parseLong(Files.readString(marker).strip());
 
-        holder.pause();
-        long takerToken;
-        try (Locksmith locksmith =
-                Locksmith.builder().defaultProvider(ZkLockProvider.create(url)).build();
-            Lease taken =
-                locksmith.acquire(
-                    LockOptions.named("stopped")
-                        .withTtl(Duration.ofSeconds(30))
-                        .withWaitTimeout(Duration.ofSeconds(30)))) {
-          // The ensemble expired the stopped holder's session: the lock is this process's now.
-          takerToken = taken.fencingToken();
-          holder.resume();
-          assertThat(holder.awaitExit(Duration.ofSeconds(30))).as("log %s", holder.log()).isZero();
-          assertThat(taken.isValid()).isTrue();
-        }
-
-        Properties seen = new Properties();
-        System.out.println("stopped holder: " + Files.readString(result).replace('\n', ' '));
-        try (var reader = Files.newBufferedReader(result)) {
-          seen.load(reader);
-        }
-        assertThat(takerToken).isGreaterThan(holderToken);
-        assertThat(Long.parseLong(seen.getProperty("stoppedMillis")))
-            .as("the holder saw its stop, longer than half its session timeout")
-            .isGreaterThan(1000);
-        assertThat(seen.getProperty("valid"))
-            .as("the stopped holder's lease at its first look; log %s", holder.log())
-            .isEqualTo("false");
-        assertThat(seen.getProperty("reason")).contains("this process stood still for");
+      holder.pause();
+      long takerToken;
+      try (Locksmith locksmith =
+              Locksmith.builder().defaultProvider(ZkLockProvider.create(run.url())).build();
+          Lease taken =
+              locksmith.acquire(
+                  LockOptions.named("stopped")
+                      .withTtl(Duration.ofSeconds(30))
+                      .withWaitTimeout(Duration.ofSeconds(30)))) {
+        // The ensemble expired the stopped holder's session: the lock is this process's now.
+        takerToken = taken.fencingToken();
+        holder.resume();
+        assertThat(holder.awaitExit(Duration.ofSeconds(30))).as("log %s", holder.log()).isZero();
+        assertThat(taken.isValid()).isTrue();
       }
+
+      System.out.println("stopped holder: " + Files.readString(result).replace('\n', ' '));
+      Properties seen = StoppedHolderRun.result(result);
+      assertThat(takerToken).isGreaterThan(holderToken);
+      assertThat(Long.parseLong(seen.getProperty("stoppedMillis")))
+          .as("the holder saw its stop, longer than half its session timeout")
+          .isGreaterThan(1000);
+      assertThat(seen.getProperty("valid"))
+          .as("the stopped holder's lease at its first look; log %s", holder.log())
+          .isEqualTo("false");
+      assertThat(seen.getProperty("reason")).contains("this process stood still for");
     }
   }
 }

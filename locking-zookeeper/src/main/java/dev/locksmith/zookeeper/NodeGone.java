@@ -1,0 +1,10 @@
+package dev.locksmith.zookeeper;
+
+import dev.locksmith.core.LockProviderException;
+
+/** A request's queue node is gone: its session ended, or it expired. */
+final class NodeGone extends LockProviderException {
+  NodeGone(String lockId) {
+    super("ZooKeeper: the queue node of lock '" + lockId + "' is gone (its session ended)");
+  }
+}
