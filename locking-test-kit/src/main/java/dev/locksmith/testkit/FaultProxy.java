@@ -1,16 +1,12 @@
 package dev.locksmith.testkit;
 
 import java.io.IOException;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -59,29 +55,26 @@ public final class FaultProxy implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FaultProxy.class);
   private static final String LISTEN_HOST = "127.0.0.1";
-  private static final long MAX_DELAY_NANOS = Long.MAX_VALUE / 4;
 
   final InetSocketAddress target;
   private final ServerSocket listener;
   private final int port;
   private final AtomicInteger connectionIds = new AtomicInteger();
   final AtomicLong[] forwarded = {new AtomicLong(), new AtomicLong()};
-  private final ProxyThreads threads;
 
-  /** Guards the fields below and every connection's and pipe's state. */
+  /** Guards the registry, the faults, and every connection's and pipe's state. */
   final ReentrantLock lock = new ReentrantLock();
 
-  final boolean[] frozen = new boolean[2];
-  final long[] delayNanos = new long[2];
-  final Set<ProxyConnection> open = new LinkedHashSet<>();
-  int repliesToLose;
-  private boolean closed;
+  final ProxyRegistry registry;
+  final ProxyFaults faults;
 
   private FaultProxy(InetSocketAddress target, ServerSocket listener) {
     this.target = target;
     this.listener = listener;
     this.port = listener.getLocalPort();
-    this.threads = new ProxyThreads(toString(), "fault-proxy-" + port + "-");
+    this.registry =
+        new ProxyRegistry(lock, new ProxyThreads(toString(), "fault-proxy-" + port + "-"));
+    this.faults = new ProxyFaults(lock, registry);
   }
 
   /**
@@ -97,10 +90,7 @@ public final class FaultProxy implements AutoCloseable {
    * @throws IOException if the listening socket cannot be opened
    */
   public static FaultProxy start(String targetHost, int targetPort) throws IOException {
-    if (targetPort < 1 || targetPort > 65_535) {
-      throw new IllegalArgumentException("target port out of range: " + targetPort);
-    }
-    InetAddress address = loopbackAddressOf(targetHost);
+    InetSocketAddress target = LoopbackTarget.resolve(targetHost, targetPort);
     ServerSocket listener = new ServerSocket();
     try {
       listener.bind(new InetSocketAddress(InetAddress.getByName(LISTEN_HOST), 0), 50);
@@ -108,29 +98,10 @@ public final class FaultProxy implements AutoCloseable {
       listener.close();
       throw e;
     }
-    FaultProxy proxy = new FaultProxy(new InetSocketAddress(address, targetPort), listener);
-    proxy.spawn("accept", proxy::acceptLoop);
+    FaultProxy proxy = new FaultProxy(target, listener);
+    proxy.registry.spawn("accept", proxy::acceptLoop);
     LOG.info("{} started", proxy);
     return proxy;
-  }
-
-  private static InetAddress loopbackAddressOf(String host) throws IOException {
-    if (host.isBlank()) {
-      throw new IllegalArgumentException("target host is blank");
-    }
-    InetAddress[] addresses = InetAddress.getAllByName(host);
-    for (InetAddress address : addresses) {
-      if (!address.isLoopbackAddress()) {
-        throw new IllegalArgumentException(
-            "FaultProxy forwards to loopback only, but " + host + " is " + address);
-      }
-    }
-    for (InetAddress address : addresses) {
-      if (address instanceof Inet4Address) {
-        return address;
-      }
-    }
-    return addresses[0];
   }
 
   /**
@@ -182,17 +153,9 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   private void setFrozen(Direction direction, boolean value) {
-    lock.lock();
-    try {
-      if (frozen[direction.ordinal()] == value) {
-        return;
-      }
-      frozen[direction.ordinal()] = value;
-      signalAll(direction);
-    } finally {
-      lock.unlock();
+    if (faults.setFrozen(direction, value)) {
+      LOG.info("{}: {} {}", this, value ? "froze" : "thawed", direction);
     }
-    LOG.info("{}: {} {}", this, value ? "froze" : "thawed", direction);
   }
 
   /**
@@ -206,18 +169,7 @@ public final class FaultProxy implements AutoCloseable {
    * @throws IllegalArgumentException if {@code delay} is negative
    */
   public void delay(Direction direction, Duration delay) {
-    if (delay.isNegative()) {
-      throw new IllegalArgumentException("negative delay: " + delay);
-    }
-    long nanos =
-        delay.compareTo(Duration.ofNanos(MAX_DELAY_NANOS)) > 0 ? MAX_DELAY_NANOS : delay.toNanos();
-    lock.lock();
-    try {
-      delayNanos[direction.ordinal()] = nanos;
-      signalAll(direction);
-    } finally {
-      lock.unlock();
-    }
+    faults.setDelay(direction, delay);
     LOG.info("{}: {} delayed by {}", this, direction, delay);
   }
 
@@ -230,12 +182,7 @@ public final class FaultProxy implements AutoCloseable {
    * Direction#TO_CLIENT} also holds back the reset.
    */
   public void loseNextReply() {
-    lock.lock();
-    try {
-      repliesToLose++;
-    } finally {
-      lock.unlock();
-    }
+    faults.loseNextReply();
     LOG.info("{}: the next reply will be lost", this);
   }
 
@@ -251,7 +198,7 @@ public final class FaultProxy implements AutoCloseable {
    */
   public void halfClose(Direction direction) {
     long now = System.nanoTime();
-    for (ProxyConnection connection : openConnections()) {
+    for (ProxyConnection connection : registry.openConnections()) {
       connection.pipe(direction).halfClose(now);
     }
     LOG.info("{}: half-closed {}", this, direction);
@@ -262,7 +209,7 @@ public final class FaultProxy implements AutoCloseable {
    * a connection reset), discarding whatever is held. New connections are accepted as usual.
    */
   public void resetAll() {
-    List<ProxyConnection> connections = openConnections();
+    List<ProxyConnection> connections = registry.openConnections();
     for (ProxyConnection connection : connections) {
       connection.close(true, true);
     }
@@ -276,12 +223,7 @@ public final class FaultProxy implements AutoCloseable {
    * @return the number of open connections
    */
   public int connections() {
-    lock.lock();
-    try {
-      return open.size();
-    } finally {
-      lock.unlock();
-    }
+    return registry.size();
   }
 
   /**
@@ -301,22 +243,15 @@ public final class FaultProxy implements AutoCloseable {
    */
   @Override
   public void close() {
-    List<ProxyConnection> connections;
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      connections = new ArrayList<>(open);
-    } finally {
-      lock.unlock();
+    List<ProxyConnection> connections = registry.close();
+    if (connections == null) {
+      return;
     }
     closeQuietly(listener);
     for (ProxyConnection connection : connections) {
       connection.close(false, false);
     }
-    threads.joinAll();
+    registry.joinThreads();
     LOG.info("{} closed", this);
   }
 
@@ -334,75 +269,23 @@ public final class FaultProxy implements AutoCloseable {
         + "]";
   }
 
-  private List<ProxyConnection> openConnections() {
-    lock.lock();
-    try {
-      return new ArrayList<>(open);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Wakes every pipe of {@code direction}; call with {@link #lock} held. */
-  private void signalAll(Direction direction) {
-    for (ProxyConnection connection : open) {
-      connection.pipe(direction).changed.signalAll();
-    }
-  }
-
-  /** Starts a daemon thread unless the proxy is closed; returns whether it started. */
-  boolean spawn(String name, Runnable body) {
-    lock.lock();
-    try {
-      if (closed) {
-        return false;
-      }
-      threads.start(name, body);
-      return true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
   private void acceptLoop() {
     while (true) {
       Socket client;
       try {
         client = listener.accept();
       } catch (IOException e) {
-        if (!isClosed()) {
+        if (!registry.isClosed()) {
           LOG.warn("{}: accept failed; no longer accepting", this, e);
         }
         return;
       }
       ProxyConnection connection =
           new ProxyConnection(this, connectionIds.incrementAndGet(), client);
-      if (!register(connection)
-          || !spawn(connection.name + "-to-server-read", connection::connectAndRun)) {
+      if (!registry.register(connection)
+          || !registry.spawn(connection.name + "-to-server-read", connection::connectAndRun)) {
         connection.close(false, false);
       }
-    }
-  }
-
-  private boolean register(ProxyConnection connection) {
-    lock.lock();
-    try {
-      if (closed) {
-        return false;
-      }
-      open.add(connection);
-      return true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private boolean isClosed() {
-    lock.lock();
-    try {
-      return closed;
-    } finally {
-      lock.unlock();
     }
   }
 

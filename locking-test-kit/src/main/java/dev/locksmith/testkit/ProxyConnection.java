@@ -49,9 +49,9 @@ final class ProxyConnection {
       return;
     }
     LOG.debug("{} {}: connected {}", proxy, name, client.getRemoteSocketAddress());
-    if (!proxy.spawn(name + "-to-server-write", toServer::writeLoop)
-        || !proxy.spawn(name + "-to-client-write", toClient::writeLoop)
-        || !proxy.spawn(name + "-to-client-read", toClient::readLoop)) {
+    if (!proxy.registry.spawn(name + "-to-server-write", toServer::writeLoop)
+        || !proxy.registry.spawn(name + "-to-client-write", toClient::writeLoop)
+        || !proxy.registry.spawn(name + "-to-client-read", toClient::readLoop)) {
       close(false, false);
       return;
     }
@@ -75,7 +75,7 @@ final class ProxyConnection {
         return;
       }
       closed = true;
-      proxy.open.remove(this);
+      proxy.registry.remove(this);
       toServer.changed.signalAll();
       toClient.changed.signalAll();
     } finally {

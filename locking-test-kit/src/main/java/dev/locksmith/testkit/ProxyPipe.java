@@ -103,8 +103,7 @@ final class ProxyPipe {
       byte[] payload = bytes;
       if (kind == Kind.DATA
           && direction == FaultProxy.Direction.TO_CLIENT
-          && proxy.repliesToLose > 0) {
-        proxy.repliesToLose--;
+          && proxy.faults.takeLostReply()) {
         queued = Kind.LOST_REPLY;
         payload = NO_BYTES;
         LOG.info("{} {}: lost a reply of {} byte(s)", proxy, connection.name, bytes.length);
@@ -168,12 +167,12 @@ final class ProxyPipe {
     try {
       while (!connection.closed) {
         Item head = queue.peek();
-        if (head == null || proxy.frozen[direction.ordinal()]) {
+        if (head == null || proxy.faults.isFrozen(direction)) {
           changed.await();
           continue;
         }
         long waited = System.nanoTime() - head.readAtNanos();
-        long wait = proxy.delayNanos[direction.ordinal()] - waited;
+        long wait = proxy.faults.delayNanos(direction) - waited;
         if (wait > 0) {
           changed.awaitNanos(wait);
           continue;

@@ -2,7 +2,6 @@ package dev.locksmith.testkit;
 
 import dev.locksmith.core.spi.LockProvider;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,8 +34,6 @@ import java.util.Objects;
  * in-process provider.
  */
 public final class TransferHarness {
-  private static final int LOG_LINES = 8;
-
   private TransferHarness() {}
 
   /** A daemon thread named {@code transfer-harness}, as every thread the harness starts. */
@@ -142,23 +139,7 @@ public final class TransferHarness {
      *     their output)
      */
     public List<String> violations() {
-      List<String> all = new ArrayList<>(history.violations());
-      if (transfers() != expectedTransfers) {
-        all.add("recorded " + transfers() + " transfers, expected " + expectedTransfers);
-      }
-      all.addAll(failures);
-      for (int i = 0; i < exitCodes.size(); i++) {
-        if (exitCodes.get(i) != 0) {
-          all.add(
-              "process "
-                  + i
-                  + (exitCodes.get(i) == -1
-                      ? " did not finish in time"
-                      : " exited with " + exitCodes.get(i))
-                  + (i < logs.size() ? "; " + tail(logs.get(i)) : ""));
-        }
-      }
-      return all;
+      return TransferViolations.of(this);
     }
 
     /**
@@ -171,47 +152,7 @@ public final class TransferHarness {
      *     {@link TransferHistory#startedDuringAnother()}), the seed and the number of violations
      */
     public String figures() {
-      return transfers()
-          + "/"
-          + expectedTransfers
-          + " transfers by "
-          + processes
-          + " processes x "
-          + threads
-          + " threads over "
-          + history.accounts().size()
-          + " accounts in "
-          + elapsed.toMillis()
-          + " ms (start-up "
-          + startUp.toMillis()
-          + " ms, slowest warm-up "
-          + slowestWarmUp.toMillis()
-          + " ms, "
-          + warmUpRetries
-          + " warm-up retries); "
-          + history.processes()
-          + " processes ran transfers, "
-          + history.processChanges()
-          + " hand-overs between them, "
-          + history.startedDuringAnother()
-          + " started during another (seed "
-          + seed
-          + ", "
-          + violations().size()
-          + " violations)";
-    }
-
-    private static String tail(Path log) {
-      try {
-        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        return "last lines of "
-            + log
-            + ": "
-            + String.join(
-                " | ", lines.subList(Math.max(0, lines.size() - LOG_LINES), lines.size()));
-      } catch (IOException e) {
-        return "output " + log + " unreadable: " + e;
-      }
+      return TransferFigures.of(this);
     }
   }
 
@@ -379,7 +320,7 @@ public final class TransferHarness {
       return TransferResults.collect(plan, processes, startBalance, run);
     }
 
-    /** Writes the start balances and removes earlier records. */
+    /** The plan for a run in {@code workDir}, its start balances written and old records gone. */
     private TransferPlan prepare(Path workDir) throws IOException {
       List<String> names = new ArrayList<>();
       for (int i = 0; i < accounts; i++) {
@@ -396,13 +337,7 @@ public final class TransferHarness {
               waitTimeout,
               seed,
               deadline);
-      for (String account : names) {
-        Files.writeString(
-            plan.accountFile(account), Long.toString(startBalance), StandardCharsets.UTF_8);
-      }
-      for (int i = 0; i < processes; i++) {
-        Files.deleteIfExists(plan.recordFile(i));
-      }
+      plan.resetFiles(processes, startBalance);
       return plan;
     }
 

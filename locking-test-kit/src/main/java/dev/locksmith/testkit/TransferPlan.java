@@ -1,5 +1,8 @@
 package dev.locksmith.testkit;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,6 +58,19 @@ record TransferPlan(
   /** The file a process appends its transfer and failure records to. */
   Path recordFile(int process) {
     return workDir.resolve("transfers-" + process + ".log");
+  }
+
+  /**
+   * Readies the work directory for {@code processes} processes: every account's file holds {@code
+   * startBalance}, and their records from an earlier run are removed.
+   */
+  void resetFiles(int processes, long startBalance) throws IOException {
+    for (String account : accounts) {
+      Files.writeString(accountFile(account), Long.toString(startBalance), StandardCharsets.UTF_8);
+    }
+    for (int i = 0; i < processes; i++) {
+      Files.deleteIfExists(recordFile(i));
+    }
   }
 
   /** The plan as child-JVM arguments. */
