@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * <p>The sweep is also the engine's evidence that this process runs: a lease whose provider names a
  * pause limit ({@link dev.locksmith.core.spi.LockProvider#pauseLimit}) is lost once the keeper has
  * stood still for longer since the request that granted the lease went out, which the lease's own
- * checks see before the first sweep after the stop. The last {@link #STOPS_KEPT} stops are
+ * checks see before the first sweep after the stop. The last {@link SweepGaps#STOPS_KEPT} stops are
  * remembered, so a lease granted just before a stop and watched only after the sweep that ended it
  * still sees it; the sweep runs through acquisitions, so a stop inside the provider call, between
  * the grant and its answer, is one it sees.
@@ -42,12 +42,6 @@ final class LeaseKeeper implements AutoCloseable {
   static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
   private static final int RECENTLY_LOST = 1024;
-  // Gaps between sweeps longer than this are remembered as stops; shorter ones are scheduling
-  // noise.
-  private static final long STOP_FLOOR_NANOS = 5 * TICK_NANOS;
-  // Enough that a stop is still known when the lease it ended is first looked at, though the
-  // sweeper was held up more than STOP_FLOOR_NANOS many times in between (a starved machine).
-  static final int STOPS_KEPT = 64;
 
   private final Ticker ticker;
   private final ConcurrentHashMap<String, ActiveLease> leases = new ConcurrentHashMap<>();
@@ -55,15 +49,9 @@ final class LeaseKeeper implements AutoCloseable {
   // raced the grant's return), with when; bounded by pruning the oldest.
   private final ConcurrentHashMap<String, Long> lostBeforeWatched = new ConcurrentHashMap<>();
   // The periodic sweep while leases are watched or acquired, else null. Set and cleared under
-  // sweepLock only;
-  // read without it by watch's fast path.
+  // sweepLock only; read without it by watch's fast path.
   private volatile @Nullable ScheduledFuture<?> sweeping;
-  // When the sweep last ran on the ticker (or the keeper was made): not moved when the sweep starts
-  // again after an idle spell, in which no sweep saw this process run.
-  private volatile long lastSweep;
-  // The last STOPS_KEPT gaps between sweeps over STOP_FLOOR_NANOS, as start and end pairs on the
-  // ticker, oldest first; replaced by the sweep alone, and before it moves lastSweep.
-  private volatile long[] stops = new long[0];
+  private final SweepGaps gaps;
   private final ReentrantLock sweepLock = new ReentrantLock();
   private final InFlight runningCalls = new InFlight();
   private final AtomicInteger acquisitions = new AtomicInteger();
@@ -80,7 +68,7 @@ final class LeaseKeeper implements AutoCloseable {
     this.ticker = ticker;
     this.threads = new EngineThreads(renewalExecutor);
     this.lanes = new RenewalLanes(threads.renewers(), threads.ownRenewers());
-    this.lastSweep = ticker.read();
+    this.gaps = new SweepGaps(ticker.read());
   }
 
   void watch(ActiveLease lease) {
@@ -163,24 +151,12 @@ final class LeaseKeeper implements AutoCloseable {
    * @param since the earliest time that counts, such as when a lease was granted
    */
   long longestStopSince(long since, long now) {
-    if (closed) {
-      return 0;
-    }
-    // lastSweep before stops: a sweep records a stop before it moves lastSweep past it.
-    long longest = now - Math.max(lastSweep, since);
-    long[] seen = stops;
-    for (int i = 0; i < seen.length; i += 2) {
-      long end = seen[i + 1];
-      if (end - since > 0) {
-        longest = Math.max(longest, end - Math.max(seen[i], since));
-      }
-    }
-    return longest;
+    return closed ? 0 : gaps.longestSince(since, now);
   }
 
   /** When the sweep last ran, on the ticker (for tests). */
   long lastSweep() {
-    return lastSweep;
+    return gaps.lastSweep();
   }
 
   /** Whether the periodic sweep is running (only while some lease is watched or being acquired). */
@@ -319,24 +295,8 @@ final class LeaseKeeper implements AutoCloseable {
         LOG.debug("Keeping lease on '{}' failed", lease.lockId(), e);
       }
     }
-    // After the leases were kept, which marks lost those a stop ended, and recorded before
-    // lastSweep
-    // moves on, for the leases not yet watched.
-    long last = lastSweep;
-    if (now - last > STOP_FLOOR_NANOS) {
-      stops = withStop(stops, last, now);
-    }
-    lastSweep = now;
+    gaps.swept(now);
     lanes.dispatch(now);
-  }
-
-  private static long[] withStop(long[] stops, long start, long end) {
-    int keep = Math.min(stops.length, 2 * (STOPS_KEPT - 1));
-    long[] next = new long[keep + 2];
-    System.arraycopy(stops, stops.length - keep, next, 0, keep);
-    next[keep] = start;
-    next[keep + 1] = end;
-    return next;
   }
 
   @Override
