@@ -1,6 +1,5 @@
 package dev.locksmith.file;
 
-import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
@@ -8,7 +7,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -18,19 +16,21 @@ import org.slf4j.LoggerFactory;
  * One attempt to acquire a lock without waiting: open the fencing counter, create the lock file
  * with {@code O_CREAT|O_EXCL}, choose a token above the counter and never below the wall clock in
  * microseconds, write the record through the channel that created the file, and store the token in
- * the counter in place, granting only once the counter file at its name shows that write (else
- * replace the counter file). A stale lock file in the way is handed to the {@link TakeOver}.
+ * the counter in place, granting only once the counter file at its name shows that write (else the
+ * {@link AcquisitionSlowPath} replaces the counter file). A stale lock file in the way is handed to
+ * the {@link TakeOver}.
  */
 final class Acquisition {
   // Logged under the provider's name, as operators configure it.
   private static final Logger LOG = LoggerFactory.getLogger(FileLockProvider.class);
   private static final int ACQUIRE_ROUNDS = 4;
-  private static final int SETTLE_ATTEMPTS = 4;
   private static final long PID = ProcessHandle.current().pid();
 
   private final LockDirectory directory;
   private final TakeOver takeOver;
   private final Tombs tombs;
+  private final LockFileReadBack readBack;
+  private final AcquisitionSlowPath slowPath;
   private final long skewMillis;
   private final long garbledGraceMillis;
 
@@ -38,6 +38,8 @@ final class Acquisition {
     this.directory = directory;
     this.takeOver = takeOver;
     this.tombs = tombs;
+    this.readBack = new LockFileReadBack(directory);
+    this.slowPath = new AcquisitionSlowPath(directory, readBack);
     this.skewMillis = settings.skew().toMillis();
     this.garbledGraceMillis = settings.garbledGrace().toMillis();
   }
@@ -137,7 +139,8 @@ final class Acquisition {
    * then have created its own and stored the same token: so the lock file is read back by name
    * before the grant. The value is also read by name after the create, and a higher one there (a
    * read through the early channel answered from a network mount's stale cache) skips the fast
-   * path. Otherwise ({@link #settle}) the counter is replaced with a token above its current value.
+   * path. Otherwise ({@link AcquisitionSlowPath}) the counter is replaced with a token above its
+   * current value.
    */
   private Optional<LeaseGrant> create(
       LockRequest request,
@@ -182,13 +185,11 @@ final class Acquisition {
         if (current && counter.storeInPlace(token, stamp) && counter.stillInPlace(stamp)) {
           // A process stalled past its checks may have renamed the new lock file away by name,
           // without replacing the counter, and another taken the lock with the same counter.
-          granted =
-              ownsLockFile(files, request.lockId(), request.ownerToken(), token)
-                  ? Optional.of(grant(request, token, startNanos))
-                  : lostWhileAcquiring(files, request.lockId());
+          granted = readBack.grantIfHeld(request, files, token, startNanos);
         } else {
           settling = true;
-          granted = settle(request, files, channel, record, counter.found(), startNanos, hooks);
+          granted =
+              slowPath.settle(request, files, channel, record, counter.found(), startNanos, hooks);
           settling = false; // the counter is published again
         }
         lost = granted.isEmpty();
@@ -226,82 +227,6 @@ final class Acquisition {
     }
   }
 
-  /**
-   * The slow path of an acquisition whose in-place counter update did not land in the live counter
-   * (there was no counter file yet, it has the earlier format, a take-over or prune replaced it
-   * meanwhile, or this caller paused and lost its lock file): replace the counter with a token
-   * above its current value, rewrite the record if that token differs, and grant only if the lock
-   * file still holds this caller's record and the counter file is the one it published.
-   */
-  private Optional<LeaseGrant> settle(
-      LockRequest request,
-      LockFileNames.LockFiles files,
-      FileChannel channel,
-      LockRecord record,
-      boolean counterFound,
-      long startNanos,
-      TestHooks hooks)
-      throws IOException {
-    String lockId = request.lockId();
-    LockRecord current = record;
-    for (int attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
-      long chosen = current.fencingToken();
-      if (!ownsLockFile(files, lockId, request.ownerToken(), chosen)) {
-        // Lost while it paused: do not disturb the counter of whoever holds the lock now.
-        return lostWhileAcquiring(files, lockId);
-      }
-      String stamp = CounterFile.newStamp();
-      long token =
-          FencingCounter.replace(
-              directory,
-              files,
-              lockId,
-              FencingCounter.Goal.OWN,
-              // With no counter file at the start, link a new one before trying to take one.
-              attempt > 0
-                  ? files.taken(OwnerTokens.newToken())
-                  : counterFound ? files.takenBy(request.ownerToken()) : null,
-              List.of(),
-              value -> Math.max(value + 1, chosen),
-              stamp,
-              () -> hooks.beforeSettlePublish(lockId));
-      if (token != chosen) {
-        current = current.withToken(token);
-        directory.rewrite(channel, current.encode());
-      }
-      if (!ownsLockFile(files, lockId, request.ownerToken(), token)) {
-        return lostWhileAcquiring(files, lockId);
-      }
-      if (FencingCounter.holdsPublished(files, lockId, stamp)) {
-        return Optional.of(grant(request, token, startNanos));
-      }
-    }
-    throw new LockProviderException(
-        "The fencing counter "
-            + files.fence()
-            + " of lock '"
-            + lockId
-            + "' kept being replaced while this process acquired the lock");
-  }
-
-  private static Optional<LeaseGrant> lostWhileAcquiring(
-      LockFileNames.LockFiles files, String lockId) {
-    LOG.warn(
-        "Acquiring lock '{}' lost its new lock file {} before the grant (a pause longer than the"
-            + " lease?); reporting the lock as busy",
-        lockId,
-        files.lock());
-    return Optional.empty();
-  }
-
-  /**
-   * The grant: the conservative deadline counts from the request's start. Whether it came too late
-   * to use is the engine's decision, not this provider's.
-   */
-  private static LeaseGrant grant(LockRequest request, long token, long startNanos) {
-    return request.granted(token, startNanos);
-  }
-
   private static LockRecord record(LockRequest request, long token) {
     long ttlMillis = LockRecord.ttlMillis(request.ttl());
     long now = System.currentTimeMillis();
@@ -316,13 +241,6 @@ final class Acquisition {
         PID,
         Thread.currentThread().getName(),
         now);
-  }
-
-  private boolean ownsLockFile(
-      LockFileNames.LockFiles files, String lockId, String ownerToken, long token)
-      throws IOException {
-    LockRecord record = directory.readRecord(files.lock());
-    return record != null && record.heldBy(lockId, ownerToken, token);
   }
 
   private static void closeQuietly(@Nullable FencingCounter counter, Exception failure) {

@@ -1,15 +1,12 @@
 package dev.locksmith.file;
 
-import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,7 +36,6 @@ public final class FileLockMaintenance {
   public static final Duration MINIMUM_AGE = Duration.ofMinutes(1);
 
   private static final Logger LOG = LoggerFactory.getLogger(FileLockMaintenance.class);
-  private static final int HEAD = CounterFile.BLOCK * 4;
 
   private FileLockMaintenance() {}
 
@@ -113,7 +109,7 @@ public final class FileLockMaintenance {
     private final boolean leftovers;
     private final long cutoffMillis;
     private final long olderThanMicros;
-    private final boolean statusTimes;
+    private final LastTouched lastTouched;
     private int countersDeleted;
     private int countersKept;
     private int leftoversDeleted;
@@ -126,7 +122,7 @@ public final class FileLockMaintenance {
       this.hooks = hooks;
       this.cutoffMillis = clock.millis() - olderThan.toMillis();
       this.olderThanMicros = olderThan.toNanos() / 1_000;
-      this.statusTimes = directory.getFileSystem().supportedFileAttributeViews().contains("unix");
+      this.lastTouched = new LastTouched(directory);
     }
 
     PruneReport report() {
@@ -144,7 +140,7 @@ public final class FileLockMaintenance {
         takenAway(entry);
       } else if (name.endsWith(".tmp") || name.endsWith(".tomb") || name.endsWith(".claim")) {
         BasicFileAttributes attributes = attributes(entry);
-        if (attributes != null && untouchedSince(entry, attributes) < cutoffMillis) {
+        if (attributes != null && lastTouched.millis(entry, attributes) < cutoffMillis) {
           deleteLeftover(entry, attributes.size());
         }
       }
@@ -162,8 +158,8 @@ public final class FileLockMaintenance {
       if (attributes == null) {
         return;
       }
-      byte[] head = head(fence);
-      String lockId = head == null ? null : lockIdOf(head);
+      byte[] head = CounterHead.read(fence);
+      String lockId = head == null ? null : CounterHead.lockIdOf(head);
       if (head == null
           || lockId == null
           || Files.exists(lock)
@@ -173,7 +169,7 @@ public final class FileLockMaintenance {
         return;
       }
       LockFileNames.LockFiles files = new LockFileNames.LockFiles(directory, base);
-      long value = value(fence, head, files, lockId);
+      long value = CounterHead.value(fence, head, files, lockId);
       if (value < 0 || value > tokenLimit()) {
         countersKept++;
         return;
@@ -187,7 +183,7 @@ public final class FileLockMaintenance {
       }
       hooks.afterPruneTake(lockId);
       BasicFileAttributes again = attributes(taken);
-      long valueAgain = value(taken, files, lockId);
+      long valueAgain = CounterHead.value(taken, files, lockId);
       if (again == null
           || Files.exists(lock)
           || again.lastModifiedTime().toMillis() >= cutoffMillis
@@ -233,14 +229,14 @@ public final class FileLockMaintenance {
      */
     private void takenAway(Path file) throws IOException {
       BasicFileAttributes attributes = attributes(file);
-      if (attributes == null || untouchedSince(file, attributes) >= cutoffMillis) {
+      if (attributes == null || lastTouched.millis(file, attributes) >= cutoffMillis) {
         return;
       }
-      byte[] head = head(file);
+      byte[] head = CounterHead.read(file);
       if (head == null) {
         return;
       }
-      String lockId = lockIdOf(head);
+      String lockId = CounterHead.lockIdOf(head);
       if (lockId == null) {
         LOG.warn("Not pruning {}: it does not start like a counter file", file);
         return;
@@ -251,7 +247,7 @@ public final class FileLockMaintenance {
       if (!name.startsWith(files.base() + ".")) {
         return;
       }
-      long value = value(file, head, files, lockId);
+      long value = CounterHead.value(file, head, files, lockId);
       if (value < 0 || value > tokenLimit()) {
         return;
       }
@@ -265,81 +261,10 @@ public final class FileLockMaintenance {
       }
     }
 
-    /** The counter's value, -1 when it is gone or unreadable (then it is left as it is). */
-    private static long value(Path file, LockFileNames.LockFiles files, String lockId)
-        throws IOException {
-      byte[] head = head(file);
-      return head == null ? -1 : value(file, head, files, lockId);
-    }
-
-    private static long value(Path file, byte[] head, LockFileNames.LockFiles files, String lockId)
-        throws IOException {
-      try {
-        if (head.length == HEAD && 2 * CounterFile.stride(CounterFile.slotLength(lockId)) > HEAD) {
-          return CounterFile.valueAt(file, files, lockId); // a very long lock id
-        }
-        return CounterFile.valueOf(head, files, lockId);
-      } catch (LockProviderException e) {
-        LOG.warn("Not pruning {}: {}", file, e.getMessage());
-        return -1;
-      }
-    }
-
-    /**
-     * The first bytes of a file, enough for both slots of a lock id up to about 4,000 characters,
-     * or {@code null} when it is gone.
-     */
-    private static byte @Nullable [] head(Path file) throws IOException {
-      try (var in = Files.newInputStream(file)) {
-        return in.readNBytes(HEAD);
-      } catch (NoSuchFileException e) {
-        return null;
-      }
-    }
-
-    /**
-     * When a leftover was last written or renamed: a tomb or a counter taken away keeps the time
-     * its content was written, which may be long ago, while the process that has just moved it is
-     * about to read it. A rename changes the status time (ctime) on the file systems locks are kept
-     * on; where no {@code unix} view gives it, only the content's time is known.
-     */
-    private long untouchedSince(Path file, BasicFileAttributes attributes) throws IOException {
-      long modified = attributes.lastModifiedTime().toMillis();
-      if (!statusTimes) {
-        return modified;
-      }
-      try {
-        Object changed = Files.getAttribute(file, "unix:ctime");
-        return changed instanceof FileTime time ? Math.max(modified, time.toMillis()) : modified;
-      } catch (NoSuchFileException e) {
-        // Gone meanwhile: deleting it again does nothing.
-        return modified;
-      }
-    }
-
     private static @Nullable BasicFileAttributes attributes(Path file) throws IOException {
       try {
         return Files.readAttributes(file, BasicFileAttributes.class);
       } catch (NoSuchFileException e) {
-        return null;
-      }
-    }
-
-    /**
-     * The lock id a counter file names in its first record (either format), or {@code null} when it
-     * does not start like one.
-     */
-    private static @Nullable String lockIdOf(byte[] head) {
-      String text = new String(head, StandardCharsets.UTF_8);
-      String[] lines = text.split("\n", 3);
-      if (lines.length < 3
-          || !(lines[0].equals(CounterFile.HEADER) || lines[0].equals(CounterFile.LEGACY_HEADER))
-          || !lines[1].startsWith("lock-id=")) {
-        return null;
-      }
-      try {
-        return LockRecord.KeyValueText.unescape(lines[1].substring("lock-id=".length()), 2);
-      } catch (LockRecord.KeyValueText.MalformedException e) {
         return null;
       }
     }

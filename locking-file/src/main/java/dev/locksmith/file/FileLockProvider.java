@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link Acquisition}: acquire opens the fencing counter, creates {@code <name>.lock} with
  *       {@code O_CREAT|O_EXCL}, chooses a token above the counter and never below the wall clock in
  *       microseconds, writes the record through the channel it created, and stores the token in the
- *       counter in place, granting only once the counter file at its name shows that write (else it
- *       replaces the counter file);
+ *       counter in place, granting only once the counter file at its name shows that write (else
+ *       {@link AcquisitionSlowPath} replaces the counter file);
  *   <li>{@link TakeOver}: a lock file whose expiry passed more than the skew allowance ago (or that
  *       is unreadable and older than the garbled grace) is taken over by whoever first creates the
  *       claim file for exactly that incarnation, re-reads it, replaces the counter file (so that a
