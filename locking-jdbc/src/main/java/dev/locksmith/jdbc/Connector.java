@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
-import java.sql.Statement;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -18,11 +17,11 @@ import org.jspecify.annotations.Nullable;
  * the caller's transaction), with a network timeout of what is left of the call's {@code timeout}
  * (counted from the call's start on the provider's own pool, from the first connection on an
  * application's). On first use it finds the dialect (from the URL, or the database's product name)
- * and creates the table when missing. A connection failure (SQL state class 08, a terminated
- * backend, a deadlock or a key race) is tried again, up to {@value #MAX_RETRIES} times, on another
- * connection with the operation's retry, when one is given and time is left; every other failure
- * becomes a {@link LockProviderException} naming the action, the lock, the database and the SQL
- * state.
+ * and creates the table when missing ({@link TableCreation}). A connection failure (SQL state class
+ * 08, a terminated backend, a deadlock or a key race: {@link SqlFailures#retriable}) is tried
+ * again, up to {@value #MAX_RETRIES} times, on another connection with the operation's retry, when
+ * one is given and time is left; every other failure becomes a {@link LockProviderException} naming
+ * the action, the lock, the database and the SQL state.
  */
 final class Connector {
   private static final Executor DIRECT = Runnable::run;
@@ -50,8 +49,8 @@ final class Connector {
   private final JdbcSettings settings;
   private final String description;
   private final boolean ownPool;
+  private final TableCreation table;
   private volatile @Nullable LockSql sql;
-  private volatile boolean tableReady;
 
   /**
    * @param ownPool whether {@code dataSource} is the provider's own pool, whose wait for a
@@ -69,6 +68,7 @@ final class Connector {
     this.settings = settings;
     this.description = description;
     this.ownPool = ownPool;
+    this.table = new TableCreation(settings.createTable());
   }
 
   /** The dialect's statements, once known (after the first call when detected). */
@@ -110,12 +110,12 @@ final class Connector {
             && settings.createTable()
             && !recreated) {
           recreated = true;
-          tableReady = false; // dropped since it was created: create it again
+          table.dropped();
           continue;
         }
         if (retry != null
             && retries < MAX_RETRIES
-            && retriable(e)
+            && SqlFailures.retriable(e)
             && deadline[0] - System.nanoTime() > MIN_RETRY_NANOS) {
           retries++;
           work = retry;
@@ -163,9 +163,7 @@ final class Connector {
       }
       try {
         LockSql statements = statements(connection);
-        if (!tableReady) {
-          createTable(connection, statements);
-        }
+        table.ensure(connection, statements);
         return work.run(connection, statements);
       } finally {
         restore(connection, autoCommit, previousTimeout);
@@ -226,56 +224,6 @@ final class Connector {
     return known;
   }
 
-  private void createTable(Connection connection, LockSql statements) throws SQLException {
-    if (!settings.createTable()) {
-      tableReady = true;
-      return;
-    }
-    // A table the name already resolves to is used as it is: PostgreSQL's CREATE TABLE IF NOT
-    // EXISTS looks only in the first schema of the search path, so it would make a second table
-    // there (a schema named after the user) beside the one the others use (in public).
-    if (tableUsable(connection, statements)) {
-      tableReady = true;
-      return;
-    }
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(statements.createTable());
-    } catch (SQLException e) {
-      // Two clients creating it at once (PostgreSQL reports the loser's duplicate type or table),
-      // or a user without CREATE rights on a schema where the table exists: fine if it is there.
-      if (!tableUsable(connection, statements)) {
-        throw e;
-      }
-    }
-    tableReady = true;
-  }
-
-  private static boolean tableUsable(Connection connection, LockSql statements) {
-    try (Statement statement = connection.createStatement()) {
-      statement.executeQuery("SELECT lock_id FROM " + statements.table() + " WHERE 1 = 0").close();
-      return true;
-    } catch (SQLException e) {
-      return false;
-    }
-  }
-
-  /** Failures after which the same operation on a fresh connection is safe and may succeed. */
-  static boolean retriable(SQLException e) {
-    String state = e.getSQLState();
-    if (noConnectionInTime(e)) {
-      return false; // the pool gave no connection within the timeout: no time for another try
-    }
-    if (state == null) {
-      return false;
-    }
-    return state.startsWith("08")
-        || state.startsWith("57P0")
-        || state.equals("40001")
-        || state.equals("40P01")
-        || state.equals("23505")
-        || e.getErrorCode() == 1213;
-  }
-
   LockProviderException failure(String action, String lockId, SQLException e) {
     LockSql known = sql;
     String what;
@@ -285,38 +233,16 @@ final class Connector {
               + settings.table()
               + " does not exist and createTable=false; create it with the DDL in the"
               + " locking-jdbc README";
-    } else if (noConnectionInTime(e)) {
+    } else if (SqlFailures.noConnectionInTime(e)) {
       what =
           "no connection within the timeout of "
               + settings.timeout().toMillis()
               + " ms (pool exhausted or database unreachable): "
-              + reason(e);
+              + SqlFailures.reason(e);
     } else {
-      what = reason(e);
+      what = SqlFailures.reason(e);
     }
     return new LockProviderException(
         "JDBC " + description + ": " + action + " of lock '" + lockId + "' failed: " + what, e);
-  }
-
-  /**
-   * Whether the pool gave no connection within its timeout: a transient connection failure with no
-   * SQL state or one of class 08 (connection exception). Decided on the state as well, since some
-   * drivers (MariaDB's) throw the same exception type for any state they do not classify, such as
-   * 3D000 "No database selected", which is a configuration error.
-   */
-  static boolean noConnectionInTime(SQLException e) {
-    String state = e.getSQLState();
-    return e instanceof SQLTransientConnectionException
-        && (state == null || state.startsWith("08"));
-  }
-
-  /** The first line of an SQL exception's message with its SQL state. */
-  static String reason(SQLException e) {
-    String message = String.valueOf(e.getMessage()).strip();
-    int newline = message.indexOf('\n');
-    if (newline >= 0) {
-      message = message.substring(0, newline).strip();
-    }
-    return e.getSQLState() == null ? message : message + " (SQL state " + e.getSQLState() + ")";
   }
 }

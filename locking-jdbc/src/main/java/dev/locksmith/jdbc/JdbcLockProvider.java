@@ -41,6 +41,7 @@ public final class JdbcLockProvider implements LockProvider {
   private final JdbcSettings settings;
   private final Connector connector;
   private final LockCommands commands;
+  private final EndedRowSweep sweep;
   private final WakeUps wakeUps = new WakeUps();
   private final PgListener.Opener listenerOpener;
   private final @Nullable AutoCloseable ownedPool;
@@ -62,6 +63,7 @@ public final class JdbcLockProvider implements LockProvider {
     this.description = description;
     this.connector = new Connector(dataSource, dialect, settings, description, ownedPool != null);
     this.commands = new LockCommands(connector);
+    this.sweep = new EndedRowSweep(connector);
     this.listenerOpener = listenerOpener;
     this.ownedPool = ownedPool;
     this.waiting =
@@ -207,7 +209,7 @@ public final class JdbcLockProvider implements LockProvider {
       background.execute(
           () -> {
             try {
-              int deleted = commands.sweep(settings.retention());
+              int deleted = sweep.run(settings.retention());
               LOG.debug("JDBC {}: swept {} rows of ended leases", description, deleted);
             } catch (RuntimeException e) {
               LOG.debug("JDBC {}: sweep failed: {}", description, e.toString());
@@ -225,7 +227,7 @@ public final class JdbcLockProvider implements LockProvider {
 
   /** Sweeps now: deletes the rows whose lease ended more than {@code retention} ago. */
   int sweep() {
-    return commands.sweep(settings.retention());
+    return sweep.run(settings.retention());
   }
 
   /** {@inheritDoc} The number of waiters is not known ({@code -1}). */

@@ -76,7 +76,7 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
               + "': no JDBC driver for "
               + database
               + " on the class path ("
-              + Connector.reason(e)
+              + SqlFailures.reason(e)
               + ")",
           e);
     }
