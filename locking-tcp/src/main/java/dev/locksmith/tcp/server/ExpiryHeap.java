@@ -24,11 +24,19 @@ final class ExpiryHeap {
     return size == 0 ? null : heap[0];
   }
 
-  /** The lease that ends last, or null when none is held; looks at every lease. */
+  /**
+   * The lease that ends last, or null when none is held; looks at the leaves, half the leases: an
+   * entry with children ends no later than they do.
+   */
+  // Entries below size are never null; a requireNonNull on each made the scan about six times
+  // slower (LeaseHorizonScanBenchmark).
+  @SuppressWarnings("NullAway")
   @Nullable LockEntry last() {
+    LockEntry[] entries = heap;
+    int count = size;
     LockEntry last = null;
-    for (int i = 0; i < size; i++) {
-      LockEntry entry = at(i);
+    for (int i = count >>> 1; i < count; i++) {
+      LockEntry entry = entries[i];
       if (last == null || entry.expiresAt - last.expiresAt > 0) {
         last = entry;
       }
