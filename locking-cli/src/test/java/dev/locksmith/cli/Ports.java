@@ -1,16 +1,16 @@
 package dev.locksmith.cli;
 
-import java.io.IOException;
-import java.net.ServerSocket;
+import dev.locksmith.testkit.LoopbackPorts;
 
 /** Loopback ports for tests. */
 final class Ports {
   private Ports() {}
 
-  /** A port nothing listens on: one the system just handed out and that is closed again. */
-  static int closed() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  /**
+   * A port nothing listens on: free now, and below the range the system hands out by itself, so no
+   * outgoing connection takes it (nor connects to itself through it) while a test uses it.
+   */
+  static int closed() {
+    return LoopbackPorts.free();
   }
 }

@@ -8,9 +8,9 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.ChildJvm;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,13 +51,9 @@ class StatusAndServerCommandTest {
 
   @Test
   void serverSubcommandServesClientsAndStopsOnSigterm(@TempDir Path dir) throws Exception {
-    int port;
-    int metricsPort;
-    try (ServerSocket socket = new ServerSocket(0);
-        ServerSocket metricsSocket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-      metricsPort = metricsSocket.getLocalPort();
-    }
+    int[] ports = LoopbackPorts.free(2);
+    int port = ports[0];
+    int metricsPort = ports[1];
     Path log = dir.resolve("server.log");
     try (ChildJvm server =
         ChildJvm.builder(Main.class)

@@ -8,8 +8,8 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.ProviderUrl;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
@@ -145,10 +145,7 @@ class RedisUrlTest {
 
   @Test
   void anUnreachableServerIsNotNeededToCreateAProviderAndItsCallsNameTheUrl() throws IOException {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    int port = LoopbackPorts.free();
     String url = "redis://:secret@127.0.0.1:" + port + "?" + RedisTests.FAST;
     try (LockProvider provider = LockProviders.create(url)) {
       assertThatThrownBy(() -> provider.status("x"))

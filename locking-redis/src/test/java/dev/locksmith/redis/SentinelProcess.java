@@ -1,10 +1,10 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.testkit.LoopbackPorts;
 import dev.locksmith.testkit.redis.RedisBinaries;
 import dev.locksmith.testkit.redis.RespClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,10 +29,7 @@ final class SentinelProcess implements AutoCloseable {
 
   static SentinelProcess start(int masterPort) throws IOException, InterruptedException {
     Path dir = Files.createTempDirectory("locksmith-sentinel");
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    int port = LoopbackPorts.free();
     Path conf = dir.resolve("sentinel.conf");
     Files.writeString(
         conf,

@@ -10,6 +10,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -90,7 +91,7 @@ class OutageTest {
 
   @Test
   void createdWhileTheServerIsDownItFailsFastAndWorksOnceTheServerStarts() throws Exception {
-    int port = freePort();
+    int port = LoopbackPorts.free();
     LockProvider provider = provider(port, "?connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
 
     LockProviderException refused =
@@ -111,7 +112,7 @@ class OutageTest {
 
   @Test
   void aServerStoppedAndStartedAgainOnTheSamePortServesTheSameProvider() throws Exception {
-    int port = freePort();
+    int port = LoopbackPorts.free();
     LockProvider provider = provider(port, "?connect-timeout=" + CONNECT_TIMEOUT.toMillis() + "ms");
     LockServer server = startServer(port);
     LeaseGrant before = provider.tryAcquire(LockRequest.of("restart", TTL)).orElseThrow();
@@ -412,11 +413,5 @@ class OutageTest {
             .orElseThrow();
     System.out.printf("first grant %d ms after %s%n", (System.nanoTime() - up) / 1_000_000, what);
     return lease;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

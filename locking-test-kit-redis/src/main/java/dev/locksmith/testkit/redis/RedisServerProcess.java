@@ -1,8 +1,8 @@
 package dev.locksmith.testkit.redis;
 
+import dev.locksmith.testkit.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,7 +105,7 @@ public final class RedisServerProcess implements AutoCloseable {
   private void startOnFreePort() {
     IllegalStateException last = null;
     for (int attempt = 0; attempt < 5; attempt++) {
-      port = freePort();
+      port = LoopbackPorts.free();
       try {
         launch();
         return;
@@ -115,15 +115,6 @@ public final class RedisServerProcess implements AutoCloseable {
       }
     }
     throw last;
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free port", e);
-    }
   }
 
   private void launch() {

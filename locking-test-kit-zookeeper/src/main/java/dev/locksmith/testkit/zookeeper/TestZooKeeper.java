@@ -1,19 +1,16 @@
 package dev.locksmith.testkit.zookeeper;
 
+import dev.locksmith.testkit.LoopbackPorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
@@ -21,9 +18,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * ZooKeeper servers for tests, from Curator's {@code curator-test}, in the test's JVM: every port
- * (client, quorum and election) on 127.0.0.1 only, free and distinct from every port handed out
- * before in this JVM, a tick of 200 ms so sessions may be as short as 400 ms, and a maximum session
- * timeout of 60 s.
+ * (client, quorum and election) on 127.0.0.1 only, from {@link LoopbackPorts} (below the system's
+ * ephemeral range, so no outgoing connection takes a member's port before it binds it), a tick of
+ * 200 ms so sessions may be as short as 400 ms, and a maximum session timeout of 60 s.
+ *
+ * <p>A member of an ensemble whose election port is taken tries to bind it every second until it is
+ * free (the system property {@code zookeeper.electionPortBindRetry} is 0 unless set before this
+ * class loads), where ZooKeeper would give up after three tries and end the JVM.
  *
  * <p>A {@link TestingServer} keeps its port across {@link TestingServer#stop()} and {@link
  * TestingServer#restart()}; with a data directory of the caller's it keeps its data too.
@@ -32,7 +33,19 @@ public final class TestZooKeeper {
   /** The server's tick: sessions may last from 2 to 300 ticks. */
   public static final int TICK_MILLIS = 200;
 
-  private static final Set<Integer> USED = new HashSet<>();
+  /**
+   * ZooKeeper's system property: how often a member tries to bind its election port, 0 for ever.
+   */
+  static final String ELECTION_PORT_BIND_RETRY = "zookeeper.electionPortBindRetry";
+
+  static {
+    // After 3 failed tries a member asks to end the JVM (exit code 14), and curator-test's servers
+    // grant that request: one taken port would end the whole test run. Unless the caller chose
+    // otherwise, a member tries every second until the port is free.
+    if (System.getProperty(ELECTION_PORT_BIND_RETRY) == null) {
+      System.setProperty(ELECTION_PORT_BIND_RETRY, "0");
+    }
+  }
 
   private TestZooKeeper() {}
 
@@ -109,7 +122,7 @@ public final class TestZooKeeper {
    * @return the spec
    */
   public static InstanceSpec spec(@Nullable Path dataDir, boolean deleteOnClose, int serverId) {
-    int[] ports = freePorts(3);
+    int[] ports = LoopbackPorts.free(3);
     File dir = dataDir == null ? null : dataDir.toFile();
     return new InstanceSpec(
         dir,
@@ -138,31 +151,6 @@ public final class TestZooKeeper {
       }
     }
     throw new IllegalStateException("no leader in " + cluster.getConnectString());
-  }
-
-  private static synchronized int[] freePorts(int count) {
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      int[] ports = new int[count];
-      for (int i = 0; i < count; ) {
-        ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(socket);
-        if (USED.add(socket.getLocalPort())) {
-          ports[i++] = socket.getLocalPort();
-        }
-      }
-      return ports;
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot find a free port on 127.0.0.1", e);
-    } finally {
-      for (ServerSocket socket : sockets) {
-        try {
-          socket.close();
-        } catch (IOException ignored) {
-          // only a probe; the port is free either way
-        }
-      }
-    }
   }
 
   private static String srvr(int port) {

@@ -2,10 +2,17 @@ package dev.locksmith.testkit.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +62,53 @@ class TestZooKeeperTest {
       assertThat(ports).hasSize(9);
       write(cluster.getConnectString(), "/elected"); // a write commits only through a leader
       assertThat(cluster.getInstances()).contains(TestZooKeeper.leader(cluster));
+    }
+  }
+
+  /**
+   * A member whose election port is taken when it starts: ZooKeeper gives up after three tries, a
+   * second apart, and ends the JVM with exit code 14, the whole test run with it; here the member
+   * keeps trying and binds the port once it is free.
+   */
+  @Test
+  void aMemberWhoseElectionPortIsTakenBindsItOnceFree() throws Exception {
+    List<InstanceSpec> specs = new ArrayList<>();
+    for (int id = 1; id <= 3; id++) {
+      specs.add(TestZooKeeper.spec(null, true, id));
+    }
+    int election = specs.get(2).getElectionPort();
+    ServerSocket taken = new ServerSocket();
+    taken.bind(new InetSocketAddress("127.0.0.1", election));
+    try (TestingCluster cluster = new TestingCluster(specs)) {
+      try {
+        cluster.start();
+        List<InstanceSpec> others = specs.subList(0, 2);
+        await().atMost(Duration.ofSeconds(20)).until(() -> serving(others));
+        // Past the three tries, a second apart, after which ZooKeeper would end this JVM.
+        await()
+            .during(Duration.ofSeconds(4))
+            .atMost(Duration.ofSeconds(10))
+            .until(() -> serving(others));
+      } finally {
+        taken.close();
+      }
+      await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> answers(election));
+      write(cluster.getConnectString(), "/after-the-port-was-freed");
+    }
+  }
+
+  private static boolean serving(List<InstanceSpec> members) throws Exception {
+    for (InstanceSpec member : members) {
+      if (!TestZooKeeper.fourLetterWord(member.getPort(), "srvr").contains("Mode: ")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean answers(int port) throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      return socket.isConnected();
     }
   }
 

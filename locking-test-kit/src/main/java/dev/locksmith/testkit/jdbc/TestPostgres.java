@@ -1,9 +1,9 @@
 package dev.locksmith.testkit.jdbc;
 
+import dev.locksmith.testkit.LoopbackPorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -51,7 +51,7 @@ public final class TestPostgres implements AutoCloseable {
   public static TestPostgres start() {
     try {
       Path base = Files.createTempDirectory("locksmith-pg");
-      TestPostgres server = new TestPostgres(base.resolve("data"), freePort());
+      TestPostgres server = new TestPostgres(base.resolve("data"), LoopbackPorts.free());
       if (isRoot()) {
         run("chown", "postgres", base.toString());
       }
@@ -313,12 +313,6 @@ public final class TestPostgres implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted: " + String.join(" ", command), e);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 }

@@ -3,8 +3,7 @@ package dev.locksmith.samples.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.net.ServerSocket;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +38,7 @@ class ThreeHostsSmokeTest {
 
   @Test
   void threeHostsShareTheLockServerWithoutOverlap(@TempDir Path dir) throws Exception {
-    int port = freePort();
+    int port = LoopbackPorts.free();
     Process server =
         new ProcessBuilder(
                 List.of("java", "-jar", jar.toString(), "server", "--port", Integer.toString(port)))
@@ -60,11 +59,5 @@ class ThreeHostsSmokeTest {
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> Files.readString(log).contains("listening on 127.0.0.1:" + port));
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }
