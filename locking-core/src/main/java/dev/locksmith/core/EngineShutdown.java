@@ -18,19 +18,19 @@ final class EngineShutdown {
   private static final Logger LOG = LoggerFactory.getLogger(Locksmith.class);
   // The least time close gives its own threads' provider calls (probes, releases) to end.
   private static final Duration MIN_SETTLE = Duration.ofSeconds(1);
-  private final LeaseAcquirer acquirer;
+  private final GrantGate gate;
   private final LeaseKeeper keeper;
   private final ProviderCircuits circuits;
   private final Duration timeout;
   private final List<LockProvider> ownedProviders;
 
   EngineShutdown(
-      LeaseAcquirer acquirer,
+      GrantGate gate,
       LeaseKeeper keeper,
       ProviderCircuits circuits,
       Duration timeout,
       List<LockProvider> ownedProviders) {
-    this.acquirer = acquirer;
+    this.gate = gate;
     this.keeper = keeper;
     this.circuits = circuits;
     this.timeout = timeout;
@@ -39,7 +39,7 @@ final class EngineShutdown {
 
   /** Closes the engine; only the first call does anything. */
   void run() {
-    if (!acquirer.close()) {
+    if (!gate.close()) {
       return;
     }
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -65,7 +65,7 @@ final class EngineShutdown {
 
   private void awaitLockedWork(long deadline) throws InterruptedException {
     // A grant that arrived as the engine closed is a watched lease by then, or given back.
-    if (!acquirer.awaitGrantsInUse(timeout)) {
+    if (!gate.awaitGrantsInUse(timeout)) {
       LOG.warn(
           "A lock granted as the engine closed was still being taken after {}; it is given"
               + " back when that ends",

@@ -18,13 +18,19 @@ import org.jspecify.annotations.Nullable;
  */
 final class KeySetAcquirer {
   private final LeaseAcquirer acquirer;
+  private final GrantGate gate;
   private final ProviderCircuits circuits;
   private final Listeners listeners;
   private final Ticker ticker;
 
   KeySetAcquirer(
-      LeaseAcquirer acquirer, ProviderCircuits circuits, Listeners listeners, Ticker ticker) {
+      LeaseAcquirer acquirer,
+      GrantGate gate,
+      ProviderCircuits circuits,
+      Listeners listeners,
+      Ticker ticker) {
     this.acquirer = acquirer;
+    this.gate = gate;
     this.circuits = circuits;
     this.listeners = listeners;
     this.ticker = ticker;
@@ -129,7 +135,7 @@ final class KeySetAcquirer {
       boolean call,
       long start,
       List<ActiveLease> taken) {
-    acquirer.checkOpen();
+    gate.checkOpen();
     ProviderCircuit circuit = circuits.of(provider);
     LockOptions options = ones.get(0);
     List<String> lockIds = ones.stream().map(LockOptions::lockId).toList();
@@ -187,11 +193,11 @@ final class KeySetAcquirer {
       listeners.error(attempt, error);
       throw error;
     }
-    acquirer.usingGrants(grants, circuit);
+    gate.usingGrants(grants, circuit);
     try {
       return useAll(ones, providerName, circuit, grants, wait, start, waitNanos, call, taken);
     } finally {
-      acquirer.grantsUsed();
+      gate.grantsUsed();
     }
   }
 

@@ -8,88 +8,35 @@ import dev.locksmith.core.spi.OwnerTokens;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Takes leases under a busy policy (SKIP, FAIL, WAIT) through the provider's outage circuit, makes
  * late grants usable or refuses them ({@link LateGrants}), hands every lease it takes to the {@link
- * LeaseKeeper}, and tells listeners of each outcome. Used by every kind of call: annotated,
- * programmatic and prepared.
+ * LeaseKeeper}, and tells listeners of each outcome; takes none once the engine closed ({@link
+ * GrantGate}). Used by every kind of call: annotated, programmatic and prepared.
  */
 final class LeaseAcquirer {
   private final ProviderCircuits circuits;
   private final Listeners listeners;
   private final Ticker ticker;
   private final LeaseKeeper keeper;
+  private final GrantGate gate;
   private final SharedWaits waits = new SharedWaits();
-  private final AtomicBoolean closed = new AtomicBoolean();
-  // Grants received and being made into leases: close() waits for them (see usingGrants).
-  private final InFlight granting = new InFlight();
   private final KeySetAcquirer keySets;
 
-  LeaseAcquirer(ProviderCircuits circuits, Listeners listeners, Ticker ticker, LeaseKeeper keeper) {
+  LeaseAcquirer(
+      ProviderCircuits circuits,
+      Listeners listeners,
+      Ticker ticker,
+      LeaseKeeper keeper,
+      GrantGate gate) {
     this.circuits = circuits;
     this.listeners = listeners;
     this.ticker = ticker;
     this.keeper = keeper;
-    this.keySets = new KeySetAcquirer(this, circuits, listeners, ticker);
-  }
-
-  /**
-   * Takes no more leases from now on.
-   *
-   * @return whether this call closed it (false when it was closed already)
-   */
-  boolean close() {
-    return closed.compareAndSet(false, true);
-  }
-
-  /**
-   * Waits until no grant received before {@link #close} is still being made into a lease: each is
-   * then a lease the keeper watches (a locked call's counted among the running calls) or has been
-   * given back.
-   *
-   * @return whether none is left
-   */
-  boolean awaitGrantsInUse(Duration timeout) throws InterruptedException {
-    return granting.await(timeout);
-  }
-
-  /**
-   * Marks grants just received as being made into leases, which {@link #awaitGrantsInUse} waits
-   * for, to be followed by one {@link #grantsUsed} when this returns. When the engine closed
-   * meanwhile, it gives them back instead (released on this thread, last first, best effort) and
-   * throws: a closed engine no longer renews or watches leases, so no call may run under them.
-   *
-   * @throws IllegalStateException when the engine is closed
-   */
-  void usingGrants(List<LeaseGrant> grants, ProviderCircuit circuit) {
-    granting.started();
-    if (closed.get()) {
-      giveBack(grants, circuit);
-    }
-  }
-
-  /**
-   * Releases grants that arrived after {@link #close} (on this thread, last first, best effort)
-   * before it ends their part of {@link #awaitGrantsInUse}, so that the engine does not close their
-   * provider under the releases; then throws.
-   */
-  private void giveBack(List<LeaseGrant> grants, ProviderCircuit circuit) {
-    try {
-      for (int k = grants.size() - 1; k >= 0; k--) {
-        LateGrants.release(grants.get(k), circuit);
-      }
-    } finally {
-      granting.ended();
-    }
-    checkOpen();
-  }
-
-  /** Ends what {@link #usingGrants} started. */
-  void grantsUsed() {
-    granting.ended();
+    this.gate = gate;
+    this.keySets = new KeySetAcquirer(this, gate, circuits, listeners, ticker);
   }
 
   /**
@@ -130,7 +77,7 @@ final class LeaseAcquirer {
    */
   @Nullable ActiveLease obtain(
       LockOptions options, String providerName, LockProvider provider, boolean call, long start) {
-    checkOpen();
+    gate.checkOpen();
     ProviderCircuit circuit = circuits.of(provider);
     String lockId = options.lockId();
     boolean wait = options.onBusy() == OnBusy.WAIT;
@@ -143,7 +90,7 @@ final class LeaseAcquirer {
     OutageBackoff backoff = null; // made at the first outage: most calls never see one
     RuntimeException outage = null;
     for (int attempts = 0; ; attempts++) {
-      checkOpen();
+      gate.checkOpen();
       long remaining = waitNanos - (ticker.read() - start);
       if (wait && attempts > 0 && remaining <= 0) {
         LockEvent attempt = attempt(options, lockId, providerName);
@@ -182,14 +129,14 @@ final class LeaseAcquirer {
         }
         backoff.pause(circuit, waitNanos - (ticker.read() - start), lockId);
         if (circuit.isStopped()) {
-          checkOpen();
+          gate.checkOpen();
         }
         continue;
       }
       outage = null;
       if (grant.isPresent()) {
         LeaseGrant granted = grant.get();
-        usingGrants(List.of(granted), circuit);
+        gate.usingGrants(List.of(granted), circuit);
         try {
           boolean inTime = !wait || ticker.read() - start < waitNanos;
           LateGrants.Refused refusal;
@@ -206,7 +153,7 @@ final class LeaseAcquirer {
           // A WAIT gets here only once its time ran out: that is its end, whatever came late.
           throw refused(attempt(options, lockId, providerName), start, inTime && !wait, refusal);
         } finally {
-          grantsUsed();
+          gate.grantsUsed();
         }
       }
       LockEvent attempt = attempt(options, lockId, providerName);
@@ -254,12 +201,6 @@ final class LeaseAcquirer {
         });
   }
 
-  void checkOpen() {
-    if (closed.get()) {
-      throw new IllegalStateException("This Locksmith is closed; it takes no more locks");
-    }
-  }
-
   /**
    * Makes a grant usable ({@link LateGrants#usable}) and keeps it as an active lease: watched by
    * the keeper, and listeners told it was acquired.
@@ -282,10 +223,10 @@ final class LeaseAcquirer {
       boolean call)
       throws LateGrants.Refused {
     LeaseGrant usable = LateGrants.usable(grant, circuit, ticker, mayRenew);
-    if (closed.get()) {
+    if (gate.isClosed()) {
       // Closed while a late grant was being renewed: close() may have given up waiting for it.
       LateGrants.release(usable, circuit);
-      checkOpen();
+      gate.checkOpen();
     }
     long acquiredAt = ticker.read();
     ActiveLease lease =

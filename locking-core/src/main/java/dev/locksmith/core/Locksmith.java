@@ -51,7 +51,8 @@ public final class Locksmith implements AutoCloseable {
     this.circuits =
         new ProviderCircuits(
             builder.providers, builder.ticker, keeper, builder.probeInterval, Instant.now());
-    this.acquirer = new LeaseAcquirer(circuits, listeners, builder.ticker, keeper);
+    GrantGate gate = new GrantGate();
+    this.acquirer = new LeaseAcquirer(circuits, listeners, builder.ticker, keeper, gate);
     this.specs =
         new MethodSpecs(
             providers,
@@ -61,8 +62,7 @@ public final class Locksmith implements AutoCloseable {
     this.lockedCalls = new LockedCalls(specs, acquirer, listeners, builder.releaseDeferral);
     this.programmatic = new ProgrammaticCalls(providers, acquirer);
     this.shutdown =
-        new EngineShutdown(
-            acquirer, keeper, circuits, builder.shutdownTimeout, builder.ownedProviders);
+        new EngineShutdown(gate, keeper, circuits, builder.shutdownTimeout, builder.ownedProviders);
   }
 
   /**

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * outage and fails after the provider came back does not reopen it. A busy answer (the lock is
  * held) is an answer. Errors of configuration or arguments ({@link LockException}s other than
  * {@link LockProviderException}, {@link IllegalArgumentException}, {@link
- * UnsupportedOperationException}) are answers too: the provider was reached.
+ * UnsupportedOperationException}) are answers too: the provider was reached. The probes are {@link
+ * OutageProbe}'s.
  *
  * <p>A WAIT does not fail fast while the circuit is open: it waits for the circuit to close ({@link
  * #awaitBack}), with back-off ({@link OutageBackoff}), and asks again only then, so its retries
@@ -79,10 +79,8 @@ final class ProviderCircuit {
   private final LockProvider provider;
   private final String description;
   private final Ticker ticker;
-  private final Background background;
-  private final Duration probeInterval;
+  private final OutageProbe probe;
   private final AtomicReference<State> state;
-  private final AtomicBoolean probing = new AtomicBoolean();
   private volatile boolean stopped;
   private final boolean releasesAtOnce;
   // Signalled when the circuit closes or stops, for the WAITs riding through an outage.
@@ -100,8 +98,7 @@ final class ProviderCircuit {
     this.provider = provider;
     this.description = ProviderUrl.redact(provider.description());
     this.ticker = ticker;
-    this.background = background;
-    this.probeInterval = probeInterval;
+    this.probe = new OutageProbe(this, background, probeInterval);
     this.state = new AtomicReference<>(new State(true, null, startedAt, ticker.read()));
     this.releasesAtOnce = keepsDefaultReleaseAsync(provider);
   }
@@ -274,34 +271,23 @@ final class ProviderCircuit {
           name,
           description,
           problem);
-      probeAfter(probeInterval);
+      probe.afterInterval();
     }
   }
 
   /** Probes the provider in the background after the delay, unless a probe is already due. */
   void probeAfter(Duration delay) {
-    if (!stopped && probing.compareAndSet(false, true)) {
-      background.runAfter(delay, this::probe);
-    }
+    probe.after(delay);
   }
 
-  private void probe() {
-    try {
-      if (stopped) {
-        return;
-      }
-      State at = state.get();
-      RuntimeException failure = check();
-      if (failure == null) {
-        answered();
-      } else {
-        failed(at, failure);
-      }
-    } finally {
-      probing.set(false);
-    }
-    if (!state.get().up()) {
-      probeAfter(probeInterval);
+  /** Probes the provider once, on the calling thread, and lets the outcome update the circuit. */
+  void probeOnce() {
+    State at = state.get();
+    RuntimeException failure = check();
+    if (failure == null) {
+      answered();
+    } else {
+      failed(at, failure);
     }
   }
 
