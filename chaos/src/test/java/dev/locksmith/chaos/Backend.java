@@ -1,6 +1,7 @@
 package dev.locksmith.chaos;
 
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.LoopbackPorts;
 import dev.locksmith.testkit.jdbc.TestPostgres;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
@@ -175,7 +176,7 @@ abstract class Backend implements AutoCloseable {
 
     TcpBackend(Path dataDir) throws IOException {
       this.dataDir = Files.createDirectories(dataDir);
-      this.server = LockServer.builder().port(0).dataDir(dataDir).build();
+      this.server = LockServer.builder().port(LoopbackPorts.free()).dataDir(dataDir).build();
       this.port = server.start();
     }
 

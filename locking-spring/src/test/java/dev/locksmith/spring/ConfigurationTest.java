@@ -14,6 +14,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import dev.locksmith.spring.boot.LocksmithHealthAutoConfiguration;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -144,7 +145,7 @@ class ConfigurationTest {
 
   @Test
   void healthFollowsTheEngineDownWhenTheServerIsGoneAndUpWhenItIsBack() throws Exception {
-    LockServer server = LockServer.builder().port(0).build();
+    LockServer server = LockServer.builder().port(LoopbackPorts.free()).build();
     int port = server.start();
     runner
         .withConfiguration(AutoConfigurations.of(LocksmithHealthAutoConfiguration.class))

@@ -13,6 +13,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.tcp.server.RunningServer;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -226,7 +227,8 @@ class SecurityTest {
   void aSecretRejectedOnReconnectBacksOffWithAClearError() throws Exception {
     int port;
     LockProvider provider;
-    try (LockServer server = LockServer.builder().port(0).secret("old").build()) {
+    try (LockServer server =
+        LockServer.builder().port(LoopbackPorts.free()).secret("old").build()) {
       port = server.start();
       provider = LockProviders.create("tcp://127.0.0.1:" + port + "?secret=old");
       assertThat(provider.tryAcquire(LockRequest.of("a", TTL))).isPresent();

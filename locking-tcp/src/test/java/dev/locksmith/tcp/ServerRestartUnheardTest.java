@@ -9,6 +9,7 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.tcp.server.RunningServer;
 import dev.locksmith.testkit.FaultProxy;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,7 +29,7 @@ class ServerRestartUnheardTest {
   @Test
   void aRestartedServerGrantsALockOnlyAtTheEndOfTheLeaseItsHolderStillTakesForHeld()
       throws Exception {
-    LockServer first = RunningServer.start(b -> b.dataDir(data));
+    LockServer first = RunningServer.start(b -> b.port(LoopbackPorts.free()).dataDir(data));
     int port = first.port();
     try (FaultProxy proxy = FaultProxy.start("127.0.0.1", port);
         LockProvider holder = LockProviders.create(RunningServer.url(proxy, ""))) {

@@ -7,6 +7,7 @@ import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultyPath;
 import dev.locksmith.testkit.FullContract;
 import dev.locksmith.testkit.LockProviderContract;
+import dev.locksmith.testkit.LoopbackPorts;
 import dev.locksmith.testkit.StoreLifecycle;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,7 +30,7 @@ class TcpConformanceTest extends LockProviderContract implements FullContract {
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = LockServer.builder().port(0).build();
+    server = LockServer.builder().port(LoopbackPorts.free()).build();
     port = server.start();
   }
 

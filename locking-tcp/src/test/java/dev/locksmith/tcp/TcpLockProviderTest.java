@@ -13,6 +13,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ class TcpLockProviderTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = LockServer.builder().port(0).build();
+    server = LockServer.builder().port(LoopbackPorts.free()).build();
     port = server.start();
   }
 

@@ -171,14 +171,14 @@ class ZkIsolatedFollowerTest {
     closeables.add(cluster);
     cluster.start();
     InstanceSpec isolated = specs.get(0);
-    String others = specs.get(1).getConnectString() + "," + specs.get(2).getConnectString();
+    String others = connectString(specs.get(1)) + "," + connectString(specs.get(2));
     await().atMost(Duration.ofSeconds(30)).until(() -> srvr(isolated).contains("Mode: follower"));
     assertThat(proxies.stream().mapToInt(FaultProxy::connections).sum())
         .as("server 1's links run through the proxies")
         .isPositive();
 
     String parameters = "sessionTimeout=" + session.toMillis() + "ms";
-    CuratorFramework curator = holderClient(isolated.getConnectString(), session);
+    CuratorFramework curator = holderClient(connectString(isolated), session);
     closeables.add(curator);
     curator.start();
     ZkLockProvider holder = ZkLockProvider.builder(curator).basePath("/isolated").build();
@@ -245,6 +245,10 @@ class ZkIsolatedFollowerTest {
         .connectionTimeoutMs(2000)
         .retryPolicy(new BoundedExponentialBackoffRetry(50, 500, 3))
         .build();
+  }
+
+  private static String connectString(InstanceSpec spec) {
+    return "127.0.0.1:" + spec.getPort();
   }
 
   private static String srvr(InstanceSpec spec) {

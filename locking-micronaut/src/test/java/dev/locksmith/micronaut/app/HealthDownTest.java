@@ -7,6 +7,7 @@ import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.LoopbackPorts;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.health.HealthStatus;
 import java.util.Map;
@@ -20,7 +21,7 @@ class HealthDownTest {
 
   @Test
   void healthIsDownWhileTheProviderCannotBeReachedAndUpWhenItIsBack() throws Exception {
-    LockServer server = LockServer.builder().port(0).build();
+    LockServer server = LockServer.builder().port(LoopbackPorts.free()).build();
     int port = server.start();
     try (ApplicationContext context =
         ApplicationContext.run(Map.of("locksmith.url", "tcp://127.0.0.1:" + port), "none")) {

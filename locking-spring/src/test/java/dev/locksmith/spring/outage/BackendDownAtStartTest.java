@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.tcp.server.LockServer;
+import dev.locksmith.testkit.LoopbackPorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,10 +29,7 @@ class BackendDownAtStartTest {
 
   @Test
   void startsWithTheLockServerDownAndTurnsUpWhenItStarts() throws Exception {
-    int port;
-    try (LockServer probe = LockServer.builder().port(0).build()) {
-      port = probe.start();
-    }
+    int port = LoopbackPorts.free();
     try (ConfigurableApplicationContext context = start("tcp://127.0.0.1:" + port)) {
       HealthEndpoint health = context.getBean(HealthEndpoint.class);
       await("DOWN").atMost(Duration.ofSeconds(30)).until(() -> status(health), Status.DOWN::equals);
