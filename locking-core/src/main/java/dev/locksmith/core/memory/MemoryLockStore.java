@@ -5,7 +5,6 @@ import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -18,20 +17,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The locks of one in-memory store. Each lock's state is guarded by its own {@link ReentrantLock}
- * (never a monitor); a state that becomes idle is retired and removed, so the map holds only locks
- * in use. Fencing tokens come from one counter for the whole store, floored by the clock in
- * microseconds, which keeps them strictly increasing per lock id even after a state is removed or
- * the store replaced.
+ * The locks of one in-memory store. Each lock's {@link MemoryLockState} is its own {@link
+ * ReentrantLock} (never a monitor); a state that becomes idle is retired and removed, so the map
+ * holds only locks in use. Fencing tokens come from one counter for the whole store, floored by the
+ * clock in microseconds, which keeps them strictly increasing per lock id even after a state is
+ * removed or the store replaced.
  */
 final class MemoryLockStore {
-  private final ConcurrentHashMap<String, LockState> locks = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, MemoryLockState> locks = new ConcurrentHashMap<>();
   private final AtomicLong fencing = new AtomicLong();
+  private final LongSupplier tokens = this::nextToken;
   // One function for every lookup: a lambda written at the call would capture this store per call.
-  private final Function<String, LockState> newState = id -> new LockState();
+  private final Function<String, MemoryLockState> newState = id -> new MemoryLockState(tokens);
 
   /**
    * A queued request and the future its grant completes. Equal only to itself: it is found in the
@@ -54,84 +55,6 @@ final class MemoryLockStore {
     }
   }
 
-  private record Holding(LockRequest request, long fencingToken, long expiresAt) {}
-
-  /** One lock's state, which is its own mutex (one object less per lock taken). */
-  private final class LockState extends ReentrantLock {
-    private static final long serialVersionUID = 1L;
-
-    // Made for the first waiter: most locks are taken and freed without one.
-    private @Nullable ArrayDeque<Waiter> waiters;
-    @Nullable Holding holder;
-    boolean retired;
-
-    boolean hasWaiters() {
-      ArrayDeque<Waiter> queue = waiters;
-      return queue != null && !queue.isEmpty();
-    }
-
-    int waiterCount() {
-      ArrayDeque<Waiter> queue = waiters;
-      return queue == null ? 0 : queue.size();
-    }
-
-    void enqueue(Waiter waiter) {
-      ArrayDeque<Waiter> queue = waiters;
-      if (queue == null) {
-        queue = new ArrayDeque<>(2);
-        waiters = queue;
-      }
-      queue.add(waiter);
-    }
-
-    void withdraw(Waiter waiter) {
-      ArrayDeque<Waiter> queue = waiters;
-      if (queue != null) {
-        queue.remove(waiter);
-      }
-    }
-
-    void expireIfDue(long now) {
-      if (holder != null && now - holder.expiresAt >= 0) {
-        holder = null;
-        handOff(now);
-      }
-    }
-
-    @Nullable LeaseGrant grantIfFree(LockRequest request, long now) {
-      expireIfDue(now);
-      if (holder != null || hasWaiters()) {
-        return null;
-      }
-      return grant(request, now);
-    }
-
-    LeaseGrant grant(LockRequest request, long now) {
-      long expiresAt = now + request.ttl().toNanos();
-      Holding holding = new Holding(request, nextToken(), expiresAt);
-      holder = holding;
-      return request.granted(holding.fencingToken, now);
-    }
-
-    void handOff(long now) {
-      ArrayDeque<Waiter> queue = waiters;
-      Waiter next;
-      while (holder == null && queue != null && (next = queue.poll()) != null) {
-        if (!next.grant.isDone()) {
-          next.grant.complete(grant(next.request, now));
-        }
-      }
-    }
-
-    /** Whether {@code lease} still holds the lock at {@code now}, once a due expiry is done. */
-    boolean heldAt(LeaseGrant lease, long now) {
-      expireIfDue(now);
-      return holder != null
-          && holder.fencingToken == lease.fencingToken()
-          && holder.request.ownerToken().equals(lease.ownerToken());
-    }
-  }
-
   /**
    * The next fencing token: one more than the last, and never below the wall clock in microseconds,
    * so a store that replaces a discarded one (a "restart") still issues tokens above every earlier
@@ -151,8 +74,9 @@ final class MemoryLockStore {
   }
 
   /** Runs {@code action} under the lock's mutex, retiring the state when it becomes idle. */
-  private <T extends @Nullable Object> T locked(String lockId, Function<LockState, T> action) {
-    LockState state = lockLive(lockId);
+  private <T extends @Nullable Object> T locked(
+      String lockId, Function<MemoryLockState, T> action) {
+    MemoryLockState state = lockLive(lockId);
     try {
       T result = action.apply(state);
       retireIfIdle(lockId, state);
@@ -163,9 +87,8 @@ final class MemoryLockStore {
   }
 
   /** Retires and removes a state with no holder and no waiter; its mutex is held. */
-  private void retireIfIdle(String lockId, LockState state) {
-    if (state.holder == null && !state.hasWaiters()) {
-      state.retired = true;
+  private void retireIfIdle(String lockId, MemoryLockState state) {
+    if (state.retireIfIdle()) {
       locks.remove(lockId, state);
     }
   }
@@ -185,18 +108,17 @@ final class MemoryLockStore {
   @Nullable List<LeaseGrant> tryGrantAll(List<LockRequest> requests) {
     List<LockRequest> byId =
         requests.stream().sorted(Comparator.comparing(LockRequest::lockId)).toList();
-    Map<String, LockState> states = new HashMap<>();
-    List<LockState> mutexOrder = new ArrayList<>(byId.size());
+    Map<String, MemoryLockState> states = new HashMap<>();
+    List<MemoryLockState> mutexOrder = new ArrayList<>(byId.size());
     try {
       for (LockRequest request : byId) {
-        LockState state = lockLive(request.lockId());
+        MemoryLockState state = lockLive(request.lockId());
         mutexOrder.add(state);
         states.put(request.lockId(), state);
       }
       long now = System.nanoTime();
-      for (LockState state : mutexOrder) {
-        state.expireIfDue(now);
-        if (state.holder != null || state.hasWaiters()) {
+      for (MemoryLockState state : mutexOrder) {
+        if (!state.isFreeAt(now)) {
           return null;
         }
       }
@@ -207,7 +129,7 @@ final class MemoryLockStore {
       return grants;
     } finally {
       for (int i = mutexOrder.size() - 1; i >= 0; i--) {
-        LockState state = mutexOrder.get(i);
+        MemoryLockState state = mutexOrder.get(i);
         retireIfIdle(byId.get(i).lockId(), state);
         state.unlock();
       }
@@ -215,11 +137,11 @@ final class MemoryLockStore {
   }
 
   /** The lock's state with its mutex held and not retired; the caller unlocks it. */
-  private LockState lockLive(String lockId) {
+  private MemoryLockState lockLive(String lockId) {
     while (true) {
-      LockState state = locks.computeIfAbsent(lockId, newState);
+      MemoryLockState state = locks.computeIfAbsent(lockId, newState);
       state.lock();
-      if (!state.retired) {
+      if (!state.isRetired()) {
         return state;
       }
       state.unlock();
@@ -233,7 +155,7 @@ final class MemoryLockStore {
           Waiter waiter = new Waiter(request);
           LeaseGrant now = s.grantIfFree(request, System.nanoTime());
           if (now != null) {
-            waiter.grant.complete(now);
+            waiter.grant().complete(now);
           } else {
             s.enqueue(waiter);
           }
@@ -243,9 +165,7 @@ final class MemoryLockStore {
 
   /** Nanoseconds until the current holder's lease runs out; a waiter re-checks then. */
   long nanosUntilHolderExpires(Waiter waiter) {
-    return locked(
-        waiter.request.lockId(),
-        s -> s.holder == null ? Long.MAX_VALUE : s.holder.expiresAt - System.nanoTime());
+    return locked(waiter.request().lockId(), s -> s.nanosUntilHolderExpires(System.nanoTime()));
   }
 
   void expireHolder(String lockId) {
@@ -263,44 +183,23 @@ final class MemoryLockStore {
    */
   @Nullable LeaseGrant cancel(Waiter waiter) {
     return this.<@Nullable LeaseGrant>locked(
-        waiter.request.lockId(),
+        waiter.request().lockId(),
         s -> {
           s.withdraw(waiter);
-          if (waiter.grant.cancel(false)) {
+          if (waiter.grant().cancel(false)) {
             return null;
           }
-          return waiter.grant.join();
+          return waiter.grant().join();
         });
   }
 
   @Nullable LeaseGrant renew(LeaseGrant lease, Duration ttl) {
     return this.<@Nullable LeaseGrant>locked(
-        lease.lockId(),
-        s -> {
-          long now = System.nanoTime();
-          if (!s.heldAt(lease, now)) {
-            return null;
-          }
-          // Held, so there is a holder.
-          Holding current = Objects.requireNonNull(s.holder);
-          long expiresAt = now + ttl.toNanos();
-          s.holder = new Holding(current.request, current.fencingToken, expiresAt);
-          return lease.renewed(ttl, expiresAt);
-        });
+        lease.lockId(), s -> s.renew(lease, ttl, System.nanoTime()));
   }
 
   boolean release(LeaseGrant lease) {
-    return locked(
-        lease.lockId(),
-        s -> {
-          long now = System.nanoTime();
-          if (!s.heldAt(lease, now)) {
-            return false;
-          }
-          s.holder = null;
-          s.handOff(now);
-          return true;
-        });
+    return locked(lease.lockId(), s -> s.release(lease, System.nanoTime()));
   }
 
   /** The held locks, sorted by id. */
@@ -316,18 +215,6 @@ final class MemoryLockStore {
   }
 
   LockStatus status(String lockId) {
-    return locked(
-        lockId,
-        s -> {
-          long now = System.nanoTime();
-          s.expireIfDue(now);
-          Holding h = s.holder;
-          LockStatus.Holder holder =
-              h == null
-                  ? null
-                  : new LockStatus.Holder(
-                      h.request.owner(), h.fencingToken, Duration.ofNanos(h.expiresAt - now));
-          return new LockStatus(lockId, holder, s.waiterCount());
-        });
+    return locked(lockId, s -> s.status(lockId, System.nanoTime()));
   }
 }
