@@ -94,7 +94,7 @@ final class ServerCommand implements Callable<Integer> {
       names = "--max-restart-wait",
       description =
           "Longest a start on --data-dir waits for the leases of the run before to end before it"
-              + " grants any (default: 1h, at most 10000d; 0s grants at once).")
+              + " grants any (default: 1h, at most 365d; 0s grants at once).")
   @Nullable Duration maxRestartWait;
 
   @Option(

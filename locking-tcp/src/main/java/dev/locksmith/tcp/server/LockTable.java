@@ -1,11 +1,8 @@
 package dev.locksmith.tcp.server;
 
 import dev.locksmith.core.spi.OwnerTokens;
-import java.util.ArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The server's leases and waiters. Every method runs on the single core thread, which also runs the
@@ -23,16 +20,15 @@ import org.slf4j.LoggerFactory;
  * <p>Memory: one {@link LockEntry} per held or waited-for lock, a slot in the {@link LockIndex} and
  * one in the {@link ExpiryHeap} of {@link LeaseExpiry}, whose one timer serves every lease.
  *
- * <p>This class answers the requests; the leases are kept by {@link Leases} and the waiters by
- * {@link WaitQueues}.
+ * <p>This class answers the requests; the leases are kept by {@link Leases}, the waiters by {@link
+ * WaitQueues}, and {@link SessionEnds} ends a closed connection's.
  */
 final class LockTable {
-  private static final Logger LOG = LoggerFactory.getLogger(LockTable.class);
-
   private final LockIndex index = new LockIndex();
   private final WaitQueues waits;
   private final Leases leases;
   private final RestartWait restartWait;
+  private final SessionEnds ends;
   private final ServerMetrics metrics;
   private final int maxPerSession;
 
@@ -54,6 +50,7 @@ final class LockTable {
     this.waits = new WaitQueues(index, core, metrics, maxWaitersPerLock);
     this.leases = new Leases(index, waits, fencing, horizon, core, metrics, maxDetached);
     this.restartWait = new RestartWait(index, waits, leases, core, metrics, restartWaitMillis);
+    this.ends = new SessionEnds(waits, leases, metrics);
   }
 
   /** Brings the stored lease horizon down to the leases still held, when that is worth a write. */
@@ -258,72 +255,13 @@ final class LockTable {
     }
   }
 
-  /**
-   * Withdraws a closed connection's waits and lets go of its leases. Its attached leases are
-   * released at once when the client ended the connection, which it then knows of; after a reset or
-   * a close by the server they are detached and stay held until their end, since the client may not
-   * hear of the close until long after (up to its silence bound) and takes them for held until
-   * then. They count against {@code maxDetachedLeases} like any detached lease: beyond it they are
-   * released at once, but the lease horizon still covers them, so a restart waits for them.
-   *
-   * @param closedNanos when the close was seen, the start of the hand-offs it causes
-   * @param endedByClient whether the client ended the connection ({@link Session#endedByClient})
-   */
+  /** Ends a closed connection's waits and leases ({@link SessionEnds#closed}). */
   void sessionClosed(Session session, long closedNanos, boolean endedByClient) {
-    session.closed = true;
-    long now = System.nanoTime();
-    for (Waiter waiter : new ArrayList<>(session.waits.values())) {
-      waits.withdraw(waiter);
-    }
-    int released = 0;
-    int kept = 0;
-    LockEntry entry;
-    while ((entry = session.attached) != null) {
-      if (!endedByClient && leases.detach(entry, session)) {
-        metrics.keptAfterClose.increment();
-        kept++;
-      } else {
-        if (!endedByClient) {
-          leases.releasingUnheard(entry);
-        }
-        leases.dropHolder(entry);
-        metrics.disconnectReleases.increment();
-        released++;
-        leases.passOn(entry, now, closedNanos);
-      }
-    }
-    int detached = 0;
-    for (entry = session.detached; entry != null; ) {
-      LockEntry next = entry.next;
-      entry.prev = null;
-      entry.next = null;
-      entry.holder = null;
-      detached++;
-      entry = next;
-    }
-    session.detached = null;
-    if (released > 0 || kept > 0 || detached > 0) {
-      LOG.debug(
-          "Connection {} closed ({}); released {} lease(s); {} lease(s) and {} detached lease(s) stay"
-              + " until their end",
-          session,
-          endedByClient ? "by the client" : "not by the client",
-          released,
-          kept,
-          detached);
-    }
+    ends.closed(session, closedNanos, endedByClient);
   }
 
-  /**
-   * The client shut down its sending side, and every request it sent before has been answered, but
-   * for waiting ACQUIREs: answers those CANCELLED (a lease granted now could only be released at
-   * once, with the connection) and closes the connection once the replies are sent.
-   */
+  /** Ends a connection whose client shut down its sending side ({@link SessionEnds#inputEnded}). */
   void inputEnded(Session session) {
-    for (Waiter waiter : new ArrayList<>(session.waits.values())) {
-      waits.withdraw(waiter);
-      session.send(waiter.request.id() + " CANCELLED");
-    }
-    session.closeAfterFlush();
+    ends.inputEnded(session);
   }
 }
