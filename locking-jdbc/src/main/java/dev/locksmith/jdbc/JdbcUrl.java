@@ -77,10 +77,31 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
               + database
               + " on the class path ("
               + SqlFailures.reason(e)
-              + ")",
+              + ")"
+              + mariaDbHint(database, driverUrl, url.redacted()),
           e);
     }
     return new JdbcUrl(driverUrl, dialect, settings, poolSize);
+  }
+
+  /**
+   * For a {@code jdbc:mysql:} URL with only MariaDB's driver on the class path (as in the command
+   * line's jar): how to write the URL for it, which serves MySQL too; else nothing.
+   */
+  private static String mariaDbHint(String database, String driverUrl, String redacted) {
+    String mysql = "jdbc:mysql:";
+    String mariaDb = "jdbc:mariadb:";
+    if (!database.equals("mysql") || !driverUrl.startsWith(mysql)) {
+      return "";
+    }
+    try {
+      DriverManager.getDriver(mariaDb + driverUrl.substring(mysql.length()));
+    } catch (SQLException e) {
+      return "";
+    }
+    return "; the MariaDB driver on the class path also serves MySQL: write the URL as "
+        + mariaDb
+        + redacted.substring(Math.min(mysql.length(), redacted.length()));
   }
 
   /** The URL without the provider's parameters, the driver's kept as written. */

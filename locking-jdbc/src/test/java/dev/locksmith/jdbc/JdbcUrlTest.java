@@ -68,7 +68,11 @@ class JdbcUrlTest {
   @Test
   void aMissingDriverIsNamedAtCreation() {
     // The MariaDB driver is on the test class path; it does not take jdbc:mysql: by default.
-    assertError("jdbc:mysql://127.0.0.1/x", "no JDBC driver for mysql");
+    assertError(
+        "jdbc:mysql://127.0.0.1/x?timeout=5s&user=root",
+        "no JDBC driver for mysql",
+        "the MariaDB driver on the class path also serves MySQL:"
+            + " write the URL as jdbc:mariadb://127.0.0.1/x?timeout=5s&user=root");
   }
 
   @Test
