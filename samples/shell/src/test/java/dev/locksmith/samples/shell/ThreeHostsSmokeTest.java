@@ -3,6 +3,7 @@ package dev.locksmith.samples.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.testkit.ChildJvm;
 import dev.locksmith.testkit.LoopbackPorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,19 +40,15 @@ class ThreeHostsSmokeTest {
   @Test
   void threeHostsShareTheLockServerWithoutOverlap(@TempDir Path dir) throws Exception {
     int port = LoopbackPorts.free();
-    Process server =
-        new ProcessBuilder(
-                List.of("java", "-jar", jar.toString(), "server", "--port", Integer.toString(port)))
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("server.log").toFile())
-            .start();
-    try {
-      awaitListening(dir.resolve("server.log"), port);
+    try (ChildJvm server =
+        ChildJvm.builder("dev.locksmith.cli.Main")
+            .classPath(jar.toString())
+            .args("server", "--port", Integer.toString(port))
+            .output(dir.resolve("server.log"))
+            .start()) {
+      awaitListening(server.log(), port);
       String output = runScript("tcp://127.0.0.1:" + port, dir.resolve("out"));
       assertThat(output).contains("6 runs, no overlaps, tokens increasing");
-    } finally {
-      server.destroy();
-      server.waitFor(10, TimeUnit.SECONDS);
     }
   }
 
