@@ -50,11 +50,11 @@ final class AcquisitionSlowPath {
       }
       String stamp = CounterFile.newStamp();
       long token =
-          FencingCounter.replace(
+          CounterReplacement.replace(
               directory,
               files,
               lockId,
-              FencingCounter.Goal.OWN,
+              CounterReplacement.Goal.OWN,
               // With no counter file at the start, link a new one before trying to take one.
               attempt > 0
                   ? files.taken(OwnerTokens.newToken())
@@ -70,7 +70,7 @@ final class AcquisitionSlowPath {
       if (!readBack.holds(files, request, token)) {
         return LockFileReadBack.lost(files, lockId);
       }
-      if (FencingCounter.holdsPublished(files, lockId, stamp)) {
+      if (CounterReplacement.holdsPublished(files, lockId, stamp)) {
         return Optional.of(request.granted(token, startNanos));
       }
     }

@@ -211,11 +211,11 @@ public final class FileLockMaintenance {
       }
       LockDirectory restoring =
           new LockDirectory(FileLockSettings.forMaintenance(directory, permissions));
-      FencingCounter.replace(
+      CounterReplacement.replace(
           restoring,
           files,
           lockId,
-          FencingCounter.Goal.RESTORE,
+          CounterReplacement.Goal.RESTORE,
           null,
           List.of(taken),
           value -> value,

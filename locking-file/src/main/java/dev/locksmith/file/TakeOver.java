@@ -102,11 +102,11 @@ final class TakeOver {
         // The stale holder may have died replacing the counter in its slow path.
         leftBehind.add(files.takenBy(stale.ownerToken()));
       }
-      FencingCounter.replace(
+      CounterReplacement.replace(
           directory,
           files,
           lockId,
-          FencingCounter.Goal.RAISE,
+          CounterReplacement.Goal.RAISE,
           files.taken(seen.identity(), generation),
           leftBehind,
           value -> Math.max(value, staleToken),

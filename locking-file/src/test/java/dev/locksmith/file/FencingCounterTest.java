@@ -53,11 +53,11 @@ class FencingCounterTest {
         return;
       }
     }
-    FencingCounter.replace(
+    CounterReplacement.replace(
         directory,
         files,
         ID,
-        FencingCounter.Goal.OWN,
+        CounterReplacement.Goal.OWN,
         files.taken("test"),
         List.of(),
         current -> token,
