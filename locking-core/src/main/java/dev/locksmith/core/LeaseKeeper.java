@@ -315,6 +315,7 @@ final class LeaseKeeper implements AutoCloseable {
     sweepLock.lock();
     try {
       closed = true;
+      lanes.stop();
       threads.stop();
       sweeping = null;
     } finally {

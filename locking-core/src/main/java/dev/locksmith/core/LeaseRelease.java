@@ -114,20 +114,33 @@ final class LeaseRelease {
     boolean skip = calls.skipRelease();
     boolean here = skip || calls.endsAtOnce(holdLeft);
     this.heldNanos = held;
-    boolean first;
-    // Waits for a loss being told on another thread (unlessStarted), so its event comes first.
-    beginning.lock();
+    // A release on this thread counts as pending from before its flag is set, which the keeper's
+    // sweep may see and stop watching the lease on (a locked call then no longer counts as
+    // running), until it is told: closing the engine waits for it before it closes the providers.
+    LeaseKeeper keeping = here ? lease.keeper() : null;
+    if (keeping != null) {
+      keeping.pendingReleases().started();
+    }
     try {
-      first = setFlag(here ? RELEASED : RELEASED | SENT);
+      boolean first;
+      // Waits for a loss being told on another thread (unlessStarted), so its event comes first.
+      beginning.lock();
+      try {
+        first = setFlag(here ? RELEASED : RELEASED | SENT);
+      } finally {
+        beginning.unlock();
+      }
+      if (!first) {
+        return;
+      }
+      if (here) {
+        releaseHere(skip, holdLeft);
+        return;
+      }
     } finally {
-      beginning.unlock();
-    }
-    if (!first) {
-      return;
-    }
-    if (here) {
-      releaseHere(skip, holdLeft);
-      return;
+      if (keeping != null) {
+        keeping.pendingReleases().ended();
+      }
     }
     CompletionStage<Boolean> stage;
     providerCalls.lock();

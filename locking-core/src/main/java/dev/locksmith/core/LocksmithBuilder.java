@@ -178,7 +178,9 @@ public final class LocksmithBuilder {
    * it down. The leases due together on one provider are renewed in one batch ({@code
    * LockProvider.renewAll}), with at most one batch in flight per provider, each batch one task.
    * Default: a pool of at most 8 daemon threads of the engine's own. The lease deadlines are
-   * watched by the engine's sweeper whatever this executor does.
+   * watched by the engine's sweeper whatever this executor does. A batch the executor refuses
+   * (throws for) is offered again at every tick, and logged at ERROR once until it takes one again;
+   * a batch it runs after {@link Locksmith#close()} calls no provider.
    *
    * @param executor the executor for renewals
    * @return this builder

@@ -31,6 +31,8 @@ final class RenewalLanes {
   private final @Nullable ThreadPoolExecutor ownPool;
   private final int maxThreads;
   private final ConcurrentHashMap<ProviderCircuit, Lane> lanes = new ConcurrentHashMap<>();
+  // Set when the engine closes: a batch the application's executor runs afterwards calls nothing.
+  private volatile boolean stopped;
 
   /**
    * @param executor runs the batches
@@ -74,6 +76,14 @@ final class RenewalLanes {
     }
   }
 
+  /**
+   * The engine is closing: batches that start from now on (an application's executor may still run
+   * one it was given) end at once, calling no provider.
+   */
+  void stop() {
+    stopped = true;
+  }
+
   /** The leases of one provider waiting for their batch. */
   private final class Lane implements Runnable {
     private final ProviderCircuit circuit;
@@ -81,6 +91,8 @@ final class RenewalLanes {
     // Only the sweeper thread touches it.
     private final List<ActiveLease> early = new ArrayList<>();
     private final AtomicBoolean inFlight = new AtomicBoolean();
+    // Whether the executor's last refusal was logged: logged once until it takes a batch again.
+    private volatile boolean refusalLogged;
 
     Lane(ProviderCircuit circuit) {
       this.circuit = circuit;
@@ -101,17 +113,26 @@ final class RenewalLanes {
     }
 
     private void start() {
-      if (!queued.isEmpty() && inFlight.compareAndSet(false, true)) {
+      if (!stopped && !queued.isEmpty() && inFlight.compareAndSet(false, true)) {
         try {
           executor.execute(this);
-        } catch (RejectedExecutionException closing) {
-          // The engine is closing; its leases are left to expire.
-          inFlight.set(false);
+          refusalLogged = false;
         } catch (RuntimeException e) {
-          // A renewal executor of the application's that failed: tried again at the next tick.
           inFlight.set(false);
-          LOG.error(
-              "The renewal executor did not take a renewal; trying again at the next tick", e);
+          if (ownPool != null && e instanceof RejectedExecutionException) {
+            return; // the engine's own pool refuses only once it is closing
+          }
+          // An application's executor that refused (saturated, or shut down before the engine):
+          // tried again at every tick, logged once until it takes a batch again.
+          if (!refusalLogged) {
+            refusalLogged = true;
+            LOG.error(
+                "The renewal executor did not take the renewals of {}; they are offered again at"
+                    + " every tick, and leases not renewed by their deadline are lost (logged once"
+                    + " until it takes them)",
+                circuit.description(),
+                e);
+          }
         }
       }
     }
@@ -119,6 +140,9 @@ final class RenewalLanes {
     @Override
     public void run() {
       try {
+        if (stopped) {
+          return;
+        }
         List<ActiveLease> batch = new ArrayList<>();
         for (ActiveLease lease = queued.poll(); lease != null; lease = queued.poll()) {
           batch.add(lease);
@@ -155,7 +179,7 @@ final class RenewalLanes {
         for (int i = 0; i < locked.size(); i++) {
           try {
             locked.get(i).renewAlone(requests.get(i));
-          } catch (Error e) {
+          } catch (RuntimeException | Error e) {
             // Its lease's renewal is ended (renewAlone's finally); the others still need theirs.
             LOG.error("Renewing lock '{}' failed", locked.get(i).lockId(), e);
           }
@@ -170,22 +194,37 @@ final class RenewalLanes {
                 locked.get(0).lockId(),
                 ProviderCircuit.RENEWED);
       } catch (RuntimeException e) {
-        for (int i = 0; i < locked.size(); i++) {
-          locked.get(i).endRenewal(requests.get(i), null, e);
-        }
+        endEach(locked, requests, null, e);
         return;
       } catch (Error e) {
         // Not rethrown: it would leave every lease of the batch locked for provider calls, never
         // renewed again and its release hanging; each is ended as by any failed renewal.
         LOG.error("Renewing {} leases on {} failed", locked.size(), circuit.description(), e);
-        LockProviderException failure = new LockProviderException("renewAll failed: " + e, e);
-        for (int i = 0; i < locked.size(); i++) {
-          locked.get(i).endRenewal(requests.get(i), null, failure);
-        }
+        endEach(locked, requests, null, new LockProviderException("renewAll failed: " + e, e));
         return;
       }
+      endEach(locked, requests, answers, null);
+    }
+
+    /**
+     * Ends the renewal of every lease of a batch with its answer, or with the batch's failure. One
+     * lease's failure (a listener's {@link Error} as its loss is told, say) is logged and does not
+     * keep the others' provider-call locks, which would hang their releases and stop their
+     * renewals.
+     */
+    private void endEach(
+        List<ActiveLease> locked,
+        List<RenewalRequest> requests,
+        @Nullable List<Optional<LeaseGrant>> answers,
+        @Nullable RuntimeException failure) {
       for (int i = 0; i < locked.size(); i++) {
-        locked.get(i).endRenewal(requests.get(i), answers.get(i), null);
+        try {
+          locked
+              .get(i)
+              .endRenewal(requests.get(i), answers == null ? null : answers.get(i), failure);
+        } catch (RuntimeException | Error e) {
+          LOG.error("Renewing lock '{}' failed", locked.get(i).lockId(), e);
+        }
       }
     }
   }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -214,5 +215,52 @@ class LeaseTimingTest extends VirtualTimeFixture {
     } finally {
       executor.shutdownNow();
     }
+  }
+
+  @Test
+  void aRenewalExecutorThatRefusesRenewalsIsLoggedOnceNotEveryTick() {
+    // The rejection was taken for the engine closing: renewals stopped with nothing logged, and
+    // every lease was lost at its deadline with a reason that blamed the provider.
+    try (ConsoleLog log = new ConsoleLog();
+        Locksmith engine =
+            Locksmith.builder()
+                .defaultProvider(provider)
+                .ticker(ticker)
+                .renewalExecutor(
+                    task -> {
+                      throw new RejectedExecutionException("queue full");
+                    })
+                .build()) {
+      Lease lease = engine.acquire(lock("refused", "3s"));
+      ticker.advance(Duration.ofMillis(1100));
+      await().atMost(Duration.ofSeconds(5)).until(() -> timesLogged(log, "queue full") > 0);
+      // Offered again at every sweep, 100 times a second, and logged only the first time.
+      await()
+          .during(Duration.ofMillis(300))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> timesLogged(log, "queue full") == 1);
+      lease.close();
+    }
+  }
+
+  private static long timesLogged(ConsoleLog log, String text) {
+    return log.lines().stream().filter(line -> line.contains(text)).count();
+  }
+
+  @Test
+  void aRenewalLeftOnTheGivenExecutorWhenTheEngineClosesNeverReachesTheProvider() {
+    List<Runnable> tasks = new CopyOnWriteArrayList<>();
+    Locksmith engine =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .ticker(ticker)
+            .renewalExecutor(tasks::add)
+            .build();
+    engine.acquire(lock("left", "3s"));
+    ticker.advance(Duration.ofMillis(1100));
+    await().atMost(Duration.ofSeconds(5)).until(() -> !tasks.isEmpty());
+    engine.close();
+    tasks.forEach(Runnable::run); // the application's executor runs it after all
+    assertThat(provider.calls).as("no provider call after close()").doesNotContain("renew");
   }
 }

@@ -180,4 +180,23 @@ class LifecycleTest {
     closing.get(5, TimeUnit.SECONDS);
     assertThat(gated.released).as("released before close() returned").isTrue();
   }
+
+  @Test
+  void closeWaitsForTheReleaseOfAnApplicationsLeaseGoingOutOnItsThread() throws Exception {
+    // The in-memory provider answers a release on the thread that closes the lease; the engine's
+    // close returned meanwhile, and its owner closed the provider under the release.
+    CountDownLatch releasing = new CountDownLatch(1);
+    CountDownLatch letRelease = new CountDownLatch(1);
+    GatedReleaseProvider gated = new GatedReleaseProvider(provider, releasing, letRelease);
+    Locksmith locksmith = engine(gated, Duration.ofSeconds(20));
+    Lease lease = locksmith.acquire(LockOptions.named("held-by-the-application"));
+    Future<?> closingLease = pool.submit(lease::close);
+    assertThat(releasing.await(5, TimeUnit.SECONDS)).isTrue();
+    Future<?> closing = pool.submit(locksmith::close);
+    assertStillClosing(closing);
+    letRelease.countDown();
+    closingLease.get(5, TimeUnit.SECONDS);
+    closing.get(5, TimeUnit.SECONDS);
+    assertThat(gated.released).as("released before close() returned").isTrue();
+  }
 }

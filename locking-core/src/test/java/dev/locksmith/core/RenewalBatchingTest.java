@@ -142,6 +142,40 @@ class RenewalBatchingTest {
     }
   }
 
+  @Test
+  void anErrorThrownByAListenerAsABatchIsAnsweredLeavesNoLeaseStuck() throws Exception {
+    VirtualTicker ticker = new VirtualTicker();
+    ScriptedProvider provider = new ScriptedProvider(ticker);
+    provider.renewAnswers.add(false); // the first lease of the batch is gone: told as lost
+    LockListener failing =
+        LockListener.onLost(
+            (event, reason) -> {
+              throw new AssertionError("a listener's bug");
+            });
+    try (Locksmith locksmith =
+        Locksmith.builder().defaultProvider(provider).ticker(ticker).listener(failing).build()) {
+      Lease first = locksmith.acquire(LockOptions.named("first").withTtl(Duration.ofSeconds(3)));
+      Lease second = locksmith.acquire(LockOptions.named("second").withTtl(Duration.ofSeconds(3)));
+      ticker.advance(Duration.ofMillis(1100)); // both due in one sweep: one batch
+      await().atMost(Duration.ofSeconds(10)).until(() -> !first.isValid() || !second.isValid());
+      Lease kept = first.isValid() ? first : second;
+      // The listener's error left the batch before the other lease's renewal was ended: that
+      // lease was never renewed again and lost at its first deadline, 3 s after its grant...
+      await().atMost(Duration.ofSeconds(10)).until(() -> kept.timeLeft().toMillis() > 2000);
+      ticker.advance(Duration.ofMillis(2400));
+      assertThat(kept.isValid()).as("renewed past its first deadline").isTrue();
+      // ...and it kept its provider-call lock, held by a thread that had moved on, so closing it
+      // hung.
+      CompletableFuture<Void> closed =
+          CompletableFuture.runAsync(
+              () -> {
+                first.close();
+                second.close();
+              });
+      closed.get(10, TimeUnit.SECONDS);
+    }
+  }
+
   /** The first batch renewal throws an {@link Error}; everything else goes through. */
   static final class ThrowsOnce extends ForwardingProvider {
     final CountDownLatch thrown = new CountDownLatch(1);
