@@ -165,37 +165,45 @@ class LifecycleTest {
   void closeWaitsForTheReleaseOfAnEndedCallBeforeItReturns() throws Exception {
     // An engine's owner closes the providers once close() returns (a DI container destroys the
     // provider beans after the engine); a release still going out must keep close() waiting.
-    CountDownLatch releasing = new CountDownLatch(1);
-    CountDownLatch letRelease = new CountDownLatch(1);
-    GatedReleaseProvider gated = new GatedReleaseProvider(provider, releasing, letRelease);
-    Locksmith locksmith = engine(gated, Duration.ofSeconds(20));
-    Job job = new Job();
-    Future<?> running = started(locksmith, job);
-    job.finish.countDown();
-    assertThat(releasing.await(5, TimeUnit.SECONDS)).isTrue();
-    Future<?> closing = pool.submit(locksmith::close);
-    assertStillClosing(closing);
-    letRelease.countDown();
-    running.get(5, TimeUnit.SECONDS);
-    closing.get(5, TimeUnit.SECONDS);
-    assertThat(gated.released).as("released before close() returned").isTrue();
+    assertCloseWaitsForTheRelease(
+        locksmith -> {
+          Job job = new Job();
+          Future<?> running = started(locksmith, job);
+          job.finish.countDown();
+          return running;
+        });
   }
 
   @Test
   void closeWaitsForTheReleaseOfAnApplicationsLeaseGoingOutOnItsThread() throws Exception {
     // The in-memory provider answers a release on the thread that closes the lease; the engine's
     // close returned meanwhile, and its owner closed the provider under the release.
+    assertCloseWaitsForTheRelease(
+        locksmith ->
+            pool.submit(locksmith.acquire(LockOptions.named("by-the-application"))::close));
+  }
+
+  /** What ends a lease while the test waits, on another thread. */
+  @FunctionalInterface
+  private interface Ending {
+    Future<?> start(Locksmith locksmith) throws InterruptedException;
+  }
+
+  /**
+   * Ends a lease, then closes the engine while the lease's release is held up on the provider:
+   * close() returns only after the release went out.
+   */
+  private void assertCloseWaitsForTheRelease(Ending ending) throws Exception {
     CountDownLatch releasing = new CountDownLatch(1);
     CountDownLatch letRelease = new CountDownLatch(1);
     GatedReleaseProvider gated = new GatedReleaseProvider(provider, releasing, letRelease);
     Locksmith locksmith = engine(gated, Duration.ofSeconds(20));
-    Lease lease = locksmith.acquire(LockOptions.named("held-by-the-application"));
-    Future<?> closingLease = pool.submit(lease::close);
+    Future<?> ended = ending.start(locksmith);
     assertThat(releasing.await(5, TimeUnit.SECONDS)).isTrue();
     Future<?> closing = pool.submit(locksmith::close);
     assertStillClosing(closing);
     letRelease.countDown();
-    closingLease.get(5, TimeUnit.SECONDS);
+    ended.get(5, TimeUnit.SECONDS);
     closing.get(5, TimeUnit.SECONDS);
     assertThat(gated.released).as("released before close() returned").isTrue();
   }
