@@ -18,20 +18,25 @@ import org.slf4j.LoggerFactory;
  * the crash, and take them for held until their deadlines, which never pass the server's ends.
  *
  * <p>The stored horizon is wall-clock milliseconds since the epoch. It is raised before a grant or
- * an extension whose end would pass it, to that end plus {@link #SPAN_MILLIS}, so that a busy
- * server writes it (with fsync) about once per span; it is lowered to the latest end of the leases
- * still held (plus a span) at most once per {@link #LOWER_EVERY_MILLIS}, when that would shorten a
- * restart's wait by more than that, and when the server stops; the same periodic check raises it
- * when the leases held end after it (the wall clock stepped forward). Without a data directory
- * nothing is kept and a start does not wait.
+ * an extension whose end would pass it, to that end plus a span: {@link #SPAN_MILLIS}, so that a
+ * busy server writes it (with fsync) about once per span, doubled at each raise that follows the
+ * last within half a span, so that leases that end ever later faster than the clock runs (a client
+ * asking a longer ttl with each request) cost a write per doubling, not one per request on the core
+ * thread; it is lowered to the latest end of the leases still held (plus a span) at most once per
+ * {@link #LOWER_EVERY_MILLIS}, when that would shorten a restart's wait by more than that, and when
+ * the server stops; the same periodic check raises it when the leases held end after it (the wall
+ * clock stepped forward). Without a data directory nothing is kept and a start does not wait.
  *
  * <p>Not thread-safe: the server's core thread alone uses it (and the starting thread before).
  */
 final class LeaseHorizon {
   static final String FILE_NAME = "leases.horizon";
 
-  /** How far past the end that needs it each write of the horizon reaches. */
+  /** How far past the end that needs it a write of the horizon reaches, at least. */
   static final long SPAN_MILLIS = 1_000;
+
+  // The longest span: the longest ttl the protocol takes.
+  private static final long MAX_SPAN_MILLIS = 1_000_000_000_000L;
 
   /** How often the horizon is brought down to the leases still held, at most. */
   static final long LOWER_EVERY_MILLIS = 5_000;
@@ -52,6 +57,9 @@ final class LeaseHorizon {
   private final long inherited;
   private long stored;
   private boolean closed;
+  // The span of the last raise, and when it was made: raises in quick succession double it.
+  private long span = SPAN_MILLIS;
+  private long lastRaise = Long.MIN_VALUE;
 
   private LeaseHorizon(@Nullable Path file, LongSupplier clock, long inherited) {
     this.file = file;
@@ -108,17 +116,22 @@ final class LeaseHorizon {
     if (file == null) {
       return;
     }
-    long end = clock.getAsLong() + ttlMillis;
+    long now = clock.getAsLong();
+    long end = now + ttlMillis;
     if (end <= stored) {
       return;
     }
-    long horizon = end + SPAN_MILLIS;
+    boolean soon = lastRaise != Long.MIN_VALUE && now - lastRaise < SPAN_MILLIS / 2;
+    long nextSpan = soon ? Math.min(span * 2, MAX_SPAN_MILLIS) : SPAN_MILLIS;
+    long horizon = end + nextSpan;
     try {
       StoredNumber.write(file, horizon);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot persist lease horizon " + horizon + " to " + file, e);
     }
     stored = horizon;
+    span = nextSpan;
+    lastRaise = now;
   }
 
   /**
@@ -183,6 +196,7 @@ final class LeaseHorizon {
     try {
       StoredNumber.write(file, lowered);
       stored = lowered;
+      lastRaise = Long.MIN_VALUE; // the leases end earlier than it reached: back to one span
     } catch (IOException e) {
       LOG.warn("Cannot lower the lease horizon to {}: {}", lowered, e.toString());
     }

@@ -260,6 +260,11 @@ final class LockTable {
     ends.closed(session, closedNanos, endedByClient);
   }
 
+  /** Answers a connection's waits CANCELLED as it ends ({@link SessionEnds#cancelWaits}). */
+  void cancelWaits(Session session) {
+    ends.cancelWaits(session);
+  }
+
   /** Ends a connection whose client shut down its sending side ({@link SessionEnds#inputEnded}). */
   void inputEnded(Session session) {
     ends.inputEnded(session);

@@ -225,7 +225,13 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     if (request instanceof Request.Quit) {
       current.closing = true;
       current.endedByClient = true;
-      toCore.enqueue(current, () -> current.sendAndClose(request.id() + " BYE"), null);
+      toCore.enqueue(
+          current,
+          () -> {
+            server.table().cancelWaits(current);
+            current.sendAndClose(request.id() + " BYE");
+          },
+          null);
       return;
     }
     if (request instanceof Request.Auth auth) {
@@ -260,6 +266,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
           current,
           () -> {
             current.send(reply);
+            server.table().cancelWaits(current);
             current.sendAndClose("* BYE too-many-errors");
           },
           null);
@@ -296,6 +303,7 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
   /** Says why and closes at once, without waiting for replies still being worked on. */
   private void closeNow(ChannelHandlerContext ctx, Session current, String line) {
     current.closing = true;
+    current.closedByServer = true;
     discardBacklog();
     CloseAfterWrite.close(ctx.writeAndFlush(ByteBufUtil.writeUtf8(ctx.alloc(), line + "\n")));
   }

@@ -51,6 +51,13 @@ final class Session {
   /** Set when the connection closed; core thread only. */
   boolean closed;
 
+  /**
+   * Set on the event loop once the server closes the connection at once (idle, line timeout), its
+   * {@code BYE} written: no grant is made to its waits from then on (they are dropped); read on the
+   * core thread.
+   */
+  volatile boolean closedByServer;
+
   /** The head of the last compact owner token seen, shared by its leases; core thread only. */
   @Nullable String lastTokenHead;
 
@@ -111,7 +118,7 @@ final class Session {
 
   /** Whether a grant could still reach this connection. */
   boolean live() {
-    return !closed && channel.isActive();
+    return !closed && !closedByServer && channel.isActive();
   }
 
   /**

@@ -83,10 +83,19 @@ final class SessionEnds {
    * once, with the connection) and closes the connection once the replies are sent.
    */
   void inputEnded(Session session) {
+    cancelWaits(session);
+    session.closeAfterFlush();
+  }
+
+  /**
+   * The connection is about to end (QUIT, the end of its input, too many bad lines): answers its
+   * waiting ACQUIREs CANCELLED and withdraws them, so that no lock is granted to it on its way out
+   * (a lease that would be released again at its close, a fencing token later).
+   */
+  void cancelWaits(Session session) {
     for (Waiter waiter : new ArrayList<>(session.waits.values())) {
       waits.withdraw(waiter);
       session.send(waiter.request.id() + " CANCELLED");
     }
-    session.closeAfterFlush();
   }
 }

@@ -175,4 +175,62 @@ class ConnectionEndTest {
         .as("granted at the end of the closed connection's lease, not before")
         .isGreaterThanOrEqualTo(Duration.ofMillis(TTL_MILLIS));
   }
+
+  /**
+   * A QUIT answers the connection's waiting ACQUIREs CANCELLED before its BYE, so that the lock
+   * goes to the next waiter: it went to the quitting connection, after its BYE, and came free again
+   * only when that connection closed, a fencing token later. The core thread is held while the QUIT
+   * and then the holder's RELEASE are read on the second event loop (the holder's and the quitter's
+   * connections are the first and third, spread over two loops), so the core answers them in that
+   * order, one after the other.
+   */
+  @Test
+  void aQuitAnswersItsWaitsCancelledAndTheLockGoesToTheNextWaiter() throws Exception {
+    try (LockServer twoLoops = RunningServer.start(b -> b.workerThreads(2));
+        LineClient holder = new LineClient(twoLoops.port());
+        LineClient next = new LineClient(twoLoops.port());
+        LineClient quitter = new LineClient(twoLoops.port())) {
+      ServerMetrics metrics = twoLoops.runtime().metrics();
+      assertThat(holder.call("a ACQUIRE quit 30000 0 tok-holder")).startsWith("a OK");
+      quitter.sendQueued("w ACQUIRE quit 30000 30000 tok-quitter", holder, 1);
+      next.sendQueued("n ACQUIRE quit 30000 30000 tok-next", holder, 2);
+
+      CountDownLatch coreBusy = new CountDownLatch(1);
+      CountDownLatch freeCore = new CountDownLatch(1);
+      assertThat(
+              twoLoops
+                  .runtime()
+                  .onCore(
+                      () -> {
+                        coreBusy.countDown();
+                        try {
+                          freeCore.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                          Thread.currentThread().interrupt();
+                        }
+                      }))
+          .isTrue();
+      try {
+        assertThat(coreBusy.await(5, TimeUnit.SECONDS)).as("core thread held").isTrue();
+        long requests = metrics.requests.sum();
+        quitter.send("q QUIT");
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .alias("the QUIT read on the second loop")
+            .until(() -> metrics.requests.sum() == requests + 1);
+        holder.send("r RELEASE quit tok-holder");
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .alias("the RELEASE read on the second loop")
+            .until(() -> metrics.requests.sum() == requests + 2);
+      } finally {
+        freeCore.countDown();
+      }
+      assertThat(holder.read()).isEqualTo("r OK");
+      assertThat(quitter.read()).isEqualTo("w CANCELLED");
+      assertThat(quitter.read()).isEqualTo("q BYE");
+      assertThat(quitter.read()).as("nothing after BYE").isNull();
+      assertThat(next.read()).startsWith("n OK tok-next");
+    }
+  }
 }

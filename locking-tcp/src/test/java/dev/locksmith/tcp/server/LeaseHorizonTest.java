@@ -37,6 +37,30 @@ class LeaseHorizonTest {
   }
 
   @Test
+  void leasesEndingEverLaterCostAWritePerDoublingNotOnePerRequest() throws Exception {
+    // A client asking a ttl 2 s longer with each request, pipelined: every request wrote (and
+    // fsynced) the horizon on the core thread, stalling every other connection.
+    LeaseHorizon horizon = LeaseHorizon.open(dir, clock::get);
+    int writes = 0;
+    for (int i = 0; i < 50; i++) {
+      long before = horizon.stored();
+      horizon.cover(10_000 + 2_000L * i);
+      if (horizon.stored() != before) {
+        writes++;
+      }
+      clock.incrementAndGet();
+    }
+    assertThat(writes).as("writes for 50 requests").isLessThanOrEqualTo(8);
+    assertThat(stored()).as("still covers the last lease").isGreaterThan(1_000_049 + 108_000);
+    // Raises a second apart, as a busy server's with one ttl, keep the span at a second.
+    clock.addAndGet(200_000);
+    horizon.cover(10_000);
+    clock.addAndGet(LeaseHorizon.SPAN_MILLIS + 1);
+    horizon.cover(10_000);
+    assertThat(stored()).isEqualTo(clock.get() + 10_000 + LeaseHorizon.SPAN_MILLIS);
+  }
+
+  @Test
   void aRestartWaitsUntilTheStoredHorizon() throws Exception {
     LeaseHorizon.open(dir, clock::get).cover(60_000);
     clock.addAndGet(20_000);
