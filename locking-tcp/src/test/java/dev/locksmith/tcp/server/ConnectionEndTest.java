@@ -114,44 +114,59 @@ class ConnectionEndTest {
       dead.sendQueued("d ACQUIRE skip 30000 30000 tok-dead", holder, 1);
       live.sendQueued("w ACQUIRE skip 30000 30000 tok-live", holder, 2);
 
-      CountDownLatch coreBusy = new CountDownLatch(1);
-      CountDownLatch freeCore = new CountDownLatch(1);
-      assertThat(
-              twoLoops
-                  .runtime()
-                  .onCore(
-                      () -> {
-                        coreBusy.countDown();
-                        try {
-                          freeCore.await(10, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                          Thread.currentThread().interrupt();
-                        }
-                      }))
-          .isTrue();
-      try {
-        assertThat(coreBusy.await(5, TimeUnit.SECONDS)).as("core thread held").isTrue();
-        long requests = metrics.requests.sum();
-        holder.send("r RELEASE skip tok-holder");
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .alias("the RELEASE read on the holder's loop, not the core's")
-            .until(() -> metrics.requests.sum() == requests + 1);
-        long connections = metrics.authenticated.get();
-        dead.reset();
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .alias("the reset seen on the dead waiter's loop, not the core's")
-            .until(() -> metrics.authenticated.get() == connections - 1);
-      } finally {
-        freeCore.countDown();
-      }
+      whileCoreHeld(
+          twoLoops,
+          () -> {
+            long requests = metrics.requests.sum();
+            holder.send("r RELEASE skip tok-holder");
+            await()
+                .atMost(Duration.ofSeconds(5))
+                .alias("the RELEASE read on the holder's loop, not the core's")
+                .until(() -> metrics.requests.sum() == requests + 1);
+            long connections = metrics.authenticated.get();
+            dead.reset();
+            await()
+                .atMost(Duration.ofSeconds(5))
+                .alias("the reset seen on the dead waiter's loop, not the core's")
+                .until(() -> metrics.authenticated.get() == connections - 1);
+          });
 
       assertThat(holder.read()).isEqualTo("r OK");
       assertThat(live.readTimeout(TTL_MILLIS).read())
           .as("the live waiter granted at once, not at the end of a lease given to the dead one")
           .startsWith("w OK tok-live ");
       assertThat(holder.status("skip")).startsWith("s HELD ").endsWith(" 0 -");
+    }
+  }
+
+  /** What the test does on the other event loops while the core thread is held. */
+  @FunctionalInterface
+  private interface WhileHeld {
+    void run() throws Exception;
+  }
+
+  /** Holds the server's core thread while {@code action} runs, then lets it go. */
+  private static void whileCoreHeld(LockServer server, WhileHeld action) throws Exception {
+    CountDownLatch coreBusy = new CountDownLatch(1);
+    CountDownLatch freeCore = new CountDownLatch(1);
+    assertThat(
+            server
+                .runtime()
+                .onCore(
+                    () -> {
+                      coreBusy.countDown();
+                      try {
+                        freeCore.await(10, TimeUnit.SECONDS);
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    }))
+        .isTrue();
+    try {
+      assertThat(coreBusy.await(5, TimeUnit.SECONDS)).as("core thread held").isTrue();
+      action.run();
+    } finally {
+      freeCore.countDown();
     }
   }
 
@@ -195,37 +210,21 @@ class ConnectionEndTest {
       quitter.sendQueued("w ACQUIRE quit 30000 30000 tok-quitter", holder, 1);
       next.sendQueued("n ACQUIRE quit 30000 30000 tok-next", holder, 2);
 
-      CountDownLatch coreBusy = new CountDownLatch(1);
-      CountDownLatch freeCore = new CountDownLatch(1);
-      assertThat(
-              twoLoops
-                  .runtime()
-                  .onCore(
-                      () -> {
-                        coreBusy.countDown();
-                        try {
-                          freeCore.await(10, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                          Thread.currentThread().interrupt();
-                        }
-                      }))
-          .isTrue();
-      try {
-        assertThat(coreBusy.await(5, TimeUnit.SECONDS)).as("core thread held").isTrue();
-        long requests = metrics.requests.sum();
-        quitter.send("q QUIT");
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .alias("the QUIT read on the second loop")
-            .until(() -> metrics.requests.sum() == requests + 1);
-        holder.send("r RELEASE quit tok-holder");
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .alias("the RELEASE read on the second loop")
-            .until(() -> metrics.requests.sum() == requests + 2);
-      } finally {
-        freeCore.countDown();
-      }
+      whileCoreHeld(
+          twoLoops,
+          () -> {
+            long requests = metrics.requests.sum();
+            quitter.send("q QUIT");
+            await()
+                .atMost(Duration.ofSeconds(5))
+                .alias("the QUIT read on the second loop")
+                .until(() -> metrics.requests.sum() == requests + 1);
+            holder.send("r RELEASE quit tok-holder");
+            await()
+                .atMost(Duration.ofSeconds(5))
+                .alias("the RELEASE read on the second loop")
+                .until(() -> metrics.requests.sum() == requests + 2);
+          });
       assertThat(holder.read()).isEqualTo("r OK");
       assertThat(quitter.read()).isEqualTo("w CANCELLED");
       assertThat(quitter.read()).isEqualTo("q BYE");
