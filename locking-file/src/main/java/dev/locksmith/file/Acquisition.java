@@ -94,13 +94,19 @@ final class Acquisition {
   }
 
   /**
-   * Removes the lock file this caller created and did not finish writing, never granted. Nobody
-   * else may touch it yet, unless the write stalled past the garbled grace (A3 broken): then others
-   * may have taken the empty file over and a new holder created the file at the name, which is put
-   * back, as a take-over does.
+   * Removes the lock file this caller created and did not finish writing, never granted: the file
+   * of {@code createdKey} where the file system has keys ({@link #removeCreated}). Without keys
+   * nobody else may touch it yet, unless the write stalled past the garbled grace (A3 broken): then
+   * others may have taken the empty file over and a new holder created the file at the name, which
+   * is put back, as a take-over does.
    */
-  private void removeUnwritten(LockFileNames.LockFiles files, LockRequest request)
+  private void removeUnwritten(
+      LockFileNames.LockFiles files, LockRequest request, @Nullable Object createdKey)
       throws IOException {
+    if (createdKey != null) {
+      tombs.removeCreated(files, request.lockId(), createdKey);
+      return;
+    }
     Path tomb = files.tomb(OwnerTokens.newToken());
     if (!directory.moveAway(files.lock(), tomb)) {
       return;
@@ -156,7 +162,10 @@ final class Acquisition {
       long token;
       LockRecord record;
       boolean current;
+      // Known at once: nobody takes a lock file over within moments of its creation.
+      @Nullable Object createdKey = null;
       try {
+        createdKey = directory.fileKey(files.lock());
         long early = counter.read(hooks);
         // The early channel may have been opened before the last holder's write, and an NFS
         // client may answer it from pages cached then; a file opened now is revalidated and shows
@@ -170,7 +179,7 @@ final class Acquisition {
         directory.write(channel, record.encode());
       } catch (IOException | RuntimeException e) {
         try {
-          removeUnwritten(files, request);
+          removeUnwritten(files, request, createdKey);
         } catch (IOException | RuntimeException cleanup) {
           e.addSuppressed(cleanup);
         }
@@ -218,12 +227,31 @@ final class Acquisition {
         }
         // Never granted; remove the lock file only if it is still this caller's.
         try {
-          tombs.removeOwn(files, request.lockId(), request.ownerToken(), Tombs.ANY_TOKEN);
+          removeCreated(files, request, createdKey);
         } catch (IOException | RuntimeException cleanup) {
           e.addSuppressed(cleanup);
         }
         throw e;
       }
+    }
+  }
+
+  /**
+   * Removes the lock file this caller created and was not granted, only while the name still holds
+   * it: if this caller stalled past its lease, the name may hold a new holder's file, and moving
+   * that away, even to put it back, would let a third process create one beside it.
+   */
+  private void removeCreated(
+      LockFileNames.LockFiles files, LockRequest request, @Nullable Object createdKey)
+      throws IOException {
+    if (createdKey != null) {
+      tombs.removeCreated(files, request.lockId(), createdKey);
+      return;
+    }
+    // A file system without file keys: by the record at the name, as a release does.
+    LockRecord named = directory.readRecord(files.lock());
+    if (named != null && named.ownerToken().equals(request.ownerToken())) {
+      tombs.removeOwn(files, request.lockId(), request.ownerToken(), Tombs.ANY_TOKEN);
     }
   }
 

@@ -149,6 +149,18 @@ final class LockDirectory {
     }
   }
 
+  /**
+   * What tells the file at {@code path} from every other file (on Unix its device and inode), or
+   * {@code null} when it does not exist or the file system gives files no such key.
+   */
+  @Nullable Object fileKey(Path path) throws IOException {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
   /** Reads a lock file with its attributes, or {@code null} when it does not exist. */
   @Nullable Observed read(Path path) throws IOException {
     BasicFileAttributes attributes;

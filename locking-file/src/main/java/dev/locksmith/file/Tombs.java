@@ -56,6 +56,33 @@ final class Tombs {
     return true;
   }
 
+  /**
+   * Removes the lock file this caller created, known by its file key, whatever it holds: only while
+   * the name still holds that file, so that another holder's file created at the name after a
+   * take-over is never moved away, not even to be put back. {@code false} when the name holds
+   * another file or none.
+   */
+  boolean removeCreated(LockFileNames.LockFiles files, String lockId, Object createdKey)
+      throws IOException {
+    if (!createdKey.equals(directory.fileKey(files.lock()))) {
+      return false;
+    }
+    Path tomb = files.tomb(OwnerTokens.newToken());
+    if (!directory.moveAway(files.lock(), tomb)) {
+      return false;
+    }
+    if (!createdKey.equals(directory.fileKey(tomb))) {
+      LOG.error(
+          "Removing the lock file of a failed acquisition of '{}' moved another holder's file (a"
+              + " process stalled past its checks?); putting it back",
+          lockId);
+      restore(files.lock(), tomb);
+      return false;
+    }
+    directory.delete(tomb);
+    return true;
+  }
+
   /** Puts a wrongly moved lock file back unless the name has been taken again meanwhile. */
   void restore(Path lock, Path tomb) throws IOException {
     try {

@@ -406,6 +406,66 @@ class StaleWriterTest {
     assertThat(others.release(next)).isTrue();
   }
 
+  @Test
+  void anAcquisitionWhoseRecordNeverReachedTheShareLeavesNoEmptyLockFileBehind() throws Exception {
+    FileLockProvider failing = provider("skew=0ms");
+    FileLockProvider others = provider("skew=0ms");
+    LockFileNames.LockFiles files = LockFileNames.of(dir, ID);
+    failing.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeAcquireClose(String lockId) {
+            // The write went to the client's cache only; the share has an empty file, and the
+            // close reports the failure.
+            try {
+              Files.write(files.lock(), new byte[0]);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            throw new UncheckedIOException(new IOException("Disk quota exceeded"));
+          }
+        });
+    assertThatThrownBy(() -> failing.tryAcquire(request(ID, LONG)))
+        .hasMessageContaining("Disk quota exceeded");
+
+    assertOnlyTheCounterIsLeft("the empty lock file of the failed acquisition removed");
+    assertThat(others.tryAcquire(request(ID, LONG))).as("the lock is free at once").isPresent();
+  }
+
+  @Test
+  void anAcquisitionThatLostItsFileWhilePausedAndThenFailsItsCounterWriteLeavesTheNewHoldersFile()
+      throws Exception {
+    FileLockProvider holder = provider("skew=0ms");
+    FileLockProvider others = provider("skew=0ms");
+    LockFileNames.LockFiles files = LockFileNames.of(dir, ID);
+    Stopped paused =
+        acquireStoppedAt(
+            holder,
+            Duration.ofMillis(200),
+            pause ->
+                new TestHooks() {
+                  @Override
+                  public void beforeCounterStore(String lockId, long token) {
+                    pause.here();
+                    // NFSv3 answers a write into a counter file another host deleted so.
+                    throw new UncheckedIOException(new IOException("Stale file handle"));
+                  }
+                });
+    LeaseGrant next = takeOver(others);
+
+    try (WatchService watch = dir.getFileSystem().newWatchService()) {
+      dir.register(
+          watch, StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_CREATE);
+      assertThatThrownBy(paused::resume).hasStackTraceContaining("Stale file handle");
+      assertThat(deletedBefore(watch, dir.resolve("resumed")))
+          .as("the new holder's lock file was never moved away")
+          .doesNotContain(files.lock().getFileName());
+    }
+    assertThat(LockRecord.decode(Files.readAllBytes(files.lock())).fencingToken())
+        .isEqualTo(next.fencingToken());
+    assertThat(others.release(next)).isTrue();
+  }
+
   /**
    * The names deleted (or renamed away) in the watched directory before {@code marker}, which this
    * creates: the watch reports events in order, so none still to come happened before it.
