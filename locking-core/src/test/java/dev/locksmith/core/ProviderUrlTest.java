@@ -123,6 +123,16 @@ class ProviderUrlTest {
   }
 
   @Test
+  void aZooKeeperDigestShowsItsUserNotItsPassword() {
+    ProviderUrl url = ProviderUrl.parse("zk://zk1:2181/ops?digest=ops:s3cret&sessionTimeout=1h");
+    assertThat(url.redacted()).isEqualTo("zk://zk1:2181/ops?digest=ops:****&sessionTimeout=1h");
+    assertThatThrownBy(() -> url.requireOnly(Set.of("digest")))
+        .hasMessageContaining("digest=ops:****")
+        .hasMessageNotContaining("s3cret");
+    assertThat(ProviderUrl.redact("zk://h/?DIGEST=u:p:w")).isEqualTo("zk://h/?DIGEST=u:****");
+  }
+
+  @Test
   void secretsAreRedactedInMessages() {
     ProviderUrl url = ProviderUrl.parse("redis://user:hunter2@h:6379?secret=abc&x=1");
     assertThat(url.redacted()).isEqualTo("redis://user:****@h:6379?secret=****&x=1");

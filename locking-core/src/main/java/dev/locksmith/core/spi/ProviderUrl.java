@@ -139,16 +139,17 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
   }
 
   /**
-   * Masks any password ({@code //user:password@host}) or secret parameter ({@code secret=}, {@code
-   * password=}, {@code token=}) in a URL or a text that contains one, such as a provider's
-   * description.
+   * Masks any password ({@code //user:password@host}, a ZooKeeper {@code digest=user:password}) or
+   * secret parameter ({@code secret=}, {@code password=}, {@code token=}) in a URL or a text that
+   * contains one, such as a provider's description.
    *
    * @param text a URL
    * @return the URL, masked
    */
   public static String redact(String text) {
     return text.replaceAll("(//[^:/@]*:)[^@/]*@", "$1****@")
-        .replaceAll("(?i)((?:secret|password|token)=)[^&]*", "$1****");
+        .replaceAll("(?i)((?:secret|password|token)=)[^&]*", "$1****")
+        .replaceAll("(?i)(digest=[^:&]*:)[^&]*", "$1****");
   }
 
   /**
