@@ -57,7 +57,8 @@ final class EvictionGate {
           checked = true;
         }
         mine.complete(null);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
+        // An Error too, or the threads sharing this check would wait for it for ever.
         mine.completeExceptionally(e);
         throw e;
       } finally {

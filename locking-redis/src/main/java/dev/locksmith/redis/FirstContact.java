@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.core.spi.Uninterruptibly;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
@@ -60,7 +61,12 @@ final class FirstContact {
    */
   void run(Runnable contact) {
     if (answered) {
-      contact.run();
+      // Redisson's blocking calls throw at once on a thread whose interrupt flag is set.
+      Uninterruptibly.call(
+          () -> {
+            contact.run();
+            return Boolean.TRUE;
+          });
       return;
     }
     CompletableFuture.runAsync(contact, senders).join();

@@ -180,7 +180,11 @@ final class WakeUps {
       channel.mutex.lock();
       try {
         if (closed) {
-          channel.retire();
+          // close() may not come to this channel once it is retired: wake its waiters here.
+          channel.wakeAll();
+          if (!channel.retired) {
+            channel.retire();
+          }
           throw new ClosedException();
         }
         RuntimeException failure = channel.failure;

@@ -89,6 +89,27 @@ class RedisEvictionPolicyTest {
   }
 
   @Test
+  void anInterruptedCallerStillHasThePolicyCheckedAndKeepsItsInterrupt() {
+    try (RedisLockProvider provider = RedisLockProvider.create(volatileLru.url())) {
+      // An answer before the first grant (an outage probe, a health check): the check then runs
+      // on the acquiring thread.
+      provider.status(lockId());
+      Thread.currentThread().interrupt();
+      try {
+        assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(30))))
+            .isInstanceOf(LockConfigurationException.class)
+            .hasMessageContaining("maxmemory-policy 'volatile-lru'");
+        assertThat(Thread.currentThread().isInterrupted()).as("the interrupt kept").isTrue();
+      } finally {
+        Thread.interrupted();
+      }
+      assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(30))))
+          .as("refused again, not taken as checked")
+          .isInstanceOf(LockConfigurationException.class);
+    }
+  }
+
+  @Test
   void volatilePolicyIsRefusedBecauseLockKeysAreTheKeysWithATtl() {
     try (RedisLockProvider provider = RedisLockProvider.create(volatileLru.url())) {
       assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(30))))
