@@ -82,6 +82,13 @@ class SpecValidationTest {
     }
   }
 
+  static class JdkPublisher {
+    @DistributedLock
+    java.util.concurrent.SubmissionPublisher<String> items() {
+      return new java.util.concurrent.SubmissionPublisher<>();
+    }
+  }
+
   /** What {@code @DistributedLock suspend fun settle(id: String): String} compiles to. */
   static class SuspendFunction {
     @DistributedLock(key = "#id")
@@ -115,6 +122,16 @@ class SpecValidationTest {
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("PlainFuture.submit(): returns java.util.concurrent.Future")
         .hasMessageContaining("return a CompletableFuture or CompletionStage");
+  }
+
+  @Test
+  void aLazyResultOfAnotherKindThroughInvokeFailsInsteadOfRunningUnlocked() {
+    // Its work runs when it is subscribed to, after the method returned.
+    assertThat(locksmith.validate(JdkPublisher.class)).isEqualTo(1);
+    assertThatThrownBy(() -> Calls.call(locksmith, new JdkPublisher(), "items"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("JdkPublisher.items(): returns a reactive SubmissionPublisher")
+        .hasMessageContaining("release the lock before the work");
   }
 
   @Test
