@@ -31,6 +31,9 @@ final class H2Dialect implements Dialect {
 
   @Override
   public boolean missingTable(String sqlState, int vendorCode) {
-    return Dialect.super.missingTable(sqlState, vendorCode) || vendorCode == 42102;
+    // Not found (42102), not found with candidates of another case (42103), not found in a
+    // database with no table at all (42104).
+    return Dialect.super.missingTable(sqlState, vendorCode)
+        || (vendorCode >= 42102 && vendorCode <= 42104);
   }
 }

@@ -119,6 +119,26 @@ class SchemaAndPoolTest {
   }
 
   @Test
+  void anH2DatabaseWhoseOnlyTableIsDroppedGetsItBackOrNamesItMissing() throws Exception {
+    // H2 says "database is empty" (42104), not "table not found" (42102), when no table is left.
+    String lone = "jdbc:h2:mem:" + TestDatabases.table("lone") + ";DB_CLOSE_DELAY=-1";
+    try (JdbcLockProvider provider = JdbcLockProvider.create(lone + "?table=lone");
+        Connection keep = DriverManager.getConnection(lone);
+        Statement statement = keep.createStatement()) {
+      assertTakenAndReleased(provider, "a");
+      statement.execute("DROP TABLE lone");
+      assertTakenAndReleased(provider, "a");
+    }
+    String empty = "jdbc:h2:mem:" + TestDatabases.table("empty") + ";DB_CLOSE_DELAY=-1";
+    try (JdbcLockProvider provider = JdbcLockProvider.create(empty + "?createTable=false");
+        Connection keep = DriverManager.getConnection(empty)) {
+      assertThatThrownBy(() -> take(provider, "a"))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("does not exist and createTable=false");
+    }
+  }
+
+  @Test
   void aUserWithoutCreateRightsUsesATableAMigrationCreated() throws Exception {
     TestPostgres server = TestDatabases.ownPostgres();
     String table = TestDatabases.table("migrated");
