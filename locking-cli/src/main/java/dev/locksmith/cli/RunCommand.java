@@ -237,6 +237,19 @@ final class RunCommand implements Callable<Integer> {
               + "; wait for it with --wait, or skip quietly with --skip",
           e);
     } catch (LockTimeoutException e) {
+      String outage = e.outage().orElse(null);
+      if (outage != null) {
+        // The provider failed until the wait ran out: an outage, not a holder.
+        throw Failure.unavailable(
+            "lock '"
+                + key
+                + "' not taken: the provider failed until --wait ran out ("
+                + Durations.format(e.waited())
+                + "): "
+                + Errors.clean(outage)
+                + "; check --url and that the provider is up and healthy",
+            e);
+      }
       throw Failure.busy(
           busyExitCode,
           "lock '"

@@ -288,6 +288,19 @@ class ExitCodeTableTest {
               return cli.run("run", "--url", redis.url(), "--key", "wrongtype", "--", "true");
             }),
         row(
+            "a provider failing all through --wait (Redis out of memory): not busy",
+            69,
+            "not taken: the provider failed until --wait ran out (1s): lock provider default",
+            cli -> {
+              redis.call("CONFIG", "SET", "maxmemory", "1");
+              try {
+                return cli.run(
+                    "run", "--url", redis.url(), "--key", "oom", "--wait", "1s", "--", "true");
+              } finally {
+                redis.call("CONFIG", "SET", "maxmemory", "0");
+              }
+            }),
+        row(
             "grant arrives with under half its ttl left: COMMAND does not start",
             69,
             "use a longer ttl",

@@ -297,7 +297,7 @@ final class LeaseAcquirer {
             + circuit.description()
             + ") did not answer ("
             + (problem != null ? problem : Causes.oneLine(outage))
-            + "); a WAIT waits through an outage until its timeout",
+            + ")",
         outage);
   }
 

@@ -1,6 +1,8 @@
 package dev.locksmith.core;
 
 import java.time.Duration;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** Waiting for a lock ran out before the lock was granted. */
 public final class LockTimeoutException extends LockException {
@@ -12,6 +14,9 @@ public final class LockTimeoutException extends LockException {
   /** How long the caller waited. */
   private final Duration waited;
 
+  /** What the provider's last call failed with, when the wait ran out during an outage. */
+  private final @Nullable String outage;
+
   /**
    * Creates an exception for the given lock id and the time spent waiting.
    *
@@ -22,6 +27,7 @@ public final class LockTimeoutException extends LockException {
     super("Timed out after " + waited.toMillis() + " ms waiting for lock '" + lockId + "'");
     this.lockId = lockId;
     this.waited = waited;
+    this.outage = null;
   }
 
   /**
@@ -35,10 +41,17 @@ public final class LockTimeoutException extends LockException {
    */
   public LockTimeoutException(String lockId, Duration waited, String outage, Throwable cause) {
     super(
-        "Timed out after " + waited.toMillis() + " ms waiting for lock '" + lockId + "': " + outage,
+        "Timed out after "
+            + waited.toMillis()
+            + " ms waiting for lock '"
+            + lockId
+            + "': "
+            + outage
+            + "; a WAIT waits through an outage until its timeout",
         cause);
     this.lockId = lockId;
     this.waited = waited;
+    this.outage = outage;
   }
 
   /**
@@ -57,5 +70,15 @@ public final class LockTimeoutException extends LockException {
    */
   public Duration waited() {
     return waited;
+  }
+
+  /**
+   * What the provider's last call failed with, one line naming the provider, when the wait ran out
+   * while the provider did not answer: the lock may well be free, and no holder kept it.
+   *
+   * @return the outage, or empty when the lock was busy
+   */
+  public Optional<String> outage() {
+    return Optional.ofNullable(outage);
   }
 }
