@@ -7,6 +7,7 @@ import dev.locksmith.core.internal.AnnotatedMethods;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.reflect.Method;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Which method's annotation governs a method: its own, else the nearest overridden one. */
@@ -38,6 +39,61 @@ class AnnotationSourceTest {
     void own() {}
 
     void plain() {}
+  }
+
+  interface Handler<T> {
+    @DistributedLock
+    void handle(T item);
+  }
+
+  static class Orders implements Handler<String> {
+    @Override
+    public void handle(String order) {}
+
+    /** An overload, which implements nothing. */
+    public void handle(Integer order) {}
+  }
+
+  abstract static class Relay<U extends Number> implements Handler<List<U>> {}
+
+  static class Counts extends Relay<Long> {
+    @Override
+    public void handle(List<Long> counts) {}
+  }
+
+  static class Step<T> {
+    @DistributedLock
+    void run(T input, T[] more) {}
+  }
+
+  static class Load extends Step<String> {
+    @Override
+    void run(String input, String[] more) {}
+
+    void run(Integer input, Integer[] more) {}
+  }
+
+  @Test
+  void anImplementationOfAGenericMethodInheritsItsAnnotation() throws Exception {
+    // Its parameters are not the erased ones of the method it implements (a bridge links them).
+    assertThat(AnnotatedMethods.sourceOf(Orders.class.getMethod("handle", String.class)))
+        .contains(Handler.class.getMethod("handle", Object.class));
+    assertThat(AnnotatedMethods.sourceOf(Orders.class.getMethod("handle", Integer.class)))
+        .as("an overload")
+        .isEmpty();
+    assertThat(AnnotatedMethods.sourceOf(Counts.class.getMethod("handle", List.class)))
+        .as("through a generic class between them")
+        .contains(Handler.class.getMethod("handle", Object.class));
+    assertThat(
+            AnnotatedMethods.sourceOf(
+                Load.class.getDeclaredMethod("run", String.class, String[].class)))
+        .contains(Step.class.getDeclaredMethod("run", Object.class, Object[].class));
+    assertThat(
+            AnnotatedMethods.sourceOf(
+                Load.class.getDeclaredMethod("run", Integer.class, Integer[].class)))
+        .isEmpty();
+    assertThat(AnnotatedMethods.of(Orders.class))
+        .containsExactly(Orders.class.getMethod("handle", String.class));
   }
 
   @Test

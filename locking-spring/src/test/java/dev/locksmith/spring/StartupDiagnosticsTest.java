@@ -54,6 +54,20 @@ class StartupDiagnosticsTest {
   }
 
   @Test
+  void anImplementationOfAGenericInterfaceMethodRunsLockedAndIsValidated(CapturedOutput output) {
+    try (ConfigurableApplicationContext context =
+        run("orders", GenericOrders.class, "locksmith.url=mem:diag-generic")) {
+      assertThat(context.getBean(GenericOrders.class).handle("o-1")).isEqualTo("diag-generic");
+    }
+    assertThatThrownBy(
+            () -> run("badOrders", BadGenericOrders.class, "locksmith.url=mem:diag-generic-bad"))
+        .isNotNull();
+    assertAnalysis(output)
+        .contains("Invalid lock configuration: Bean 'badOrders'")
+        .contains("attribute ttl: 'soon' is not a duration");
+  }
+
+  @Test
   void badKeyExpressionIsAnalysed(CapturedOutput output) {
     assertThatThrownBy(() -> run("badKey", BadKey.class, "locksmith.url=mem:diag-key")).isNotNull();
     assertAnalysis(output)
@@ -232,6 +246,51 @@ class StartupDiagnosticsTest {
 
   /** Inherits the locked default method without overriding it. */
   public static class GoodDefaultMethod implements DailyDefaults {}
+
+  /**
+   * A locked method of a generic interface.
+   *
+   * @param <T> what it handles
+   */
+  public interface Handler<T> {
+    /**
+     * Locked.
+     *
+     * @param item the item
+     * @return the lock id held while it ran
+     */
+    @DistributedLock(name = "diag-generic")
+    String handle(T item);
+  }
+
+  /** Implements the generic method with its own parameter type (the compiler adds a bridge). */
+  public static class GenericOrders implements Handler<String> {
+    @Override
+    public String handle(String order) {
+      return Locks.currentIfAny().map(Lease::lockId).orElse("unlocked");
+    }
+  }
+
+  /**
+   * A bad duration on a generic interface's method.
+   *
+   * @param <T> what it handles
+   */
+  public interface BadHandler<T> {
+    /**
+     * Locked, badly.
+     *
+     * @param item the item
+     */
+    @DistributedLock(ttl = "soon")
+    void handle(T item);
+  }
+
+  /** Implements the badly locked generic method. */
+  public static class BadGenericOrders implements BadHandler<String> {
+    @Override
+    public void handle(String order) {}
+  }
 
   /** A key that does not parse. */
   public static class BadKey {

@@ -113,13 +113,15 @@ public final class AnnotatedMethods {
       if (!seen.add(parent)) {
         continue;
       }
-      try {
-        Method overridden = parent.getDeclaredMethod(method.getName(), method.getParameterTypes());
-        if (!Modifier.isPrivate(overridden.getModifiers()) && findOn(overridden) != null) {
+      for (Method overridden : parent.getDeclaredMethods()) {
+        if (overridden.getName().equals(method.getName())
+            && !overridden.isSynthetic()
+            && !overridden.isBridge()
+            && !Modifier.isPrivate(overridden.getModifiers())
+            && GenericParameters.overrides(method, overridden)
+            && findOn(overridden) != null) {
           return overridden;
         }
-      } catch (NoSuchMethodException e) {
-        // Not declared there; look further up.
       }
       Method found = findInherited(parent, method, seen);
       if (found != null) {

@@ -77,6 +77,17 @@ class BadConfigurationTest {
   }
 
   @Test
+  void anAnnotationOnAGenericInterfaceMethodSaysWhereToPutIt() {
+    // The implementation's parameter is not the interface method's erased one (a bridge links
+    // them).
+    assertStartFails(MEM, "bad-generic-interface")
+        .contains(
+            BadlyConfiguredJobs.AnnotatedOnTheGenericInterface.class.getName() + ".handle(String)")
+        .contains("would run without a lock")
+        .contains("the annotation is on " + BadlyConfiguredJobs.Handler.class.getName());
+  }
+
+  @Test
   void aFactoryMadeBeanOfALockedClassIsNotTakenForTheInterceptedOne() {
     assertStartFails(MEM, "factory-made")
         .contains(BadlyConfiguredJobs.Sweeper.class.getName() + ".sweep()")

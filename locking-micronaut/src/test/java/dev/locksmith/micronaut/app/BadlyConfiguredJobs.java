@@ -74,6 +74,18 @@ final class BadlyConfiguredJobs {
     public void charge() {}
   }
 
+  interface Handler<T> {
+    @DistributedLock(name = "handler")
+    void handle(T item);
+  }
+
+  @Singleton
+  @Requires(env = "bad-generic-interface")
+  static class AnnotatedOnTheGenericInterface implements Handler<String> {
+    @Override
+    public void handle(String item) {}
+  }
+
   @Singleton
   @Requires(env = "no-provider")
   static class NeedsDefault {
