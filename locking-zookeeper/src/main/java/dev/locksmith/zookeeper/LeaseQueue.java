@@ -120,6 +120,10 @@ final class LeaseQueue {
             throw e;
           }
           signal.await(Math.min(waitDeadline - System.nanoTime(), RETRY_NANOS));
+          if (closed.getAsBoolean()) {
+            throw new LockProviderException(
+                "ZooKeeper: provider closed while waiting for " + request.lockId(), e);
+          }
           at.touch = true;
         }
       }

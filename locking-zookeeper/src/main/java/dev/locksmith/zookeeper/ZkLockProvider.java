@@ -146,6 +146,17 @@ public final class ZkLockProvider implements LockProvider {
     }
     beforeKeep.accept(held.data.lockId());
     leases.put(held.data.ownerToken(), held);
+    if (closed) {
+      // close() may have given up the leases before this one was in them: no grant now, whose
+      // node would stay while the client does, or go with it while its holder runs on.
+      giveUp(held);
+      throw new LockProviderException(
+          "ZooKeeper "
+              + description
+              + ": provider closed while taking lock '"
+              + held.data.lockId()
+              + "'");
+    }
     ends.schedule(held);
     session.kept(held, sessionsLostBefore);
     return held.grant();

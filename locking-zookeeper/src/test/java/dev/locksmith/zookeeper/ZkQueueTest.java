@@ -209,6 +209,20 @@ class ZkQueueTest {
   }
 
   @Test
+  void aTakeThatCloseOvertakesIsNotGrantedAndLeavesNoNode() throws Exception {
+    String base = "/app/closed-while-taking";
+    ZkLockProvider provider = ZkLockProvider.builder(curator).basePath(base).build();
+    // The client is the application's, so it stays open, and with it any node left behind.
+    provider.beforeKeep(lockId -> provider.close());
+    assertThatThrownBy(() -> provider.tryAcquire(LockRequest.of("overtaken", TTL)))
+        .isInstanceOf(LockProviderException.class)
+        .hasMessageContaining("closed");
+    try (ZkLockProvider next = ZkLockProvider.builder(curator).basePath(base).build()) {
+      assertThat(next.tryAcquire(LockRequest.of("overtaken", TTL))).as("free at once").isPresent();
+    }
+  }
+
+  @Test
   void aGrantNeverOutlivesItsNode() throws Exception {
     try (ZkLockProvider a = provider()) {
       String id = "deleted-by-hand";
