@@ -204,14 +204,20 @@ final class RunCommand implements Callable<Integer> {
   }
 
   private Optional<Lease> acquire(Locksmith locksmith, LockProvider provider, SignalStop onSignal) {
+    Optional<Lease> lease = Optional.empty();
     try {
-      return acquire(locksmith, provider);
+      lease = acquire(locksmith, provider);
+      return lease;
     } catch (RuntimeException e) {
       if (onSignal.isStopping()) {
         // The hook ended the wait, and has said so.
         throw Failure.stoppedBySignal("stopped by a signal while waiting for the lock");
       }
       throw e;
+    } finally {
+      if (lease.isEmpty()) {
+        onSignal.acquireEnded();
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package dev.locksmith.cli;
 import dev.locksmith.core.Lease;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -31,6 +32,9 @@ final class SignalStop implements AutoCloseable {
   private @Nullable ProcessGroup group;
   private boolean stopping;
   private @Nullable Process untilTest;
+  // The thread that takes the lock, and the end of its taking: held, released or failed.
+  private final Thread acquirer = Thread.currentThread();
+  private final CountDownLatch acquireEnded = new CountDownLatch(1);
   // Counted down once the hook has done its work (stop() ran to its end).
   private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -44,9 +48,11 @@ final class SignalStop implements AutoCloseable {
   }
 
   /**
-   * Acts on a signal from now on, until closed: before {@link #hold} it runs {@code stopWaiting}
-   * (closing the engine and the provider); after, it stops COMMAND, releases the lease and runs
-   * {@code afterRelease}, which waits until the release is confirmed (the engine's close).
+   * Acts on a signal from now on, until closed: before {@link #hold} it interrupts the calling
+   * thread (which takes the lock), waits up to {@code grace} for its taking to end ({@link #hold}
+   * or {@link #acquireEnded}) and runs {@code stopWaiting} (closing the engine and the provider);
+   * after, it stops COMMAND, releases the lease and runs {@code afterRelease}, which waits until
+   * the release is confirmed (the engine's close).
    */
   static SignalStop install(
       Duration grace, Consumer<String> report, Runnable afterRelease, Runnable stopWaiting) {
@@ -58,13 +64,29 @@ final class SignalStop implements AutoCloseable {
   /**
    * From now on a signal releases {@code held}.
    *
-   * @throws Failure when the JVM is stopping on a signal (the hook has said so already)
+   * @throws Failure when the JVM is stopping on a signal (the hook has said so already), once
+   *     {@code held} is released
    */
-  synchronized void hold(Lease held) {
-    if (stopping) {
-      throw Failure.stoppedBySignal("stopped by a signal while taking the lock");
+  void hold(Lease held) {
+    synchronized (this) {
+      if (!stopping) {
+        lease = held;
+        acquireEnded.countDown();
+        return;
+      }
     }
-    lease = held;
+    // Granted as the signal came: released here, while the hook keeps the engine open for it.
+    try {
+      held.close();
+    } finally {
+      acquireEnded.countDown();
+    }
+    throw Failure.stoppedBySignal("stopped by a signal while taking the lock");
+  }
+
+  /** Taking the lock ended without a lease (skipped, failed, or ended by the signal). */
+  void acquireEnded() {
+    acquireEnded.countDown();
   }
 
   /** Whether a signal is stopping the run: what failed then failed because of it. */
@@ -129,7 +151,15 @@ final class SignalStop implements AutoCloseable {
     }
     if (held == null) {
       report.accept("stopped by a signal while waiting for the lock; nothing ran");
-      stopWaiting.run();
+      // Ends a wait; a lease granted meanwhile is released by its thread before the close.
+      acquirer.interrupt();
+      try {
+        acquireEnded.await(grace.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        stopWaiting.run();
+      }
       return;
     }
     if (started == null) {

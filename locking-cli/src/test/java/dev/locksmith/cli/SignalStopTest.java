@@ -11,13 +11,16 @@ import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a signal stops in {@code locksmith run} from the moment the lease is held, COMMAND started
@@ -25,6 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 class SignalStopTest {
   private static final Duration GRACE = Duration.ofSeconds(2);
+
+  @TempDir Path dir;
 
   private final LockProvider provider = LockProviders.create("mem:");
   private final Locksmith locksmith = Locksmith.builder().defaultProvider(provider).build();
@@ -34,6 +39,73 @@ class SignalStopTest {
   void close() {
     locksmith.close();
     provider.close();
+  }
+
+  @Test
+  void aSignalAsTheLockIsGrantedHasItReleasedBeforeTheEngineCloses() throws Exception {
+    // As run does: the hook closes the engine and the provider, so a release after it is lost,
+    // and the lock file stays until its ttl.
+    String url = "file://" + dir.toAbsolutePath();
+    LockProvider shared = LockProviders.create(url);
+    Locksmith engine = Locksmith.builder().defaultProvider(shared).build();
+    Lease lease = engine.acquire(LockOptions.named("granted-as-stopped"));
+    CountDownLatch reported = new CountDownLatch(1);
+    CountDownLatch installed = new CountDownLatch(1);
+    AtomicReference<SignalStop> stop = new AtomicReference<>();
+    AtomicReference<Throwable> outcome = new AtomicReference<>();
+    // As run's main thread: its acquire returned the lease just as the signal came.
+    Thread taker =
+        new Thread(
+            () -> {
+              try (SignalStop onSignal =
+                  SignalStop.install(
+                      GRACE,
+                      message -> {
+                        reports.add(message);
+                        reported.countDown();
+                      },
+                      engine::close,
+                      () -> {
+                        engine.close();
+                        shared.close();
+                      })) {
+                stop.set(onSignal);
+                installed.countDown();
+                awaitIgnoringInterrupts(reported);
+                try (Lease held = lease) {
+                  onSignal.hold(held);
+                }
+              } catch (Throwable t) {
+                outcome.set(t);
+              }
+            });
+    taker.start();
+    installed.await();
+    Thread hook = stop.get().hookForTests();
+    hook.start();
+    taker.join(10_000);
+    hook.join(10_000);
+
+    assertThat(outcome.get()).isInstanceOf(Failure.class);
+    assertThat(reports)
+        .containsExactly("stopped by a signal while waiting for the lock; nothing ran");
+    try (LockProvider other = LockProviders.create(url)) {
+      assertThat(other.status("granted-as-stopped").currentHolder())
+          .as("released before the engine closed")
+          .isEmpty();
+    }
+  }
+
+  /** Waits for the latch through the interrupt the hook sends the thread that takes the lock. */
+  private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+    while (true) {
+      try {
+        latch.await();
+        return;
+      } catch (InterruptedException expected) {
+        // The hook ending a wait that is not one.
+      }
+    }
   }
 
   @Test
