@@ -1,6 +1,7 @@
 package dev.locksmith.spring;
 
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -8,6 +9,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.util.ClassUtils;
@@ -15,16 +19,19 @@ import org.springframework.util.ClassUtils;
 /**
  * In {@link LockingMode#ASPECTJ} mode, hands the Spring-built {@link Locksmith} to the woven aspect
  * ({@code dev.locksmith.aspectj.AspectLocksmith.use(Locksmith)} of {@code locking-aspectj}) as soon
- * as the engine bean is created, so that woven methods use the application's providers,
- * placeholders, bean references and listeners; {@code reset()} is called when the context closes.
- * Without {@code locking-aspectj} nothing is bound and a warning is logged.
+ * as the engine bean is created, which it has made before the first bean with locked methods is
+ * initialized, so that woven methods use the application's providers, placeholders, bean references
+ * and listeners; {@code reset()} is called when the context closes. Without {@code locking-aspectj}
+ * nothing is bound and a warning is logged.
  */
-final class AspectJBinder implements BeanPostProcessor, DisposableBean {
+final class AspectJBinder implements BeanPostProcessor, BeanFactoryAware, DisposableBean {
   static final String ASPECT_ENGINE_CLASS = "dev.locksmith.aspectj.AspectLocksmith";
   private static final Logger LOG = LoggerFactory.getLogger(AspectJBinder.class);
 
   private final @Nullable Class<?> aspectEngine;
   private @Nullable Locksmith bound;
+  private @Nullable BeanFactory beanFactory;
+  private boolean binding;
 
   AspectJBinder() {
     ClassLoader loader = AspectJBinder.class.getClassLoader();
@@ -42,6 +49,39 @@ final class AspectJBinder implements BeanPostProcessor, DisposableBean {
   /** Whether the aspect's engine was set from this context. */
   boolean isBound() {
     return bound != null;
+  }
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    this.beanFactory = beanFactory;
+  }
+
+  /**
+   * Makes the engine bean, and so binds it, before a bean with locked methods is initialized: its
+   * init callbacks may call them ({@code @PostConstruct}, {@code afterPropertiesSet}), and the
+   * aspect would otherwise build an engine of its own from the system settings alone.
+   */
+  @Override
+  public Object postProcessBeforeInitialization(Object bean, String beanName) {
+    BeanFactory factory = beanFactory;
+    if (bound != null
+        || binding
+        || factory == null
+        || aspectEngine == null
+        || bean instanceof Locksmith
+        || AnnotatedMethods.of(ClassUtils.getUserClass(bean)).isEmpty()) {
+      return bean;
+    }
+    binding = true;
+    try {
+      factory.getBeanProvider(Locksmith.class).getIfAvailable();
+    } catch (BeansException e) {
+      // The engine depends on this bean, or fails: it is made (and fails) in its turn.
+      LOG.debug("Could not make the Locksmith bean before bean '{}'", beanName, e);
+    } finally {
+      binding = false;
+    }
+    return bean;
   }
 
   @Override

@@ -9,7 +9,7 @@ import dev.locksmith.core.Locksmith;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -28,7 +28,7 @@ class AspectJModeTest {
   @Autowired WovenLedger ledger;
   @Autowired Locksmith locksmith;
 
-  @AfterEach
+  @BeforeEach
   void clear() {
     ACQUIRED.clear();
   }
@@ -42,6 +42,11 @@ class AspectJModeTest {
     @Bean
     WovenLedger wovenLedger() {
       return new WovenLedger();
+    }
+
+    @Bean
+    WovenStartup wovenStartup() {
+      return new WovenStartup();
     }
 
     @Bean
@@ -63,6 +68,12 @@ class AspectJModeTest {
         }
       };
     }
+  }
+
+  @Test
+  void aWovenMethodCalledWhileItsBeanStartsUsesTheSpringEngine(@Autowired WovenStartup startup) {
+    // The engine bean is made for it at once, not after the application's beans.
+    assertThat(startup.warmedUpUnder()).isEqualTo("ledger-warm-up");
   }
 
   @Test
