@@ -48,6 +48,7 @@ public final class JdbcLockProvider implements LockProvider {
   private final String description;
   private final Waiting waiting;
   private final ExecutorService background;
+  private final ExecutorService sweeper;
   private final AtomicReference<@Nullable PgListener> listener = new AtomicReference<>();
   private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
   private volatile boolean closed;
@@ -69,13 +70,19 @@ public final class JdbcLockProvider implements LockProvider {
     this.waiting =
         new Waiting(
             commands, wakeUps, this::listener, settings.maxPoll(), description, () -> closed);
-    this.background =
-        Executors.newSingleThreadExecutor(
-            task -> {
-              Thread thread = new Thread(task, "locksmith-jdbc-cleanup");
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.background = daemonThread("locksmith-jdbc-cleanup");
+    // Its own thread: a sweep of a long backlog takes many rounds, and a clean-up after a failed
+    // acquire must not wait behind them while the ghost lease it ends blocks others.
+    this.sweeper = daemonThread("locksmith-jdbc-sweep");
+  }
+
+  private static ExecutorService daemonThread(String name) {
+    return Executors.newSingleThreadExecutor(
+        task -> {
+          Thread thread = new Thread(task, name);
+          thread.setDaemon(true);
+          return thread;
+        });
   }
 
   /**
@@ -206,7 +213,7 @@ public final class JdbcLockProvider implements LockProvider {
       return;
     }
     try {
-      background.execute(
+      sweeper.execute(
           () -> {
             try {
               int deleted = sweep.run(settings.retention());
@@ -274,6 +281,7 @@ public final class JdbcLockProvider implements LockProvider {
       current.close();
     }
     background.shutdown();
+    sweeper.shutdown();
     if (ownedPool != null) {
       try {
         ownedPool.close();
