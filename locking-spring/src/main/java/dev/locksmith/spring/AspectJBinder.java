@@ -104,20 +104,35 @@ final class AspectJBinder implements BeanPostProcessor, BeanFactoryAware, Dispos
     }
   }
 
+  /**
+   * Checks through the aspect ({@code AspectLocksmith.validate}) that the class was woven with it,
+   * once it uses this context's engine: without an index of locked methods (compiled without the
+   * annotation processor), a class the weaver missed would run every locked method unlocked.
+   */
+  void checkWoven(Class<?> type) {
+    if (bound != null) {
+      call("validate", Class[].class, new Class<?>[] {type});
+    }
+  }
+
   private void call(String name, Locksmith argument) {
+    call(name, Locksmith.class, argument);
+  }
+
+  private void call(String name, Class<?> parameterType, Object argument) {
     Class<?> type = aspectEngine;
     if (type == null) {
       return;
     }
     try {
-      Method method = type.getMethod(name, Locksmith.class);
+      Method method = type.getMethod(name, parameterType);
       if (!Modifier.isStatic(method.getModifiers())) {
         throw new IllegalStateException(ASPECT_ENGINE_CLASS + "." + name + " is not static");
       }
       method.invoke(null, argument);
     } catch (NoSuchMethodException | IllegalAccessException e) {
       throw new IllegalStateException(
-          ASPECT_ENGINE_CLASS + " has no public static " + name + " method for the engine", e);
+          ASPECT_ENGINE_CLASS + " has no public static " + name + " method", e);
     } catch (InvocationTargetException e) {
       Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
       if (cause instanceof RuntimeException failure) {

@@ -61,6 +61,11 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
           methods += locksmith.validate(type);
           if (mode == LockingMode.PROXY) {
             refuseUnproxyable(type);
+          } else {
+            AspectJBinder binder = factory.getBeanProvider(AspectJBinder.class).getIfAvailable();
+            if (binder != null) {
+              binder.checkWoven(type);
+            }
           }
         }
         if (mode == LockingMode.PROXY) {

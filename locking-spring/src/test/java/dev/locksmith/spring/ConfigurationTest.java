@@ -121,7 +121,9 @@ class ConfigurationTest {
 
   @Test
   void aspectjModeAddsNoProxyAndNoAdvisor() {
-    runner
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
+        .withBean("plain", Plain.class)
         .withPropertyValues("locksmith.url=mem:config-aspectj", "locksmith.mode=aspectj")
         .run(
             context -> {
@@ -130,10 +132,22 @@ class ConfigurationTest {
               assertThat(context.getBeansOfType(Advisor.class)).isEmpty();
               assertThat(context.containsBean(LockingInfrastructure.ASPECTJ_BINDER_BEAN_NAME))
                   .isTrue();
-              Job job = context.getBean(Job.class);
-              assertThat(AopUtils.isAopProxy(job)).isFalse();
-              assertThat(job.lockId()).as("unwoven, so not locked here").isEqualTo("none");
+              assertThat(AopUtils.isAopProxy(context.getBean(Plain.class))).isFalse();
             });
+  }
+
+  @Test
+  void aspectjModeRefusesABeanClassTheWeaverMissed() {
+    // Even without the compile-time index of locked methods, which would name it too.
+    runner
+        .withPropertyValues("locksmith.url=mem:config-unwoven", "locksmith.mode=aspectj")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .hasMessageContaining("Bean 'job' (" + Job.class.getName() + ")")
+                    .hasMessageContaining(
+                        "was not woven with dev.locksmith.aspectj.DistributedLockAspect"));
   }
 
   @Test
@@ -311,6 +325,9 @@ class ConfigurationTest {
       }
     }
   }
+
+  /** A bean without locked methods. */
+  public static class Plain {}
 
   /** A locked bean. */
   public static class Job {
