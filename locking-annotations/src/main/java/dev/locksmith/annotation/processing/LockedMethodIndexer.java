@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Writer;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -87,6 +89,7 @@ public final class LockedMethodIndexer extends AbstractProcessor {
         index(nested);
       } else if (member.getKind() == ElementKind.METHOD) {
         ExecutableElement method = (ExecutableElement) member;
+        refuseNotKeptAtRunTime(method);
         if (isLocked(method) || overridesLocked(type, method)) {
           lines.add(
               className
@@ -108,6 +111,53 @@ public final class LockedMethodIndexer extends AbstractProcessor {
       }
     }
     return false;
+  }
+
+  /**
+   * An error on each annotation of the method that stands for the lock through an annotation not
+   * kept at run time: the engine and the aspect see only those, so the method would run unlocked.
+   */
+  private void refuseNotKeptAtRunTime(ExecutableElement method) {
+    for (AnnotationMirror mirror : method.getAnnotationMirrors()) {
+      String lost = notKeptAtRunTime(mirror.getAnnotationType(), new HashSet<>());
+      if (lost != null) {
+        processingEnv
+            .getMessager()
+            .printMessage(
+                Diagnostic.Kind.ERROR,
+                "@"
+                    + lost
+                    + " stands for @DistributedLock but is not @Retention(RetentionPolicy.RUNTIME),"
+                    + " so the lock is not seen at run time and "
+                    + method.getSimpleName()
+                    + "() would run unlocked: add @Retention(RetentionPolicy.RUNTIME) to "
+                    + lost,
+                method,
+                mirror);
+      }
+    }
+  }
+
+  /**
+   * The first annotation on the way from {@code annotationType} to {@code @DistributedLock} that is
+   * not kept at run time, or {@code null} (also when it does not stand for the lock).
+   */
+  private static String notKeptAtRunTime(DeclaredType annotationType, Set<String> seen) {
+    TypeElement element = (TypeElement) annotationType.asElement();
+    String name = element.getQualifiedName().toString();
+    if (name.equals(ANNOTATION) || !seen.add(name) || name.startsWith("java.lang.annotation.")) {
+      return null;
+    }
+    for (AnnotationMirror meta : element.getAnnotationMirrors()) {
+      if (standsFor(meta.getAnnotationType(), new HashSet<>())) {
+        Retention retention = element.getAnnotation(Retention.class);
+        if (retention == null || retention.value() != RetentionPolicy.RUNTIME) {
+          return name;
+        }
+        return notKeptAtRunTime(meta.getAnnotationType(), seen);
+      }
+    }
+    return null;
   }
 
   private static boolean standsFor(DeclaredType annotationType, Set<String> seen) {

@@ -108,6 +108,48 @@ class LockedMethodIndexerTest {
   }
 
   @Test
+  void anAnnotationStandingForTheLockButNotKeptAtRunTimeIsACompileError() throws Exception {
+    // The engine and the aspect see only annotations kept at run time: the method would run
+    // unlocked, though the index lists it.
+    List<String> errors =
+        compileErrors(
+            Map.of(
+                "fixture.Jobs",
+                """
+                package fixture;
+
+                import dev.locksmith.annotation.DistributedLock;
+                import java.lang.annotation.Retention;
+                import java.lang.annotation.RetentionPolicy;
+
+                public class Jobs {
+                  @DistributedLock(name = "nightly")
+                  public @interface Nightly {}
+
+                  @Retention(RetentionPolicy.SOURCE)
+                  @Nightly
+                  public @interface Hourly {}
+
+                  @Nightly
+                  public void nightly() {}
+
+                  @Hourly
+                  public void hourly() {}
+                }
+                """));
+    assertThat(errors)
+        .containsExactly(
+            "@fixture.Jobs.Nightly stands for @DistributedLock but is not"
+                + " @Retention(RetentionPolicy.RUNTIME), so the lock is not seen at run time and"
+                + " nightly() would run unlocked: add @Retention(RetentionPolicy.RUNTIME) to"
+                + " fixture.Jobs.Nightly",
+            "@fixture.Jobs.Hourly stands for @DistributedLock but is not"
+                + " @Retention(RetentionPolicy.RUNTIME), so the lock is not seen at run time and"
+                + " hourly() would run unlocked: add @Retention(RetentionPolicy.RUNTIME) to"
+                + " fixture.Jobs.Hourly");
+  }
+
+  @Test
   void aPartialRebuildKeepsTheLinesOfClassesItDidNotCompile() throws Exception {
     compile(Map.of("fixture.A", locked("A"), "fixture.B", locked("B")));
     assertThat(indexLines()).containsExactly("fixture.A run ()V", "fixture.B run ()V");
@@ -165,8 +207,24 @@ class LockedMethodIndexerTest {
 
   /** javac with the processor, the output directory on the class path as in a partial rebuild. */
   private void compile(Map<String, String> sources) throws IOException {
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    assertThat(javac(sources, diagnostics)).as("javac: %s", diagnostics.getDiagnostics()).isTrue();
+  }
+
+  /** The errors of a compilation that fails. */
+  private List<String> compileErrors(Map<String, String> sources) throws IOException {
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    assertThat(javac(sources, diagnostics)).as("javac fails").isFalse();
+    return diagnostics.getDiagnostics().stream()
+        .filter(d -> d.getKind() == javax.tools.Diagnostic.Kind.ERROR)
+        .map(d -> d.getMessage(java.util.Locale.ROOT))
+        .toList();
+  }
+
+  private boolean javac(
+      Map<String, String> sources, DiagnosticCollector<JavaFileObject> diagnostics)
+      throws IOException {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     try (StandardJavaFileManager files =
         javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
       List<JavaFileObject> units =
@@ -186,7 +244,7 @@ class LockedMethodIndexerTest {
               null,
               units);
       task.setProcessors(List.of(new LockedMethodIndexer()));
-      assertThat(task.call()).as("javac: %s", diagnostics.getDiagnostics()).isTrue();
+      return task.call();
     }
   }
 
