@@ -3,6 +3,7 @@ package dev.locksmith.tcp;
 import dev.locksmith.core.LockProviderException;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -28,8 +29,9 @@ final class PendingReleases {
   }
 
   /**
-   * Waits up to {@code nanos} for every unanswered release, then fails those still unanswered with
-   * {@code failure}. An interrupt ends the wait early (and is kept for the caller).
+   * Waits up to {@code nanos} for every unanswered release, those sent meanwhile too, then fails
+   * those still unanswered with {@code failure}. It waits through interrupts, as every call but a
+   * wait does (the interrupt is kept for the caller).
    *
    * @return how many were failed
    */
@@ -37,17 +39,20 @@ final class PendingReleases {
     long deadline = System.nanoTime() + nanos;
     boolean interrupted = false;
     try {
-      for (CompletableFuture<Boolean> stage : List.copyOf(pending)) {
+      while (!pending.isEmpty() && deadline - System.nanoTime() > 0) {
+        CompletableFuture<Boolean> stage = pending.iterator().next();
         try {
           stage.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
+        } catch (ExecutionException | CancellationException e) {
           // Answered with a failure: done.
         } catch (TimeoutException e) {
           break;
         } catch (InterruptedException e) {
           interrupted = true;
-          break;
+          continue;
         }
+        // Answered; its own removal may come a moment later, on the thread that completed it.
+        pending.remove(stage);
       }
       int failed = 0;
       for (CompletableFuture<Boolean> stage : List.copyOf(pending)) {

@@ -152,6 +152,27 @@ class TcpAsyncReleaseTest {
   }
 
   @Test
+  void closeOnAnInterruptedThreadStillWaitsForThePendingReleases() throws Exception {
+    // A cancelled task closing the provider in its finally: only a wait answers an interrupt.
+    try (FaultProxy proxy = server.proxy()) {
+      LockProvider provider = viaProxy(proxy, "10s");
+      LeaseGrant grant =
+          provider.tryAcquire(LockRequest.of("async-interrupted", TTL)).orElseThrow();
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ofMillis(300));
+      CompletableFuture<Boolean> release = provider.releaseAsync(grant).toCompletableFuture();
+
+      Thread.currentThread().interrupt();
+      try {
+        provider.close();
+        assertThat(Thread.currentThread().isInterrupted()).as("the interrupt kept").isTrue();
+      } finally {
+        Thread.interrupted();
+      }
+      assertThat(release).isCompletedWithValue(true);
+    }
+  }
+
+  @Test
   void anUnansweredReleaseFailsAsReleaseDoesAndCloseFinishesAfterTheTimeout() throws Exception {
     try (FaultProxy proxy = server.proxy()) {
       LockProvider provider = viaProxy(proxy, "1s");
