@@ -196,6 +196,39 @@ class WeavingVerificationTest {
   }
 
   @Test
+  void anInterfaceMethodImplementedByAnInheritedMethodIsReported() throws Exception {
+    // The method with the body is declared by a class that does not implement the interface.
+    URLClassLoader fixtures =
+        compile(
+            Map.of(
+                "fixture.Api",
+                API,
+                "fixture.PlainBase",
+                """
+                package fixture;
+
+                public class PlainBase {
+                  public void pay(long cents) {}
+                }
+                """,
+                "fixture.Impl",
+                """
+                package fixture;
+
+                public class Impl extends PlainBase implements Api {}
+                """));
+
+    AspectLocksmith.use(engine());
+    Class<?> impl = Class.forName("fixture.Impl", false, fixtures);
+    assertThatThrownBy(() -> AspectLocksmith.validate(impl))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining(
+            "@DistributedLock on interface method fixture.Api.pay(long) does not reach"
+                + " fixture.PlainBase.pay(long), which implements it for fixture.Impl")
+        .hasMessageContaining("Put @DistributedLock on fixture.PlainBase.pay(long) itself");
+  }
+
+  @Test
   void verifyWeavingListsEveryMethodThatWouldRunUnlocked() throws Exception {
     ClassLoader fixtures =
         compile(
