@@ -5,6 +5,7 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -164,11 +165,11 @@ final class KeySetAcquirer {
     if (answer.isEmpty()) {
       switch (options.onBusy()) {
         case SKIP -> {
-          listeners.busy(attempt);
+          listeners.busy(attempt, Duration.ofNanos(ticker.read() - start));
           return Batch.SKIPPED;
         }
         case FAIL -> {
-          listeners.busy(attempt);
+          listeners.busy(attempt, Duration.ofNanos(ticker.read() - start));
           throw new LockBusyException(lockIds);
         }
         default -> {

@@ -159,11 +159,11 @@ final class LeaseAcquirer {
       LockEvent attempt = attempt(options, lockId, providerName);
       switch (options.onBusy()) {
         case SKIP -> {
-          listeners.busy(attempt);
+          listeners.busy(attempt, Duration.ofNanos(ticker.read() - start));
           return null;
         }
         case FAIL -> {
-          listeners.busy(attempt);
+          listeners.busy(attempt, Duration.ofNanos(ticker.read() - start));
           throw new LockBusyException(lockId);
         }
         default -> {

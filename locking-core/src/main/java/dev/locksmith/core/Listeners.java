@@ -51,6 +51,11 @@ final class Listeners implements LockListener {
   }
 
   @Override
+  public void busy(LockEvent event, Duration waited) {
+    each(l -> l.busy(event, waited));
+  }
+
+  @Override
   public void timedOut(LockEvent event, Duration waited) {
     each(l -> l.timedOut(event, waited));
   }

@@ -63,6 +63,18 @@ public interface LockListener {
   default void busy(LockEvent event) {}
 
   /**
+   * The lock was held by another owner and the policy was SKIP or FAIL, told after {@code waited}
+   * (the time the provider took to answer). The engine calls this one; by default it calls {@link
+   * #busy(LockEvent)}.
+   *
+   * @param event the lock and its call
+   * @param waited how long the call took to learn that the lock was busy
+   */
+  default void busy(LockEvent event, Duration waited) {
+    busy(event);
+  }
+
+  /**
    * WAIT ran out after {@code waited}.
    *
    * @param event the lock and its call

@@ -133,8 +133,8 @@ public final class MicrometerLockListener implements LockListener {
   }
 
   @Override
-  public void busy(LockEvent event) {
-    acquireTimer(event, "busy").record(Duration.ZERO);
+  public void busy(LockEvent event, Duration waited) {
+    acquireTimer(event, "busy").record(waited);
   }
 
   @Override

@@ -11,9 +11,14 @@ import dev.locksmith.core.LockListener;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.memory.MemoryLockProvider;
+import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The meters, recorded by a real engine on the in-memory provider. */
@@ -86,6 +91,42 @@ class MicrometerLockListenerTest {
       assertThat(registry.getMeters())
           .allSatisfy(m -> assertThat(m.getId().getTags().toString()).doesNotContain("customer-7"));
     }
+  }
+
+  @Test
+  void aBusyAnswerIsTimedAsLongAsTheProviderTookToGiveIt() throws Exception {
+    LockProvider memory = MemoryLockProvider.isolated();
+    // A provider 100 ms away: each attempt takes that long to learn the lock is busy.
+    LockProvider distant =
+        (LockProvider)
+            Proxy.newProxyInstance(
+                LockProvider.class.getClassLoader(),
+                new Class<?>[] {LockProvider.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("tryAcquire")) {
+                    Thread.sleep(100);
+                  }
+                  try {
+                    return method.invoke(memory, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    memory.tryAcquire(LockRequest.of("far", Duration.ofMinutes(1))).orElseThrow();
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(distant)
+            .listener(new MicrometerLockListener(registry))
+            .build()) {
+      assertThat(locksmith.tryAcquire(LockOptions.named("far"))).isEmpty();
+    }
+    assertThat(
+            registry
+                .get(MicrometerLockListener.ACQUIRE)
+                .tags("outcome", "busy", "name", "far")
+                .timer()
+                .totalTime(TimeUnit.MILLISECONDS))
+        .isGreaterThanOrEqualTo(100);
   }
 
   @Test
