@@ -104,7 +104,7 @@ final class Acquisition {
       LockFileNames.LockFiles files, LockRequest request, @Nullable Object createdKey)
       throws IOException {
     if (createdKey != null) {
-      tombs.removeCreated(files, request.lockId(), createdKey);
+      tombs.removeCreated(files, request.lockId(), request.ownerToken(), createdKey);
       return;
     }
     Path tomb = files.tomb(OwnerTokens.newToken());
@@ -245,7 +245,7 @@ final class Acquisition {
       LockFileNames.LockFiles files, LockRequest request, @Nullable Object createdKey)
       throws IOException {
     if (createdKey != null) {
-      tombs.removeCreated(files, request.lockId(), createdKey);
+      tombs.removeCreated(files, request.lockId(), request.ownerToken(), createdKey);
       return;
     }
     // A file system without file keys: by the record at the name, as a release does.

@@ -57,12 +57,14 @@ final class Tombs {
   }
 
   /**
-   * Removes the lock file this caller created, known by its file key, whatever it holds: only while
-   * the name still holds that file, so that another holder's file created at the name after a
-   * take-over is never moved away, not even to be put back. {@code false} when the name holds
-   * another file or none.
+   * Removes the lock file this caller created, known by its file key: only while the name still
+   * holds that file, so that another holder's file created at the name after a take-over is never
+   * moved away, and, once moved, only if it holds this caller's record or none (the record never
+   * reached the share), as a file system may give a deleted file's key to a new one. {@code false}
+   * when the name holds another file or none.
    */
-  boolean removeCreated(LockFileNames.LockFiles files, String lockId, Object createdKey)
+  boolean removeCreated(
+      LockFileNames.LockFiles files, String lockId, String ownerToken, Object createdKey)
       throws IOException {
     if (!createdKey.equals(directory.fileKey(files.lock()))) {
       return false;
@@ -71,7 +73,9 @@ final class Tombs {
     if (!directory.moveAway(files.lock(), tomb)) {
       return false;
     }
-    if (!createdKey.equals(directory.fileKey(tomb))) {
+    LockRecord moved = directory.readRecord(tomb);
+    if (!createdKey.equals(directory.fileKey(tomb))
+        || (moved != null && !moved.ownerToken().equals(ownerToken))) {
       LOG.error(
           "Removing the lock file of a failed acquisition of '{}' moved another holder's file (a"
               + " process stalled past its checks?); putting it back",
