@@ -74,6 +74,8 @@ final class SignalStop implements AutoCloseable {
         acquireEnded.countDown();
         return;
       }
+      // The hook's interrupt, sent before stopping was set, ended no wait: what follows is no wait.
+      Thread.interrupted();
     }
     // Granted as the signal came: released here, while the hook keeps the engine open for it.
     try {
@@ -86,6 +88,11 @@ final class SignalStop implements AutoCloseable {
 
   /** Taking the lock ended without a lease (skipped, failed, or ended by the signal). */
   void acquireEnded() {
+    synchronized (this) {
+      if (stopping) {
+        Thread.interrupted(); // the hook's, which has done its work
+      }
+    }
     acquireEnded.countDown();
   }
 
@@ -144,6 +151,11 @@ final class SignalStop implements AutoCloseable {
       started = group;
       held = lease;
       test = untilTest;
+      if (held == null) {
+        // Ends a wait; sent under the lock, so that the taking thread, seeing stopping, can clear
+        // it for good. A lease granted meanwhile is released by that thread before the close.
+        acquirer.interrupt();
+      }
     }
     if (test != null) {
       test.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -151,8 +163,6 @@ final class SignalStop implements AutoCloseable {
     }
     if (held == null) {
       report.accept("stopped by a signal while waiting for the lock; nothing ran");
-      // Ends a wait; a lease granted meanwhile is released by its thread before the close.
-      acquirer.interrupt();
       try {
         acquireEnded.await(grace.toMillis(), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
@@ -189,9 +199,16 @@ final class SignalStop implements AutoCloseable {
       // here before it has would cut short the release it waits for. The hook may not have been
       // started yet (the JVM takes the hooks out of its list first), so wait for its work, not
       // for its thread.
-      try {
-        stopped.await();
-      } catch (InterruptedException e) {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          stopped.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }

@@ -290,7 +290,7 @@ class ExitCodeTableTest {
         row(
             "a provider failing all through --wait (Redis out of memory): not busy",
             69,
-            "not taken: the provider failed until --wait ran out (1s): lock provider default",
+            "not taken: the provider failed until --wait ran out (1",
             cli -> {
               redis.call("CONFIG", "SET", "maxmemory", "1");
               try {
