@@ -1,6 +1,7 @@
 package dev.locksmith.tcp;
 
 import dev.locksmith.core.LockProviderException;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -39,8 +40,13 @@ final class PendingReleases {
     long deadline = System.nanoTime() + nanos;
     boolean interrupted = false;
     try {
-      while (!pending.isEmpty() && deadline - System.nanoTime() > 0) {
-        CompletableFuture<Boolean> stage = pending.iterator().next();
+      while (deadline - System.nanoTime() > 0) {
+        // The set empties itself as releases complete, on the I/O thread.
+        Iterator<CompletableFuture<Boolean>> unanswered = pending.iterator();
+        if (!unanswered.hasNext()) {
+          break;
+        }
+        CompletableFuture<Boolean> stage = unanswered.next();
         try {
           stage.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException | CancellationException e) {
