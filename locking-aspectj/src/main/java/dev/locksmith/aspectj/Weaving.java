@@ -10,7 +10,6 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -101,50 +100,25 @@ final class Weaving {
         || AnnotatedMethods.isAnnotated(method)) {
       return null;
     }
-    for (Class<?> api : interfacesOf(type)) {
-      if (api.isAssignableFrom(declaring)) {
-        continue;
-      }
-      Method locked;
-      try {
-        locked = api.getMethod(method.getName(), method.getParameterTypes());
-      } catch (NoSuchMethodException e) {
-        continue;
-      }
-      if (AnnotatedMethods.isAnnotated(locked)) {
-        return new Problem(
-            method,
-            "@DistributedLock on interface method "
-                + name(locked)
-                + " does not reach "
-                + name(method)
-                + ", which implements it for "
-                + type.getName()
-                + ": AspectJ matches only annotations on the method that has the body, so it runs"
-                + " unlocked. Put @DistributedLock on "
-                + name(method)
-                + " itself, or override it in "
-                + type.getName()
-                + " with the annotation",
-            false);
-      }
+    Method locked = AnnotatedMethods.lockedInterfaceMethodImplementedBy(type, method).orElse(null);
+    if (locked == null) {
+      return null;
     }
-    return null;
-  }
-
-  private static Set<Class<?>> interfacesOf(Class<?> type) {
-    Set<Class<?>> found = new LinkedHashSet<>();
-    Deque<Class<?>> next = new ArrayDeque<>();
-    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-      next.addAll(List.of(c.getInterfaces()));
-    }
-    while (!next.isEmpty()) {
-      Class<?> api = next.poll();
-      if (found.add(api)) {
-        next.addAll(List.of(api.getInterfaces()));
-      }
-    }
-    return found;
+    return new Problem(
+        method,
+        "@DistributedLock on interface method "
+            + name(locked)
+            + " does not reach "
+            + name(method)
+            + ", which implements it for "
+            + type.getName()
+            + ": AspectJ matches only annotations on the method that has the body, so it runs"
+            + " unlocked. Put @DistributedLock on "
+            + name(method)
+            + " itself, or override it in "
+            + type.getName()
+            + " with the annotation",
+        false);
   }
 
   /** One message for all problems, with how to weave when a class was not woven. */

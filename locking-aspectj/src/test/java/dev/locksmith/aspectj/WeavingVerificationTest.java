@@ -216,6 +216,33 @@ class WeavingVerificationTest {
                 package fixture;
 
                 public class Impl extends PlainBase implements Api {}
+                """,
+                "fixture.Handler",
+                """
+                package fixture;
+
+                import dev.locksmith.annotation.DistributedLock;
+
+                public interface Handler<T> {
+                  @DistributedLock(name = "handle")
+                  void handle(T item);
+                }
+                """,
+                "fixture.PlainHandling",
+                """
+                package fixture;
+
+                public class PlainHandling {
+                  public void handle(String item) {}
+
+                  public void handle(Integer item) {}
+                }
+                """,
+                "fixture.Orders",
+                """
+                package fixture;
+
+                public class Orders extends PlainHandling implements Handler<String> {}
                 """));
 
     AspectLocksmith.use(engine());
@@ -226,6 +253,15 @@ class WeavingVerificationTest {
             "@DistributedLock on interface method fixture.Api.pay(long) does not reach"
                 + " fixture.PlainBase.pay(long), which implements it for fixture.Impl")
         .hasMessageContaining("Put @DistributedLock on fixture.PlainBase.pay(long) itself");
+
+    Class<?> orders = Class.forName("fixture.Orders", false, fixtures);
+    assertThatThrownBy(() -> AspectLocksmith.validate(orders))
+        .as("through a generic interface")
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining(
+            "@DistributedLock on interface method fixture.Handler.handle(Object) does not reach"
+                + " fixture.PlainHandling.handle(String), which implements it for fixture.Orders")
+        .hasMessageNotContaining("handle(Integer)");
   }
 
   @Test

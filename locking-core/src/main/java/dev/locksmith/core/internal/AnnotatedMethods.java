@@ -4,8 +4,11 @@ import dev.locksmith.annotation.DistributedLock;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -51,6 +54,49 @@ public final class AnnotatedMethods {
       }
     }
     return methods;
+  }
+
+  /**
+   * The locked interface method that {@code method}, which {@code type} inherits from a class that
+   * does not implement that interface, implements for {@code type}; such a method neither carries
+   * nor inherits the annotation itself, so an integration that matches annotated methods misses it.
+   *
+   * @param type the class that implements the interface
+   * @param method a method of {@code type}, declared by a superclass
+   * @return the locked interface method, if any
+   */
+  public static Optional<Method> lockedInterfaceMethodImplementedBy(Class<?> type, Method method) {
+    for (Class<?> api : interfacesOf(type)) {
+      if (api.isAssignableFrom(method.getDeclaringClass())) {
+        continue;
+      }
+      for (Method candidate : api.getDeclaredMethods()) {
+        if (candidate.getName().equals(method.getName())
+            && !candidate.isSynthetic()
+            && !candidate.isBridge()
+            && !Modifier.isStatic(candidate.getModifiers())
+            && GenericParameters.overrides(type, method, candidate)
+            && findOn(candidate) != null) {
+          return Optional.of(candidate);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Set<Class<?>> interfacesOf(Class<?> type) {
+    Set<Class<?>> found = new LinkedHashSet<>();
+    Deque<Class<?>> next = new ArrayDeque<>();
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      next.addAll(List.of(c.getInterfaces()));
+    }
+    while (!next.isEmpty()) {
+      Class<?> api = next.poll();
+      if (found.add(api)) {
+        next.addAll(List.of(api.getInterfaces()));
+      }
+    }
+    return found;
   }
 
   /**

@@ -25,6 +25,15 @@ final class GenericParameters {
    * {@code method}'s class, once the supertype's type variables are bound.
    */
   static boolean overrides(Method method, Method candidate) {
+    return overrides(method.getDeclaringClass(), method, candidate);
+  }
+
+  /**
+   * {@link #overrides(Method, Method)} with the type variables bound as {@code type} binds them:
+   * for a method that {@code type} inherits from a class that does not implement {@code
+   * candidate}'s interface, which {@code type} implements.
+   */
+  static boolean overrides(Class<?> type, Method method, Method candidate) {
     Class<?>[] actual = method.getParameterTypes();
     if (Arrays.equals(actual, candidate.getParameterTypes())) {
       return true;
@@ -34,7 +43,7 @@ final class GenericParameters {
       return false;
     }
     Map<TypeVariable<?>, Type> bindings = new HashMap<>();
-    bind(method.getDeclaringClass(), bindings);
+    bind(type, bindings);
     for (int i = 0; i < actual.length; i++) {
       if (erase(declared[i], bindings, 0) != actual[i]) {
         return false;
