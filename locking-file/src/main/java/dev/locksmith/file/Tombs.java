@@ -73,7 +73,13 @@ final class Tombs {
     if (!directory.moveAway(files.lock(), tomb)) {
       return false;
     }
-    LockRecord moved = directory.readRecord(tomb);
+    LockRecord moved;
+    try {
+      moved = directory.readRecord(tomb);
+    } catch (IOException | RuntimeException e) {
+      restore(files.lock(), tomb); // unknown whose: back under the name, safe either way
+      throw e;
+    }
     if (!createdKey.equals(directory.fileKey(tomb))
         || (moved != null && !moved.ownerToken().equals(ownerToken))) {
       LOG.error(
