@@ -97,6 +97,7 @@ final class Weaving {
         || method.isSynthetic()
         || method.isBridge()
         || Modifier.isStatic(method.getModifiers())
+        || Modifier.isAbstract(method.getModifiers())
         || AnnotatedMethods.isAnnotated(method)) {
       return null;
     }

@@ -243,6 +243,20 @@ class WeavingVerificationTest {
                 package fixture;
 
                 public class Orders extends PlainHandling implements Handler<String> {}
+                """,
+                "fixture.AbstractBase",
+                """
+                package fixture;
+
+                public abstract class AbstractBase {
+                  public abstract void pay(long cents);
+                }
+                """,
+                "fixture.AbstractImpl",
+                """
+                package fixture;
+
+                public abstract class AbstractImpl extends AbstractBase implements Api {}
                 """));
 
     AspectLocksmith.use(engine());
@@ -262,6 +276,11 @@ class WeavingVerificationTest {
             "@DistributedLock on interface method fixture.Handler.handle(Object) does not reach"
                 + " fixture.PlainHandling.handle(String), which implements it for fixture.Orders")
         .hasMessageNotContaining("handle(Integer)");
+
+    Class<?> abstractImpl = Class.forName("fixture.AbstractImpl", false, fixtures);
+    assertThat(AspectLocksmith.validate(abstractImpl))
+        .as("no body to lock: the concrete class's override is checked where it is")
+        .isZero();
   }
 
   @Test

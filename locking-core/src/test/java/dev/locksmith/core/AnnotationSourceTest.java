@@ -96,6 +96,32 @@ class AnnotationSourceTest {
         .containsExactly(Orders.class.getMethod("handle", String.class));
   }
 
+  interface Measured<T extends Number> {
+    @DistributedLock
+    void measure(T value);
+  }
+
+  static class Meter<U> {
+    public void measure(U value) {}
+  }
+
+  static class IntMeter extends Meter<Integer> implements Measured<Integer> {}
+
+  @Test
+  void aSuperclassMethodImplementingALockedGenericInterfaceMethodForASubclassIsFound()
+      throws Exception {
+    // Meter.measure(U) erases to measure(Object), Measured.measure(T) to measure(Number).
+    assertThat(
+            AnnotatedMethods.lockedInterfaceMethodImplementedBy(
+                IntMeter.class, Meter.class.getMethod("measure", Object.class)))
+        .contains(Measured.class.getMethod("measure", Number.class));
+    assertThat(
+            AnnotatedMethods.lockedInterfaceMethodImplementedBy(
+                Meter.class, Meter.class.getMethod("measure", Object.class)))
+        .as("a class that does not implement the interface")
+        .isEmpty();
+  }
+
   @Test
   void aMethodsOwnAnnotationOrMetaAnnotationIsItsSource() throws Exception {
     Method own = Job.class.getDeclaredMethod("own");

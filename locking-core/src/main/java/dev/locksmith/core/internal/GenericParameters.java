@@ -44,8 +44,10 @@ final class GenericParameters {
     }
     Map<TypeVariable<?>, Type> bindings = new HashMap<>();
     bind(type, bindings);
+    // Both sides as the class binds them: the method may take a type variable of its own class.
+    Type[] own = method.getGenericParameterTypes();
     for (int i = 0; i < actual.length; i++) {
-      if (erase(declared[i], bindings, 0) != actual[i]) {
+      if (erase(declared[i], bindings, 0) != erase(own[i], bindings, 0)) {
         return false;
       }
     }
