@@ -277,6 +277,16 @@ class WeavingVerificationTest {
                 + " fixture.PlainHandling.handle(String), which implements it for fixture.Orders")
         .hasMessageNotContaining("handle(Integer)");
 
+    assertThatThrownBy(() -> ContextLoader.with(fixtures, AspectLocksmith::verifyWeaving))
+        .as("the compiler's index lists the classes, though none of their own members is locked")
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("2 @DistributedLock methods would run unlocked")
+        .hasMessageContaining(
+            "does not reach fixture.PlainBase.pay(long), which implements it for fixture.Impl")
+        .hasMessageContaining(
+            "does not reach fixture.PlainHandling.handle(String), which implements it for"
+                + " fixture.Orders");
+
     Class<?> abstractImpl = Class.forName("fixture.AbstractImpl", false, fixtures);
     assertThat(AspectLocksmith.validate(abstractImpl))
         .as("no body to lock: the concrete class's override is checked where it is")

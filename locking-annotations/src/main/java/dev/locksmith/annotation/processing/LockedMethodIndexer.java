@@ -8,6 +8,7 @@ import java.io.Writer;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -91,15 +92,84 @@ public final class LockedMethodIndexer extends AbstractProcessor {
         ExecutableElement method = (ExecutableElement) member;
         refuseNotKeptAtRunTime(method);
         if (isLocked(method) || overridesLocked(type, method)) {
-          lines.add(
-              className
-                  + " "
-                  + method.getSimpleName()
-                  + " "
-                  + Descriptors.of(
-                      method, processingEnv.getTypeUtils(), processingEnv.getElementUtils()));
+          lines.add(line(className, method));
         }
       }
+    }
+    if (type.getKind() != ElementKind.INTERFACE && type.getKind() != ElementKind.ANNOTATION_TYPE) {
+      for (ExecutableElement inherited : inheritedBodiesOfLockedMethods(type)) {
+        lines.add(line(className, inherited));
+      }
+    }
+  }
+
+  private String line(String className, ExecutableElement method) {
+    return className
+        + " "
+        + method.getSimpleName()
+        + " "
+        + Descriptors.of(method, processingEnv.getTypeUtils(), processingEnv.getElementUtils());
+  }
+
+  /**
+   * The methods {@code type} inherits from a superclass that implement, for {@code type}, a locked
+   * method of one of its interfaces ({@code class Impl extends PlainBase implements Api}). No
+   * member of {@code type} carries the annotation, yet the weaving check must look at it: the
+   * aspect sees the body in the superclass, which the annotation does not reach.
+   */
+  private List<ExecutableElement> inheritedBodiesOfLockedMethods(TypeElement type) {
+    List<ExecutableElement> locked = new ArrayList<>();
+    lockedInterfaceMethods(type.asType(), locked, new HashSet<>());
+    if (locked.isEmpty()) {
+      return List.of();
+    }
+    List<? extends Element> members;
+    try {
+      members = processingEnv.getElementUtils().getAllMembers(type);
+    } catch (RuntimeException e) {
+      return List.of(); // ajc cannot list some types from the class path, as in membersOf
+    }
+    List<ExecutableElement> found = new ArrayList<>();
+    for (Element member : members) {
+      if (member.getKind() != ElementKind.METHOD
+          || member.getEnclosingElement().equals(type)
+          || member.getEnclosingElement().getKind() == ElementKind.INTERFACE
+          || member.getModifiers().contains(Modifier.STATIC)
+          || member.getModifiers().contains(Modifier.ABSTRACT)) {
+        continue;
+      }
+      ExecutableElement method = (ExecutableElement) member;
+      for (ExecutableElement lockedMethod : locked) {
+        if (lockedMethod.getSimpleName().contentEquals(method.getSimpleName())
+            && processingEnv.getElementUtils().overrides(method, lockedMethod, type)) {
+          found.add(method);
+          break;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The locked methods of the interfaces {@code from} extends or implements, at any depth. */
+  private void lockedInterfaceMethods(
+      TypeMirror from, List<ExecutableElement> into, Set<String> seen) {
+    for (TypeMirror parent : processingEnv.getTypeUtils().directSupertypes(from)) {
+      if (parent.getKind() != TypeKind.DECLARED) {
+        continue;
+      }
+      TypeElement parentType = (TypeElement) ((DeclaredType) parent).asElement();
+      String parentName = parentType.getQualifiedName().toString();
+      if (!seen.add(parentName) || isPlatformType(parentName)) {
+        continue;
+      }
+      if (parentType.getKind() == ElementKind.INTERFACE) {
+        for (Element member : membersOf(parentType)) {
+          if (member.getKind() == ElementKind.METHOD && isLocked((ExecutableElement) member)) {
+            into.add((ExecutableElement) member);
+          }
+        }
+      }
+      lockedInterfaceMethods(parent, into, seen);
     }
   }
 

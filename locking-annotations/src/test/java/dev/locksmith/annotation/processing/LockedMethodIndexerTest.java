@@ -108,6 +108,56 @@ class LockedMethodIndexerTest {
   }
 
   @Test
+  void listsAClassWhoseLockedInterfaceMethodHasItsBodyInASuperclass() throws Exception {
+    // Impl's own members carry nothing: the body of Api.handle is PlainBase's, which does not
+    // implement Api. The weaving check must still be told to look at Impl.
+    compile(
+        Map.of(
+            "fixture.Api",
+            """
+            package fixture;
+
+            public interface Api<T> {
+              @dev.locksmith.annotation.DistributedLock
+              void handle(T value);
+
+              void other();
+            }
+            """,
+            "fixture.PlainBase",
+            """
+            package fixture;
+
+            public class PlainBase {
+              public void handle(String value) {}
+
+              public void other() {}
+
+              public void handle(Integer value) {}
+            }
+            """,
+            "fixture.Impl",
+            """
+            package fixture;
+
+            public class Impl extends PlainBase implements Api<String> {}
+            """,
+            "fixture.AbstractImpl",
+            """
+            package fixture;
+
+            public abstract class AbstractImpl implements Api<Integer> {
+              public void other() {}
+            }
+            """));
+
+    assertThat(indexLines())
+        .containsExactly(
+            "fixture.Api handle (Ljava/lang/Object;)V",
+            "fixture.Impl handle (Ljava/lang/String;)V");
+  }
+
+  @Test
   void anAnnotationStandingForTheLockButNotKeptAtRunTimeIsACompileError() throws Exception {
     // The engine and the aspect see only annotations kept at run time: the method would run
     // unlocked, though the index lists it.
