@@ -11,6 +11,7 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.testkit.ConsoleLog;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.nio.file.Files;
@@ -123,14 +124,18 @@ class RedisEvictionPolicyTest {
   }
 
   @Test
-  void theOptOutParameterLetsTheProviderWork() {
+  void theOptOutParameterLetsTheProviderWorkWithAWarning() {
     for (String url :
         new String[] {
           withPassword(allKeysLru) + "?allow-eviction=true",
           volatileLru.url() + "?prefix=optout&allow-eviction=true"
         }) {
-      try (LockProvider provider = LockProviders.create(url)) {
+      try (ConsoleLog log = new ConsoleLog();
+          LockProvider provider = LockProviders.create(url)) {
         assertLocks(provider);
+        assertThat(log.lines("WARN", "going on because eviction is allowed (allow-eviction=true)"))
+            .as("warned for %s", url)
+            .isNotEmpty();
       }
     }
   }
@@ -200,8 +205,16 @@ class RedisEvictionPolicyTest {
     try (RedisServerProcess managed =
             TestRedis.startDedicated(
                 "--maxmemory-policy", "allkeys-lru", "--rename-command", "CONFIG", "");
+        ConsoleLog log = new ConsoleLog();
         LockProvider provider = LockProviders.create(managed.url())) {
       assertLocks(provider);
+      assertThat(log.lines("WARN", "could not check the maxmemory-policy of"))
+          .isNotEmpty()
+          .allSatisfy(
+              line ->
+                  assertThat(line)
+                      .contains("CONFIG GET refused")
+                      .contains("make sure it is noeviction"));
     }
   }
 

@@ -52,7 +52,12 @@ class VirtualThreadsTest {
 
   /** What one run of contending threads saw. */
   private record Outcome(
-      int granted, int overlaps, int tokenFaults, List<String> errors, long millis) {}
+      int granted,
+      int overlaps,
+      int lostUpdates,
+      int tokenFaults,
+      List<String> errors,
+      long millis) {}
 
   @ParameterizedTest(name = "{0}")
   @EnumSource(Store.class)
@@ -109,6 +114,7 @@ class VirtualThreadsTest {
     assertThat(outcome.errors()).as("errors").isEmpty();
     assertThat(outcome.granted()).isEqualTo(THREADS);
     assertThat(outcome.overlaps()).as("overlapping holders of a key").isZero();
+    assertThat(outcome.lostUpdates()).as("updates lost under a key's lock").isZero();
     assertThat(outcome.tokenFaults()).as("fencing tokens not rising per key").isZero();
     assertThat(pinned).as("carriers pinned").isEmpty();
     assertThat(platformPeak - platformBefore)
@@ -122,6 +128,7 @@ class VirtualThreadsTest {
     Queue<String> errors = new ConcurrentLinkedQueue<>();
     AtomicIntegerArray inside = new AtomicIntegerArray(keys);
     AtomicLongArray lastToken = new AtomicLongArray(keys);
+    int[] updates = new int[keys];
     AtomicInteger granted = new AtomicInteger();
     AtomicInteger overlaps = new AtomicInteger();
     AtomicInteger tokenFaults = new AtomicInteger();
@@ -135,6 +142,11 @@ class VirtualThreadsTest {
               if (inside.incrementAndGet(key) != 1) {
                 overlaps.incrementAndGet();
               }
+              // A read-modify-write with a yield inside: a second holder of the key would run in
+              // between and an update would be lost.
+              int seen = updates[key];
+              Thread.yield();
+              updates[key] = seen + 1;
               if (lease.fencingToken() <= lastToken.get(key)) {
                 tokenFaults.incrementAndGet();
               }
@@ -151,9 +163,15 @@ class VirtualThreadsTest {
       errors.add("not every thread finished within " + BOUND + " and a minute");
       virtual.shutdownNow();
     }
+    int lostUpdates = 0;
+    for (int key = 0; key < keys; key++) {
+      int holders = count / keys + (key < count % keys ? 1 : 0);
+      lostUpdates += holders - updates[key];
+    }
     return new Outcome(
         granted.get(),
         overlaps.get(),
+        lostUpdates,
         tokenFaults.get(),
         List.copyOf(errors),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));

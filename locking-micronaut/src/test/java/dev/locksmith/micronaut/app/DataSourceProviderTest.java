@@ -11,6 +11,8 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.jdbc.JdbcLockProvider;
 import dev.locksmith.testkit.jdbc.TestPostgres;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.core.type.Argument;
+import io.micronaut.data.connection.ConnectionOperations;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthResult;
@@ -95,17 +97,29 @@ class DataSourceProviderTest {
       outsideStatement.execute("CREATE TABLE IF NOT EXISTS mn_work (id VARCHAR(64) PRIMARY KEY)");
       Locksmith locksmith = context.getBean(Locksmith.class);
 
-      Lease lease;
-      try (Connection business = DriverManager.getConnection(url);
-          Statement statement = business.createStatement()) {
-        business.setAutoCommit(false);
-        statement.execute("INSERT INTO mn_work (id) VALUES ('w1')");
-        lease = locksmith.acquire(LockOptions.named("tx-job"));
-        // Committed at once: seen on another connection while the business work is open.
-        assertThat(committedOwner(outside, table, lease.lockId())).isEqualTo(lease.ownerToken());
-        assertThat(count(outsideStatement)).isZero();
-        business.rollback();
-      }
+      // The business work runs in Micronaut's connection scope, on the connection that the
+      // DataSource proxy hands out within it: a provider using the proxy would write its row there.
+      ConnectionOperations<Connection> connections =
+          context.getBean(Argument.of(ConnectionOperations.class, Connection.class));
+      Lease lease =
+          connections.executeWrite(
+              status -> {
+                Connection business = status.getConnection();
+                try (Statement statement = business.createStatement()) {
+                  business.setAutoCommit(false);
+                  statement.execute("INSERT INTO mn_work (id) VALUES ('w1')");
+                  Lease taken = locksmith.acquire(LockOptions.named("tx-job"));
+                  // Committed at once: seen on another connection while the business work is open.
+                  assertThat(committedOwner(outside, table, taken.lockId()))
+                      .isEqualTo(taken.ownerToken());
+                  assertThat(count(outsideStatement)).isZero();
+                  business.rollback();
+                  business.setAutoCommit(true);
+                  return taken;
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
       try {
         assertThat(count(outsideStatement)).isZero();
         assertThat(locksmith.providers().get("").status(lease.lockId()).currentHolder())
