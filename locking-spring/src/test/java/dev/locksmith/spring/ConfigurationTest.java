@@ -12,6 +12,7 @@ import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
+import dev.locksmith.spring.boot.LocksmithDisabledAutoConfiguration;
 import dev.locksmith.spring.boot.LocksmithHealthAutoConfiguration;
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.testkit.LoopbackPorts;
@@ -155,6 +156,31 @@ class ConfigurationTest {
     runner
         .withPropertyValues("locksmith.enabled=false")
         .run(context -> assertThat(context).doesNotHaveBean(Locksmith.class));
+    runner
+        .withPropertyValues("locksmith.enabled=off")
+        .run(context -> assertThat(context).doesNotHaveBean(Locksmith.class));
+  }
+
+  @Test
+  void enabledTakesTheBooleanWordsSpringBindsAndRefusesAnyOther() {
+    // Bound as the Boolean the property is: on, yes and 1 lock; a typo must not turn locking off.
+    for (String value : new String[] {"true", "TRUE", "on", "yes", "1"}) {
+      runner
+          .withConfiguration(AutoConfigurations.of(LocksmithDisabledAutoConfiguration.class))
+          .withPropertyValues("locksmith.enabled=" + value, "locksmith.url=mem:config-on")
+          .run(
+              context ->
+                  assertThat(context.getBean(Job.class).lockId()).as(value).isEqualTo("job"));
+    }
+    runner
+        .withConfiguration(AutoConfigurations.of(LocksmithDisabledAutoConfiguration.class))
+        .withPropertyValues("locksmith.enabled=flase", "locksmith.url=mem:config-typo")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .hasStackTraceContaining("locksmith.enabled")
+                    .hasStackTraceContaining("flase"));
   }
 
   @Test

@@ -47,7 +47,7 @@ import org.springframework.core.env.Environment;
       "org.springframework.cloud.zookeeper.ZookeeperAutoConfiguration"
     })
 @ConditionalOnClass(Locksmith.class)
-@ConditionalOnBooleanProperty(name = "locksmith.enabled", matchIfMissing = true)
+@Conditional(LockingEnabledCondition.class)
 @EnableConfigurationProperties(LocksmithProperties.class)
 @Import(BootLockingRegistrar.class)
 public final class LocksmithAutoConfiguration {
