@@ -46,6 +46,7 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
   public void afterSingletonsInstantiated() {
     ConfigurableListableBeanFactory factory = Objects.requireNonNull(beanFactory);
     Locksmith locksmith = null;
+    String[] engineNames = {};
     Set<Class<?>> checked = new HashSet<>();
     int methods = 0;
     for (String name : factory.getBeanNamesForType(Object.class, true, false)) {
@@ -55,6 +56,12 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
       }
       if (locksmith == null) {
         locksmith = factory.getBean(Locksmith.class);
+        engineNames = factory.getBeanNamesForType(Locksmith.class, false, false);
+      }
+      // The interceptor finds the engine at the first call, which records no dependency: without
+      // one, Spring destroys the engine before a bean whose destroy method makes a locked call.
+      for (String engineName : engineNames) {
+        factory.registerDependentBean(engineName, name);
       }
       try {
         if (checked.add(type)) {

@@ -20,9 +20,11 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -159,6 +161,33 @@ class ConfigurationTest {
     runner
         .withPropertyValues("locksmith.enabled=off")
         .run(context -> assertThat(context).doesNotHaveBean(Locksmith.class));
+  }
+
+  @Test
+  void aBeansDestroyMethodCanStillMakeLockedCalls() {
+    Flusher.lockIdAtDestroy = null;
+    runner
+        .withBean("flusher", Flusher.class)
+        .withPropertyValues("locksmith.url=mem:config-destroy-order")
+        .run(context -> assertThat(context.getBean(Flusher.class)).isNotNull());
+    assertThat(Flusher.lockIdAtDestroy)
+        .as("locked at destroy, the engine still open")
+        .isEqualTo("job");
+  }
+
+  /** Flushes through a locked method when the context closes, as a batch writer would. */
+  public static class Flusher implements DisposableBean {
+    static volatile @Nullable String lockIdAtDestroy;
+    private final Job job;
+
+    public Flusher(Job job) {
+      this.job = job;
+    }
+
+    @Override
+    public void destroy() {
+      lockIdAtDestroy = job.lockId();
+    }
   }
 
   @Test
