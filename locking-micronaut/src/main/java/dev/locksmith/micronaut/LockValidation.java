@@ -108,29 +108,40 @@ final class LockValidation {
 
   private static LockConfigurationException notIntercepted(
       BeanDefinition<?> definition, Method method, boolean interceptedElsewhere) {
+    return notIntercepted(definition, method, reason(method, definition, interceptedElsewhere));
+  }
+
+  private static String reason(
+      Method method, BeanDefinition<?> definition, boolean interceptedElsewhere) {
     Method source = AnnotatedMethods.sourceOf(method).orElse(method);
-    String reason =
-        interceptedElsewhere
-            ? "this bean ("
-                + definition
-                + ") is made without Micronaut's interceptor, as a bean a @Factory method returns"
-                + " is, while the class's own bean is intercepted; inject the bean Micronaut"
-                + " creates for the class instead of making one in a factory"
-            : !source.equals(method)
-                ? "the annotation is on "
-                    + Signatures.of(source)
-                    + ", and Micronaut does not carry a method annotation over to the method that"
-                    + " implements or overrides it; put @DistributedLock on "
-                    + Signatures.of(method)
-                    + " itself"
-                : Proxies.canIntercept(method)
-                    ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
-                        + " annotation mapper. Add dev.locksmith:locksmith-micronaut to the annotation"
-                        + " processor path next to io.micronaut:micronaut-inject-java"
-                    : "it is "
-                        + Proxies.NOT_INTERCEPTABLE
-                        + ", so Micronaut cannot intercept it; make it package-private, protected or"
-                        + " public and not final";
+    return interceptedElsewhere
+        ? "this bean ("
+            + definition
+            + ") is made without Micronaut's interceptor, as a bean a @Factory method returns"
+            + " is, while the class's own bean is intercepted; inject the bean Micronaut"
+            + " creates for the class instead of making one in a factory"
+        : !source.equals(method)
+            ? "the annotation is on "
+                + Signatures.of(source)
+                + ", and Micronaut does not carry a method annotation over to the method that"
+                + " implements or overrides it; put @DistributedLock on "
+                + Signatures.of(method)
+                + " itself"
+            : Proxies.canIntercept(method)
+                ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
+                    + " annotation mapper. Add dev.locksmith:locksmith-micronaut to the annotation"
+                    + " processor path next to io.micronaut:micronaut-inject-java"
+                : "it is "
+                    + Proxies.NOT_INTERCEPTABLE
+                    + ", so Micronaut cannot intercept it; make it package-private, protected or"
+                    + " public and not final";
+  }
+
+  /**
+   * The failure for a locked method of a bean that Micronaut does not run through the interceptor.
+   */
+  static LockConfigurationException notIntercepted(
+      BeanDefinition<?> definition, Method method, String reason) {
     return new LockConfigurationException(
         "@DistributedLock on "
             + Signatures.of(method)

@@ -97,6 +97,15 @@ class BadConfigurationTest {
   }
 
   @Test
+  void aFactoryMethodDeclaringAnInterfaceDoesNotHideTheLockedClassItReturns() {
+    assertStartFails(MEM, "factory-interface")
+        .contains(BadlyConfiguredJobs.SweepsImpl.class.getName() + ".sweep()")
+        .contains("would run without a lock")
+        .contains(
+            "@Factory method declared to return " + BadlyConfiguredJobs.Sweeps.class.getName());
+  }
+
+  @Test
   void noDefaultProviderForAMethodThatNeedsOne() {
     assertStartFails(Map.of(), "no-provider")
         .contains(BadlyConfiguredJobs.NeedsDefault.class.getName() + ".run()")

@@ -3,6 +3,7 @@ package dev.locksmith.micronaut.app;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.spi.LockProvider;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Named;
@@ -119,6 +120,27 @@ final class BadlyConfiguredJobs {
     @Named("nightly")
     Sweeper nightlySweeper() {
       return new Sweeper();
+    }
+  }
+
+  /** What a factory declares to return: the locked method is the implementation's. */
+  interface Sweeps {
+    void sweep();
+  }
+
+  /** Not a bean of its own: made by {@link SweepsFactory} only. */
+  static class SweepsImpl implements Sweeps {
+    @DistributedLock
+    @Override
+    public void sweep() {}
+  }
+
+  @Factory
+  @Requires(env = "factory-interface")
+  static class SweepsFactory {
+    @Context
+    Sweeps sweeps() {
+      return new SweepsImpl();
     }
   }
 
