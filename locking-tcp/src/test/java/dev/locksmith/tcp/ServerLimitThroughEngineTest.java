@@ -10,7 +10,9 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +32,12 @@ class ServerLimitThroughEngineTest {
   @BeforeEach
   void start() throws Exception {
     server =
-        LockServer.builder().port(0).maxLocksPerConnection(2).maxLineLength(LINE_LIMIT).build();
+        LockServer.builder()
+            .port(0)
+            .maxLocksPerConnection(2)
+            .maxLineLength(LINE_LIMIT)
+            .maxKeyBytes(LINE_LIMIT / 4)
+            .build();
     int port = server.start();
     provider = LockProviders.create("tcp://127.0.0.1:" + port);
     locksmith = Locksmith.builder().defaultProvider(provider).build();
@@ -74,6 +81,28 @@ class ServerLimitThroughEngineTest {
       assertThat(locksmith.health()).allMatch(health -> health.up());
       assertThat(held.isValid()).isTrue();
       assertThat(provider.status("line-1").currentHolder().orElseThrow().fencingToken())
+          .as("the lease is still held: its connection was kept")
+          .isEqualTo(held.fencingToken());
+    }
+  }
+
+  @Test
+  void manyRequestsOverALimitInARowAreNotTakenForABadClient() {
+    // Lock ids from user input, say: each refusal is the request's alone, however many come in a
+    // row. The server closes a connection after maxErrors bad lines (10), which would end every
+    // lease the provider's one connection carries.
+    try (Lease held = locksmith.acquire(LockOptions.named("row-1"))) {
+      for (int i = 0; i < 12; i++) {
+        String tooLong = "row-" + i + "-" + "x".repeat(LINE_LIMIT);
+        assertThatThrownBy(() -> locksmith.tryAcquire(LockOptions.named(tooLong)))
+            .hasMessageContaining("LINE_TOO_LONG");
+        String overTheKeyLimit = "row-" + i + "-" + "y".repeat(LINE_LIMIT / 2 - 100);
+        assertThatThrownBy(
+                () -> provider.tryAcquire(LockRequest.of(overTheKeyLimit, Duration.ofSeconds(30))))
+            .hasMessageContaining("LIMIT");
+      }
+      assertThat(held.isValid()).isTrue();
+      assertThat(provider.status("row-1").currentHolder().orElseThrow().fencingToken())
           .as("the lease is still held: its connection was kept")
           .isEqualTo(held.fencingToken());
     }

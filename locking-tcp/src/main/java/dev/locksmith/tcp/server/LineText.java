@@ -36,7 +36,8 @@ final class LineText {
     try {
       return utf8.reset().decode(frame.nioBuffer()).toString();
     } catch (CharacterCodingException e) {
-      throw new ProtocolException(null, "SYNTAX", "line is not valid UTF-8");
+      throw new ProtocolException(
+          RequestLineDecoder.requestId(frame), "SYNTAX", "line is not valid UTF-8");
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.locksmith.tcp.server;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntPredicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The words of a request line and what each kind may hold: request ids, owner tokens, numbers.
@@ -44,6 +45,19 @@ final class LineWords {
       }
     }
     return line.substring(i).strip();
+  }
+
+  /**
+   * The request id {@code line} starts with (its text up to the first space or tab), or {@code
+   * null} when that is not a valid id: what a reply to a line rejected as a whole still names.
+   */
+  static @Nullable String leadingId(String line) {
+    int end = 0;
+    while (end < line.length() && line.charAt(end) != ' ' && line.charAt(end) != '\t') {
+      end++;
+    }
+    String id = line.substring(0, end);
+    return isId(id) ? id : null;
   }
 
   /** {@code [A-Za-z0-9_.:-]{1,32}}. */

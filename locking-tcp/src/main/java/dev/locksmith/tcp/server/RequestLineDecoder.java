@@ -185,12 +185,9 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
         "line longer than " + maxLength + " bytes; it is discarded");
   }
 
-  /** The request id the line starts with, if valid. */
-  private static @Nullable String requestId(ByteBuf in) {
+  /** The request id the line in {@code in} starts with, if valid. */
+  static @Nullable String requestId(ByteBuf in) {
     int peek = Math.min(ID_PEEK, in.readableBytes());
-    String head = in.toString(in.readerIndex(), peek, StandardCharsets.US_ASCII);
-    int space = head.indexOf(' ');
-    String id = space < 0 ? head : head.substring(0, space);
-    return LineWords.isId(id) ? id : null;
+    return LineWords.leadingId(in.toString(in.readerIndex(), peek, StandardCharsets.US_ASCII));
   }
 }

@@ -27,7 +27,7 @@ final class RequestParser {
       char c = line.charAt(i);
       if (c < 0x20 && c != '\t' || c == 0x7F) {
         throw new ProtocolException(
-            null,
+            LineWords.leadingId(line),
             "SYNTAX",
             "control character 0x" + Integer.toHexString(c) + " at column " + (i + 1));
       }

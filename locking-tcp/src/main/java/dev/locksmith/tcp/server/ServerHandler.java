@@ -258,6 +258,13 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
 
   private void reject(ChannelHandlerContext ctx, Session current, ProtocolException e) {
     String reply = e.replyLine();
+    if (overALimit(current, e)) {
+      // A well-framed request of an authenticated client over a size limit (a lock id from user
+      // input, say) is refused alone, however many come in a row: closing the connection would
+      // end every lease it carries. Garbage lines still count.
+      toCore.enqueue(current, () -> current.send(reply), null);
+      return;
+    }
     if (++current.errors >= settings.maxErrors()) {
       LOG.info("Connection {} sent {} bad lines in a row; closing it", current, current.errors);
       current.closing = true;
@@ -273,6 +280,12 @@ final class ServerHandler extends ChannelInboundHandlerAdapter {
     } else {
       toCore.enqueue(current, () -> current.send(reply), null);
     }
+  }
+
+  private static boolean overALimit(Session current, ProtocolException e) {
+    return current.authenticated
+        && e.requestId() != null
+        && (e.code().equals("LIMIT") || e.code().equals("LINE_TOO_LONG"));
   }
 
   @Override

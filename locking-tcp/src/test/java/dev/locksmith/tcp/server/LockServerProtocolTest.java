@@ -3,6 +3,7 @@ package dev.locksmith.tcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -197,6 +198,20 @@ class LockServerProtocolTest {
     }
     try (LineClient c = new LineClient(server.port())) {
       assertThat(c.call("1 PING")).isEqualTo("1 PONG");
+    }
+  }
+
+  @Test
+  void linesThatAreNotTextStillNameTheirRequest() throws Exception {
+    try (LineClient c = new LineClient(server.port())) {
+      c.sendBytes("7 STATUS caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+      assertThat(c.read()).isEqualTo("7 ERR SYNTAX line is not valid UTF-8");
+      c.sendBytes("8\tSTATUS a\u0001b\n".getBytes(StandardCharsets.US_ASCII));
+      assertThat(c.read()).isEqualTo("8 ERR SYNTAX control character 0x1 at column 11");
+      c.sendBytes("\u0001 STATUS a\n".getBytes(StandardCharsets.US_ASCII));
+      assertThat(c.read())
+          .as("no valid request id to name")
+          .isEqualTo("* ERR SYNTAX control character 0x1 at column 1");
     }
   }
 
