@@ -58,7 +58,13 @@ final class EngineShutdown {
   private boolean stopThreadsThenCloseProviders(long deadline) {
     boolean stopped = stopThreads(deadline);
     for (LockProvider provider : ownedProviders) {
-      provider.close();
+      try {
+        provider.close();
+      } catch (RuntimeException e) {
+        // The others are closed all the same: their clients and threads must not outlive the
+        // engine.
+        LOG.warn("Closing lock provider {} failed: {}", provider.description(), e.toString());
+      }
     }
     return stopped;
   }

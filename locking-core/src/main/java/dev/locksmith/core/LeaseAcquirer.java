@@ -144,6 +144,11 @@ final class LeaseAcquirer {
             return use(options, lockId, providerName, circuit, granted, inTime, start, call);
           } catch (LateGrants.Refused e) {
             refusal = e;
+          } catch (RuntimeException | Error e) {
+            // Failed between the grant and the lease (a listener's Error, the provider's own
+            // settings): the grant is given back, not left to block the lock for its ttl.
+            releaseLater(List.of(granted), circuit);
+            throw e;
           }
           if (wait && ticker.read() - start < waitNanos) {
             LateGrants.release(granted, circuit); // before asking again, within the wait

@@ -47,6 +47,8 @@ final class OutageProvider implements LockProvider {
   final AtomicInteger statusCalls = new AtomicInteger();
   final AtomicInteger statusDone = new AtomicInteger();
   final AtomicBoolean closed = new AtomicBoolean();
+  // Whether close() throws, as a client failing to shut down does.
+  final AtomicBoolean closeFails = new AtomicBoolean();
   // Whether close() ran with the thread's interrupt flag set.
   final AtomicBoolean closedInterrupted = new AtomicBoolean();
 
@@ -129,5 +131,8 @@ final class OutageProvider implements LockProvider {
     closedInterrupted.set(Thread.currentThread().isInterrupted());
     closed.set(true);
     store.close();
+    if (closeFails.get()) {
+      throw new IllegalStateException("client shut down badly");
+    }
   }
 }

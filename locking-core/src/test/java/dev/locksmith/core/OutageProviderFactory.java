@@ -8,9 +8,9 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * Serves {@code outage:NAME} and {@code outage:NAME?down=true} URLs with {@link OutageProvider}s,
- * so that tests can check what the engine does with providers it creates from settings. Remembers
- * every provider it made.
+ * Serves {@code outage:NAME} URLs (with {@code ?down=true}, {@code ?close-fails=true}) with {@link
+ * OutageProvider}s, so that tests can check what the engine does with providers it creates from
+ * settings. Remembers every provider it made.
  */
 public final class OutageProviderFactory extends SchemeProviderFactory {
   static final List<OutageProvider> CREATED = new CopyOnWriteArrayList<>();
@@ -21,9 +21,10 @@ public final class OutageProviderFactory extends SchemeProviderFactory {
   }
 
   private static LockProvider provider(ProviderUrl url) {
-    url.requireOnly(Set.of("down"));
+    url.requireOnly(Set.of("down", "close-fails"));
     OutageProvider provider = new OutageProvider("outage:" + url.opaquePart());
     provider.down.set(url.booleanParameter("down", false));
+    provider.closeFails.set(url.booleanParameter("close-fails", false));
     CREATED.add(provider);
     return provider;
   }

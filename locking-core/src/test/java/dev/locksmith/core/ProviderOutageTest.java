@@ -315,6 +315,27 @@ class ProviderOutageTest extends OutageFixture {
   }
 
   @Test
+  void closingTheEngineClosesEveryOwnedProviderThoughOneFailsToClose() {
+    int before = OutageProviderFactory.CREATED.size();
+    Locksmith locksmith =
+        Locksmith.builder()
+            .settings(
+                LocksmithSettings.from(
+                    Map.of(
+                        "locksmith.url", "outage:first?close-fails=true",
+                        "locksmith.providers.second.url", "outage:second?close-fails=true",
+                        "locksmith.providers.third.url", "outage:third")))
+            .build();
+    List<OutageProvider> created =
+        OutageProviderFactory.CREATED.subList(before, OutageProviderFactory.CREATED.size());
+    assertThat(created).hasSize(3);
+
+    locksmith.close();
+
+    assertThat(created).allSatisfy(p -> assertThat(p.closed).as(p.description()).isTrue());
+  }
+
+  @Test
   void aDiscardedBuilderClosesTheProvidersItCreatedAndNotTheOnesGiven() {
     OutageProvider given = new OutageProvider("outage:given-to-discarded");
     int before = OutageProviderFactory.CREATED.size();
