@@ -40,9 +40,11 @@ final class OutageProbe {
       circuit.probeOnce();
     } finally {
       due.set(false);
-    }
-    if (!circuit.isUp()) {
-      afterInterval();
+      // Also after an Error in the probe: nothing else probes an open circuit, so it would stay
+      // open, failing every call fast, for the engine's life.
+      if (!circuit.isUp()) {
+        afterInterval();
+      }
     }
   }
 }

@@ -165,7 +165,15 @@ final class RenewalLanes {
       List<ActiveLease> locked = new ArrayList<>(leases.size());
       List<RenewalRequest> requests = new ArrayList<>(leases.size());
       for (ActiveLease lease : leases) {
-        RenewalRequest request = lease.beginRenewal();
+        RenewalRequest request;
+        try {
+          request = lease.beginRenewal();
+        } catch (RuntimeException | Error e) {
+          // A listener told of this lease's loss failed (Listeners pass Errors on): the loss
+          // stands, and the leases taken before it must not stay locked for provider calls.
+          LOG.error("Reporting the loss of lock '{}' failed", lease.lockId(), e);
+          continue;
+        }
         if (request != null) {
           locked.add(lease);
           requests.add(request);

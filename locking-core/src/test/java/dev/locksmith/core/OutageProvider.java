@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real provider (in memory by default) behind a switch: while {@link #down} is set every call
@@ -47,6 +48,8 @@ final class OutageProvider implements LockProvider {
   final AtomicInteger statusCalls = new AtomicInteger();
   final AtomicInteger statusDone = new AtomicInteger();
   final AtomicBoolean closed = new AtomicBoolean();
+  // Thrown once by the next status call (a probe), as a broken class path or a full heap does.
+  final AtomicReference<@Nullable Error> nextStatusError = new AtomicReference<>();
   // Whether close() throws, as a client failing to shut down does.
   final AtomicBoolean closeFails = new AtomicBoolean();
   // Whether close() ran with the thread's interrupt flag set.
@@ -111,6 +114,10 @@ final class OutageProvider implements LockProvider {
     statusCalls.incrementAndGet();
     try {
       statusGate.get().await();
+      Error error = nextStatusError.getAndSet(null);
+      if (error != null) {
+        throw error;
+      }
       check();
       return store.status(lockId);
     } catch (InterruptedException e) {

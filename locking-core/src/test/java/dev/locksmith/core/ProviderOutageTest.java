@@ -161,6 +161,28 @@ class ProviderOutageTest extends OutageFixture {
   }
 
   @Test
+  void anErrorInAProbeDoesNotEndProbing() throws Exception {
+    try (Locksmith locksmith = started(Duration.ofMillis(50))) {
+      provider.nextStatusError.set(new LinkageError("class path broken"));
+      provider.down.set(true);
+      assertThatThrownBy(() -> locksmith.run(tick("sweep"), () -> {}))
+          .isInstanceOf(LockProviderException.class);
+      // The probe's thread dies of the Error, which is not this test's failure.
+      await()
+          .dontCatchUncaughtExceptions()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> provider.nextStatusError.get() == null);
+
+      provider.down.set(false);
+      await()
+          .dontCatchUncaughtExceptions()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> locksmith.health().get(0).up());
+      assertThat(locksmith.run(tick("sweep"), () -> {})).isTrue();
+    }
+  }
+
+  @Test
   void aCallAnsweredWhileTheCircuitIsOpenClosesIt() throws Exception {
     try (Locksmith locksmith = started(NEVER)) {
       LeaseGrant other =
