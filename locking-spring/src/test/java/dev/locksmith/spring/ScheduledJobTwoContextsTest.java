@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -35,6 +36,13 @@ class ScheduledJobTwoContextsTest {
 
   /** The tick (an odd second) of every run of the job with a bare annotation. */
   static final List<Long> BARE_RUNS = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void clear() {
+    RUNS.clear();
+    BUSY.set(0);
+    BARE_RUNS.clear();
+  }
 
   @Test
   void runsOncePerTick() throws Exception {
@@ -97,13 +105,14 @@ class ScheduledJobTwoContextsTest {
 
     /**
      * Every odd second, with nothing but a name: a scheduled method skips when busy by default. Its
-     * work takes 400 ms, so the other context's firing of the same tick finds the lock held.
+     * work takes 1.5 s of the 2 s period, so the other context's firing of the same tick finds the
+     * lock held even when it comes late (a cold first firing, a busy machine).
      */
     @Scheduled(cron = "1/2 * * * * *")
     @DistributedLock(name = "bare-report")
     public void bareReport() throws InterruptedException {
       BARE_RUNS.add(Instant.now().getEpochSecond() / 2);
-      Thread.sleep(400); // the job's own work
+      Thread.sleep(1500); // the job's own work
     }
   }
 }

