@@ -76,7 +76,7 @@ final class LeasedCommand {
     Map<String, String> env = builder.environment();
     RunKeys.export(lease, env);
     ProcessGroup group = onSignal.start(() -> startGroup(builder, launcher));
-    return supervise(group, onSignal, lost);
+    return supervise(lease, group, onSignal, lost);
   }
 
   private ProcessGroup startGroup(ProcessBuilder builder, Launcher launcher) {
@@ -89,11 +89,23 @@ final class LeasedCommand {
   }
 
   /** Waits for COMMAND's group to exit or the lease to be lost, whichever comes first. */
-  private int supervise(ProcessGroup group, SignalStop onSignal, CompletableFuture<String> lost) {
+  private int supervise(
+      Lease lease, ProcessGroup group, SignalStop onSignal, CompletableFuture<String> lost) {
     CompletableFuture.anyOf(group.leaderExit(), lost).join();
     // COMMAND's background jobs are still in its group: the lease covers them until they exit.
     if (!lost.isDone() && group.awaitEmpty(lost, GROUP_POLL)) {
       int exit = group.exitValue();
+      if (!lease.isValid()) {
+        // Its deadline passed while COMMAND ran (run was stopped, or paused), and COMMAND ended
+        // before the engine's next look reported the loss: the run counts as lost all the same.
+        report(
+            err,
+            lostLine("its deadline passed")
+                + " as COMMAND's group ended; COMMAND exited with "
+                + exit
+                + ", and may have outlived the lease");
+        return lostExitCode;
+      }
       if (until != null && !holdUntil(onSignal, lost)) {
         return lostExitCode;
       }
