@@ -36,7 +36,39 @@ final class LockFileNames {
           (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
       readable.append(safe ? c : '_');
     }
-    return readable + "-" + sha256Hex(lockId).substring(0, 16);
+    return readable + "-" + sha256Hex(idBytes(lockId)).substring(0, 16);
+  }
+
+  /**
+   * The bytes a lock id's name is digested from: its UTF-8 form, or, for an id with a lone
+   * surrogate, which has none (UTF-8 would make it '?', another id's text), its UTF-16 code units
+   * after the bytes FF FE, which no UTF-8 form holds.
+   */
+  static byte[] idBytes(String lockId) {
+    for (int i = 0; i < lockId.length(); i++) {
+      if (loneSurrogate(lockId, i)) {
+        // The code units themselves: an encoder, UTF-16's too, would replace the lone surrogate.
+        byte[] marked = new byte[2 + 2 * lockId.length()];
+        marked[0] = (byte) 0xFF; // never in UTF-8
+        marked[1] = (byte) 0xFE;
+        for (int k = 0; k < lockId.length(); k++) {
+          marked[2 + 2 * k] = (byte) (lockId.charAt(k) >> 8);
+          marked[3 + 2 * k] = (byte) lockId.charAt(k);
+        }
+        return marked;
+      }
+    }
+    return lockId.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Whether the char at {@code i} is a surrogate that is not half of a pair. */
+  static boolean loneSurrogate(String text, int i) {
+    char c = text.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
+    }
+    return Character.isLowSurrogate(c)
+        && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)));
   }
 
   /** The files of one lock in a directory. */

@@ -150,7 +150,14 @@ record LockRecord(
           case '\\' -> out.append("\\\\");
           case '\n' -> out.append("\\n");
           case '\r' -> out.append("\\r");
-          default -> out.append(c);
+          default -> {
+            if (LockFileNames.loneSurrogate(value, i)) {
+              // No UTF-8 form: it would be read back as '?', the text of another id.
+              out.append("\\u").append(HexFormat.of().withUpperCase().toHexDigits(c));
+            } else {
+              out.append(c);
+            }
+          }
         }
       }
       return out.toString();
@@ -171,6 +178,17 @@ record LockRecord(
           case '\\' -> out.append('\\');
           case 'n' -> out.append('\n');
           case 'r' -> out.append('\r');
+          case 'u' -> {
+            if (i + 4 >= value.length()) {
+              throw new MalformedException("line " + lineNumber + " has a short \\u escape");
+            }
+            try {
+              out.append((char) HexFormat.fromHexDigits(value, i + 1, i + 5));
+            } catch (IllegalArgumentException e) {
+              throw new MalformedException("line " + lineNumber + " has a bad \\u escape");
+            }
+            i += 4;
+          }
           default ->
               throw new MalformedException(
                   "line " + lineNumber + " has an unknown escape \\" + value.charAt(i));

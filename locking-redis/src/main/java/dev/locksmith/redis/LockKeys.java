@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import java.util.HexFormat;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -76,22 +77,44 @@ record LockKeys(String lock, String fence, String channel, String abandoned) {
 
   /**
    * Escapes the characters that would end or empty the hash tag early: {@code %}, <code>{</code>
-   * and <code>}</code> become {@code %25}, {@code %7B} and {@code %7D}. Distinct ids stay distinct.
+   * and <code>}</code> become {@code %25}, {@code %7B} and {@code %7D}; a lone surrogate, which has
+   * no UTF-8 form (Redisson would write {@code ?}, another id's name), becomes {@code %u} and its
+   * four hex digits. Distinct ids stay distinct.
    */
   static String escape(String lockId) {
-    if (lockId.indexOf('%') < 0 && lockId.indexOf('{') < 0 && lockId.indexOf('}') < 0) {
-      return lockId;
-    }
-    StringBuilder out = new StringBuilder(lockId.length() + 8);
+    StringBuilder out = null;
     for (int i = 0; i < lockId.length(); i++) {
       char c = lockId.charAt(i);
-      switch (c) {
-        case '%' -> out.append("%25");
-        case '{' -> out.append("%7B");
-        case '}' -> out.append("%7D");
-        default -> out.append(c);
+      String escaped =
+          switch (c) {
+            case '%' -> "%25";
+            case '{' -> "%7B";
+            case '}' -> "%7D";
+            default ->
+                loneSurrogate(lockId, i)
+                    ? "%u" + HexFormat.of().withUpperCase().toHexDigits(c)
+                    : null;
+          };
+      if (escaped != null && out == null) {
+        out = new StringBuilder(lockId.length() + 8).append(lockId, 0, i);
+      }
+      if (out != null) {
+        if (escaped != null) {
+          out.append(escaped);
+        } else {
+          out.append(c);
+        }
       }
     }
-    return out.toString();
+    return out == null ? lockId : out.toString();
+  }
+
+  private static boolean loneSurrogate(String text, int i) {
+    char c = text.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
+    }
+    return Character.isLowSurrogate(c)
+        && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)));
   }
 }

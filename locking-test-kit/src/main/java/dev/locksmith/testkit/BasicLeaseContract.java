@@ -6,6 +6,8 @@ import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +70,45 @@ public interface BasicLeaseContract extends ContractFixture {
     assertThat(a.release(one)).isTrue();
     assertThat(b.release(two)).isTrue();
     assertThat(b.release(odd)).isTrue();
+  }
+
+  /**
+   * Lock ids that differ only in text UTF-8 cannot hold (a lone surrogate, as a key cut in the
+   * middle of an emoji has, which an encoder turns into {@code ?}) are distinct locks, each held by
+   * its own grant and reported under its own id.
+   *
+   * @throws Exception when a provider call fails
+   */
+  @Test
+  default void idsThatDifferOnlyInLoneSurrogatesAreDistinctLocks() throws Exception {
+    LockProvider a = client();
+    List<LeaseGrant> held = new ArrayList<>();
+    for (String text : List.of("\uD800", "\uDBFF", "\uDC00", "?", "\uD83D\uDE00", "\uD83D?")) {
+      String id = lockId("lone:" + text);
+      held.add(
+          a.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)))
+              .orElseThrow(
+                  () ->
+                      new AssertionError(
+                          "refused, as if another id held it: lone:" + escapedText(text))));
+      assertThat(a.status(id).currentHolder())
+          .as("status of %s", id)
+          .hasValueSatisfying(
+              holder ->
+                  assertThat(holder.fencingToken())
+                      .isEqualTo(held.get(held.size() - 1).fencingToken()));
+    }
+    for (LeaseGrant grant : held) {
+      assertThat(a.release(grant)).as("release of %s", grant.lockId()).isTrue();
+    }
+  }
+
+  private static String escapedText(String text) {
+    StringBuilder out = new StringBuilder();
+    text.chars()
+        .forEach(
+            c -> out.append(c < 0x80 ? String.valueOf((char) c) : String.format("\\u%04X", c)));
+    return out.toString();
   }
 
   /**

@@ -10,8 +10,10 @@ import java.util.List;
 /**
  * Where leases live: {@code <base>/locks/<encoded lock id>/<lease nodes>}. A lock id becomes one
  * node name: letters, digits, {@code - . _ :} stay, every other byte of its UTF-8 form becomes
- * {@code %XX}; names longer than 200 characters become {@code sha256-} and the id's digest. Lease
- * nodes end in ZooKeeper's ten-digit sequence number, which orders the queue.
+ * {@code %XX} (a lone surrogate, which has none, {@code %uXXXX}); names longer than 200 characters
+ * become {@code sha256-} and the digest of the id's UTF-8 form ({@code sha256u-} and its UTF-16
+ * form for an id with a lone surrogate; a short name that starts with {@code sha256} has its first
+ * letter escaped). Lease nodes end in ZooKeeper's sequence number, which orders the queue.
  */
 final class LockPaths {
   private static final int MAX_NAME = 200;
@@ -20,8 +22,16 @@ final class LockPaths {
   /** The lease node's name before its protection prefix and sequence number. */
   static final String LEASE = "lease-";
 
-  /** Orders lease node names by their sequence number. */
-  static final Comparator<String> BY_SEQUENCE = Comparator.comparing(LockPaths::sequence);
+  private static final String HASHED = "sha256";
+  private static final String HASHED_UTF8 = HASHED + "-";
+  private static final String HASHED_UTF16 = HASHED + "u-";
+
+  /**
+   * Orders lease node names by their sequence number: ZooKeeper's signed counter of the parent's
+   * child creates, compared as serial numbers, so the order holds across its wrap from {@code
+   * 2147483647} to {@code -2147483648} while the queue spans less than 2^31 creates.
+   */
+  static final Comparator<String> BY_SEQUENCE = (a, b) -> Integer.signum(sequence(a) - sequence(b));
 
   private final String locks;
 
@@ -47,8 +57,8 @@ final class LockPaths {
   /** The node name for a lock id. */
   static String nodeName(String lockId) {
     StringBuilder name = new StringBuilder();
-    for (byte b : lockId.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
+    for (int i = 0; i < lockId.length(); i++) {
+      char c = lockId.charAt(i);
       if ((c >= 'a' && c <= 'z')
           || (c >= 'A' && c <= 'Z')
           || (c >= '0' && c <= '9')
@@ -57,19 +67,50 @@ final class LockPaths {
           || c == ':'
           || (c == '.' && name.length() > 0)) {
         name.append(c);
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < lockId.length()
+          && Character.isLowSurrogate(lockId.charAt(i + 1))) {
+        escapeUtf8(lockId.substring(i, i + 2), name);
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        // A lone surrogate has no UTF-8 form (it would become '?', the name of another id): %u and
+        // its four hex digits, which no %XX escape can look like.
+        name.append("%u").append(HexFormat.of().withUpperCase().toHexDigits(c));
       } else {
-        name.append('%').append(HexFormat.of().withUpperCase().toHexDigits(b));
+        escapeUtf8(String.valueOf(c), name);
       }
     }
     if (name.length() <= MAX_NAME) {
-      return name.toString();
+      // A short id that looks like a long id's digest has its first letter escaped, so that it
+      // never names the long id's lock.
+      return name.indexOf(HASHED) == 0 ? "%73" + name.substring(1) : name.toString();
     }
+    boolean lone = name.indexOf("%u") >= 0;
     try {
+      // A lone surrogate has no UTF-8 form: such an id is digested as UTF-16, under a name of its
+      // own (other ids keep the UTF-8 digest they always had).
       byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(lockId.getBytes(StandardCharsets.UTF_8));
-      return "sha256-" + HexFormat.of().formatHex(digest);
+          MessageDigest.getInstance("SHA-256")
+              .digest(lone ? codeUnits(lockId) : lockId.getBytes(StandardCharsets.UTF_8));
+      return (lone ? HASHED_UTF16 : HASHED_UTF8) + HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+
+  /** The UTF-16 code units, high byte first: an encoder, UTF-16's too, replaces lone surrogates. */
+  private static byte[] codeUnits(String text) {
+    byte[] units = new byte[2 * text.length()];
+    for (int i = 0; i < text.length(); i++) {
+      units[2 * i] = (byte) (text.charAt(i) >> 8);
+      units[2 * i + 1] = (byte) text.charAt(i);
+    }
+    return units;
+  }
+
+  private static void escapeUtf8(String text, StringBuilder name) {
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+      name.append('%').append(HexFormat.of().withUpperCase().toHexDigits(b));
     }
   }
 
@@ -79,12 +120,22 @@ final class LockPaths {
   }
 
   static boolean isLease(String child) {
-    return child.contains(LEASE) && child.length() > SEQUENCE_DIGITS;
+    int at = child.lastIndexOf(LEASE);
+    if (at < 0) {
+      return false;
+    }
+    // %010d of a signed int: ten characters with the sign, eleven for the lowest values.
+    String number = child.substring(at + LEASE.length());
+    String digits = number.startsWith("-") ? number.substring(1) : number;
+    return number.length() >= SEQUENCE_DIGITS
+        && !digits.isEmpty()
+        && digits.length() <= SEQUENCE_DIGITS
+        && digits.chars().allMatch(c -> c >= '0' && c <= '9');
   }
 
-  /** The node name's sequence number, as text of ten digits. */
-  static String sequence(String child) {
-    return child.substring(child.length() - SEQUENCE_DIGITS);
+  /** The node name's sequence number: {@code %010d} of a signed int, after {@value #LEASE}. */
+  static int sequence(String child) {
+    return (int) Long.parseLong(child.substring(child.lastIndexOf(LEASE) + LEASE.length()));
   }
 
   /** The last element of a path. */

@@ -9,8 +9,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The wire form of lock ids: percent-encoding of the UTF-8 bytes. Printable ASCII other than {@code
  * %} passes as is; space, {@code %}, control characters and every non-ASCII byte become {@code
- * %XX}. So {@code orders:42} is sent as is and {@code my lock} as {@code my%20lock}. The decoder
- * accepts {@code %XX} for any byte, so {@code a%3Ab} and {@code a:b} name the same lock.
+ * %XX}; a lone surrogate, which has no UTF-8 form, becomes {@code %u} and its four hex digits. So
+ * {@code orders:42} is sent as is and {@code my lock} as {@code my%20lock}. The decoder accepts
+ * {@code %XX} for any byte, so {@code a%3Ab} and {@code a:b} name the same lock.
  */
 public final class LockIds {
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -24,9 +25,27 @@ public final class LockIds {
    * @return its wire form
    */
   public static String encode(String lockId) {
-    byte[] bytes = lockId.getBytes(StandardCharsets.UTF_8);
-    StringBuilder out = new StringBuilder(bytes.length + 8);
-    for (byte b : bytes) {
+    StringBuilder out = new StringBuilder(lockId.length() + 8);
+    int from = 0;
+    for (int i = 0; i < lockId.length(); i++) {
+      if (loneSurrogate(lockId, i)) {
+        // No UTF-8 form (an encoder would make it '?', another id's text): %u and its code unit.
+        encodeUtf8(lockId.substring(from, i), out);
+        char c = lockId.charAt(i);
+        out.append("%u")
+            .append(HEX[c >> 12])
+            .append(HEX[c >> 8 & 0xF])
+            .append(HEX[c >> 4 & 0xF])
+            .append(HEX[c & 0xF]);
+        from = i + 1;
+      }
+    }
+    encodeUtf8(lockId.substring(from), out);
+    return out.toString();
+  }
+
+  private static void encodeUtf8(String text, StringBuilder out) {
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
       int c = b & 0xFF;
       if (c > 0x20 && c < 0x7F && c != '%') {
         out.append((char) c);
@@ -34,7 +53,15 @@ public final class LockIds {
         out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
       }
     }
-    return out.toString();
+  }
+
+  private static boolean loneSurrogate(String text, int i) {
+    char c = text.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
+    }
+    return Character.isLowSurrogate(c)
+        && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)));
   }
 
   /**
@@ -52,10 +79,21 @@ public final class LockIds {
     if (wire.indexOf('%') < 0) {
       return wire;
     }
+    StringBuilder id = new StringBuilder(wire.length());
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(wire.length());
     for (int i = 0; i < wire.length(); i++) {
       char c = wire.charAt(i);
-      if (c == '%') {
+      if (c == '%' && i + 1 < wire.length() && wire.charAt(i + 1) == 'u') {
+        int unit = i + 6 <= wire.length() ? hexUnit(wire, i + 2) : -1;
+        if (unit < 0 || !Character.isSurrogate((char) unit)) {
+          throw new IllegalArgumentException(
+              "lock id has an invalid %u-escape at index " + i + "; %u takes a lone surrogate");
+        }
+        id.append(utf8(bytes));
+        bytes.reset();
+        id.append((char) unit);
+        i += 5;
+      } else if (c == '%') {
         if (i + 2 >= wire.length()) {
           throw new IllegalArgumentException("lock id has a truncated %-escape at index " + i);
         }
@@ -75,6 +113,11 @@ public final class LockIds {
         i = end - 1;
       }
     }
+    // Two %u-escapes that make a pair name the code point, as its UTF-8 bytes do.
+    return id.append(utf8(bytes)).toString();
+  }
+
+  private static String utf8(ByteArrayOutputStream bytes) {
     try {
       return StandardCharsets.UTF_8
           .newDecoder()
@@ -85,6 +128,19 @@ public final class LockIds {
     } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("lock id's %-escapes are not valid UTF-8", e);
     }
+  }
+
+  /** The value of four ASCII hex digits at {@code at}, or -1. */
+  private static int hexUnit(String wire, int at) {
+    int unit = 0;
+    for (int k = at; k < at + 4; k++) {
+      int digit = hexDigit(wire.charAt(k));
+      if (digit < 0) {
+        return -1;
+      }
+      unit = unit << 4 | digit;
+    }
+    return unit;
   }
 
   /** The value of an ASCII hex digit, or -1 (Character.digit would take other scripts' digits). */
