@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
@@ -52,6 +53,9 @@ public final class JdbcLockProvider implements LockProvider {
   private final AtomicReference<@Nullable PgListener> listener = new AtomicReference<>();
   private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
   private volatile boolean closed;
+  // The acquisitions under way, which close waits for before it closes the pool.
+  private final Object acquisitions = new Object();
+  private int underWay;
 
   JdbcLockProvider(
       DataSource dataSource,
@@ -115,15 +119,75 @@ public final class JdbcLockProvider implements LockProvider {
 
   @Override
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
-    checkOpen();
-    LockCommands.Attempt attempt = take(request);
-    return Optional.ofNullable(attempt.grant());
+    acquisitionStarted();
+    try {
+      return unlessClosed(Optional.ofNullable(take(request).grant()));
+    } finally {
+      acquisitionEnded();
+    }
   }
 
   @Override
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
-    checkOpen();
+    acquisitionStarted();
+    try {
+      return unlessClosed(acquireOpen(request, timeout));
+    } finally {
+      acquisitionEnded();
+    }
+  }
+
+  /** Counts an acquisition under way, unless the provider is closed (then it throws). */
+  private void acquisitionStarted() {
+    synchronized (acquisitions) {
+      checkOpen();
+      underWay++;
+    }
+  }
+
+  private void acquisitionEnded() {
+    synchronized (acquisitions) {
+      if (--underWay == 0) {
+        acquisitions.notifyAll();
+      }
+    }
+  }
+
+  /** Waits at most {@code nanos} for the acquisitions under way to end. */
+  private void awaitAcquisitions(long nanos) throws InterruptedException {
+    long deadline = System.nanoTime() + nanos;
+    synchronized (acquisitions) {
+      for (long left = nanos; underWay > 0 && left > 0; left = deadline - System.nanoTime()) {
+        TimeUnit.NANOSECONDS.timedWait(acquisitions, left);
+      }
+    }
+  }
+
+  /**
+   * A grant that arrived as the provider was closed is given back here, while the pool is still
+   * open (close waits for the acquisitions under way), and the call fails: nothing else would end
+   * it before its TTL.
+   */
+  private Optional<LeaseGrant> unlessClosed(Optional<LeaseGrant> grant) {
+    if (grant.isPresent() && closed) {
+      try {
+        commands.release(grant.get());
+      } catch (RuntimeException e) {
+        LOG.debug("JDBC {}: giving back a grant at close failed: {}", description, e.toString());
+      }
+      throw new LockProviderException(
+          "JDBC "
+              + description
+              + ": provider closed while taking lock '"
+              + grant.get().lockId()
+              + "'");
+    }
+    return grant;
+  }
+
+  private Optional<LeaseGrant> acquireOpen(LockRequest request, Duration timeout)
+      throws InterruptedException {
     long deadline = Deadlines.nanosAfter(timeout);
     try {
       // Not take(): the catch below cleans up after this attempt and the waits' alike, once.
@@ -170,20 +234,19 @@ public final class JdbcLockProvider implements LockProvider {
   }
 
   private void abandonLater(LockRequest request) {
-    if (closed) {
-      return;
-    }
     try {
-      background.execute(
-          () -> {
-            try {
-              commands.abandon(request);
-            } catch (RuntimeException e) {
-              LOG.debug("JDBC {}: clean-up after a failed acquire failed: {}", description, e);
-            }
-          });
+      background.execute(() -> abandon(request));
     } catch (java.util.concurrent.RejectedExecutionException e) {
-      // Closed meanwhile: the lease, if any, ends by its TTL.
+      // Closing: close waits for this acquisition before it closes the pool, so it runs here.
+      abandon(request);
+    }
+  }
+
+  private void abandon(LockRequest request) {
+    try {
+      commands.abandon(request);
+    } catch (RuntimeException e) {
+      LOG.debug("JDBC {}: clean-up after a failed acquire failed: {}", description, e);
     }
   }
 
@@ -266,8 +329,10 @@ public final class JdbcLockProvider implements LockProvider {
 
   /**
    * Wakes every waiter, which then throws a {@link LockProviderException} ("provider closed"),
-   * stops the listening connection, and closes the pool when the provider created it (from a URL);
-   * an application's {@link DataSource} stays open. Leases still held end by their TTL.
+   * stops the listening connection, waits (at most twice the {@code timeout} and a second, each)
+   * for the acquisitions under way and the clean-ups of failed ones, and closes the pool when the
+   * provider created it (from a URL); an application's {@link DataSource} stays open. Leases still
+   * held end by their TTL.
    */
   @Override
   public void close() {
@@ -280,7 +345,19 @@ public final class JdbcLockProvider implements LockProvider {
     if (current != null) {
       current.close();
     }
-    background.shutdown();
+    // The acquisitions under way, then the clean-ups of those that failed, end before the pool
+    // closes: a grant whose reply was lost would otherwise hold its lock for the whole TTL.
+    long bound = 2 * settings.timeout().toNanos() + TimeUnit.SECONDS.toNanos(1);
+    try {
+      awaitAcquisitions(bound);
+      background.shutdown();
+      if (!background.awaitTermination(bound, TimeUnit.NANOSECONDS)) {
+        LOG.debug("JDBC {}: clean-ups still running at close", description);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      background.shutdown();
+    }
     sweeper.shutdown();
     if (ownedPool != null) {
       try {

@@ -1,6 +1,6 @@
 package dev.locksmith.jdbc;
 
-import java.nio.ByteBuffer;
+import dev.locksmith.core.spi.LockIdText;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -10,23 +10,29 @@ import java.util.HexFormat;
  * Maps lock ids onto the {@code lock_id} column, 255 bytes wide: an id of at most 255 bytes in
  * UTF-8 is stored as it is; a longer one as {@code sha256:} and the hex digest of its UTF-8 bytes;
  * one with a NUL or a lone surrogate, which the column cannot hold as it is, as {@code
- * sha256-utf16:} and the digest of its UTF-16 code units. Owner descriptions are cut to 255
- * characters.
+ * sha256-utf16:} and the digest of its UTF-16 code units; one that starts with either prefix as
+ * {@code sha256:} and its digest, so that no id names the row of another. Owner descriptions are
+ * cut to 255 characters.
  */
 final class LockIds {
   static final int MAX_BYTES = 255;
+  private static final String DIGEST = "sha256:";
+  private static final String DIGEST_UTF16 = "sha256-utf16:";
 
   private LockIds() {}
 
   static String stored(String lockId) {
     if (!storableAsIs(lockId)) {
       // The code units themselves: an encoder would turn every lone surrogate into one character.
-      ByteBuffer units = ByteBuffer.allocate(lockId.length() * 2);
-      units.asCharBuffer().put(lockId);
-      return digest("sha256-utf16:", units.array());
+      return digest(DIGEST_UTF16, LockIdText.codeUnits(lockId));
     }
     byte[] bytes = lockId.getBytes(StandardCharsets.UTF_8);
-    return bytes.length <= MAX_BYTES ? lockId : digest("sha256:", bytes);
+    // An id that starts like a digest is digested too, so that it never names another id's row.
+    return bytes.length <= MAX_BYTES
+            && !lockId.startsWith(DIGEST)
+            && !lockId.startsWith(DIGEST_UTF16)
+        ? lockId
+        : digest(DIGEST, bytes);
   }
 
   private static String digest(String prefix, byte[] bytes) {
@@ -42,20 +48,7 @@ final class LockIds {
    * every lone surrogate into the same {@code '?'}, which would make different ids one lock.
    */
   private static boolean storableAsIs(String lockId) {
-    for (int i = 0; i < lockId.length(); i++) {
-      char c = lockId.charAt(i);
-      if (c == '\u0000') {
-        return false;
-      }
-      if (Character.isHighSurrogate(c)
-          && i + 1 < lockId.length()
-          && Character.isLowSurrogate(lockId.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
+    return lockId.indexOf('\u0000') < 0 && !LockIdText.hasLoneSurrogate(lockId);
   }
 
   static String owner(String owner) {

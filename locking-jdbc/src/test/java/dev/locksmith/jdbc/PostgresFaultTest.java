@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -59,6 +60,52 @@ class PostgresFaultTest {
           .atMost(Duration.ofSeconds(15))
           .until(
               () -> other.tryAcquire(LockRequest.of("frozen", Duration.ofSeconds(5))).isPresent());
+    }
+  }
+
+  @Test
+  void closingRightAfterAFailedAcquireStillEndsTheUnknownGrant() throws Exception {
+    // As a run whose acquire failed does on its way out: the clean-up must not be cut by the
+    // closing pool, or the ghost lease holds the lock for its whole TTL.
+    String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_fault_close"));
+    ExecutorService closing = Executors.newSingleThreadExecutor();
+    try (FaultProxy proxy = Urls.proxyTo(url, 5432);
+        JdbcLockProvider other = JdbcLockProvider.create(url)) {
+      JdbcLockProvider faulty =
+          JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=1s");
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .ignoreExceptionsInstanceOf(LockProviderException.class)
+          .until(() -> faulty.status("warm").holder() == null);
+
+      proxy.freeze(FaultProxy.Direction.TO_CLIENT);
+      assertThatThrownBy(
+              () -> faulty.tryAcquire(LockRequest.of("closed-frozen", Duration.ofSeconds(60))))
+          .isInstanceOf(LockProviderException.class);
+      assertThat(other.status("closed-frozen").holder()).as("held by the ghost").isNotNull();
+      AtomicReference<Thread> closer = new AtomicReference<>();
+      Future<?> closed =
+          closing.submit(
+              () -> {
+                closer.set(Thread.currentThread());
+                faulty.close();
+              });
+      // Thawed once close returned, or waits for something with the path still frozen.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  closed.isDone()
+                      || closer.get() != null
+                          && closer.get().getState() == Thread.State.TIMED_WAITING);
+      proxy.thaw();
+      closed.get(10, TimeUnit.SECONDS);
+
+      assertThat(other.tryAcquire(LockRequest.of("closed-frozen", Duration.ofSeconds(5))))
+          .as("ended by the clean-up before the pool closed, not by its 60 s TTL")
+          .isPresent();
+    } finally {
+      closing.shutdownNow();
     }
   }
 
