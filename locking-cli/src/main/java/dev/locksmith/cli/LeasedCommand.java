@@ -95,7 +95,7 @@ final class LeasedCommand {
     // COMMAND's background jobs are still in its group: the lease covers them until they exit.
     if (!lost.isDone() && group.awaitEmpty(lost, GROUP_POLL)) {
       int exit = group.exitValue();
-      if (!lease.isValid()) {
+      if (!lease.isValid() && !onSignal.isStopping()) {
         // Its deadline passed while COMMAND ran (run was stopped, or paused), and COMMAND ended
         // before the engine's next look reported the loss: the run counts as lost all the same.
         report(

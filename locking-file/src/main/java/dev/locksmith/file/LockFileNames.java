@@ -1,5 +1,6 @@
 package dev.locksmith.file;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -11,11 +12,12 @@ import java.util.HexFormat;
  *
  * <p>A file's base name is a readable prefix of the id (letters, digits, {@code _} and {@code -}
  * kept, every other character replaced by {@code _}, at most {@value #READABLE_MAX} characters)
- * followed by {@code -} and the first 16 hex digits of the SHA-256 of the id's UTF-8 bytes. The
- * hash keeps distinct ids apart even where the readable prefixes collide (case-insensitive file
- * systems, replaced characters, truncated long keys); no name contains a separator, a dot prefix or
- * a reserved character, so no id can reach outside the directory. The original id is kept inside
- * the lock file and checked on every read.
+ * followed by {@code -} and the first 16 hex digits of the SHA-256 of the id's UTF-8 bytes (of
+ * {@link #idBytes} for an id with a lone surrogate, which has no UTF-8 form). The hash keeps
+ * distinct ids apart even where the readable prefixes collide (case-insensitive file systems,
+ * replaced characters, truncated long keys); no name contains a separator, a dot prefix or a
+ * reserved character, so no id can reach outside the directory. The original id is kept inside the
+ * lock file and checked on every read.
  */
 final class LockFileNames {
   static final int READABLE_MAX = 48;
@@ -45,30 +47,15 @@ final class LockFileNames {
    * after the bytes FF FE, which no UTF-8 form holds.
    */
   static byte[] idBytes(String lockId) {
-    for (int i = 0; i < lockId.length(); i++) {
-      if (loneSurrogate(lockId, i)) {
-        // The code units themselves: an encoder, UTF-16's too, would replace the lone surrogate.
-        byte[] marked = new byte[2 + 2 * lockId.length()];
-        marked[0] = (byte) 0xFF; // never in UTF-8
-        marked[1] = (byte) 0xFE;
-        for (int k = 0; k < lockId.length(); k++) {
-          marked[2 + 2 * k] = (byte) (lockId.charAt(k) >> 8);
-          marked[3 + 2 * k] = (byte) lockId.charAt(k);
-        }
-        return marked;
-      }
+    if (!LockIdText.hasLoneSurrogate(lockId)) {
+      return lockId.getBytes(StandardCharsets.UTF_8);
     }
-    return lockId.getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** Whether the char at {@code i} is a surrogate that is not half of a pair. */
-  static boolean loneSurrogate(String text, int i) {
-    char c = text.charAt(i);
-    if (Character.isHighSurrogate(c)) {
-      return i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
-    }
-    return Character.isLowSurrogate(c)
-        && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)));
+    byte[] units = LockIdText.codeUnits(lockId);
+    byte[] marked = new byte[units.length + 2];
+    marked[0] = (byte) 0xFF; // never in UTF-8
+    marked[1] = (byte) 0xFE;
+    System.arraycopy(units, 0, marked, 2, units.length);
+    return marked;
   }
 
   /** The files of one lock in a directory. */

@@ -1,5 +1,6 @@
 package dev.locksmith.file;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -151,7 +152,7 @@ record LockRecord(
           case '\n' -> out.append("\\n");
           case '\r' -> out.append("\\r");
           default -> {
-            if (LockFileNames.loneSurrogate(value, i)) {
+            if (LockIdText.isLoneSurrogate(value, i)) {
               // No UTF-8 form: it would be read back as '?', the text of another id.
               out.append("\\u").append(HexFormat.of().withUpperCase().toHexDigits(c));
             } else {

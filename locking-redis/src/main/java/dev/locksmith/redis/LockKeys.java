@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.util.HexFormat;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -91,7 +92,7 @@ record LockKeys(String lock, String fence, String channel, String abandoned) {
             case '{' -> "%7B";
             case '}' -> "%7D";
             default ->
-                loneSurrogate(lockId, i)
+                LockIdText.isLoneSurrogate(lockId, i)
                     ? "%u" + HexFormat.of().withUpperCase().toHexDigits(c)
                     : null;
           };
@@ -107,14 +108,5 @@ record LockKeys(String lock, String fence, String channel, String abandoned) {
       }
     }
     return out == null ? lockId : out.toString();
-  }
-
-  private static boolean loneSurrogate(String text, int i) {
-    char c = text.charAt(i);
-    if (Character.isHighSurrogate(c)) {
-      return i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
-    }
-    return Character.isLowSurrogate(c)
-        && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)));
   }
 }

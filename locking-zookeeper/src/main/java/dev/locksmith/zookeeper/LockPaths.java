@@ -1,5 +1,6 @@
 package dev.locksmith.zookeeper;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,7 +13,7 @@ import java.util.List;
  * node name: letters, digits, {@code - . _ :} stay, every other byte of its UTF-8 form becomes
  * {@code %XX} (a lone surrogate, which has none, {@code %uXXXX}); names longer than 200 characters
  * become {@code sha256-} and the digest of the id's UTF-8 form ({@code sha256u-} and its UTF-16
- * form for an id with a lone surrogate; a short name that starts with {@code sha256} has its first
+ * form for an id with a lone surrogate; a short name that starts with either prefix has its first
  * letter escaped). Lease nodes end in ZooKeeper's sequence number, which orders the queue.
  */
 final class LockPaths {
@@ -67,15 +68,13 @@ final class LockPaths {
           || c == ':'
           || (c == '.' && name.length() > 0)) {
         name.append(c);
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < lockId.length()
-          && Character.isLowSurrogate(lockId.charAt(i + 1))) {
-        escapeUtf8(lockId.substring(i, i + 2), name);
-        i++;
-      } else if (Character.isSurrogate(c)) {
+      } else if (LockIdText.isLoneSurrogate(lockId, i)) {
         // A lone surrogate has no UTF-8 form (it would become '?', the name of another id): %u and
         // its four hex digits, which no %XX escape can look like.
         name.append("%u").append(HexFormat.of().withUpperCase().toHexDigits(c));
+      } else if (Character.isHighSurrogate(c)) {
+        escapeUtf8(lockId.substring(i, i + 2), name); // with its low half
+        i++;
       } else {
         escapeUtf8(String.valueOf(c), name);
       }
@@ -83,7 +82,10 @@ final class LockPaths {
     if (name.length() <= MAX_NAME) {
       // A short id that looks like a long id's digest has its first letter escaped, so that it
       // never names the long id's lock.
-      return name.indexOf(HASHED) == 0 ? "%73" + name.substring(1) : name.toString();
+      String text = name.toString();
+      return text.startsWith(HASHED_UTF8) || text.startsWith(HASHED_UTF16)
+          ? "%73" + text.substring(1)
+          : text;
     }
     boolean lone = name.indexOf("%u") >= 0;
     try {
@@ -91,21 +93,12 @@ final class LockPaths {
       // own (other ids keep the UTF-8 digest they always had).
       byte[] digest =
           MessageDigest.getInstance("SHA-256")
-              .digest(lone ? codeUnits(lockId) : lockId.getBytes(StandardCharsets.UTF_8));
+              .digest(
+                  lone ? LockIdText.codeUnits(lockId) : lockId.getBytes(StandardCharsets.UTF_8));
       return (lone ? HASHED_UTF16 : HASHED_UTF8) + HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
-  }
-
-  /** The UTF-16 code units, high byte first: an encoder, UTF-16's too, replaces lone surrogates. */
-  private static byte[] codeUnits(String text) {
-    byte[] units = new byte[2 * text.length()];
-    for (int i = 0; i < text.length(); i++) {
-      units[2 * i] = (byte) (text.charAt(i) >> 8);
-      units[2 * i + 1] = (byte) text.charAt(i);
-    }
-    return units;
   }
 
   private static void escapeUtf8(String text, StringBuilder name) {

@@ -119,7 +119,7 @@ public final class LockedMethodIndexer extends AbstractProcessor {
    */
   private List<ExecutableElement> inheritedBodiesOfLockedMethods(TypeElement type) {
     List<ExecutableElement> locked = new ArrayList<>();
-    lockedInterfaceMethods(type.asType(), locked, new HashSet<>());
+    lockedInterfaceMethods(type.asType(), locked);
     if (locked.isEmpty()) {
       return List.of();
     }
@@ -151,17 +151,8 @@ public final class LockedMethodIndexer extends AbstractProcessor {
   }
 
   /** The locked methods of the interfaces {@code from} extends or implements, at any depth. */
-  private void lockedInterfaceMethods(
-      TypeMirror from, List<ExecutableElement> into, Set<String> seen) {
-    for (TypeMirror parent : processingEnv.getTypeUtils().directSupertypes(from)) {
-      if (parent.getKind() != TypeKind.DECLARED) {
-        continue;
-      }
-      TypeElement parentType = (TypeElement) ((DeclaredType) parent).asElement();
-      String parentName = parentType.getQualifiedName().toString();
-      if (!seen.add(parentName) || isPlatformType(parentName)) {
-        continue;
-      }
+  private void lockedInterfaceMethods(TypeMirror from, List<ExecutableElement> into) {
+    for (TypeElement parentType : supertypes(from)) {
       if (parentType.getKind() == ElementKind.INTERFACE) {
         for (Element member : membersOf(parentType)) {
           if (member.getKind() == ElementKind.METHOD && isLocked((ExecutableElement) member)) {
@@ -169,7 +160,27 @@ public final class LockedMethodIndexer extends AbstractProcessor {
           }
         }
       }
-      lockedInterfaceMethods(parent, into, seen);
+    }
+  }
+
+  /** Every supertype of {@code from} at any depth, once each, but the platform's. */
+  private List<TypeElement> supertypes(TypeMirror from) {
+    List<TypeElement> found = new ArrayList<>();
+    addSupertypes(from, found, new HashSet<>());
+    return found;
+  }
+
+  private void addSupertypes(TypeMirror from, List<TypeElement> into, Set<String> seen) {
+    for (TypeMirror parent : processingEnv.getTypeUtils().directSupertypes(from)) {
+      if (parent.getKind() != TypeKind.DECLARED) {
+        continue;
+      }
+      TypeElement parentType = (TypeElement) ((DeclaredType) parent).asElement();
+      String parentName = parentType.getQualifiedName().toString();
+      if (seen.add(parentName) && !isPlatformType(parentName)) {
+        into.add(parentType);
+        addSupertypes(parent, into, seen);
+      }
     }
   }
 
@@ -253,20 +264,7 @@ public final class LockedMethodIndexer extends AbstractProcessor {
     if (modifiers.contains(Modifier.STATIC) || modifiers.contains(Modifier.PRIVATE)) {
       return false;
     }
-    return overridesLocked(type.asType(), type, method, new HashSet<>());
-  }
-
-  private boolean overridesLocked(
-      TypeMirror from, TypeElement type, ExecutableElement method, Set<String> seen) {
-    for (TypeMirror parent : processingEnv.getTypeUtils().directSupertypes(from)) {
-      if (parent.getKind() != TypeKind.DECLARED) {
-        continue;
-      }
-      TypeElement parentType = (TypeElement) ((DeclaredType) parent).asElement();
-      String parentName = parentType.getQualifiedName().toString();
-      if (!seen.add(parentName) || isPlatformType(parentName)) {
-        continue;
-      }
+    for (TypeElement parentType : supertypes(type.asType())) {
       for (Element member : membersOf(parentType)) {
         if (member.getKind() == ElementKind.METHOD
             && member.getSimpleName().contentEquals(method.getSimpleName())
@@ -276,9 +274,6 @@ public final class LockedMethodIndexer extends AbstractProcessor {
                 .overrides(method, (ExecutableElement) member, type)) {
           return true;
         }
-      }
-      if (overridesLocked(parent, type, method, seen)) {
-        return true;
       }
     }
     return false;

@@ -1,5 +1,6 @@
 package dev.locksmith.tcp.internal;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -28,7 +29,7 @@ public final class LockIds {
     StringBuilder out = new StringBuilder(lockId.length() + 8);
     int from = 0;
     for (int i = 0; i < lockId.length(); i++) {
-      if (loneSurrogate(lockId, i)) {
+      if (LockIdText.isLoneSurrogate(lockId, i)) {
         // No UTF-8 form (an encoder would make it '?', another id's text): %u and its code unit.
         encodeUtf8(lockId.substring(from, i), out);
         char c = lockId.charAt(i);
@@ -53,15 +54,6 @@ public final class LockIds {
         out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
       }
     }
-  }
-
-  private static boolean loneSurrogate(String text, int i) {
-    char c = text.charAt(i);
-    if (Character.isHighSurrogate(c)) {
-      return i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
-    }
-    return Character.isLowSurrogate(c)
-        && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)));
   }
 
   /**
