@@ -158,6 +158,26 @@ class SecurityTest {
     }
   }
 
+  /**
+   * An {@code AUTH} line cannot carry surrounding whitespace (the client strips its secret, the
+   * server strips the line), so a secret given to the builder with it, as read from an environment
+   * variable or a file with a trailing newline, is stripped the same way rather than matching
+   * nothing.
+   */
+  @Test
+  void aSecretGivenWithSurroundingWhitespaceIsStripped() throws Exception {
+    try (LockServer server = RunningServer.start(b -> b.secret(" s3cret\n"))) {
+      try (LockProvider provider =
+          LockProviders.create("tcp://127.0.0.1:" + server.port() + "?secret=s3cret")) {
+        LeaseGrant lease = provider.tryAcquire(LockRequest.of("a", TTL)).orElseThrow();
+        assertThat(provider.release(lease)).isTrue();
+      }
+    }
+    assertThatThrownBy(() -> LockServer.builder().secret(" \n"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("shared secret is empty");
+  }
+
   @Test
   void providerAuthenticatesWithASecretFile() throws Exception {
     Path secret = Files.writeString(dir.resolve("secret"), "s3cret\n");

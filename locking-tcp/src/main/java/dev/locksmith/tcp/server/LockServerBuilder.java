@@ -83,9 +83,11 @@ public final class LockServerBuilder {
 
   /**
    * Requires clients to send {@code AUTH <secret>} first; null turns authentication off.
+   * Surrounding whitespace is stripped, as clients strip theirs.
    *
    * @param secret the shared secret, or null for no authentication
    * @return this builder
+   * @throws IllegalArgumentException when the secret is empty or only whitespace
    */
   public LockServerBuilder secret(@Nullable String secret) {
     this.secret = secret == null ? null : new Secret(secret);

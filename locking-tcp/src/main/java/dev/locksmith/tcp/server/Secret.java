@@ -15,11 +15,18 @@ import java.security.NoSuchAlgorithmException;
 final class Secret {
   private final byte[] digest;
 
+  /**
+   * Keeps the secret's digest; surrounding whitespace is stripped, as the client strips its secret
+   * and an {@code AUTH} line cannot carry it.
+   *
+   * @throws IllegalArgumentException when the secret is empty or only whitespace
+   */
   Secret(String secret) {
-    if (secret.isEmpty()) {
-      throw new IllegalArgumentException("the shared secret is empty");
+    String text = secret.strip();
+    if (text.isEmpty()) {
+      throw new IllegalArgumentException("the shared secret is empty or only whitespace");
     }
-    this.digest = sha256(secret);
+    this.digest = sha256(text);
   }
 
   /**
@@ -28,8 +35,8 @@ final class Secret {
    * @throws IOException when the file cannot be read or holds only whitespace
    */
   static Secret read(Path file) throws IOException {
-    String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-    if (text.isEmpty()) {
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    if (text.isBlank()) {
       throw new IOException("secret file " + file + " is empty");
     }
     return new Secret(text);
