@@ -15,7 +15,6 @@ import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -80,8 +79,7 @@ public final class LocksmithAutoConfiguration {
   @ConditionalOnClass({RedissonClient.class, RedisLockProvider.class})
   @ConditionalOnSingleCandidate(RedissonClient.class)
   @ConditionalOnMissingBean({LockProvider.class, Locksmith.class})
-  @ConditionalOnBooleanProperty(name = "locksmith.redisson.enabled", matchIfMissing = true)
-  @Conditional(NoDefaultUrlCondition.class)
+  @Conditional({OnOffPropertyCondition.RedissonEnabled.class, NoDefaultUrlCondition.class})
   static final class RedissonProviderConfiguration {
 
     @Bean
@@ -113,8 +111,7 @@ public final class LocksmithAutoConfiguration {
   @ConditionalOnClass({CuratorFramework.class, ZkLockProvider.class})
   @ConditionalOnSingleCandidate(CuratorFramework.class)
   @ConditionalOnMissingBean({LockProvider.class, Locksmith.class})
-  @ConditionalOnBooleanProperty(name = "locksmith.curator.enabled", matchIfMissing = true)
-  @Conditional(NoDefaultUrlCondition.class)
+  @Conditional({OnOffPropertyCondition.CuratorEnabled.class, NoDefaultUrlCondition.class})
   static final class CuratorProviderConfiguration {
 
     @Bean

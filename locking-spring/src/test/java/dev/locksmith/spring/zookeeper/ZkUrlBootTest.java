@@ -107,6 +107,47 @@ class ZkUrlBootTest {
     }
   }
 
+  /**
+   * {@code locksmith.redisson.enabled} and {@code locksmith.curator.enabled} are bound as the
+   * booleans they are, like {@code locksmith.enabled}: {@code on} keeps a client's provider, {@code
+   * no} turns it off, and a typo stops the start naming the property instead of quietly leaving the
+   * engine without the provider the application meant.
+   */
+  @Test
+  void theClientSwitchesTakeTheBooleanWordsSpringBindsAndRefuseAnyOther() {
+    Config config = new Config();
+    config.useSingleServer().setAddress(TestRedis.sharedUrl());
+    RedissonClient redisson = Redisson.create(config);
+    try (CuratorFramework client = client()) {
+      ApplicationContextRunner both =
+          runner
+              .withBean(CuratorFramework.class, () -> client)
+              .withBean(RedissonClient.class, () -> redisson);
+      both.withPropertyValues("locksmith.redisson.enabled=on", "locksmith.curator.enabled=yes")
+          .run(
+              context ->
+                  assertThat(context.getBean(Locksmith.class).providers().get(""))
+                      .isInstanceOf(RedisLockProvider.class));
+      both.withPropertyValues("locksmith.redisson.enabled=no", "locksmith.curator.enabled=on")
+          .run(
+              context ->
+                  assertThat(context.getBean(Locksmith.class).providers().get(""))
+                      .isInstanceOf(ZkLockProvider.class));
+      for (String property :
+          new String[] {"locksmith.redisson.enabled", "locksmith.curator.enabled"}) {
+        both.withPropertyValues(property + "=flase")
+            .run(
+                context ->
+                    assertThat(context)
+                        .getFailure()
+                        .hasStackTraceContaining(property)
+                        .hasStackTraceContaining("flase"));
+      }
+    } finally {
+      redisson.shutdown();
+    }
+  }
+
   @Test
   void aCuratorFrameworkBeanIsNotUsedWhenTurnedOff() {
     assertTheCuratorFrameworkBeanIsNotUsed(
