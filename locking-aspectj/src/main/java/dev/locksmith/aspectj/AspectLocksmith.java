@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * <p>or do nothing: the first locked call creates it with {@link Locksmith#fromSettings()} from
  * {@code locksmith.url} and {@code locksmith.providers.<name>.url} (system properties, environment
  * variables, {@code locksmith.properties}), and closes it when the JVM shuts down. A configuration
- * mistake fails that call, and every later one, with the engine's message.
+ * mistake (a bad URL, no provider at all) fails that call, and every later one, with the engine's
+ * message until it is fixed: such an engine is not kept, so {@link #use} and settings made later
+ * still take effect.
  *
  * <p>Setting the engine, or creating it from settings, first checks that every
  * {@code @DistributedLock} method the compiler listed is woven ({@link #verifyWeaving()}), and
@@ -33,6 +35,13 @@ public final class AspectLocksmith {
   private static final ReentrantLock INIT = new ReentrantLock();
   private static volatile @Nullable Locksmith engine;
   private static boolean fromSettings;
+
+  /**
+   * The engine made from settings that named no provider, not kept as {@link #engine}: every call
+   * fails with its message, and a URL set later or {@link #use} still takes effect.
+   */
+  private static @Nullable Locksmith unconfigured;
+
   private static @Nullable Thread shutdownHook;
 
   private AspectLocksmith() {}
@@ -56,9 +65,10 @@ public final class AspectLocksmith {
     try {
       if (engine != null && fromSettings) {
         throw new IllegalStateException(
-            "AspectLocksmith.use(...) came too late: a @DistributedLock method already ran and"
-                + " created the engine from settings (locksmith.url); call use(...) at start-up,"
-                + " before the first locked call, or configure through locksmith.url alone");
+            "AspectLocksmith.use(...) came too late: a @DistributedLock call or validate(...)"
+                + " already created the engine from settings (locksmith.url); call use(...) at"
+                + " start-up, before the first locked call, or configure through locksmith.url"
+                + " alone");
       }
       engine = locksmith;
       fromSettings = false;
@@ -87,6 +97,9 @@ public final class AspectLocksmith {
       if (current == null) {
         WeavingVerifier.verify(WeavingVerifier.defaultLoaders());
         current = Locksmith.fromSettings();
+        if (current.providers().isEmpty()) {
+          return keepUnconfigured(current);
+        }
         Thread hook = new Thread(AspectLocksmith::closeAtShutdown, "locksmith-aspectj-shutdown");
         try {
           Runtime.getRuntime().addShutdownHook(hook);
@@ -104,6 +117,17 @@ public final class AspectLocksmith {
     } finally {
       INIT.unlock();
     }
+  }
+
+  /** Returns the one engine without providers kept for failing calls, closing a newer one. */
+  private static Locksmith keepUnconfigured(Locksmith built) {
+    Locksmith kept = unconfigured;
+    if (kept == null) {
+      unconfigured = built;
+      return built;
+    }
+    built.close();
+    return kept;
   }
 
   /**
@@ -160,6 +184,11 @@ public final class AspectLocksmith {
   }
 
   private static void closeOwned() {
+    Locksmith empty = unconfigured;
+    if (empty != null) {
+      unconfigured = null;
+      empty.close();
+    }
     Locksmith current = engine;
     if (current != null && fromSettings) {
       fromSettings = false;
@@ -200,7 +229,11 @@ public final class AspectLocksmith {
     Locksmith locksmith = engine();
     int count = 0;
     for (Class<?> type : types) {
-      count += locksmith.validate(type);
+      try {
+        count += locksmith.validate(type);
+      } catch (LinkageError e) {
+        throw Weaving.unreadable(type, e);
+      }
       Weaving.check(type);
     }
     return count;

@@ -59,8 +59,36 @@ final class Weaving {
   /**
    * The methods declared in the class or its superclasses that the engine treats as locked and the
    * aspect does not intercept.
+   *
+   * @throws LockConfigurationException when the class's methods cannot be read (see {@link
+   *     #unreadable})
    */
   static Set<Problem> problems(Class<?> type) {
+    try {
+      return problemsOf(type);
+    } catch (LinkageError e) {
+      throw unreadable(type, e);
+    }
+  }
+
+  /**
+   * The error for a class that loads but whose methods cannot be read: a type in one of their
+   * signatures is missing (an optional dependency left out). Its locked calls would fail too, as
+   * the aspect reads the method to lock it.
+   */
+  static LockConfigurationException unreadable(Class<?> type, LinkageError e) {
+    return new LockConfigurationException(
+        "The methods of "
+            + type.getName()
+            + " cannot be read here ("
+            + e
+            + "): a type they name is missing from the class path, so its @DistributedLock"
+            + " methods cannot be checked and every locked call to them would fail; add the"
+            + " missing dependency",
+        e);
+  }
+
+  private static Set<Problem> problemsOf(Class<?> type) {
     Set<Problem> problems = new LinkedHashSet<>();
     Map<Class<?>, Boolean> withThisAspect = new HashMap<>();
     for (Method method : AnnotatedMethods.of(type)) {

@@ -61,6 +61,29 @@ class ConfigurationTest {
         .hasMessageContaining("no default provider is configured; set locksmith.url");
   }
 
+  /**
+   * An engine made from settings that name no provider is not kept: a locked call (a scheduler
+   * thread, say) or {@code validate} that ran before {@code main} set the engine must not lock the
+   * application out of {@code use(...)} or of a URL set afterwards.
+   */
+  @Test
+  void callsBeforeAnyProviderIsConfiguredDoNotKeepAnEmptyEngine() {
+    Jobs jobs = new Jobs();
+    assertThatThrownBy(jobs::plain).isInstanceOf(LockConfigurationException.class);
+    assertThatThrownBy(() -> AspectLocksmith.validate(Jobs.class))
+        .isInstanceOf(LockConfigurationException.class);
+
+    System.setProperty("locksmith.url", "file://" + dir.toAbsolutePath());
+    assertThat(jobs.plain().lockId()).as("the URL set afterwards").isEqualTo("jobs.plain");
+
+    AspectLocksmith.reset();
+    System.clearProperty("locksmith.url");
+    assertThatThrownBy(jobs::plain).isInstanceOf(LockConfigurationException.class);
+    use(Locksmith.builder().settings(fileSettings()).build());
+    assertThat(jobs.plain().lockId()).as("the engine set afterwards").isEqualTo("jobs.plain");
+    assertThat(jobs.runs).hasValue(2);
+  }
+
   @Test
   void aBadProviderUrlFailsEveryCallUntilFixed() {
     System.setProperty("locksmith.url", "nosuch://somewhere");

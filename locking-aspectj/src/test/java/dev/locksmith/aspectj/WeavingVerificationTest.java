@@ -319,6 +319,46 @@ class WeavingVerificationTest {
         .hasMessageContaining("<aspectLibraries>");
   }
 
+  /**
+   * A listed class that loads but whose methods cannot be read (another method's signature names a
+   * type missing from the class path, an optional dependency left out) would fail every locked
+   * call; the check says so, naming the class and the missing type, instead of letting a raw {@code
+   * NoClassDefFoundError} escape {@code verifyWeaving}, {@code use} and {@code validate}.
+   */
+  @Test
+  void aListedClassWhoseMethodsCannotBeReadIsReportedNamingTheMissingType() throws Exception {
+    URLClassLoader fixtures =
+        compile(
+            Map.of(
+                "fixture.Optional",
+                "package fixture; public class Optional {}",
+                "fixture.UsesOptional",
+                """
+                package fixture;
+
+                import dev.locksmith.annotation.DistributedLock;
+
+                public class UsesOptional {
+                  @DistributedLock(name = "uses-optional")
+                  public void run() {}
+
+                  public void export(Optional optional) {}
+                }
+                """));
+    java.nio.file.Files.delete(dir.resolve("classes/fixture/Optional.class"));
+    Class<?> type = Class.forName("fixture.UsesOptional", false, fixtures);
+
+    assertThatThrownBy(() -> ContextLoader.with(fixtures, AspectLocksmith::verifyWeaving))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("fixture.UsesOptional")
+        .hasMessageContaining("fixture/Optional");
+    AspectLocksmith.use(engine());
+    assertThatThrownBy(() -> AspectLocksmith.validate(type))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("fixture.UsesOptional")
+        .hasMessageContaining("fixture/Optional");
+  }
+
   private URLClassLoader compile(Map<String, String> sources) throws IOException {
     URLClassLoader loader = Javac.compile(dir.resolve("classes"), sources);
     open.add(loader);
