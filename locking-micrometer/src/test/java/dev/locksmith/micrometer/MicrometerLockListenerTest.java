@@ -18,6 +18,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -65,16 +66,12 @@ class MicrometerLockListenerTest {
       LockOptions options = LockOptions.named("invoice").withKey("customer-7");
       try (Lease lease = locksmith.acquire(options)) {
         assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isEqualTo(1);
-        Thread other =
-            new Thread(
+        CompletableFuture.runAsync(
                 () ->
                     assertThatThrownBy(() -> locksmith.acquire(options.withOnBusy(OnBusy.FAIL)))
-                        .isInstanceOf(LockBusyException.class));
-        other.start();
-        other.join();
+                        .isInstanceOf(LockBusyException.class))
+            .join();
         assertThat(lease.isValid()).isTrue();
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
       }
       assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isZero();
       assertThat(acquisitions("invoice")).isEqualTo(1);
@@ -131,6 +128,7 @@ class MicrometerLockListenerTest {
 
   @Test
   void anEngineBuiltWithTheListenerHasItsProvidersMetersAtZeroAndOneWithoutHasNone() {
+    SimpleMeterRegistry elsewhere = new SimpleMeterRegistry();
     try (Locksmith withMeters =
             Locksmith.builder()
                 .defaultProvider(MemoryLockProvider.isolated())
@@ -138,7 +136,10 @@ class MicrometerLockListenerTest {
                 .listener(new MicrometerLockListener(registry))
                 .build();
         Locksmith without =
-            Locksmith.builder().provider("unmetered", MemoryLockProvider.isolated()).build()) {
+            Locksmith.builder()
+                .provider("unmetered", MemoryLockProvider.isolated())
+                .listener(new MicrometerLockListener(elsewhere))
+                .build()) {
       for (String provider : List.of("default", "extra")) {
         assertThat(registry.get(MicrometerLockListener.LOST).tag("provider", provider).counter())
             .as("lost for %s", provider)
@@ -147,6 +148,9 @@ class MicrometerLockListenerTest {
       assertThat(registry.find(MicrometerLockListener.LOST).tag("provider", "unmetered").meters())
           .as("an engine that does not report to the listener")
           .isEmpty();
+      assertThat(elsewhere.get(MicrometerLockListener.LOST).tag("provider", "unmetered").counter())
+          .as("that engine's own registry has them")
+          .isNotNull();
     }
   }
 
