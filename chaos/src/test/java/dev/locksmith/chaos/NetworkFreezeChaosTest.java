@@ -95,7 +95,10 @@ class NetworkFreezeChaosTest {
         }
       }
       holder.send("stop");
-      holder.awaitExit(Duration.ofSeconds(30));
+      int exit = holder.awaitExit(Duration.ofSeconds(30));
+      if (exit != 0) {
+        violations.add("the holder exited with " + exit);
+      }
     }
     figures
         .latencies("deadline -> lost event", gaps)

@@ -19,10 +19,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * TestingServer} stopped and started again on the same port and data) are restarted twice while 3
  * JVMs × 2 threads keep doing read-modify-write. Clients must notice the restarts: an error, a lost
  * lease, or their engine's circuit for the provider seen open (a {@code WAIT} rides through the
- * outage without an error, so the circuit is what most of them show); ZooKeeper's and PostgreSQL's
- * clients wait through a 1 s outage instead, and their backends check that the server was down.
- * Then they recover; no two valid leases may overlap, no update may be lost, and fencing tokens
- * must never go back.
+ * outage without an error, so the circuit is what most of them show); ZooKeeper's, PostgreSQL's and
+ * Redis's clients wait through a 1 s outage instead (see {@code Backend.failsCallsDuringOutage}),
+ * and their backends check that the server was down. Then they recover; no two valid leases may
+ * overlap, no update may be lost, and fencing tokens must never go back.
  */
 class ServerRestartChaosTest {
   static final String TITLE = "Server restarted mid-run (twice)";

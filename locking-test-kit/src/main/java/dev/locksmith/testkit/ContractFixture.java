@@ -184,4 +184,28 @@ public interface ContractFixture {
       await().atMost(Duration.ofSeconds(10)).until(() -> provider.status(id).waiters() > 0);
     }
   }
+
+  /**
+   * Waits until {@code waiter} waits for {@code id}: queued, where the provider can tell, else seen
+   * parked (a provider that cannot count its waiters waits parked or polls with pauses), so that
+   * what the test does next meets a waiting waiter, not one still on its way.
+   *
+   * @param provider the client the waiter waits on
+   * @param id the lock id
+   * @param waiter the thread that waits
+   */
+  default void awaitWaiting(LockProvider provider, String id, Thread waiter) {
+    if (provider.status(id).waiters() >= 0) {
+      awaitWaiting(provider, id);
+      return;
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(1))
+        .until(
+            () ->
+                waiter.getState() == Thread.State.WAITING
+                    || waiter.getState() == Thread.State.TIMED_WAITING);
+  }
 }

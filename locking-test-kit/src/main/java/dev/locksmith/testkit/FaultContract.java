@@ -152,6 +152,11 @@ public interface FaultContract extends ContractFixture {
     Lease lease = locksmith.acquire(LockOptions.named(id).withTtl(ttl));
     path.loseNextReply();
     lease.close();
+    // Its outcome known (an answer after a resend, a failure, or the deadline), the release is told
+    // after any loss it shows.
+    await()
+        .atMost(ttl.plus(timings().expiryGrace()).plusSeconds(5))
+        .until(() -> losses.released.contains(id));
     assertThat(losses.lost).as("a release whose reply was lost is not a lost lease").isEmpty();
     awaitFreeFor(client(), id, ttl);
     assertThat(losses.lost).isEmpty();

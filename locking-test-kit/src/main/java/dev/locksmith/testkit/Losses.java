@@ -2,12 +2,17 @@ package dev.locksmith.testkit;
 
 import dev.locksmith.core.LockEvent;
 import dev.locksmith.core.LockListener;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Records lost and error events with when the last loss was seen. */
+/**
+ * Records lost, released and error events with when the last loss was seen. The engine tells a
+ * lease's release once its outcome is known, after any loss that outcome shows.
+ */
 final class Losses implements LockListener {
   final List<String> lost = new CopyOnWriteArrayList<>();
+  final List<String> released = new CopyOnWriteArrayList<>();
   final List<Throwable> errors = new CopyOnWriteArrayList<>();
   volatile long lostAt;
 
@@ -15,6 +20,11 @@ final class Losses implements LockListener {
   public void lost(LockEvent event, String reason) {
     lostAt = System.nanoTime();
     lost.add(event.lockId() + ": " + reason);
+  }
+
+  @Override
+  public void released(LockEvent event, Duration held) {
+    released.add(event.lockId());
   }
 
   @Override

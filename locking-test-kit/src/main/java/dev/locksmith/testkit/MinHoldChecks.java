@@ -1,6 +1,7 @@
 package dev.locksmith.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
@@ -35,5 +36,32 @@ public final class MinHoldChecks {
         .as(what)
         .isGreaterThanOrEqualTo(minHold);
     return true;
+  }
+
+  /**
+   * Polls {@code id} through {@code other} until it is free, for at most {@code minHold} plus
+   * {@code grace}, and checks at the first free sighting that {@code minHold} had passed since
+   * {@code grantedAt}: a lock freed a moment after one early probe is caught too.
+   *
+   * @param other a client other than the holder
+   * @param id the lock id
+   * @param grantedAt {@link System#nanoTime()} no later than the grant the minimum hold counts from
+   * @param minHold the minimum hold
+   * @param grace how long after the minimum hold the lock may take to be free
+   * @param what what an early grant means, for the failure message
+   * @throws AssertionError when it was free before the minimum hold ended, or not free in time
+   */
+  public static void awaitFreeOnlyAfterMinHold(
+      LockProvider other,
+      String id,
+      long grantedAt,
+      Duration minHold,
+      Duration grace,
+      String what) {
+    await()
+        .atMost(minHold.plus(grace))
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> freeOnlyAfterMinHold(other, id, grantedAt, minHold, what));
   }
 }

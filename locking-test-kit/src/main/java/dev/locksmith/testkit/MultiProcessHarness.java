@@ -118,9 +118,11 @@ public final class MultiProcessHarness {
                     ttl.toString())
                 .start());
       }
+      long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos(); // for all of them
       for (ChildJvm child : children) {
         try {
-          exitCodes.add(child.awaitExit(Duration.ofMinutes(5)));
+          exitCodes.add(
+              child.awaitExit(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
         } catch (IllegalStateException timedOut) { // killed by awaitExit
           exitCodes.add(-1);
         }

@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -160,6 +161,8 @@ public interface SeveralLocksContract extends ContractFixture {
                           overlaps.add(id + " in round " + round);
                         }
                       }
+                      // Held a while, so that a set granted to the other party meanwhile is seen.
+                      LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
                       for (String id : set) {
                         Objects.requireNonNull(inside.get(id)).decrementAndGet();
                       }

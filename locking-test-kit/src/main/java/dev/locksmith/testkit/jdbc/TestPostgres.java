@@ -4,6 +4,7 @@ import dev.locksmith.testkit.LoopbackPorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -303,16 +304,34 @@ public final class TestPostgres implements AutoCloseable {
     return all.toArray(String[]::new);
   }
 
+  /** Runs a command to its end, for at most 60 s (killed then), its output kept in a file. */
   private static void run(String... command) throws IOException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Path output = Files.createTempFile("locksmith-postgres-", ".log");
     try {
-      String output = new String(process.getInputStream().readAllBytes());
-      if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-        throw new IOException(String.join(" ", command) + " failed: " + output);
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
+      boolean ended;
+      try {
+        ended = process.waitFor(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted: " + String.join(" ", command), e);
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted: " + String.join(" ", command), e);
+      if (!ended) {
+        process.destroyForcibly();
+      }
+      if (!ended || process.exitValue() != 0) {
+        throw new IOException(
+            String.join(" ", command)
+                + (ended ? " failed: " : " did not end within 60 s: ")
+                + new String(Files.readAllBytes(output), StandardCharsets.UTF_8));
+      }
+    } finally {
+      Files.deleteIfExists(output);
     }
   }
 }
