@@ -97,6 +97,27 @@ class MetricsTest {
     }
   }
 
+  /**
+   * Scrapers that stall (a request sent in part, a connection that sends nothing) do not keep the
+   * endpoint from answering others, and a request that never ends is cut.
+   */
+  @Test
+  void stalledScrapersDoNotFreezeTheEndpoint() throws Exception {
+    try (LockServer server = RunningServer.start(b -> b.metricsPort(0));
+        Socket partial = new Socket("127.0.0.1", server.metricsPort());
+        Socket silent = new Socket("127.0.0.1", server.metricsPort())) {
+      partial.getOutputStream().write("GET /metr".getBytes(StandardCharsets.US_ASCII));
+      partial.getOutputStream().flush();
+      for (int i = 0; i < 3; i++) {
+        assertThat(get(server.metricsPort(), "/metrics").statusCode()).isEqualTo(200);
+      }
+      partial.setSoTimeout(30_000);
+      assertThat(partial.getInputStream().read())
+          .as("a request that never ends is answered or closed, not kept for good")
+          .isNotZero();
+    }
+  }
+
   @Test
   void theEndpointIsOffByDefaultAndStatsIsNotForAnotherProvider() throws Exception {
     try (LockServer server = RunningServer.start()) {
