@@ -27,12 +27,21 @@ import org.slf4j.LoggerFactory;
 final class RenewalLanes {
   private static final Logger LOG = LoggerFactory.getLogger(RenewalLanes.class);
 
+  /**
+   * How long an application's executor may hold a batch it took without running it before the lane
+   * offers it again: an executor that drops tasks (a discard policy) would otherwise leave the lane
+   * waiting for good, and every lease of the provider unrenewed.
+   */
+  static final long UNRUN_HANDOVER_NANOS = 1_000_000_000L;
+
   private final Executor executor;
   private final @Nullable ThreadPoolExecutor ownPool;
   private final int maxThreads;
   private final ConcurrentHashMap<ProviderCircuit, Lane> lanes = new ConcurrentHashMap<>();
   // Set when the engine closes: a batch the application's executor runs afterwards calls nothing.
   private volatile boolean stopped;
+  // The time of the last dispatch, for hand-overs made between two.
+  private volatile long lastDispatch;
 
   /**
    * @param executor runs the batches
@@ -71,6 +80,7 @@ final class RenewalLanes {
    * the sweeper thread after every sweep or deadline check.
    */
   void dispatch(long now) {
+    lastDispatch = now;
     for (Lane lane : lanes.values()) {
       lane.dispatch(now);
     }
@@ -84,15 +94,46 @@ final class RenewalLanes {
     stopped = true;
   }
 
+  /**
+   * One hand-over of a lane to the executor: it runs the lane once, unless the lane gave up on it
+   * first (see {@link #UNRUN_HANDOVER_NANOS}); a hand-over run after that does nothing.
+   */
+  private static final class Handover implements Runnable {
+    private final Lane lane;
+    private final long handedAt;
+    private final AtomicBoolean claimed = new AtomicBoolean();
+
+    Handover(Lane lane, long handedAt) {
+      this.lane = lane;
+      this.handedAt = handedAt;
+    }
+
+    @Override
+    public void run() {
+      if (claimed.compareAndSet(false, true)) {
+        lane.run();
+      }
+    }
+
+    /** Gives up on it if it has not started; {@code true} when this gave it up. */
+    boolean abandon() {
+      return claimed.compareAndSet(false, true);
+    }
+  }
+
   /** The leases of one provider waiting for their batch. */
-  private final class Lane implements Runnable {
+  private final class Lane {
     private final ProviderCircuit circuit;
     private final ConcurrentLinkedQueue<ActiveLease> queued = new ConcurrentLinkedQueue<>();
     // Only the sweeper thread touches it.
     private final List<ActiveLease> early = new ArrayList<>();
     private final AtomicBoolean inFlight = new AtomicBoolean();
+    // The hand-over in flight, if any, when the executor is the application's.
+    private volatile @Nullable Handover handed;
     // Whether the executor's last refusal was logged: logged once until it takes a batch again.
     private volatile boolean refusalLogged;
+    // Whether a batch the executor took and did not run was logged: once until it runs one.
+    private volatile boolean unrunLogged;
 
     Lane(ProviderCircuit circuit) {
       this.circuit = circuit;
@@ -109,15 +150,42 @@ final class RenewalLanes {
         }
         early.clear();
       }
+      abandonUnrun(now);
       start();
+    }
+
+    /** Frees the lane from a hand-over the application's executor took and has not run. */
+    private void abandonUnrun(long now) {
+      Handover h = handed;
+      if (h != null && now - h.handedAt > UNRUN_HANDOVER_NANOS && h.abandon()) {
+        handed = null;
+        inFlight.set(false);
+        if (!unrunLogged) {
+          unrunLogged = true;
+          LOG.error(
+              "The renewal executor took the renewals of {} but has not run them for {} ms (does"
+                  + " it discard tasks, or is its queue that long?); they are offered again, and"
+                  + " leases not renewed by their deadline are lost (logged once until it runs"
+                  + " them)",
+              circuit.description(),
+              (now - h.handedAt) / 1_000_000);
+        }
+      }
     }
 
     private void start() {
       if (!stopped && !queued.isEmpty() && inFlight.compareAndSet(false, true)) {
         try {
-          executor.execute(this);
+          Runnable task = this::run;
+          if (ownPool == null) {
+            Handover h = new Handover(this, lastDispatch);
+            handed = h;
+            task = h;
+          }
+          executor.execute(task);
           refusalLogged = false;
         } catch (RuntimeException e) {
+          handed = null;
           inFlight.set(false);
           if (ownPool != null && e instanceof RejectedExecutionException) {
             return; // the engine's own pool refuses only once it is closing
@@ -137,8 +205,9 @@ final class RenewalLanes {
       }
     }
 
-    @Override
-    public void run() {
+    void run() {
+      handed = null;
+      unrunLogged = false;
       try {
         if (stopped) {
           return;

@@ -13,8 +13,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -244,6 +247,39 @@ class LeaseTimingTest extends VirtualTimeFixture {
           .atMost(Duration.ofSeconds(2))
           .until(() -> timesLogged(log, "queue full") == 1);
       lease.close();
+    }
+  }
+
+  @Test
+  void aRenewalExecutorThatDropsABatchDoesNotStopRenewalsForGood() {
+    // A discard policy: the first batch is taken and never run. The lane waited for it for good,
+    // and every lease of the provider went unrenewed to its deadline.
+    AtomicInteger offered = new AtomicInteger();
+    ExecutorService executor =
+        Executors.newSingleThreadExecutor(task -> new Thread(task, "my-renewals"));
+    try (ConsoleLog log = new ConsoleLog();
+        Locksmith engine =
+            Locksmith.builder()
+                .defaultProvider(provider)
+                .ticker(ticker)
+                .renewalExecutor(
+                    task -> {
+                      if (offered.incrementAndGet() > 1) {
+                        executor.execute(task);
+                      }
+                    })
+                .build()) {
+      Lease lease = engine.acquire(lock("dropped", "3s"));
+      ticker.advance(Duration.ofMillis(1100));
+      await().atMost(Duration.ofSeconds(5)).until(() -> offered.get() == 1);
+      ticker.advance(Duration.ofMillis(1100)); // past the wait for the dropped batch, in the TTL
+      assertThat(provider.renewStarted.await(5, TimeUnit.SECONDS)).as("renewed after all").isTrue();
+      assertThat(timesLogged(log, "has not run them")).isEqualTo(1);
+      lease.close();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    } finally {
+      executor.shutdownNow();
     }
   }
 
