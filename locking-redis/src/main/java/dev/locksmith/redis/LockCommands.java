@@ -77,9 +77,9 @@ final class LockCommands {
       return acquireOnce(request, keys, fold);
     } catch (LockProviderException e) {
       CompletionStage<Boolean> released = compensations.release(request, keys);
-      if (e instanceof ReplicaAcks.ReplicasMissing) {
-        // Granted but not acknowledged: nothing stays held once the refusal is thrown.
-        released.toCompletableFuture().join();
+      if (e instanceof ReplicaAcks.ReplicasMissing missing) {
+        // Granted but not acknowledged: released before the refusal is thrown, where Redis answers.
+        throw missing.afterRelease(released.toCompletableFuture().join());
       }
       throw e;
     }
@@ -125,8 +125,12 @@ final class LockCommands {
       for (int i = 0; i < requests.size(); i++) {
         released.add(compensations.release(requests.get(i), keys.get(i)).toCompletableFuture());
       }
-      if (e instanceof ReplicaAcks.ReplicasMissing) {
-        released.forEach(CompletableFuture::join);
+      if (e instanceof ReplicaAcks.ReplicasMissing missing) {
+        boolean all = true;
+        for (CompletableFuture<Boolean> one : released) {
+          all &= one.join();
+        }
+        throw missing.afterRelease(all);
       }
       throw e;
     }

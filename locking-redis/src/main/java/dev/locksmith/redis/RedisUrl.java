@@ -256,13 +256,14 @@ record RedisUrl(Config config, RedisLockOptions options) {
 
   private static int millis(ProviderUrl url, String name, Duration defaultValue) {
     Duration value = url.durationParameter(name, defaultValue);
-    if (value.isZero() || value.toMillis() > Integer.MAX_VALUE) {
+    if (value.toMillis() < 1 || value.toMillis() > Integer.MAX_VALUE) {
+      // Redisson counts in whole milliseconds, and 0 would mean no timeout at all.
       throw url.error(
           "parameter '"
               + name
               + "' is "
               + Durations.format(value)
-              + "; expected a positive duration such as 3s");
+              + "; expected a duration of at least 1ms such as 3s");
     }
     return (int) value.toMillis();
   }

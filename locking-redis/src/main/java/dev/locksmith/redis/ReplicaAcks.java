@@ -62,8 +62,7 @@ final class ReplicaAcks {
             + Durations.format(replicaTimeout)
             + " (replicas="
             + replicas
-            + ")"
-            + (what.equals("grant") ? "; released it" : ""));
+            + ")");
   }
 
   /** A grant or renewal that fewer replicas acknowledged than the options ask for. */
@@ -72,6 +71,23 @@ final class ReplicaAcks {
 
     ReplicasMissing(String message) {
       super(message);
+    }
+
+    private ReplicasMissing(String message, ReplicasMissing cause) {
+      super(message, cause);
+    }
+
+    /**
+     * This refusal of a grant, saying whether the grant was then released: when its release failed
+     * (or found it gone), it ends by its TTL at the latest.
+     */
+    ReplicasMissing afterRelease(boolean released) {
+      return new ReplicasMissing(
+          getMessage()
+              + (released
+                  ? "; released it"
+                  : "; its release failed or found it gone, so it ends by its TTL at the latest"),
+          this);
     }
   }
 }

@@ -69,6 +69,7 @@ class RedisUrlTest {
           redis://localhost?tiemout=1s        | unknown parameter 'tiemout'      | timeout
           redis://localhost?timeout=soon      | parameter 'timeout'              | 'soon' is not a duration
           redis://localhost?timeout=0s        | parameter 'timeout' is 0s        |
+          redis://localhost?connect-timeout=PT0.0005S | parameter 'connect-timeout' | at least 1ms
           redis://localhost?retry-attempts=-1 | parameter 'retry-attempts' is -1 |
           redis://localhost?prefix=a%7Bb%7D   | parameter 'prefix'               | hash tag
           redis://localhost:99999             | port                             |
