@@ -169,15 +169,17 @@ public final class RedisServerProcess implements AutoCloseable {
     while (true) {
       try {
         if ("PONG".equals(RespClient.call("127.0.0.1", port, Duration.ofSeconds(1), "PING"))
-            && started.isAlive()) {
+            && started.isAlive()
+            && answeredBy(started)) {
           return;
         }
       } catch (IOException notYet) {
         // not listening yet
       }
       if (!started.isAlive()) {
-        throw new IllegalStateException(
-            "redis-server exited with " + started.exitValue() + ": " + tail(log));
+        int exit = started.exitValue();
+        kill(); // stops its death watch, which would otherwise outlive it
+        throw new IllegalStateException("redis-server exited with " + exit + ": " + tail(log));
       }
       if (System.nanoTime() - deadline > 0) {
         kill();
@@ -193,6 +195,15 @@ public final class RedisServerProcess implements AutoCloseable {
         throw new IllegalStateException("interrupted while starting redis-server", e);
       }
     }
+  }
+
+  /**
+   * Whether the server on the port is {@code started}, not another process's server that took the
+   * port before it could bind (its own then fails to start).
+   */
+  private boolean answeredBy(Process started) throws IOException {
+    Object info = RespClient.call("127.0.0.1", port, Duration.ofSeconds(1), "INFO", "server");
+    return info instanceof String text && text.contains("process_id:" + started.pid() + "\r\n");
   }
 
   private static String tail(Path log) {
