@@ -20,8 +20,15 @@ host() {
   done
 }
 
-host alpha & host beta & host gamma &
-wait
+pids=()
+for name in alpha beta gamma; do
+  host "$name" &
+  pids+=("$!")
+done
+failed=0
+for pid in "${pids[@]}"; do
+  wait "$pid" || failed=1 # a run that failed (busy, lost, no server) fails the whole check
+done
 
 # Check the log: start/end pairs of one host, never interleaved, tokens increasing.
 awk '
@@ -29,5 +36,10 @@ awk '
                   if ($3 <= last) { print "token went back: " $3 " after " last; bad = 1 }
                   open = $2; last = $3; starts++ }
   $1 == "end"   { if (open != $2) { print "unmatched end of " $2; bad = 1 } open = "" }
-  END           { print starts " runs, " (bad ? "VIOLATIONS" : "no overlaps, tokens increasing"); exit bad }
+  END           { if (open != "") { print "no end of " open "'"'"'s last run"; bad = 1 }
+                  print starts + 0 " runs, " (bad ? "VIOLATIONS" : "no overlaps, tokens increasing"); exit bad }
 ' "$log"
+if [ "$failed" -ne 0 ]; then
+  echo "a host's locksmith run failed; see its output above" >&2
+  exit 1
+fi
