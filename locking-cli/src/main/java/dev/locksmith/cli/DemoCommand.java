@@ -1,6 +1,8 @@
 package dev.locksmith.cli;
 
 import dev.locksmith.cli.demo.DemoRun;
+import dev.locksmith.core.Durations;
+import dev.locksmith.core.spi.ProviderUrl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -21,6 +23,9 @@ import picocli.CommandLine.Spec;
     },
     mixinStandardHelpOptions = true)
 final class DemoCommand implements Callable<Integer> {
+  /** How long reaching the provider given by {@code --url} may take before the demo starts. */
+  private static final Duration REACH_TIMEOUT = Duration.ofSeconds(5);
+
   @Spec CommandSpec spec;
 
   @Option(
@@ -70,16 +75,38 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (workers < 1 || workers > 16 || sections < 1) {
-      spec.commandLine()
-          .getErr()
-          .println("locksmith: --workers must be 1..16 and --sections positive");
-      return ExitCodes.USAGE;
+    if (workers < 1 || workers > 16) {
+      throw Failure.usage("--workers must be 1 to 16, was " + workers);
+    }
+    if (sections < 1) {
+      throw Failure.usage("--sections must be positive, was " + sections);
+    }
+    if (ttl.toMillis() < 1) {
+      throw Failure.usage("--ttl must be at least 1ms, was " + Durations.format(ttl));
+    }
+    if (url != null) {
+      checkReachable(url);
     }
     boolean ansi = !plain && System.console() != null;
     DemoRun run =
         new DemoRun(
             url, workers, sections, ttl, work, chaos, dir, spec.commandLine().getOut(), ansi);
     return run.call();
+  }
+
+  /**
+   * Fails now, with the usual exit codes, when the workers could not share a lock through {@code
+   * url}: a wrong URL (64), an in-memory store (64: each worker JVM would have its own) or a store
+   * that cannot be reached (69), rather than after every worker has waited out its timeout.
+   */
+  private static void checkReachable(String url) {
+    if (ProviderUrl.parse(url).scheme().equals("mem")) {
+      throw Failure.usage(
+          "--url mem: is not shared between the worker JVMs; give a file:, tcp:, redis:, jdbc: or"
+              + " zk: URL, or none for a lock server in this process");
+    }
+    Connector.open(url, REACH_TIMEOUT, provider -> provider.status("demo-ledger"))
+        .provider()
+        .close();
   }
 }

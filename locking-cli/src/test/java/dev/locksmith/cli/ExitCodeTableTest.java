@@ -199,6 +199,34 @@ class ExitCodeTableTest {
             64,
             "has unknown parameter 'nope'",
             run("run", "--url", url + "?nope=1", "--key", "k", "--", "true")),
+        row(
+            "demo --workers out of range",
+            64,
+            "--workers must be 1 to 16, was 0",
+            run("demo", "--workers", "0")),
+        row(
+            "demo --sections not positive",
+            64,
+            "--sections must be positive, was 0",
+            run("demo", "--sections", "0")),
+        row(
+            "demo zero --ttl",
+            64,
+            "--ttl must be at least 1ms, was 0s",
+            run("demo", "--ttl", "0s")),
+        row(
+            "demo --url with a directory that does not exist",
+            69,
+            "does not exist",
+            cli ->
+                timed(
+                    Duration.ofSeconds(10),
+                    () -> cli.run("demo", "--url", "file:///nonexistent/locksmith-demo-locks"))),
+        row(
+            "demo --url mem:, one store per worker JVM",
+            64,
+            "--url mem: is not shared between the worker JVMs",
+            run("demo", "--url", "mem:")),
         row("no command", 64, "no command given; use run, server, status, prune or demo", run()),
         row("unknown command", 64, "unknown command 'frob'", run("frob")),
         row(
