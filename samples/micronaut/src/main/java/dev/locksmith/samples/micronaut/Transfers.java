@@ -2,7 +2,10 @@ package dev.locksmith.samples.micronaut;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.Locks;
+import io.micronaut.context.annotation.Value;
 import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,10 +16,18 @@ final class Transfers {
 
   private final Accounts accounts;
   private final AccountLocks locks;
+  private final Duration work;
 
-  Transfers(Accounts accounts, AccountLocks locks) {
+  /**
+   * @param work how long a transfer takes between reading the balances and writing them, as a call
+   *     to a ledger service would ({@code bank.transfer.work}, none by default): the window in
+   *     which an unlocked transfer would lose another's update
+   */
+  Transfers(
+      Accounts accounts, AccountLocks locks, @Value("${bank.transfer.work:0ms}") Duration work) {
     this.accounts = accounts;
     this.locks = locks;
+    this.work = work;
   }
 
   /**
@@ -49,6 +60,9 @@ final class Transfers {
       throw new InsufficientFundsException(from, fromBalance, cents);
     }
     long toBalance = accounts.balance(to);
+    if (!work.isZero()) {
+      LockSupport.parkNanos(work.toNanos());
+    }
     accounts.set(from, fromBalance - cents);
     accounts.set(to, toBalance + cents);
     LOG.debug(

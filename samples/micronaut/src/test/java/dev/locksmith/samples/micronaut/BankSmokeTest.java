@@ -62,6 +62,7 @@ class BankSmokeTest implements TestPropertyProvider {
     try {
       return Map.of(
           "locksmith.url", "tcp://127.0.0.1:" + server.start(),
+          "bank.transfer.work", "2ms",
           "bank.statement.interval", "200ms",
           "bank.statement.initial-delay", "0s");
     } catch (IOException e) {
