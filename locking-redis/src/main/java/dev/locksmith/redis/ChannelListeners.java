@@ -42,6 +42,11 @@ final class ChannelListeners {
     return messageListener >= 0;
   }
 
+  /** Whether both listeners are in place on Redis (readable from any thread). */
+  boolean subscribed() {
+    return subscribed;
+  }
+
   /**
    * Subscribes, waiting for Redis without reacting to interrupts (an interrupted subscription would
    * leave Redisson's state unknown); the waiter's next wait sees the interrupt.

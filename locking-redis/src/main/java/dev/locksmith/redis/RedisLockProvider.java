@@ -288,7 +288,10 @@ public final class RedisLockProvider implements LockProvider {
     return pendingReleases;
   }
 
-  /** How many lock channels this provider's waiters are subscribed to now. */
+  /**
+   * How many lock channels this provider's waiters are subscribed to now, counted once the
+   * subscription is in place on Redis (a message published from then on reaches them).
+   */
   int subscribedChannels() {
     return wakeUps.subscribedChannels();
   }

@@ -251,11 +251,11 @@ final class WakeUps {
     }
   }
 
-  /** How many channels have waiters now. */
+  /** How many channels have waiters now, with their subscription in place on Redis. */
   int subscribedChannels() {
     int waitedOn = 0;
     for (Channel channel : channels.values()) {
-      if (!channel.waiters.isEmpty()) {
+      if (!channel.waiters.isEmpty() && channel.listeners.subscribed()) {
         waitedOn++;
       }
     }

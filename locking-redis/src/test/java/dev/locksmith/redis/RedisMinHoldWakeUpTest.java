@@ -1,6 +1,7 @@
 package dev.locksmith.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
@@ -38,6 +39,10 @@ class RedisMinHoldWakeUpTest {
               () ->
                   waiterClient.acquire(
                       RedisTests.request(id, Duration.ofSeconds(5)), Duration.ofSeconds(20)));
+      // Waiting on the 30 s TTL, subscribed: only the push of the shortening can end it early.
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> ((RedisLockProvider) waiterClient).subscribedChannels() == 1);
       lease.close(); // shortened to end 1.5 s after the grant
       Optional<LeaseGrant> granted = waiter.get(10, TimeUnit.SECONDS);
       Duration after = Duration.ofNanos(System.nanoTime() - grantedAt);
