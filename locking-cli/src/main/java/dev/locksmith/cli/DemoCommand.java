@@ -3,6 +3,7 @@ package dev.locksmith.cli;
 import dev.locksmith.cli.demo.DemoRun;
 import dev.locksmith.core.Durations;
 import dev.locksmith.core.spi.ProviderUrl;
+import java.io.Console;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -87,11 +88,29 @@ final class DemoCommand implements Callable<Integer> {
     if (url != null) {
       checkReachable(url);
     }
-    boolean ansi = !plain && System.console() != null;
+    boolean ansi = !plain && onATerminal();
     DemoRun run =
         new DemoRun(
             url, workers, sections, ttl, work, chaos, dir, spec.commandLine().getOut(), ansi);
     return run.call();
+  }
+
+  /**
+   * Whether standard input and output are a terminal. JDK 22 to 24 give a {@link Console} even when
+   * output goes to a pipe or file; there, and on JDK 25, {@code Console.isTerminal()} tells.
+   */
+  static boolean onATerminal() {
+    Console console = System.console();
+    if (console == null) {
+      return false;
+    }
+    try {
+      return Boolean.TRUE.equals(Console.class.getMethod("isTerminal").invoke(console));
+    } catch (NoSuchMethodException beforeJdk22) {
+      return true; // up to JDK 21, a console is there only on a terminal
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return false;
+    }
   }
 
   /**
