@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -203,17 +204,13 @@ class LeaseTimingTest extends VirtualTimeFixture {
         java.util.concurrent.Executors.newSingleThreadExecutor(
             task -> new Thread(task, "my-renewals"));
     try (Locksmith engine =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .ticker(ticker)
-            .renewalExecutor(
-                task ->
-                    executor.execute(
-                        () -> {
-                          threads.add(Thread.currentThread().getName());
-                          task.run();
-                        }))
-            .build()) {
+        engineRenewingOn(
+            task ->
+                executor.execute(
+                    () -> {
+                      threads.add(Thread.currentThread().getName());
+                      task.run();
+                    }))) {
       Lease lease = engine.acquire(lock("pooled", "3s"));
       ticker.advance(Duration.ofMillis(1100));
       assertThat(provider.renewStarted.await(5, TimeUnit.SECONDS)).isTrue();
@@ -230,14 +227,10 @@ class LeaseTimingTest extends VirtualTimeFixture {
     // every lease was lost at its deadline with a reason that blamed the provider.
     try (ConsoleLog log = new ConsoleLog();
         Locksmith engine =
-            Locksmith.builder()
-                .defaultProvider(provider)
-                .ticker(ticker)
-                .renewalExecutor(
-                    task -> {
-                      throw new RejectedExecutionException("queue full");
-                    })
-                .build()) {
+            engineRenewingOn(
+                task -> {
+                  throw new RejectedExecutionException("queue full");
+                })) {
       Lease lease = engine.acquire(lock("refused", "3s"));
       ticker.advance(Duration.ofMillis(1100));
       await().atMost(Duration.ofSeconds(5)).until(() -> timesLogged(log, "queue full") > 0);
@@ -259,16 +252,12 @@ class LeaseTimingTest extends VirtualTimeFixture {
         Executors.newSingleThreadExecutor(task -> new Thread(task, "my-renewals"));
     try (ConsoleLog log = new ConsoleLog();
         Locksmith engine =
-            Locksmith.builder()
-                .defaultProvider(provider)
-                .ticker(ticker)
-                .renewalExecutor(
-                    task -> {
-                      if (offered.incrementAndGet() > 1) {
-                        executor.execute(task);
-                      }
-                    })
-                .build()) {
+            engineRenewingOn(
+                task -> {
+                  if (offered.incrementAndGet() > 1) {
+                    executor.execute(task);
+                  }
+                })) {
       Lease lease = engine.acquire(lock("dropped", "3s"));
       ticker.advance(Duration.ofMillis(1100));
       await().atMost(Duration.ofSeconds(5)).until(() -> offered.get() == 1);
@@ -283,6 +272,15 @@ class LeaseTimingTest extends VirtualTimeFixture {
     }
   }
 
+  /** An engine on the test's provider and ticker whose renewals run on {@code executor}. */
+  private Locksmith engineRenewingOn(Executor executor) {
+    return Locksmith.builder()
+        .defaultProvider(provider)
+        .ticker(ticker)
+        .renewalExecutor(executor)
+        .build();
+  }
+
   private static long timesLogged(ConsoleLog log, String text) {
     return log.lines().stream().filter(line -> line.contains(text)).count();
   }
@@ -290,12 +288,7 @@ class LeaseTimingTest extends VirtualTimeFixture {
   @Test
   void aRenewalLeftOnTheGivenExecutorWhenTheEngineClosesNeverReachesTheProvider() {
     List<Runnable> tasks = new CopyOnWriteArrayList<>();
-    Locksmith engine =
-        Locksmith.builder()
-            .defaultProvider(provider)
-            .ticker(ticker)
-            .renewalExecutor(tasks::add)
-            .build();
+    Locksmith engine = engineRenewingOn(tasks::add);
     engine.acquire(lock("left", "3s"));
     ticker.advance(Duration.ofMillis(1100));
     await().atMost(Duration.ofSeconds(5)).until(() -> !tasks.isEmpty());

@@ -89,9 +89,7 @@ class ZkUrlBootTest {
 
   @Test
   void aRedissonClientBeanWinsOverACuratorFrameworkBean() {
-    Config config = new Config();
-    config.useSingleServer().setAddress(TestRedis.sharedUrl());
-    RedissonClient redisson = Redisson.create(config);
+    RedissonClient redisson = redisson();
     try (CuratorFramework client = client()) {
       runner
           .withBean(CuratorFramework.class, () -> client)
@@ -115,9 +113,7 @@ class ZkUrlBootTest {
    */
   @Test
   void theClientSwitchesTakeTheBooleanWordsSpringBindsAndRefuseAnyOther() {
-    Config config = new Config();
-    config.useSingleServer().setAddress(TestRedis.sharedUrl());
-    RedissonClient redisson = Redisson.create(config);
+    RedissonClient redisson = redisson();
     try (CuratorFramework client = client()) {
       ApplicationContextRunner both =
           runner
@@ -158,6 +154,13 @@ class ZkUrlBootTest {
   void aCuratorFrameworkBeanIsNotUsedWithoutLockingZookeeper() {
     assertTheCuratorFrameworkBeanIsNotUsed(
         runner.withClassLoader(new FilteredClassLoader(ZkLockProvider.class)), LockProvider.class);
+  }
+
+  /** A client of the shared test Redis, which the caller shuts down. */
+  private static RedissonClient redisson() {
+    Config config = new Config();
+    config.useSingleServer().setAddress(TestRedis.sharedUrl());
+    return Redisson.create(config);
   }
 
   /**
