@@ -2,6 +2,7 @@ package dev.locksmith.aspectj;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.LocksmithSettings;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -95,10 +96,16 @@ public final class AspectLocksmith {
     try {
       Locksmith current = engine;
       if (current == null) {
+        LocksmithSettings settings = LocksmithSettings.load();
+        Locksmith empty = unconfigured;
+        if (empty != null && settings.defaultUrl() == null && settings.providerUrls().isEmpty()) {
+          return empty; // still nothing configured: checked and built once
+        }
         WeavingVerifier.verify(WeavingVerifier.defaultLoaders());
-        current = Locksmith.fromSettings();
+        current = Locksmith.builder().settings(settings).build();
         if (current.providers().isEmpty()) {
-          return keepUnconfigured(current);
+          unconfigured = current;
+          return current;
         }
         Thread hook = new Thread(AspectLocksmith::closeAtShutdown, "locksmith-aspectj-shutdown");
         try {
@@ -117,17 +124,6 @@ public final class AspectLocksmith {
     } finally {
       INIT.unlock();
     }
-  }
-
-  /** Returns the one engine without providers kept for failing calls, closing a newer one. */
-  private static Locksmith keepUnconfigured(Locksmith built) {
-    Locksmith kept = unconfigured;
-    if (kept == null) {
-      unconfigured = built;
-      return built;
-    }
-    built.close();
-    return kept;
   }
 
   /**
@@ -231,7 +227,7 @@ public final class AspectLocksmith {
     for (Class<?> type : types) {
       try {
         count += locksmith.validate(type);
-      } catch (LinkageError e) {
+      } catch (NoClassDefFoundError e) {
         throw Weaving.unreadable(type, e);
       }
       Weaving.check(type);

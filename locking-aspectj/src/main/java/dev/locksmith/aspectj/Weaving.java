@@ -66,7 +66,7 @@ final class Weaving {
   static Set<Problem> problems(Class<?> type) {
     try {
       return problemsOf(type);
-    } catch (LinkageError e) {
+    } catch (NoClassDefFoundError e) {
       throw unreadable(type, e);
     }
   }
@@ -76,7 +76,7 @@ final class Weaving {
    * signatures is missing (an optional dependency left out). Its locked calls would fail too, as
    * the aspect reads the method to lock it.
    */
-  static LockConfigurationException unreadable(Class<?> type, LinkageError e) {
+  static LockConfigurationException unreadable(Class<?> type, NoClassDefFoundError e) {
     return new LockConfigurationException(
         "The methods of "
             + type.getName()

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
+import dev.locksmith.testkit.ConsoleLog;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
@@ -69,9 +70,15 @@ class ConfigurationTest {
   @Test
   void callsBeforeAnyProviderIsConfiguredDoNotKeepAnEmptyEngine() {
     Jobs jobs = new Jobs();
-    assertThatThrownBy(jobs::plain).isInstanceOf(LockConfigurationException.class);
-    assertThatThrownBy(() -> AspectLocksmith.validate(Jobs.class))
-        .isInstanceOf(LockConfigurationException.class);
+    try (ConsoleLog log = new ConsoleLog()) {
+      assertThatThrownBy(jobs::plain).isInstanceOf(LockConfigurationException.class);
+      assertThatThrownBy(jobs::plain).isInstanceOf(LockConfigurationException.class);
+      assertThatThrownBy(() -> AspectLocksmith.validate(Jobs.class))
+          .isInstanceOf(LockConfigurationException.class);
+      assertThat(log.lines().stream().filter(line -> line.contains("Weaving verified")))
+          .as("checked once while nothing is configured, not at every call")
+          .hasSize(1);
+    }
 
     System.setProperty("locksmith.url", "file://" + dir.toAbsolutePath());
     assertThat(jobs.plain().lockId()).as("the URL set afterwards").isEqualTo("jobs.plain");

@@ -67,7 +67,7 @@ final class LeaseKeeper implements AutoCloseable {
   LeaseKeeper(Ticker ticker, @Nullable Executor renewalExecutor) {
     this.ticker = ticker;
     this.threads = new EngineThreads(renewalExecutor);
-    this.lanes = new RenewalLanes(threads.renewers(), threads.ownRenewers());
+    this.lanes = new RenewalLanes(threads.renewers(), threads.ownRenewers(), ticker);
     this.gaps = new SweepGaps(ticker.read());
   }
 

@@ -180,9 +180,9 @@ public final class LocksmithBuilder {
    * Default: a pool of at most 8 daemon threads of the engine's own. The lease deadlines are
    * watched by the engine's sweeper whatever this executor does. A batch the executor refuses
    * (throws for) is offered again at every tick, and logged at ERROR once until it takes one again;
-   * a batch it takes and has not run within 1 s (a discard policy) is offered again, and logged
-   * once until it runs one, and the task it dropped does nothing if it runs after all; a batch it
-   * runs after {@link Locksmith#close()} calls no provider.
+   * a batch it takes and has not run within 1 s (a discard policy) is offered again every second,
+   * logged once until it runs one, and only the first offer to run runs it; a batch it runs after
+   * {@link Locksmith#close()} calls no provider.
    *
    * @param executor the executor for renewals
    * @return this builder

@@ -30,7 +30,8 @@ final class RenewalLanes {
   /**
    * How long an application's executor may hold a batch it took without running it before the lane
    * offers it again: an executor that drops tasks (a discard policy) would otherwise leave the lane
-   * waiting for good, and every lease of the provider unrenewed.
+   * waiting for good, and every lease of the provider unrenewed. The batch first offered stays
+   * offered; whichever of the two runs first runs it.
    */
   static final long UNRUN_HANDOVER_NANOS = 1_000_000_000L;
 
@@ -38,19 +39,20 @@ final class RenewalLanes {
   private final @Nullable ThreadPoolExecutor ownPool;
   private final int maxThreads;
   private final ConcurrentHashMap<ProviderCircuit, Lane> lanes = new ConcurrentHashMap<>();
+  private final Ticker ticker;
   // Set when the engine closes: a batch the application's executor runs afterwards calls nothing.
   private volatile boolean stopped;
-  // The time of the last dispatch, for hand-overs made between two.
-  private volatile long lastDispatch;
 
   /**
    * @param executor runs the batches
    * @param ownPool the engine's own pool when {@code executor} is it: it keeps one thread per
    *     provider with leases to renew, up to its maximum, since a provider has one batch in flight
+   * @param ticker the engine's time source
    */
-  RenewalLanes(Executor executor, @Nullable ThreadPoolExecutor ownPool) {
+  RenewalLanes(Executor executor, @Nullable ThreadPoolExecutor ownPool, Ticker ticker) {
     this.executor = executor;
     this.ownPool = ownPool;
+    this.ticker = ticker;
     this.maxThreads = ownPool == null ? 0 : ownPool.getMaximumPoolSize();
   }
 
@@ -80,7 +82,6 @@ final class RenewalLanes {
    * the sweeper thread after every sweep or deadline check.
    */
   void dispatch(long now) {
-    lastDispatch = now;
     for (Lane lane : lanes.values()) {
       lane.dispatch(now);
     }
@@ -95,17 +96,18 @@ final class RenewalLanes {
   }
 
   /**
-   * One hand-over of a lane to the executor: it runs the lane once, unless the lane gave up on it
-   * first (see {@link #UNRUN_HANDOVER_NANOS}); a hand-over run after that does nothing.
+   * One offer of a lane's batch to the executor. Offered again (see {@link #UNRUN_HANDOVER_NANOS}),
+   * the copies share one claim: the first to run runs the batch, the others do nothing.
    */
   private static final class Handover implements Runnable {
     private final Lane lane;
     private final long handedAt;
-    private final AtomicBoolean claimed = new AtomicBoolean();
+    private final AtomicBoolean claimed;
 
-    Handover(Lane lane, long handedAt) {
+    Handover(Lane lane, long handedAt, AtomicBoolean claimed) {
       this.lane = lane;
       this.handedAt = handedAt;
+      this.claimed = claimed;
     }
 
     @Override
@@ -115,9 +117,13 @@ final class RenewalLanes {
       }
     }
 
-    /** Gives up on it if it has not started; {@code true} when this gave it up. */
-    boolean abandon() {
-      return claimed.compareAndSet(false, true);
+    boolean started() {
+      return claimed.get();
+    }
+
+    /** A copy of this offer, made at {@code now}, sharing its claim. */
+    Handover again(long now) {
+      return new Handover(lane, now, claimed);
     }
   }
 
@@ -150,26 +156,38 @@ final class RenewalLanes {
         }
         early.clear();
       }
-      abandonUnrun(now);
+      offerAgainIfUnrun(now);
       start();
     }
 
-    /** Frees the lane from a hand-over the application's executor took and has not run. */
-    private void abandonUnrun(long now) {
+    /**
+     * Offers the batch again when the application's executor took it and has not run it for a
+     * while; the first offer stays, and whichever copy runs first runs the batch.
+     */
+    private void offerAgainIfUnrun(long now) {
       Handover h = handed;
-      if (h != null && now - h.handedAt > UNRUN_HANDOVER_NANOS && h.abandon()) {
-        handed = null;
-        inFlight.set(false);
-        if (!unrunLogged) {
-          unrunLogged = true;
-          LOG.error(
-              "The renewal executor took the renewals of {} but has not run them for {} ms (does"
-                  + " it discard tasks, or is its queue that long?); they are offered again, and"
-                  + " leases not renewed by their deadline are lost (logged once until it runs"
-                  + " them)",
-              circuit.description(),
-              (now - h.handedAt) / 1_000_000);
-        }
+      if (h == null || h.started() || now - h.handedAt <= UNRUN_HANDOVER_NANOS) {
+        return;
+      }
+      Handover again = h.again(now);
+      handed = again;
+      if (!unrunLogged) {
+        unrunLogged = true;
+        LOG.error(
+            "The renewal executor took the renewals of {} but has not run them for {} ms (does it"
+                + " discard tasks, or is its queue that long?); they are offered again every"
+                + " second until one offer runs, and leases not renewed by their deadline are lost"
+                + " (logged once until it runs them)",
+            circuit.description(),
+            (now - h.handedAt) / 1_000_000);
+      }
+      try {
+        executor.execute(again);
+      } catch (RuntimeException e) {
+        LOG.debug(
+            "The renewal executor refused the renewals of {} offered again",
+            circuit.description(),
+            e);
       }
     }
 
@@ -178,7 +196,7 @@ final class RenewalLanes {
         try {
           Runnable task = this::run;
           if (ownPool == null) {
-            Handover h = new Handover(this, lastDispatch);
+            Handover h = new Handover(this, ticker.read(), new AtomicBoolean());
             handed = h;
             task = h;
           }
@@ -206,7 +224,6 @@ final class RenewalLanes {
     }
 
     void run() {
-      handed = null;
       unrunLogged = false;
       try {
         if (stopped) {
