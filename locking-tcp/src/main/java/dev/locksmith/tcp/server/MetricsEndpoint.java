@@ -23,21 +23,23 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The Prometheus endpoint: {@code GET /metrics} in the text exposition format, one request per
  * connection, served on one event-loop thread of its own. Nothing a scraper does blocks it: a
- * connection that has not sent a whole request within {@link #REQUEST_TIMEOUT_SECONDS} is closed,
- * and a request larger than {@link #MAX_REQUEST_BYTES} is refused. Read-only, no authentication: it
- * binds to loopback unless told otherwise.
+ * connection is closed {@link #REQUEST_TIMEOUT_SECONDS} after it opened, answered or not (a request
+ * trickled in byte by byte too), a request larger than {@link #MAX_REQUEST_BYTES} is refused, and
+ * at most {@link #MAX_CONNECTIONS} connections are open at once (others are closed at once).
+ * Read-only, no authentication: it binds to loopback unless told otherwise.
  */
 final class MetricsEndpoint implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
@@ -47,6 +49,9 @@ final class MetricsEndpoint implements AutoCloseable {
 
   /** The largest request taken: a scrape is a request line and a few headers. */
   static final int MAX_REQUEST_BYTES = 16 * 1024;
+
+  /** How many connections may be open at once. */
+  static final int MAX_CONNECTIONS = 64;
 
   private final EventLoopGroup group;
   private final Channel channel;
@@ -63,6 +68,7 @@ final class MetricsEndpoint implements AutoCloseable {
             1,
             new DefaultThreadFactory("locksmith-server-metrics", true),
             NioIoHandler.newFactory());
+    AtomicInteger open = new AtomicInteger();
     Channel channel;
     try {
       channel =
@@ -73,9 +79,23 @@ final class MetricsEndpoint implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                      if (open.incrementAndGet() > MAX_CONNECTIONS) {
+                        open.decrementAndGet();
+                        ch.close();
+                        return;
+                      }
+                      // Closed at its deadline however its bytes come.
+                      ScheduledFuture<?> deadline =
+                          ch.eventLoop()
+                              .schedule(
+                                  () -> ch.close(), REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                      ch.closeFuture()
+                          .addListener(
+                              closed -> {
+                                open.decrementAndGet();
+                                deadline.cancel(false);
+                              });
                       ch.pipeline()
-                          .addLast(
-                              new ReadTimeoutHandler(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS))
                           .addLast(new HttpServerCodec())
                           .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
                           .addLast(new Scrape(metrics));
