@@ -31,6 +31,7 @@ for pid in "${pids[@]}"; do
 done
 
 # Check the log: start/end pairs of one host, never interleaved, tokens increasing.
+violations=0
 awk '
   $1 == "start" { if (open != "") { print "overlap: " $2 " started while " open " ran"; bad = 1 }
                   if ($3 <= last) { print "token went back: " $3 " after " last; bad = 1 }
@@ -38,8 +39,10 @@ awk '
   $1 == "end"   { if (open != $2) { print "unmatched end of " $2; bad = 1 } open = "" }
   END           { if (open != "") { print "no end of " open "'"'"'s last run"; bad = 1 }
                   print starts + 0 " runs, " (bad ? "VIOLATIONS" : "no overlaps, tokens increasing"); exit bad }
-' "$log"
+' "$log" || violations=1
 if [ "$failed" -ne 0 ]; then
   echo "a host's locksmith run failed; see its output above" >&2
+fi
+if [ "$failed" -ne 0 ] || [ "$violations" -ne 0 ]; then
   exit 1
 fi

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.testkit.ChildJvm;
 import dev.locksmith.testkit.LoopbackPorts;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,8 +40,16 @@ class ThreeHostsSmokeTest {
 
   @Test
   void runsThatFailFailTheScript(@TempDir Path dir) throws Exception {
-    // No server on the port: every run fails, which the script reported as a clean check.
-    Process script = startScript("tcp://127.0.0.1:" + LoopbackPorts.free(), dir.resolve("out"));
+    // Not a lock server on the port: every run fails, which the script reported as a clean check.
+    // The port is held for the whole test (a socket that accepts and never answers), so no other
+    // server can take it meanwhile.
+    Process script;
+    try (ServerSocket notALockServer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      script =
+          startScript(
+              "tcp://127.0.0.1:" + notALockServer.getLocalPort() + "?connect-timeout=1s",
+              dir.resolve("out"));
+    }
     String output = Files.readString(dir.resolve("out"));
     assertThat(script.exitValue()).as(output).isNotZero();
     assertThat(output).contains("a host's locksmith run failed");
