@@ -187,8 +187,10 @@ public interface ContractFixture {
 
   /**
    * Waits until {@code waiter} waits for {@code id}: queued, where the provider can tell, else seen
-   * parked (a provider that cannot count its waiters waits parked or polls with pauses), so that
-   * what the test does next meets a waiting waiter, not one still on its way.
+   * in a timed wait for a while (a provider that cannot count its waiters waits for the lock with a
+   * timeout, or polls with timed pauses; the steps before its first attempt, such as connecting or
+   * subscribing, are brief or untimed), so that what the test does next meets a waiting waiter, not
+   * one still on its way.
    *
    * @param provider the client the waiter waits on
    * @param id the lock id
@@ -201,11 +203,8 @@ public interface ContractFixture {
     }
     await()
         .atMost(Duration.ofSeconds(10))
-        .pollDelay(Duration.ZERO)
-        .pollInterval(Duration.ofMillis(1))
-        .until(
-            () ->
-                waiter.getState() == Thread.State.WAITING
-                    || waiter.getState() == Thread.State.TIMED_WAITING);
+        .pollInterval(Duration.ofMillis(2))
+        .during(Duration.ofMillis(30))
+        .until(() -> waiter.getState() == Thread.State.TIMED_WAITING);
   }
 }
