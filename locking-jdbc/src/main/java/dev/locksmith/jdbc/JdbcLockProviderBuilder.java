@@ -47,8 +47,9 @@ public final class JdbcLockProviderBuilder {
   }
 
   /**
-   * How long one call may take, borrowing the connection included (the data source's own connection
-   * timeout applies too); default 2 s.
+   * How long one call may take; default 2 s. Over an application's data source, borrowing a
+   * connection waits for that pool's own connection timeout, and this bound counts from the
+   * connection.
    *
    * @param timeout the bound of one call
    * @return this builder

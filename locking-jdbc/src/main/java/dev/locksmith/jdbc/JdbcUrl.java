@@ -44,6 +44,7 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
                             + database
                             + "', which is not supported; supported: "
                             + Dialect.SUPPORTED));
+    refuseMiscased(url);
     int poolSize = url.intParameter("poolSize", DEFAULT_POOL_SIZE);
     if (poolSize < 1 || poolSize > 64) {
       throw url.error("parameter 'poolSize' must be between 1 and 64, was " + poolSize);
@@ -104,6 +105,38 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
         + redacted.substring(Math.min(mysql.length(), redacted.length()));
   }
 
+  /**
+   * Refuses a provider parameter written in another case ({@code Table}, {@code createtable}): it
+   * would go to the driver, which ignores what it does not know, and the provider would use its
+   * default without a word.
+   */
+  private static void refuseMiscased(ProviderUrl url) {
+    String text = url.text();
+    int question = text.indexOf('?');
+    if (question < 0) {
+      return;
+    }
+    for (String pair : text.substring(question + 1).split("&")) {
+      String name = name(pair);
+      for (String known : PROVIDER_PARAMETERS) {
+        if (!known.equals(name) && known.equalsIgnoreCase(name)) {
+          throw url.error(
+              "has parameter '"
+                  + name
+                  + "'; the provider's is '"
+                  + known
+                  + "' (names are case-sensitive, and the driver would be given this one)");
+        }
+      }
+    }
+  }
+
+  /** The decoded name of a {@code name=value} query pair. */
+  private static String name(String pair) {
+    int eq = pair.indexOf('=');
+    return URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+  }
+
   /** The URL without the provider's parameters, the driver's kept as written. */
   static String driverUrl(String text) {
     int question = text.indexOf('?');
@@ -112,13 +145,7 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
     }
     List<String> kept = new ArrayList<>();
     for (String pair : text.substring(question + 1).split("&")) {
-      if (pair.isEmpty()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      String name =
-          URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-      if (!PROVIDER_PARAMETERS.contains(name)) {
+      if (!pair.isEmpty() && !PROVIDER_PARAMETERS.contains(name(pair))) {
         kept.add(pair);
       }
     }

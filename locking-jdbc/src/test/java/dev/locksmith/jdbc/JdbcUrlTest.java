@@ -63,6 +63,8 @@ class JdbcUrlTest {
     assertError("jdbc:h2:mem:x?createTable=perhaps", "parameter 'createTable'");
     assertError("jdbc:h2:mem:x?table=a&table=b", "parameter 'table' twice");
     assertError("jdbc:", "names no database");
+    assertError("jdbc:h2:mem:x?Table=t", "parameter 'Table'", "'table'");
+    assertError("jdbc:h2:mem:x?createtable=false", "parameter 'createtable'", "'createTable'");
   }
 
   @Test
