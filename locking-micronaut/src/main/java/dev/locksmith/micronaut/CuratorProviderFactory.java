@@ -3,6 +3,7 @@ package dev.locksmith.micronaut;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.zookeeper.ZkLockProvider;
+import dev.locksmith.zookeeper.ZkLockProviderBuilder;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
@@ -43,10 +44,17 @@ final class CuratorProviderFactory {
       CuratorFramework client,
       @Value("${" + PREFIX + ".base-path:/locksmith}") String basePath,
       @Value("${" + PREFIX + ".timeout:2s}") Duration timeout) {
+    ZkLockProviderBuilder builder = ZkLockProvider.builder(client);
     try {
-      return ZkLockProvider.builder(client).basePath(basePath).timeout(timeout).build();
+      builder.basePath(basePath);
     } catch (IllegalArgumentException e) {
-      throw new LockConfigurationException(PREFIX + ": " + e.getMessage(), e);
+      throw new LockConfigurationException(PREFIX + ".base-path: " + e.getMessage(), e);
     }
+    try {
+      builder.timeout(timeout);
+    } catch (IllegalArgumentException e) {
+      throw new LockConfigurationException(PREFIX + ".timeout: " + e.getMessage(), e);
+    }
+    return builder.build();
   }
 }

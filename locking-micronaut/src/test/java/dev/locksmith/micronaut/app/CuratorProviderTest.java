@@ -167,7 +167,7 @@ class CuratorProviderTest {
               }
               assertThat(cause)
                   .isInstanceOf(LockConfigurationException.class)
-                  .hasMessageContaining("locksmith.curator")
+                  .hasMessageContaining("locksmith.curator.base-path")
                   .hasMessageContaining("basePath 'no-slash' is invalid");
             });
   }

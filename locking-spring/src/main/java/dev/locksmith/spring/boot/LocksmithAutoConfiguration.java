@@ -9,6 +9,7 @@ import dev.locksmith.redis.RedisLockProvider;
 import dev.locksmith.spring.EnableDistributedLocking;
 import dev.locksmith.spring.SpringLocksmith;
 import dev.locksmith.zookeeper.ZkLockProvider;
+import dev.locksmith.zookeeper.ZkLockProviderBuilder;
 import javax.sql.DataSource;
 import org.apache.curator.framework.CuratorFramework;
 import org.redisson.api.RedissonClient;
@@ -118,14 +119,18 @@ public final class LocksmithAutoConfiguration {
     static ZkLockProvider locksmithCuratorProvider(
         CuratorFramework client, LocksmithProperties properties) {
       LocksmithProperties.Curator curator = properties.getCurator();
+      ZkLockProviderBuilder builder = ZkLockProvider.builder(client);
       try {
-        return ZkLockProvider.builder(client)
-            .basePath(curator.getBasePath())
-            .timeout(curator.getTimeout())
-            .build();
+        builder.basePath(curator.getBasePath());
       } catch (IllegalArgumentException e) {
-        throw new LockConfigurationException("locksmith.curator: " + e.getMessage(), e);
+        throw new LockConfigurationException("locksmith.curator.base-path: " + e.getMessage(), e);
       }
+      try {
+        builder.timeout(curator.getTimeout());
+      } catch (IllegalArgumentException e) {
+        throw new LockConfigurationException("locksmith.curator.timeout: " + e.getMessage(), e);
+      }
+      return builder.build();
     }
   }
 

@@ -192,7 +192,7 @@ class ZkUrlBootTest {
                     new LocksmithFailureAnalyzer().analyze(context.getStartupFailure());
                 assertThat(analysis).isNotNull();
                 assertThat(analysis.getDescription())
-                    .contains("locksmith.curator")
+                    .contains("locksmith.curator.base-path")
                     .contains("basePath 'no-slash' is invalid");
               });
     }
