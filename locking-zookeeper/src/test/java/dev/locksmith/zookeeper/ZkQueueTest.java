@@ -290,7 +290,9 @@ class ZkQueueTest {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try (ZkLockProvider holder = provider();
         ZkLockProvider waiter = provider()) {
-      LeaseGrant held = holder.tryAcquire(LockRequest.of(id, shortTtl)).orElseThrow();
+      // The holder's TTL is long, so that only the waiter's own look-again (once a TTL, further
+      // back than second) can find the way free: its wait for the holder is no shorter.
+      LeaseGrant held = holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(60))).orElseThrow();
       String lockNode = lockNode(id);
       // A holder's node that nobody tends, as a protected create leaves behind when Curator, not
       // finding its first node on a lagging server after a lost reply, creates a second one.
