@@ -411,6 +411,31 @@ class FileLockProviderTest {
     assertThat(a.release(held)).isTrue();
   }
 
+  /**
+   * An interrupt that lands while an attempt writes its lock file (a cancelled waiter) fails the
+   * attempt, and its clean-up still removes the file: run with the interrupt flag set, the
+   * clean-up's own I/O failed too and put the file back, leaving a lock nobody held for its TTL.
+   */
+  @Test
+  void anAttemptInterruptedMidWriteLeavesNoLockFile() throws Exception {
+    FileLockProvider a = provider("");
+    a.hooks(
+        new TestHooks() {
+          @Override
+          public void beforeLockWrite(String lockId) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    assertThatThrownBy(() -> a.acquire(request("cancelled", LONG), Duration.ofSeconds(5)))
+        .isInstanceOf(InterruptedException.class);
+    assertThat(Thread.interrupted()).as("the flag is cleared by the exception").isFalse();
+
+    FileLockProvider b = provider("");
+    assertThat(b.tryAcquire(request("cancelled", LONG)))
+        .as("the interrupted attempt left nothing held")
+        .isPresent();
+  }
+
   @Test
   void aFileWrittenByHandIsNotMistakenForALease() throws Exception {
     FileLockProvider a = provider("skew=0ms&garbled-grace=1s");
