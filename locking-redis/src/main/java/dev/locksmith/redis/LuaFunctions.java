@@ -32,12 +32,18 @@ final class LuaFunctions {
 
   /**
    * The Lua function {@link LuaScripts#ACQUIRE} and {@link LuaScripts#ACQUIRE_ALL} check before
-   * they grant. {@code abandoned(key, token)}: whether the marks in {@code key} (a space-separated
-   * list, or no key) name owner token {@code token}, whose acquire was compensated.
+   * they grant. {@code given_up(key, records, token)}: whether owner token {@code token} is done
+   * with the lock, so that a copy of its acquire still on its way must not take it: the release
+   * {@code records} of the lock's hash ({@code false} when none) name it (its lease was released),
+   * or the marks in {@code key} (a space-separated list, or no key) name it (its acquire was
+   * compensated).
    */
-  static final String ABANDONED =
+  static final String GIVEN_UP =
       """
-      local function abandoned(key, token)
+      local function given_up(key, records, token)
+        if records and string.find(' ' .. records, ' ' .. token .. '/', 1, true) then
+          return true
+        end
         local marks = redis.call('GET', key)
         return marks and string.find(' ' .. marks .. ' ', ' ' .. token .. ' ', 1, true)
       end
@@ -47,7 +53,7 @@ final class LuaFunctions {
    * The Lua function {@link LuaScripts#ACQUIRE} and {@link LuaScripts#RELEASE} begin with. {@code
    * release_check(lock, token, fence, id, limit)} reads {@code lock} and writes nothing: when it is
    * held by owner token {@code token} with fencing token {@code fence}, returns {@code 'now'} and
-   * the records to keep once it is released ({@code FENCE:ID} in front of the newest {@code limit -
+   * the records to keep once it is released ({@code TOKEN/ID} in front of the newest {@code limit -
    * 1} kept records); when that record is already kept (the release ran before), returns {@code
    * 'before'}; else {@code false}. Its third result is what it read of the lock: {@code token},
    * {@code fence} and {@code released}.
@@ -57,7 +63,7 @@ final class LuaFunctions {
           + """
       local function release_check(lock, token, fence, id, limit)
         local held = redis.call('HMGET', lock, 'token', 'fence', 'released')
-        local record = fence .. ':' .. id
+        local record = token .. '/' .. id
         if held[1] == token and held[2] == fence then
           return 'now', prepend(record, held[3], tonumber(limit)), held
         end

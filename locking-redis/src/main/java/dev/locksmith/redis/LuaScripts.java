@@ -8,12 +8,14 @@ package dev.locksmith.redis;
  *
  * <p>A release does not delete the hash: it removes the lease's fields and records itself in the
  * field {@code released}, a space-separated list, newest first, of the last {@link
- * #RELEASE_RECORDS} releases of the lock as {@code FENCE:RELEASE_ID}. The release id is new for
- * every release call and the same in every resend of that call, so a release that Redisson resent
- * after its reply was lost (a response timeout, a dropped connection) finds its own record and
- * reports the release its first run made, while another release call of the same lease, or a stale
- * owner, still gets 0. A hash without {@code token} is a free lock: acquire takes it, keeping the
- * release records, and status and renew see no lease.
+ * #RELEASE_RECORDS} releases of the lock as {@code OWNER_TOKEN/RELEASE_ID}. The release id is new
+ * for every release call and the same in every resend of that call, so a release that Redisson
+ * resent after its reply was lost (a response timeout, a dropped connection) finds its own record
+ * and reports the release its first run made, while another release call of the same lease, or a
+ * stale owner, still gets 0. The records also refuse a copy of an acquire that arrives after its
+ * lease was released (Redisson resent it, and the first copy came last). A hash without {@code
+ * token} is a free lock: acquire takes it, keeping the release records, and status and renew see no
+ * lease.
  *
  * <p>The owner tokens of acquires whose reply was lost and that were compensated ({@link
  * #RELEASE_ABANDONED}), which acquire refuses, live in a key of their own (with the lock's hash
@@ -33,7 +35,7 @@ final class LuaScripts {
 
   /**
    * How many releases a lock's hash remembers. A resend is recognised while fewer releases of the
-   * same lock followed it; the bound keeps a busy lock's hash small (about 50 bytes a record).
+   * same lock followed it; the bound keeps a busy lock's hash small (about 60 bytes a record).
    */
   static final int RELEASE_RECORDS = 16;
 
@@ -61,9 +63,13 @@ final class LuaScripts {
    * fencing counter in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}}
    * when granted, {@code {0, pttl}} when another owner holds the lock. Presenting the token that
    * already holds the lock returns its grant again, so a command retried by the client after a lost
-   * reply does not lock out its own sender. An owner token marked abandoned is refused like a busy
-   * lock. A hash without {@code token} (a released lock's tombstone) is free; taking it keeps its
-   * release records, so that a release resent after the lock changed hands is still recognised.
+   * reply does not lock out its own sender. An owner token done with the lock is refused like a
+   * busy lock: one marked abandoned, and one whose release is among the hash's release records (a
+   * copy of its acquire that arrives after its lease was released must not take the lock for a
+   * whole TTL on behalf of an owner who has finished; when a lease that followed ran out without a
+   * release, its hash and the records went with it, and such a copy is no longer recognised). A
+   * hash without {@code token} (a released lock's tombstone) is free; taking it keeps its release
+   * records, so that a release resent after the lock changed hands is still recognised.
    *
    * <p>Optional ARGV 5-8 fold in a release of this provider still in flight for the same lock (see
    * {@link RedisLockProvider#releaseAsync}): its owner token, fencing token, release id and the
@@ -84,7 +90,7 @@ final class LuaScripts {
   static final String ACQUIRE =
       LuaFunctions.RELEASE_CHECK
           + LuaFunctions.GRANT
-          + LuaFunctions.ABANDONED
+          + LuaFunctions.GIVEN_UP
           + """
       local folded = nil
       local records = nil
@@ -114,7 +120,7 @@ final class LuaScripts {
           return answer
         end
       end
-      if abandoned(KEYS[3], ARGV[1]) then
+            if given_up(KEYS[3], records or held[3], ARGV[1]) then
         local refused = {0, redis.call('PTTL', KEYS[1])}
         if folded then
           refused[3] = 0
@@ -134,23 +140,24 @@ final class LuaScripts {
    * each lock, in lock order ({@code lock1, fence1, abandoned1, lock2, ...}). ARGV: four per lock,
    * in the same order: owner token, ttl in ms, owner description, life of the fencing counter in
    * ms. Every lock is checked before anything is written: when one is held by another owner token
-   * (or is free and its request's owner token is marked abandoned), nothing changes and the reply
-   * is {@code {0, index, pttl}} (the 1-based index of the first busy lock and its holder's pttl).
-   * Otherwise every lock is taken exactly as {@link #ACQUIRE} takes one (same fields, TTL, counter,
-   * clock floor and counter life), a lock already held by its own request's owner token (a resend
-   * after a lost reply) keeping its grant, and the reply is {@code {1, fence1, fence2, ...}}.
+   * (or is free and its request's owner token is done with it, as {@link #ACQUIRE} checks), nothing
+   * changes and the reply is {@code {0, index, pttl}} (the 1-based index of the first busy lock and
+   * its holder's pttl). Otherwise every lock is taken exactly as {@link #ACQUIRE} takes one (same
+   * fields, TTL, counter, clock floor and counter life), a lock already held by its own request's
+   * owner token (a resend after a lost reply) keeping its grant, and the reply is {@code {1,
+   * fence1, fence2, ...}}.
    */
   static final String ACQUIRE_ALL =
       LuaFunctions.GRANT
-          + LuaFunctions.ABANDONED
+          + LuaFunctions.GIVEN_UP
           + """
       local count = #KEYS / 3
       local held = {}
       for i = 1, count do
         local lock = KEYS[3 * i - 2]
-        held[i] = redis.call('HMGET', lock, 'token', 'fence')
+                held[i] = redis.call('HMGET', lock, 'token', 'fence', 'released')
         if (held[i][1] and held[i][1] ~= ARGV[4 * i - 3])
-            or (not held[i][1] and abandoned(KEYS[3 * i], ARGV[4 * i - 3])) then
+            or (not held[i][1] and given_up(KEYS[3 * i], held[i][3], ARGV[4 * i - 3])) then
           return {0, i, redis.call('PTTL', lock)}
         end
       end
@@ -220,10 +227,10 @@ final class LuaScripts {
   /**
    * KEYS: lock, channel. ARGV: owner token, fencing token, release id (no spaces), tombstone life
    * in ms, records kept. When the lease is live, removes its fields, records {@code
-   * FENCE:RELEASE_ID} in front of the kept records, gives the hash the tombstone life, publishes
-   * the fencing token on the channel and returns 1. When this release id already released this
-   * fencing token (a resend), returns 1 and changes and publishes nothing. Else changes nothing and
-   * returns 0.
+   * OWNER_TOKEN/RELEASE_ID} in front of the kept records, gives the hash the tombstone life,
+   * publishes the fencing token on the channel and returns 1. When this release id already released
+   * this fencing token (a resend), returns 1 and changes and publishes nothing. Else changes
+   * nothing and returns 0.
    */
   static final String RELEASE =
       LuaFunctions.RELEASE_LEASE

@@ -87,6 +87,24 @@ class AbandonedAcquireTest {
   }
 
   @Test
+  void aLateCopyOfAnAcquireIsRefusedOnceItsLeaseWasReleased() throws Exception {
+    // Redisson resends an acquire whose reply is late; the first copy, slow on its connection, can
+    // arrive after the resend's grant reached the caller and the caller released the lease. It
+    // must not take the lock again for a whole TTL on behalf of an owner who is done with it.
+    try (RedisLockProvider provider = RedisLockProvider.create(RedisTests.sharedUrl())) {
+      String id = lockId();
+      LockRequest request = request(id, LONG);
+      assertThat(provider.release(provider.tryAcquire(request).orElseThrow())).isTrue();
+
+      assertThat(provider.tryAcquire(request)).as("the late copy").isEmpty();
+      assertThat(provider.tryAcquireAll(List.of(request))).as("the late copy, as a set").isEmpty();
+      assertThat(provider.status(id).currentHolder()).isEmpty();
+      LeaseGrant next = provider.tryAcquire(request(id, LONG)).orElseThrow();
+      assertThat(provider.release(next)).isTrue();
+    }
+  }
+
+  @Test
   void aSetThatArrivesAfterItsCompensationIsRefused() throws Exception {
     try (RedisLockProvider provider = RedisLockProvider.create(RedisTests.sharedUrl())) {
       List<LockRequest> late = List.of(request(lockId(), LONG), request(lockId(), LONG));

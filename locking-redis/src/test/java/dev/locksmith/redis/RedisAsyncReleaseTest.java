@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultProxy.Direction;
 import dev.locksmith.testkit.redis.RedisServerProcess;
@@ -95,6 +96,20 @@ class RedisAsyncReleaseTest {
         .as("nothing published: the lock never became free")
         .isZero();
     assertThat(provider.release(next)).isTrue();
+  }
+
+  @Test
+  void aLateCopyOfAnAcquireIsRefusedOnceAFoldedReleaseEndedItsLease() {
+    String id = lockId();
+    LockRequest request = request(id, LONG);
+    LeaseGrant lease = provider.tryAcquire(request).orElseThrow();
+    PendingReleases.Pending pending = provider.pendingReleases().register(lease, "folded");
+    LeaseGrant next = provider.tryAcquire(request(id, LONG)).orElseThrow();
+    assertThat(pending.outcome()).isCompletedWithValue(true);
+    assertThat(provider.release(next)).isTrue();
+
+    assertThat(other.tryAcquire(request)).as("a late copy of the first acquire").isEmpty();
+    assertThat(other.status(id).currentHolder()).isEmpty();
   }
 
   @Test

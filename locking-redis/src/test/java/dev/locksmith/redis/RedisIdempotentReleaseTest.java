@@ -220,7 +220,7 @@ class RedisIdempotentReleaseTest {
     LeaseGrant lease = first.tryAcquire(request(id, LONG)).orElseThrow();
     String releaseId = releaseWithNewId(lease);
 
-    String record = lease.fencingToken() + ":" + releaseId;
+    String record = lease.ownerToken() + "/" + releaseId;
     assertThat(call("HMGET", keys.lock(), "token", "fence", "owner", "released"))
         .isEqualTo(Arrays.asList(null, null, null, record));
     assertThat((Long) call("PTTL", keys.lock())).isBetween(1L, LuaScripts.TOMBSTONE_MILLIS);

@@ -71,7 +71,7 @@ class RedisScriptCommandsTest {
       assertThat(attempt.value()).isGreaterThan(held.fencingToken());
       assertThat(dedicated.server().call("HGET", keys.lock(), "released"))
           .as("the release's record")
-          .isEqualTo(held.fencingToken() + ":" + releaseId);
+          .isEqualTo(held.ownerToken() + "/" + releaseId);
       assertThat(commands.release(held, keys, releaseId))
           .as("the release in flight, when it arrives, finds its record")
           .isTrue();
