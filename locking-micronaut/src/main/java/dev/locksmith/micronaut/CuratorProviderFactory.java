@@ -23,7 +23,7 @@ import org.apache.curator.framework.CuratorFramework;
  */
 @Factory
 @Requires(classes = {CuratorFramework.class, ZkLockProvider.class})
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 final class CuratorProviderFactory {
   /** The prefix of this provider's settings. */
   static final String PREFIX = "locksmith.curator";
@@ -38,7 +38,7 @@ final class CuratorProviderFactory {
   @Singleton
   @Named(LocksmithFactory.CURATOR)
   @Requires(beans = CuratorFramework.class)
-  @Requires(property = PREFIX + ".enabled", notEquals = "false")
+  @Requires(condition = OnOffSwitch.CuratorEnabled.class)
   @Bean(preDestroy = "close")
   LockProvider curatorLockProvider(
       CuratorFramework client,

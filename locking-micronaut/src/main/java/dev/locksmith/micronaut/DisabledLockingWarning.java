@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * unnoticed.
  */
 @Context
-@Requires(property = LocksmithFactory.ENABLED, value = "false")
+@Requires(condition = OnOffSwitch.LockingDisabled.class)
 final class DisabledLockingWarning {
   private static final Logger LOG = LoggerFactory.getLogger(DisabledLockingWarning.class);
   private static final int NAMED = 5;

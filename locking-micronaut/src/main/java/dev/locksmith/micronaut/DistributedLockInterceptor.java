@@ -32,7 +32,7 @@ import org.reactivestreams.Publisher;
  * (so the transaction has committed before the lock is released).
  */
 @InterceptorBean(DistributedLock.class)
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 public final class DistributedLockInterceptor implements MethodInterceptor<Object, Object> {
 
   /**

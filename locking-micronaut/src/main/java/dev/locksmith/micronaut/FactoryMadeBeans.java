@@ -18,7 +18,7 @@ import java.util.List;
  * any of its methods can run unlocked.
  */
 @Singleton
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 final class FactoryMadeBeans implements BeanCreatedEventListener<Object> {
   private static final ClassValue<List<Method>> ANNOTATED =
       new ClassValue<>() {

@@ -21,7 +21,7 @@ import javax.sql.DataSource;
  */
 @Factory
 @Requires(classes = JdbcLockProvider.class)
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 @Requires(property = DataSourceUrl.URL_KEY, value = DataSourceUrl.URL)
 final class JdbcProviderFactory {
   /** The provider over the application's data source. */

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 @Context
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 final class LockValidation {
   private static final Logger LOG = LoggerFactory.getLogger(LockValidation.class);
 

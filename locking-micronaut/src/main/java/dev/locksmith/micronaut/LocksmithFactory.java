@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * locksmith.require-providers-at-startup=true}.
  */
 @Factory
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 final class LocksmithFactory {
   static final String REDISSON = "redisson";
 
@@ -77,7 +77,7 @@ final class LocksmithFactory {
         Locksmith.builder()
             .parameterNames(methods::parameterNames)
             .attributeResolver(value -> resolvePlaceholders(environment, value))
-            .requireProvidersAtStartup(flag(environment, REQUIRE_PROVIDERS));
+            .requireProvidersAtStartup(OnOffSwitch.isOn(environment, REQUIRE_PROVIDERS, false));
     duration(environment, SHUTDOWN_TIMEOUT, builder::shutdownTimeout);
     duration(environment, PROBE_INTERVAL, builder::providerProbeInterval);
     listeners.forEach(builder::listener);
@@ -157,14 +157,6 @@ final class LocksmithFactory {
   /**
    * A {@code true}/{@code false} setting, {@code false} when absent; anything else stops the start.
    */
-  private static boolean flag(Environment environment, String key) {
-    String value = environment.get(key, String.class).map(String::strip).orElse("false");
-    if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-      return Boolean.parseBoolean(value);
-    }
-    throw new LockConfigurationException(key + ": '" + value + "' is not true or false");
-  }
-
   /** A setting converted to its type; one that is set but does not convert stops the start. */
   private static <T> Optional<T> setting(
       Environment environment, String key, Class<T> type, String expected) {

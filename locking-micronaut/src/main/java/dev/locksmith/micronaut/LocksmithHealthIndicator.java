@@ -21,8 +21,8 @@ import reactor.core.publisher.Mono;
  */
 @Singleton
 @Requires(classes = HealthIndicator.class)
-@Requires(property = "locksmith.health.enabled", notEquals = "false")
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.HealthEnabled.class)
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 final class LocksmithHealthIndicator implements HealthIndicator {
   static final String NAME = "locksmith";
 

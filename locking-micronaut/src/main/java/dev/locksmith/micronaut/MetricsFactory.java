@@ -14,8 +14,8 @@ import jakarta.inject.Singleton;
 @Factory
 @Requires(classes = MeterRegistry.class)
 @Requires(beans = MeterRegistry.class)
-@Requires(property = "locksmith.metrics.enabled", notEquals = "false")
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.MetricsEnabled.class)
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 final class MetricsFactory {
 
   @Singleton

@@ -19,7 +19,7 @@ import org.redisson.api.RedissonClient;
  */
 @Factory
 @Requires(classes = {RedissonClient.class, RedisLockProvider.class})
-@Requires(property = LocksmithFactory.ENABLED, notEquals = "false")
+@Requires(condition = OnOffSwitch.LockingEnabled.class)
 final class RedissonProviderFactory {
 
   /**
@@ -28,7 +28,7 @@ final class RedissonProviderFactory {
   @Singleton
   @Named(LocksmithFactory.REDISSON)
   @Requires(beans = RedissonClient.class)
-  @Requires(property = "locksmith.redisson.enabled", notEquals = "false")
+  @Requires(condition = OnOffSwitch.RedissonEnabled.class)
   @Bean(preDestroy = "close")
   LockProvider redissonLockProvider(
       RedissonClient client,

@@ -24,6 +24,8 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * ZooKeeper in a real Micronaut context on a curator-test server: the application's {@link
@@ -144,12 +146,13 @@ class CuratorProviderTest {
     }
   }
 
-  @Test
-  void theApplicationsClientIsNotUsedWhenTurnedOff() {
+  @ParameterizedTest
+  @ValueSource(strings = {"false", "OFF"})
+  void theApplicationsClientIsNotUsedWhenTurnedOff(String off) {
     // The job of the "curator" environment needs a default provider: a URL gives it here.
     try (ApplicationContext context =
         start(
-            Map.of("locksmith.curator.enabled", "false", "locksmith.url", "mem:curator-off"),
+            Map.of("locksmith.curator.enabled", off, "locksmith.url", "mem:curator-off"),
             "curator")) {
       assertThat(context.getBean(Locksmith.class).providers()).containsOnlyKeys("");
       assertThat(context.getBeansOfType(ZkLockProvider.class)).isEmpty();

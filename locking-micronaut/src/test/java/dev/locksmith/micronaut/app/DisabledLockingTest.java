@@ -1,7 +1,9 @@
 package dev.locksmith.micronaut.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import io.micronaut.context.ApplicationContext;
 import java.nio.file.Path;
@@ -10,6 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code locksmith.enabled=false} turns locking off: no engine, annotated methods run unlocked, and
@@ -31,6 +35,37 @@ class DisabledLockingTest {
       gate.open();
       assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo("ran");
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"FALSE", "off", "No", " false ", "0"})
+  void aSwitchWrittenAnotherWayTurnsLockingOffToo(String off) {
+    // An environment variable or a properties file gives the text as written; YAML would have
+    // turned most of these into the boolean false already.
+    try (ApplicationContext context =
+        ApplicationContext.run(Map.of("locksmith.enabled", off), "disabled")) {
+      assertThat(context.containsBean(Locksmith.class)).isFalse();
+      assertThat(context.getBean(UnlockedJobs.class).hold(Gate.opened())).isEqualTo("ran");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"locksmith.enabled", "locksmith.health.enabled"})
+  void aSwitchThatIsNotOnOrOffStopsTheStartNamingIt(String property) {
+    assertThatThrownBy(
+            () ->
+                ApplicationContext.run(
+                    Map.of(property, "flase", "locksmith.url", "mem:switch"), "disabled"))
+        .satisfies(
+            failure -> {
+              Throwable cause = failure;
+              while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
+                cause = cause.getCause();
+              }
+              assertThat(cause)
+                  .isInstanceOf(LockConfigurationException.class)
+                  .hasMessageContaining(property + ": 'flase' is not true or false");
+            });
   }
 
   @Test
