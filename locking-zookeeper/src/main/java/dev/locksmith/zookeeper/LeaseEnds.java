@@ -92,7 +92,7 @@ final class LeaseEnds {
 
   private void delete(Held held, int version) throws KeeperException {
     try {
-      calls.callUninterrupted(
+      calls.callEvenIfGivenUp(
           "end",
           held.grant().lockId(),
           () -> client.delete().withVersion(version).forPath(held.path));

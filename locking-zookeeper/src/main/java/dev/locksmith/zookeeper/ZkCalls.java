@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.apache.zookeeper.KeeperException;
@@ -23,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * KeeperException.BadVersionException}, {@link KeeperException.NodeExistsException}) reach the
  * caller as they are; any other failure becomes a {@link LockProviderException} naming the action,
  * the lock and the ensemble. The calls run on at most {@value #MAX_THREADS} threads per provider,
- * however many callers wait.
+ * however many callers wait; a call whose caller gave up before a thread took it is dropped, unless
+ * it ends a lease ({@link #callEvenIfGivenUp}).
  */
 final class ZkCalls {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -58,17 +60,29 @@ final class ZkCalls {
   }
 
   /**
-   * Runs {@code call}, waiting at most the timeout.
+   * Runs {@code call}, waiting at most the timeout. When the caller gives up before a thread took
+   * the call (every thread was busy), the call is not run at all.
    *
    * @param late called with the result when the call completes after the caller gave up (so a node
    *     it created can be removed), or {@code null}
    */
   <T> T call(String action, String lockId, Call<T> call, @Nullable Consumer<T> late)
       throws KeeperException, InterruptedException {
+    return call(action, lockId, call, late, false);
+  }
+
+  private <T> T call(
+      String action, String lockId, Call<T> call, @Nullable Consumer<T> late, boolean always)
+      throws KeeperException, InterruptedException {
     CompletableFuture<T> future = new CompletableFuture<>();
+    // Claimed by whichever comes first: the thread that runs the call, or the caller giving up.
+    AtomicBoolean claimed = new AtomicBoolean();
     try {
       threads.execute(
           () -> {
+            if (!claimed.compareAndSet(false, true) && !always) {
+              return;
+            }
             try {
               future.complete(call.run());
             } catch (Throwable e) {
@@ -81,10 +95,10 @@ final class ZkCalls {
     try {
       return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      giveUp(future, late);
+      giveUp(claimed, future, late);
       throw failure(action, lockId, "no answer within " + timeoutNanos / 1_000_000 + " ms", e);
     } catch (InterruptedException e) {
-      giveUp(future, late);
+      giveUp(claimed, future, late);
       throw e;
     } catch (ExecutionException e) {
       Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
@@ -111,9 +125,22 @@ final class ZkCalls {
    * failure of the call.
    */
   <T> T callUninterrupted(String action, String lockId, Call<T> call) throws KeeperException {
+    return callUninterrupted(action, lockId, call, false);
+  }
+
+  /**
+   * Like {@link #callUninterrupted}, but the call runs even when its caller gave up before a thread
+   * took it: for the calls that end a lease, whose node must go whether or not anyone still waits.
+   */
+  <T> T callEvenIfGivenUp(String action, String lockId, Call<T> call) throws KeeperException {
+    return callUninterrupted(action, lockId, call, true);
+  }
+
+  private <T> T callUninterrupted(String action, String lockId, Call<T> call, boolean always)
+      throws KeeperException {
     boolean interrupted = Thread.interrupted();
     try {
-      return call(action, lockId, call, null);
+      return call(action, lockId, call, null, always);
     } catch (InterruptedException e) {
       interrupted = true;
       throw failure(action, lockId, "interrupted", e);
@@ -124,7 +151,11 @@ final class ZkCalls {
     }
   }
 
-  private static <T> void giveUp(CompletableFuture<T> future, @Nullable Consumer<T> late) {
+  private static <T> void giveUp(
+      AtomicBoolean claimed, CompletableFuture<T> future, @Nullable Consumer<T> late) {
+    if (claimed.compareAndSet(false, true)) {
+      return; // not started, and now never run (unless it must run all the same)
+    }
     if (late != null) {
       // Without a thread: the call's own thread hands on a result that comes after all; a call
       // that failed after all has nothing to undo.

@@ -206,7 +206,7 @@ public final class ZkLockProvider implements LockProvider {
     }
     try {
       // The node's name is unique to this acquisition: deleting it deletes only its lease.
-      calls.callUninterrupted("release", lease.lockId(), () -> client.delete().forPath(held.path));
+      calls.callEvenIfGivenUp("release", lease.lockId(), () -> client.delete().forPath(held.path));
       return true;
     } catch (KeeperException.NoNodeException e) {
       // Gone before its deadline and not lost: a first delete whose reply was lost took it.
