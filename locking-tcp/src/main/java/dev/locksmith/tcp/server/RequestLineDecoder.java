@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * requests or for their replies: the bytes read stay here, one buffer, rather than becoming
  * thousands of line slices that each keep that buffer (a client pipelining short requests far ahead
  * of its answers); no further read is asked for meanwhile. {@link #resume()} splits them on. The
- * end of the client's input is passed on only once every whole line before it was.
+ * end of the client's input is passed on only once every whole line before it was; it ends a last
+ * line that has no newline.
  */
 final class RequestLineDecoder extends ByteToMessageDecoder {
   /** A request id is at most 32 characters; one more shows where it ends. */
@@ -38,6 +39,8 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
   private boolean reading;
   // The client's input ended while paused: passed on once the lines before it were.
   private boolean inputEndHeld;
+  // The client shut its sending side down: what follows the last newline is a line too.
+  private boolean inputEnded;
   private @Nullable ChannelHandlerContext context;
 
   RequestLineDecoder(int maxLength) {
@@ -121,6 +124,9 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof ChannelInputShutdownEvent) {
+      inputEnded = true;
+    }
     if (evt instanceof ChannelInputShutdownEvent && paused) {
       inputEndHeld = true;
       return;
@@ -176,6 +182,29 @@ final class RequestLineDecoder extends ByteToMessageDecoder {
       out.add(in.retainedSlice(start, length));
     }
     in.readerIndex(eol + 1);
+  }
+
+  /**
+   * At the end of the client's input, the bytes after the last newline are its last line ({@code
+   * printf '1 PING' | nc -N} sends no newline); a connection that just closed leaves them, since no
+   * answer could reach it.
+   */
+  @Override
+  protected void decodeLast(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    if (!in.isReadable()) {
+      return;
+    }
+    decode(ctx, in, out);
+    if (!inputEnded || paused || discarding || !in.isReadable()) {
+      return;
+    }
+    int length = in.readableBytes();
+    if (in.getByte(in.writerIndex() - 1) == '\r') {
+      length--;
+    }
+    out.add(length > maxLength ? tooLong(in) : in.retainedSlice(in.readerIndex(), length));
+    in.skipBytes(in.readableBytes());
+    scanned = 0;
   }
 
   private ProtocolException tooLong(ByteBuf in) {

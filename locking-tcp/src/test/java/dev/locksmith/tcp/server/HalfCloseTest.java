@@ -43,6 +43,19 @@ class HalfCloseTest {
   }
 
   @Test
+  void aLastLineWithoutItsNewlineIsAnsweredAtTheHalfClose() throws Exception {
+    // printf '1 PING' | nc -N: the end of the input ends the line.
+    try (LineClient c = new LineClient(server.port())) {
+      c.sendBytes(
+          "1 PING\n2 STATUS no-newline\r".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      c.shutdownOutput();
+      assertThat(c.read()).isEqualTo("1 PONG");
+      assertThat(c.read()).isEqualTo("2 FREE 0");
+      assertThat(c.read()).as("then the server closes").isNull();
+    }
+  }
+
+  @Test
   void pipelinedRequestsBeforeTheHalfCloseAreAllAnsweredInOrder() throws Exception {
     try (LineClient c = new LineClient(server.port());
         LineClient observer = new LineClient(server.port())) {
