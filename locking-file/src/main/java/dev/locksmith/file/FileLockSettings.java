@@ -112,6 +112,13 @@ record FileLockSettings(
               + " may differ by up to 'skew'");
     }
     Duration renewMargin = url.durationParameter("renew-margin", DEFAULT_RENEW_MARGIN);
+    if (renewMargin.multipliedBy(2).compareTo(Durations.MAX) >= 0) {
+      throw url.error(
+          "parameter 'renew-margin' ("
+              + Durations.format(renewMargin)
+              + ") leaves no usable TTL: a TTL must exceed twice it, and be at most "
+              + Durations.format(Durations.MAX));
+    }
     boolean createDirs = url.booleanParameter("create-dirs", false);
     boolean watch = url.booleanParameter("watch", true);
     boolean sync = url.booleanParameter("sync", false);

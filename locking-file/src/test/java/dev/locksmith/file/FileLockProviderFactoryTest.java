@@ -100,6 +100,11 @@ class FileLockProviderFactoryTest {
         .hasMessageContaining("'garbled-grace' (30s) must be more than twice 'skew' (20s)");
     assertThatThrownBy(() -> LockProviders.create(base + "?skew=5s&garbled-grace=10s"))
         .hasMessageContaining("'garbled-grace' (10s) must be more than twice 'skew' (5s)");
+    assertThatThrownBy(() -> LockProviders.create(base + "?renew-margin=183d"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining(
+            "'renew-margin' (183d) leaves no usable TTL: a TTL must exceed twice it, and be at"
+                + " most 365d");
   }
 
   @Test
