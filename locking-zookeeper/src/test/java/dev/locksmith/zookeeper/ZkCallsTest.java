@@ -63,18 +63,11 @@ class ZkCallsTest {
   /** Every thread runs a call that waits for {@link #frozen}, its caller gone after the timeout. */
   private void occupyEveryThread() throws Exception {
     CountDownLatch started = new CountDownLatch(ZkCalls.MAX_THREADS);
-    for (int i = 0; i < ZkCalls.MAX_THREADS; i++) {
-      callers.submit(
-          () ->
-              calls.call(
-                  "acquire",
-                  "busy",
-                  () -> {
-                    started.countDown();
-                    return frozen.await(1, TimeUnit.MINUTES);
-                  },
-                  null));
-    }
+    onEveryThread(
+        () -> {
+          started.countDown();
+          return frozen.await(1, TimeUnit.MINUTES);
+        });
     assertThat(started.await(10, TimeUnit.SECONDS)).as("every thread busy").isTrue();
   }
 
@@ -86,18 +79,19 @@ class ZkCallsTest {
   private void drainQueue() throws Exception {
     CyclicBarrier together = new CyclicBarrier(ZkCalls.MAX_THREADS);
     CountDownLatch met = new CountDownLatch(ZkCalls.MAX_THREADS);
-    for (int i = 0; i < ZkCalls.MAX_THREADS; i++) {
-      callers.submit(
-          () ->
-              calls.callEvenIfGivenUp(
-                  "status",
-                  "probe",
-                  () -> {
-                    together.await(20, TimeUnit.SECONDS);
-                    met.countDown();
-                    return null;
-                  }));
-    }
+    onEveryThread(
+        () -> {
+          together.await(20, TimeUnit.SECONDS);
+          met.countDown();
+          return null;
+        });
     assertThat(met.await(30, TimeUnit.SECONDS)).as("every thread free for the probes").isTrue();
+  }
+
+  /** Sends {@code call} once for each thread, each from a caller of its own. */
+  private void onEveryThread(ZkCalls.Call<?> call) {
+    for (int i = 0; i < ZkCalls.MAX_THREADS; i++) {
+      callers.submit(() -> calls.callEvenIfGivenUp("test", "every-thread", call));
+    }
   }
 }

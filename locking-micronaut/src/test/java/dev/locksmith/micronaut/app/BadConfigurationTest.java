@@ -3,7 +3,6 @@ package dev.locksmith.micronaut.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.locksmith.core.LockConfigurationException;
 import io.micronaut.context.ApplicationContext;
 import java.util.Map;
 import org.assertj.core.api.AbstractStringAssert;
@@ -185,13 +184,6 @@ class BadConfigurationTest {
               }
             })
         .satisfies(e -> failure[0] = e);
-    Throwable cause = failure[0];
-    while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    assertThat(cause)
-        .as("root cause of %s", failure[0])
-        .isInstanceOf(LockConfigurationException.class);
-    return assertThat(cause.getMessage());
+    return assertThat(ConfigurationFailures.cause(failure[0]).getMessage());
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.Locksmith;
@@ -164,12 +163,7 @@ class CuratorProviderTest {
     assertThatThrownBy(() -> start(Map.of("locksmith.curator.base-path", "no-slash"), "curator"))
         .satisfies(
             failure -> {
-              Throwable cause = failure;
-              while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
-                cause = cause.getCause();
-              }
-              assertThat(cause)
-                  .isInstanceOf(LockConfigurationException.class)
+              assertThat(ConfigurationFailures.cause(failure))
                   .hasMessageContaining("locksmith.curator.base-path")
                   .hasMessageContaining("basePath 'no-slash' is invalid");
             });

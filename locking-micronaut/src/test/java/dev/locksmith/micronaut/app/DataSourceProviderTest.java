@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.core.Lease;
-import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockOptions;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
@@ -144,7 +143,7 @@ class DataSourceProviderTest {
     assertThatThrownBy(() -> ApplicationContext.run(Map.of("locksmith.url", "jdbc"), "none"))
         .satisfies(
             failure ->
-                assertThat(configurationCause(failure).getMessage())
+                assertThat(ConfigurationFailures.cause(failure).getMessage())
                     .contains("locksmith.url: jdbc uses the application's DataSource bean")
                     .contains("defines none"));
   }
@@ -160,20 +159,9 @@ class DataSourceProviderTest {
                     "none"))
         .satisfies(
             failure ->
-                assertThat(configurationCause(failure).getMessage())
+                assertThat(ConfigurationFailures.cause(failure).getMessage())
                     .startsWith("locksmith.providers.audit.url: jdbc")
                     .contains("only the default provider"));
-  }
-
-  private static Throwable configurationCause(Throwable failure) {
-    Throwable cause = failure;
-    while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    assertThat(cause)
-        .as("root cause of %s", failure)
-        .isInstanceOf(LockConfigurationException.class);
-    return cause;
   }
 
   /** The committed owner token of a lock's row, read on a connection outside the context. */

@@ -3,7 +3,6 @@ package dev.locksmith.micronaut.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import io.micronaut.context.ApplicationContext;
 import java.nio.file.Path;
@@ -58,12 +57,7 @@ class DisabledLockingTest {
                     Map.of(property, "flase", "locksmith.url", "mem:switch"), "disabled"))
         .satisfies(
             failure -> {
-              Throwable cause = failure;
-              while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
-                cause = cause.getCause();
-              }
-              assertThat(cause)
-                  .isInstanceOf(LockConfigurationException.class)
+              assertThat(ConfigurationFailures.cause(failure))
                   .hasMessageContaining(property + ": 'flase' is not true or false");
             });
   }

@@ -3,7 +3,6 @@ package dev.locksmith.micronaut.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.locksmith.core.LockConfigurationException;
 import io.micronaut.context.ApplicationContext;
 import java.io.File;
 import java.net.URL;
@@ -65,12 +64,7 @@ class WithoutAnnotationMapperTest {
               })
           .satisfies(
               failure -> {
-                Throwable cause = failure;
-                while (!(cause instanceof LockConfigurationException) && cause.getCause() != null) {
-                  cause = cause.getCause();
-                }
-                assertThat(cause).isInstanceOf(LockConfigurationException.class);
-                assertThat(cause.getMessage())
+                assertThat(ConfigurationFailures.cause(failure).getMessage())
                     .contains("nomapper.SweepJob.sweep()", "would run without a lock", "mapper");
               });
     }
