@@ -213,8 +213,9 @@ public final class AspectLocksmith {
 
   /**
    * Checks every {@code @DistributedLock} method of the given classes now, with the engine's rules
-   * (durations, keys, providers, busy policy), and checks that each such class was woven with
-   * {@link DistributedLockAspect}, so that mistakes fail at start-up instead of on the first call.
+   * (durations, keys, providers, busy policy, a result the aspect can hold: {@link
+   * Locksmith#validateForInvoke}), and checks that each such class was woven with {@link
+   * DistributedLockAspect}, so that mistakes fail at start-up instead of on the first call.
    *
    * @param types the classes to check
    * @return how many annotated methods were checked
@@ -226,7 +227,7 @@ public final class AspectLocksmith {
     int count = 0;
     for (Class<?> type : types) {
       try {
-        count += locksmith.validate(type);
+        count += locksmith.validateForInvoke(type);
       } catch (NoClassDefFoundError e) {
         throw Weaving.unreadable(type, e);
       }

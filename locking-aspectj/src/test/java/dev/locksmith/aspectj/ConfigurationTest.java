@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
+import dev.locksmith.reactivejobs.PublishingJobs;
 import dev.locksmith.testkit.ConsoleLog;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -125,6 +126,17 @@ class ConfigurationTest {
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("BadJobs.badTtl")
         .hasMessageContaining("attribute ttl");
+  }
+
+  @Test
+  void validateRefusesALazyResultTheAspectCannotHold() {
+    use(Locksmith.builder().settings(fileSettings()).build());
+
+    assertThatThrownBy(() -> AspectLocksmith.validate(PublishingJobs.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("PublishingJobs.publish(): returns a reactive SubmissionPublisher");
+    assertThatThrownBy(() -> AspectLocksmith.validatePackages("dev.locksmith.reactivejobs"))
+        .hasMessageContaining("PublishingJobs.publish()");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.core.internal.LockedInvocation;
 import dev.locksmith.core.internal.PreparedCall;
+import dev.locksmith.core.internal.ReactiveReturns;
 import dev.locksmith.core.internal.ReleaseDeferral;
 import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Method;
@@ -37,18 +38,34 @@ final class LockedCalls {
     this.releaseDeferral = releaseDeferral;
   }
 
+  /**
+   * Refuses a method whose result runs after it returns and that neither {@link #invoke} nor, for a
+   * Reactor {@code Mono} or {@code Flux}, {@link ReactiveReturns#hold} holds; see {@link
+   * Locksmith#validateForInvoke}.
+   */
+  static void checkHeldByInvoke(MethodSpec spec) {
+    if (spec.returnKind() == ReturnKind.PUBLISHER
+        && !ReactiveReturns.isMonoOrFlux(spec.method().getReturnType())) {
+      throw lazyResultNotHeld(spec);
+    }
+  }
+
+  private static LockConfigurationException lazyResultNotHeld(MethodSpec spec) {
+    return new LockConfigurationException(
+        MethodSpecs.describe(spec.method())
+            + ": returns a reactive "
+            + spec.method().getReturnType().getSimpleName()
+            + ", which runs after the method returns, so a plain invoke would release the"
+            + " lock before the work; every integration holds Mono and Flux results until they"
+            + " terminate (through ReactiveResults) when reactor-core is on the class path,"
+            + " other publishers are not held: return a Mono, a Flux or a CompletionStage");
+  }
+
   /** See {@link Locksmith#invoke}. */
   @Nullable Object invoke(LockedInvocation invocation) throws Throwable {
     MethodSpec spec = specs.get(invocation.method());
     if (spec.returnKind() == ReturnKind.PUBLISHER) {
-      throw new LockConfigurationException(
-          MethodSpecs.describe(spec.method())
-              + ": returns a reactive "
-              + spec.method().getReturnType().getSimpleName()
-              + ", which runs after the method returns, so a plain invoke would release the"
-              + " lock before the work; every integration holds Mono and Flux results until they"
-              + " terminate (through ReactiveResults) when reactor-core is on the class path,"
-              + " other publishers are not held: return a Mono, a Flux or a CompletionStage");
+      throw lazyResultNotHeld(spec);
     }
     LockOptions options = optionsFor(spec, invocation);
     LockProvider provider = spec.provider().provider();

@@ -127,6 +127,25 @@ public final class Locksmith implements AutoCloseable {
   }
 
   /**
+   * {@link #validate(Class)} for an integration that runs each call through {@link #invoke}, and a
+   * method returning a Reactor {@code Mono} or {@code Flux} through {@code ReactiveReturns.hold}
+   * (Spring's proxies, the AspectJ aspect): a method returning another lazy result (a JDK {@code
+   * Flow.Publisher}, an RxJava {@code Single}...), which {@code invoke} would refuse at every call,
+   * is refused now.
+   *
+   * @param type the class
+   * @return how many annotated methods were checked
+   * @throws LockConfigurationException naming the class, method and attribute of the first mistake
+   */
+  public int validateForInvoke(Class<?> type) {
+    List<Method> methods = AnnotatedMethods.of(type);
+    for (Method method : methods) {
+      LockedCalls.checkHeldByInvoke(specs.get(method));
+    }
+    return methods.size();
+  }
+
+  /**
    * Checks the {@code @DistributedLock} of one method now; see {@link #validate(Class)}.
    *
    * @param method the method

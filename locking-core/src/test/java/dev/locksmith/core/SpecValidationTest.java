@@ -135,6 +135,30 @@ class SpecValidationTest {
   }
 
   @Test
+  void aLazyResultOfAnotherKindIsRefusedByTheValidationForInvoke() {
+    assertThatThrownBy(() -> locksmith.validateForInvoke(JdkPublisher.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("JdkPublisher.items(): returns a reactive SubmissionPublisher")
+        .hasMessageContaining("return a Mono, a Flux or a CompletionStage");
+    assertThatThrownBy(() -> locksmith.validateForInvoke(Reactive.class))
+        .as("a Publisher that is not a Mono or a Flux")
+        .hasMessageContaining("Reactive.stream(): returns a reactive Publisher");
+    assertThat(locksmith.validateForInvoke(MonoAndFlux.class)).isEqualTo(2);
+  }
+
+  static class MonoAndFlux {
+    @DistributedLock
+    reactor.core.publisher.Mono<String> one() {
+      return reactor.core.publisher.Mono.just("x");
+    }
+
+    @DistributedLock
+    reactor.core.publisher.Flux<String> many() {
+      return reactor.core.publisher.Flux.just("x");
+    }
+  }
+
+  @Test
   void kotlinSuspendFunctionIsRefusedAtValidation() {
     assertThatThrownBy(() -> locksmith.validate(SuspendFunction.class))
         .isInstanceOf(LockConfigurationException.class)

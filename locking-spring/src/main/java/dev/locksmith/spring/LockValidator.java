@@ -65,7 +65,7 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
       }
       try {
         if (checked.add(type)) {
-          methods += locksmith.validate(type);
+          methods += locksmith.validateForInvoke(type);
           if (mode == LockingMode.PROXY) {
             refuseUnproxyable(type);
           } else {

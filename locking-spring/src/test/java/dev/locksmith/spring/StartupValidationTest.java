@@ -50,6 +50,11 @@ class StartupValidationTest {
         mistake(
             "SKIP on a primitive", SkipOnPrimitive.class, "skipOnPrimitive", "attribute onBusy"),
         mistake(
+            "a lazy result the proxy cannot hold",
+            LazyPublisher.class,
+            "lazyPublisher",
+            "returns a reactive SubmissionPublisher"),
+        mistake(
             "final method that a proxy cannot intercept",
             FinalMethod.class,
             "finalMethod",
@@ -203,6 +208,14 @@ class StartupValidationTest {
     @DistributedLock(onBusy = OnBusy.SKIP)
     public int run() {
       return 1;
+    }
+  }
+
+  /** A JDK publisher, whose work runs when it is subscribed to, after the call returned. */
+  public static class LazyPublisher {
+    @DistributedLock
+    public java.util.concurrent.SubmissionPublisher<String> run() {
+      return new java.util.concurrent.SubmissionPublisher<>();
     }
   }
 
