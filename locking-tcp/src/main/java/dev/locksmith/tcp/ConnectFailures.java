@@ -3,6 +3,7 @@ package dev.locksmith.tcp;
 import dev.locksmith.core.Durations;
 import dev.locksmith.core.LockProviderException;
 import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.ssl.NotSslRecordException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -47,6 +48,16 @@ final class ConnectFailures {
           settings.server()
               + " did not complete the TLS handshake within "
               + connectTimeout(settings));
+    }
+    for (Throwable c = cause; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof NotSslRecordException) {
+        // The server answered in plain text: it does not speak TLS.
+        return new LockProviderException(
+            settings.server()
+                + " does not speak TLS; remove tls=true (and tls-ca) from the URL, or start the"
+                + " server with TLS",
+            cause);
+      }
     }
     return new LockProviderException(
         "TLS handshake with " + settings.server() + " failed: " + reason(cause), cause);

@@ -438,6 +438,26 @@ class SecurityTest {
     }
   }
 
+  @Test
+  void aTlsClientToAPlainServerIsToldClearly() throws Exception {
+    TestCerts certs = TestCerts.create(dir);
+    try (LockServer server = RunningServer.start();
+        LockProvider tls =
+            LockProviders.create(
+                "tcp://127.0.0.1:"
+                    + server.port()
+                    + "?tls=true&tls-ca="
+                    + certs.cert()
+                    + "&connect-timeout=10s")) {
+      assertThatThrownBy(() -> tls.tryAcquire(LockRequest.of("tls-to-plain", TTL)))
+          .isInstanceOf(LockProviderException.class)
+          .hasMessageContaining("lock server 127.0.0.1:" + server.port())
+          .hasMessageContaining("does not speak TLS; remove tls=true (and tls-ca) from the URL")
+          .message()
+          .doesNotContain("\n");
+    }
+  }
+
   /** The lines the server sends on a raw socket; a read waits at most 5 s. */
   private static BufferedReader lines(Socket socket) throws IOException {
     socket.setSoTimeout(5000);

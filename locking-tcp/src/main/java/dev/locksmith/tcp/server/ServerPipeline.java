@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sets up each accepted connection: TLS (through the {@link TlsGate}) when configured, flush
+ * Sets up each accepted connection: the {@link TlsGate} (and TLS when configured), flush
  * consolidation, the idle timer, the {@link LineDeadline}, the line decoder and the protocol
  * handler.
  */
@@ -33,8 +33,8 @@ final class ServerPipeline extends ChannelInitializer<SocketChannel> {
     LineDeadline deadline = new LineDeadline(settings.lineTimeout().toNanos());
     if (ssl != null) {
       p.addLast("raw-deadline", deadline.rawSide());
-      p.addLast("tls-gate", new TlsGate(ssl));
     }
+    p.addLast("tls-gate", new TlsGate(ssl));
     // Replies written from the core thread arrive as separate writes; flush them together.
     p.addLast("flush", new FlushConsolidationHandler(256, true));
     p.addLast(

@@ -10,12 +10,17 @@ import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslContext;
 import java.util.List;
 import javax.net.ssl.SSLException;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The first handler of a TLS server's connections: when the client's first byte opens a TLS
- * handshake it puts the TLS handler in its place; otherwise (a plain-text client, say a script with
- * {@code nc}) it answers in plain text that the server speaks TLS only, and closes, instead of
- * leaving the client to time out on a failed handshake.
+ * The first handler of every connection, which checks that the client speaks what the server does.
+ * On a TLS server: when the client's first byte opens a TLS handshake it puts the TLS handler in
+ * its place; otherwise (a plain-text client, say a script with {@code nc}) it answers in plain text
+ * that the server speaks TLS only, and closes, instead of leaving the client to time out on a
+ * failed handshake. On a plain server: a client that opens a TLS handshake (a URL with {@code
+ * tls=true}) is told in plain text that the server does not speak TLS, which its TLS handler
+ * reports as no TLS record at once, rather than its handshake waiting for an answer that never
+ * comes; any other first byte hands the connection on to the protocol.
  */
 final class TlsGate extends ByteToMessageDecoder {
   /** The first byte of a TLS record carrying a handshake. */
@@ -25,9 +30,14 @@ final class TlsGate extends ByteToMessageDecoder {
       "* ERR TLS_REQUIRED this server speaks TLS only; connect with TLS (tcp://HOST:PORT?tls=true)\n"
           + "* BYE tls-required\n";
 
-  private final SslContext ssl;
+  static final String PLAIN_ONLY =
+      "* ERR TLS_UNSUPPORTED this server does not speak TLS; connect without tls=true\n"
+          + "* BYE tls-unsupported\n";
 
-  TlsGate(SslContext ssl) {
+  private final @Nullable SslContext ssl;
+
+  /** A gate for a TLS server with {@code ssl}, or for a plain server when {@code null}. */
+  TlsGate(@Nullable SslContext ssl) {
     this.ssl = ssl;
   }
 
@@ -53,12 +63,18 @@ final class TlsGate extends ByteToMessageDecoder {
     if (!in.isReadable()) {
       return;
     }
-    if (in.getUnsignedByte(in.readerIndex()) == HANDSHAKE) {
+    boolean handshake = in.getUnsignedByte(in.readerIndex()) == HANDSHAKE;
+    if (handshake && ssl != null) {
       ctx.pipeline().replace(this, "tls", ssl.newHandler(ctx.alloc()));
       return;
     }
+    if (!handshake && ssl == null) {
+      // The bytes read so far go on to the next handler as this one leaves.
+      ctx.pipeline().remove(this);
+      return;
+    }
     in.skipBytes(in.readableBytes());
-    ctx.writeAndFlush(ByteBufUtil.writeAscii(ctx.alloc(), REFUSAL))
+    ctx.writeAndFlush(ByteBufUtil.writeAscii(ctx.alloc(), handshake ? PLAIN_ONLY : REFUSAL))
         .addListener(ChannelFutureListener.CLOSE);
   }
 }
