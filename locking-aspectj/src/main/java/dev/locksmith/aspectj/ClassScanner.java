@@ -48,7 +48,10 @@ final class ClassScanner {
     }
     if (names.isEmpty()) {
       throw new LockConfigurationException(
-          "No classes found in package '" + packageName + "' to validate; check its name");
+          "No classes found in package '"
+              + packageName
+              + "' to validate; check its name (the classes of a jar built without directory"
+              + " entries cannot be found by package: name them with validate(Class...))");
     }
     List<Class<?>> classes = new ArrayList<>(names.size());
     for (String name : names) {

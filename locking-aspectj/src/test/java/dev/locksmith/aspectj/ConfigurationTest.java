@@ -148,7 +148,8 @@ class ConfigurationTest {
         .hasMessageContaining("BadJobs.badTtl");
     assertThatThrownBy(() -> AspectLocksmith.validatePackages("dev.locksmith.nosuch"))
         .isInstanceOf(LockConfigurationException.class)
-        .hasMessageContaining("No classes found in package 'dev.locksmith.nosuch'");
+        .hasMessageContaining("No classes found in package 'dev.locksmith.nosuch'")
+        .hasMessageContaining("name them with validate(Class...)");
   }
 
   @Test
