@@ -154,9 +154,6 @@ final class LocksmithFactory {
     }
   }
 
-  /**
-   * A {@code true}/{@code false} setting, {@code false} when absent; anything else stops the start.
-   */
   /** A setting converted to its type; one that is set but does not convert stops the start. */
   private static <T> Optional<T> setting(
       Environment environment, String key, Class<T> type, String expected) {

@@ -43,7 +43,9 @@ abstract class OnOffSwitch implements Condition {
   @Override
   @SuppressWarnings("rawtypes") // as Condition declares it
   public boolean matches(ConditionContext context) {
-    boolean on = isOn((PropertyResolver) context.getBeanContext(), property, true);
+    // The condition context resolves properties itself, from the environment when the bean
+    // context has one (a plain BeanContext has none: every switch is then unset).
+    boolean on = isOn(context, property, true);
     if (on != matchWhenOn) {
       context.fail(property + (on ? " is on or not set" : " is off"));
     }

@@ -45,7 +45,7 @@ final class Acquiring {
 
   /** One attempt at {@code request}: the grant, or empty when the lock is held. */
   Optional<LeaseGrant> tryAcquire(LockRequest request) {
-    LockKeys keys = checks.keys(request.lockId(), request.ttl());
+    LockKeys keys = checks.keys(request);
     return acquires.run(List.of(request), () -> firstGrant(request, keys));
   }
 
@@ -54,9 +54,8 @@ final class Acquiring {
    * timeout} has passed.
    */
   Optional<LeaseGrant> acquire(LockRequest request, Duration timeout) throws InterruptedException {
-    TtlBounds.checkTtl(request.ttl());
+    LockKeys keys = checks.keys(request);
     long deadline = Deadlines.nanosAfter(timeout);
-    LockKeys keys = checks.keys(request.lockId());
     return acquires.run(
         List.of(request),
         () -> {
@@ -75,7 +74,7 @@ final class Acquiring {
     LockRequests.checkBatch(requests);
     List<LockKeys> keys = new ArrayList<>(requests.size());
     for (LockRequest request : requests) {
-      keys.add(checks.keys(request.lockId(), request.ttl()));
+      keys.add(checks.keys(request));
     }
     if (requests.size() == 1) {
       return tryAcquire(requests.get(0)).map(List::of);

@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
 
 /**
@@ -34,5 +35,27 @@ final class CallChecks {
   LockKeys keys(String lockId, Duration ttl) {
     TtlBounds.checkTtl(ttl);
     return keys(lockId);
+  }
+
+  /**
+   * The keys of {@code request}'s lock, once its owner token, its TTL and the provider are found
+   * fit. The scripts keep owner tokens in space-separated lists, a released one followed by {@code
+   * /}: a token holding either character (or none at all) would be read as another's.
+   *
+   * @throws IllegalArgumentException when the owner token or the TTL is refused
+   * @throws IllegalStateException when the provider is closed
+   */
+  LockKeys keys(LockRequest request) {
+    String token = request.ownerToken();
+    if (token.isEmpty() || token.indexOf(' ') >= 0 || token.indexOf('/') >= 0) {
+      throw new IllegalArgumentException(
+          "owner token '"
+              + token
+              + "' of lock '"
+              + request.lockId()
+              + "' is empty or holds a space or '/', which the Redis provider's records cannot"
+              + " keep apart; use OwnerTokens.newToken()");
+    }
+    return keys(request.lockId(), request.ttl());
   }
 }

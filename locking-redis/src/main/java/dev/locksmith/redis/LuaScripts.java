@@ -120,7 +120,7 @@ final class LuaScripts {
           return answer
         end
       end
-            if given_up(KEYS[3], records or held[3], ARGV[1]) then
+      if given_up(KEYS[3], records or held[3], ARGV[1]) then
         local refused = {0, redis.call('PTTL', KEYS[1])}
         if folded then
           refused[3] = 0
@@ -155,7 +155,7 @@ final class LuaScripts {
       local held = {}
       for i = 1, count do
         local lock = KEYS[3 * i - 2]
-                held[i] = redis.call('HMGET', lock, 'token', 'fence', 'released')
+        held[i] = redis.call('HMGET', lock, 'token', 'fence', 'released')
         if (held[i][1] and held[i][1] ~= ARGV[4 * i - 3])
             or (not held[i][1] and given_up(KEYS[3 * i], held[i][3], ARGV[4 * i - 3])) then
           return {0, i, redis.call('PTTL', lock)}
@@ -229,7 +229,7 @@ final class LuaScripts {
    * in ms, records kept. When the lease is live, removes its fields, records {@code
    * OWNER_TOKEN/RELEASE_ID} in front of the kept records, gives the hash the tombstone life,
    * publishes the fencing token on the channel and returns 1. When this release id already released
-   * this fencing token (a resend), returns 1 and changes and publishes nothing. Else changes
+   * this owner token's lease (a resend), returns 1 and changes and publishes nothing. Else changes
    * nothing and returns 0.
    */
   static final String RELEASE =

@@ -335,6 +335,24 @@ class RedisLockProviderTest {
     assertThat(first.release(lease)).isTrue();
   }
 
+  @Test
+  void anOwnerTokenTheRecordsCannotKeepApartIsRefusedBeforeAnythingIsSent() throws Exception {
+    String id = lockId();
+    URI server = URI.create(TestRedis.sharedUrl());
+    LockKeys keys = LockKeys.of(first.options().prefix(), id);
+    for (String token : List.of("a b", "a/b", "")) {
+      LockRequest request = new LockRequest(id, token, LONG, "host/1/test");
+      assertThatThrownBy(() -> first.tryAcquire(request))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("owner token '" + token + "' of lock '" + id + "'");
+      assertThatThrownBy(() -> first.acquire(request, Duration.ofSeconds(1)))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> first.tryAcquireAll(List.of(request, request(lockId(), LONG))))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(call(server, "EXISTS", keys.lock(), keys.fence())).as("keys written").isEqualTo(0L);
+  }
+
   private static void assertRefusedForTtlBeyondAYear(ThrowingCallable call) {
     assertThatThrownBy(call)
         .isInstanceOf(IllegalArgumentException.class)
