@@ -3,6 +3,7 @@ package dev.locksmith.core;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
@@ -34,6 +35,7 @@ public record LocksmithSettings(
   public static final String REQUIRE_PROVIDERS_AT_STARTUP =
       "locksmith.require-providers-at-startup";
 
+  private static final String PROVIDERS = "locksmith.providers";
   private static final Pattern NAMED = Pattern.compile("locksmith\\.providers\\.([^.]+)\\.url");
   private static final Pattern NAMED_ENV = Pattern.compile("LOCKSMITH_PROVIDERS_(.+)_URL");
 
@@ -101,7 +103,8 @@ public record LocksmithSettings(
    * @param properties flat properties, such as {@code locksmith.url}
    * @return the settings
    * @throws LockConfigurationException when {@code locksmith.require-providers-at-startup} is
-   *     neither {@code true} nor {@code false}
+   *     neither {@code true} nor {@code false}, or a key under {@code locksmith.providers} is not a
+   *     named provider's {@code url}
    */
   public static LocksmithSettings from(Map<String, String> properties) {
     String defaultUrl = properties.get("locksmith.url");
@@ -111,12 +114,35 @@ public record LocksmithSettings(
           Matcher m = NAMED.matcher(name);
           if (m.matches()) {
             named.put(m.group(1), value);
+          } else if (name.equals(PROVIDERS) || name.startsWith(PROVIDERS + ".")) {
+            throw notAProviderSetting(name);
           }
         });
     return new LocksmithSettings(
         defaultUrl == null || defaultUrl.isBlank() ? null : defaultUrl.strip(),
         named,
         flag(properties, REQUIRE_PROVIDERS_AT_STARTUP));
+  }
+
+  /**
+   * A key under {@code locksmith.providers} other than a named provider's {@code url}, which a
+   * reader would otherwise drop: the provider's options are its URL's parameters.
+   */
+  private static LockConfigurationException notAProviderSetting(String name) {
+    String message =
+        name
+            + " is not a setting: a named provider takes only url, with its options as URL"
+            + " parameters (such as locksmith.providers.orders.url=redis://host:6379?prefix=orders)";
+    String[] levels = name.split("\\.");
+    if (levels.length > 4 && levels[levels.length - 1].equals("url")) {
+      String joined = String.join("-", Arrays.copyOfRange(levels, 2, levels.length - 1));
+      message +=
+          "; a provider's name is one level, its words joined by '-' (locksmith.providers."
+              + joined
+              + ".url); where an environment variable set it, its words were read as levels:"
+              + " set it in the application's properties, or name the provider in one word";
+    }
+    return new LockConfigurationException(message);
   }
 
   private static boolean flag(Map<String, String> properties, String name) {

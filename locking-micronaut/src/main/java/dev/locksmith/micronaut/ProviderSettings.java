@@ -1,6 +1,7 @@
 package dev.locksmith.micronaut;
 
 import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.LocksmithSettings;
 import io.micronaut.core.value.PropertyResolver;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,7 +24,8 @@ record ProviderSettings(@Nullable String defaultUrl, Map<String, String> named) 
   /**
    * Reads the settings.
    *
-   * @throws LockConfigurationException for a named provider without a URL
+   * @throws LockConfigurationException for a named provider without a URL, or a key under a named
+   *     provider other than its URL
    */
   static ProviderSettings read(PropertyResolver properties) {
     String defaultUrl = properties.get(URL, String.class).map(String::strip).orElse(null);
@@ -61,8 +63,12 @@ record ProviderSettings(@Nullable String defaultUrl, Map<String, String> named) 
     }
     for (String word : properties.getPropertyEntries(path)) {
       String next = path + "." + word;
-      if (word.equals("url") && properties.getPropertyEntries(next).isEmpty()) {
-        continue; // this provider's URL, read above
+      if (properties.getPropertyEntries(next).isEmpty()) {
+        if (word.equals("url")) {
+          continue; // this provider's URL, read above
+        }
+        // A key beside a URL or in place of one, which core refuses, naming it.
+        LocksmithSettings.from(Map.of(next, ""));
       }
       found |= collect(properties, next, name + "-" + word, named);
     }

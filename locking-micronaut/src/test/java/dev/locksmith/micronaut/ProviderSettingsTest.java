@@ -50,14 +50,40 @@ class ProviderSettingsTest {
   }
 
   @Test
-  void aProviderWithSettingsButNoUrlIsNamedInTheError() {
+  void aProviderWithAnEmptyUrlIsNamedInTheError() {
     PropertySourcePropertyResolver yaml =
         new PropertySourcePropertyResolver(
-            PropertySource.of("yaml", Map.of("locksmith.providers.orders.pool-size", "4")));
+            PropertySource.of("yaml", Map.of("locksmith.providers.orders.url", " ")));
     assertThatThrownBy(() -> ProviderSettings.read(yaml))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessage(
             "locksmith.providers.orders.url is missing: provider 'orders' is configured but has no"
                 + " URL");
+  }
+
+  @Test
+  void aKeyInPlaceOfTheUrlIsNamedInTheError() {
+    PropertySourcePropertyResolver yaml =
+        new PropertySourcePropertyResolver(
+            PropertySource.of("yaml", Map.of("locksmith.providers.orders.pool-size", "4")));
+    assertThatThrownBy(() -> ProviderSettings.read(yaml))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageStartingWith("locksmith.providers.orders.pool-size is not a setting")
+        .hasMessageContaining("takes only url");
+  }
+
+  @Test
+  void aKeyBesideTheUrlIsNamedInTheError() {
+    PropertySourcePropertyResolver yaml =
+        new PropertySourcePropertyResolver(
+            PropertySource.of(
+                "yaml",
+                Map.of(
+                    "locksmith.providers.orders.url", "mem:orders",
+                    "locksmith.providers.orders.prefix", "orders")));
+    assertThatThrownBy(() -> ProviderSettings.read(yaml))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageStartingWith("locksmith.providers.orders.prefix is not a setting")
+        .hasMessageContaining("URL parameters");
   }
 }

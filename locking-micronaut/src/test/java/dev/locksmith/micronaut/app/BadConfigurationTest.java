@@ -133,8 +133,15 @@ class BadConfigurationTest {
 
   @Test
   void aNamedProviderWithoutUrl() {
-    assertStartFails(Map.of("locksmith.providers.reports.prefix", "x"), "none")
+    assertStartFails(Map.of("locksmith.providers.reports.url", " "), "none")
         .contains("locksmith.providers.reports.url is missing");
+  }
+
+  @Test
+  void aNamedProviderWithAKeyOtherThanUrl() {
+    assertStartFails(Map.of("locksmith.providers.reports.prefix", "x"), "none")
+        .startsWith("locksmith.providers.reports.prefix is not a setting")
+        .contains("takes only url");
   }
 
   @Test

@@ -67,6 +67,7 @@ public final class LocksmithAutoConfiguration {
       Environment environment,
       LocksmithProperties properties) {
     ApplicationDataSource.check(beanFactory, properties);
+    NamedProviderKeys.check(environment);
     return SpringLocksmith.create(
         beanFactory, environment, properties.toSettings(), properties::configure);
   }
