@@ -7,7 +7,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
@@ -25,29 +28,14 @@ class NamedProviderKeysTest {
   void aNamedProviderWithItsUrlStarts() {
     runner
         .withPropertyValues("locksmith.providers.orders.url=mem:orders")
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context.getBean(Locksmith.class).providers().get("orders").description())
-                  .contains("mem:orders");
-            });
+        .run(context -> assertStartedWith(context, "orders", "mem:orders"));
   }
 
   @Test
   void anEnvironmentVariableNamesAProviderOfOneWord() {
     runner
-        .withInitializer(
-            context ->
-                context
-                    .getEnvironment()
-                    .getPropertySources()
-                    .addFirst(environment(Map.of("LOCKSMITH_PROVIDERS_AUDIT_URL", "mem:audit"))))
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context.getBean(Locksmith.class).providers().get("audit").description())
-                  .contains("mem:audit");
-            });
+        .withInitializer(environment(Map.of("LOCKSMITH_PROVIDERS_AUDIT_URL", "mem:audit")))
+        .run(context -> assertStartedWith(context, "audit", "mem:audit"));
   }
 
   @Test
@@ -77,13 +65,7 @@ class NamedProviderKeysTest {
   @Test
   void anEnvironmentVariableForANameOfTwoWordsIsExplained() {
     runner
-        .withInitializer(
-            context ->
-                context
-                    .getEnvironment()
-                    .getPropertySources()
-                    .addFirst(
-                        environment(Map.of("LOCKSMITH_PROVIDERS_BILLING_EU_URL", "mem:billing"))))
+        .withInitializer(environment(Map.of("LOCKSMITH_PROVIDERS_BILLING_EU_URL", "mem:billing")))
         .run(
             context ->
                 assertThat(analysis(context.getStartupFailure()).getDescription())
@@ -91,9 +73,24 @@ class NamedProviderKeysTest {
                     .contains("environment variable"));
   }
 
-  /** Variables read as the process environment is (the name's suffix selects Boot's mapping). */
-  private static SystemEnvironmentPropertySource environment(Map<String, Object> variables) {
-    return new SystemEnvironmentPropertySource("test-systemEnvironment", variables);
+  /**
+   * Adds variables read as the process environment is (the source's name selects Boot's mapping of
+   * variable names).
+   */
+  private static ApplicationContextInitializer<ConfigurableApplicationContext> environment(
+      Map<String, Object> variables) {
+    return context ->
+        context
+            .getEnvironment()
+            .getPropertySources()
+            .addFirst(new SystemEnvironmentPropertySource("test-systemEnvironment", variables));
+  }
+
+  private static void assertStartedWith(
+      AssertableApplicationContext context, String provider, String url) {
+    assertThat(context).hasNotFailed();
+    assertThat(context.getBean(Locksmith.class).providers().get(provider).description())
+        .contains(url);
   }
 
   private static FailureAnalysis analysis(Throwable failure) {
