@@ -255,6 +255,11 @@ class ExitCodeTableTest {
             "cannot list its locks; name one with --key",
             cli -> cli.run("status", "--url", dir.toUri().toString())),
         row(
+            "run without the secret a tcp:// server wants",
+            64,
+            "the server needs a secret: add secret-file=PATH to the URL",
+            ExitCodeTableTest::withoutTheServersSecret),
+        row(
             "provider refuses the connection",
             69,
             "refused the connection",
@@ -443,6 +448,24 @@ class ExitCodeTableTest {
               "touch",
               ran.toString());
       assertThat(ran).as("COMMAND started on a late grant").doesNotExist();
+      return exit;
+    }
+  }
+
+  private static int withoutTheServersSecret(Cli cli) throws Exception {
+    Path ran = dir.resolve("ran-without-secret");
+    try (LockServer guarded = LockServer.builder().port(0).secret("s3cret").build()) {
+      int exit =
+          cli.run(
+              "run",
+              "--url",
+              "tcp://127.0.0.1:" + guarded.start(),
+              "--key",
+              "k",
+              "--",
+              "touch",
+              ran.toString());
+      assertThat(ran).as("COMMAND ran without a lock").doesNotExist();
       return exit;
     }
   }

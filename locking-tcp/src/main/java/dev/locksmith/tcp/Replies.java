@@ -1,5 +1,6 @@
 package dev.locksmith.tcp;
 
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockException;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
@@ -191,8 +192,10 @@ final class Replies {
    * What a request the server refused throws. A limit reached by this request ({@code ERR LIMIT},
    * {@code ERR LINE_TOO_LONG}) or an argument the server does not take ({@code ERR BAD_ARGUMENT})
    * refuses it alone: the server answered, so it is a {@link LockException} or an {@link
-   * IllegalArgumentException}, which the engine does not count as an outage. Any other refusal is a
-   * {@link LockProviderException}.
+   * IllegalArgumentException}, which the engine does not count as an outage. {@code ERR AUTH}, a
+   * server that wants a secret this client did not send, is a URL to fix: a {@link
+   * LockConfigurationException}, as a rejected secret is. Any other refusal is a {@link
+   * LockProviderException}.
    */
   RuntimeException refused(String what, Reply reply) {
     // A request naming a very long lock id is named by its start.
@@ -203,6 +206,10 @@ final class Replies {
     if (reply.is("ERR")
         && (reply.rest().startsWith("LIMIT ") || reply.rest().startsWith("LINE_TOO_LONG "))) {
       return new LockException(message);
+    }
+    if (reply.is("ERR") && reply.rest().startsWith("AUTH ")) {
+      return new LockConfigurationException(
+          message + "; the server needs a secret: add secret-file=PATH to the URL");
     }
     if (reply.is("ERR") && reply.rest().startsWith("BAD_ARGUMENT ")) {
       return new IllegalArgumentException(message);

@@ -198,8 +198,10 @@ class SecurityTest {
       }
       try (LockProvider anonymous = LockProviders.create("tcp://127.0.0.1:" + port)) {
         assertThatThrownBy(() -> anonymous.tryAcquire(LockRequest.of("a", TTL)))
-            .isInstanceOf(LockProviderException.class)
-            .hasMessageContaining("ERR AUTH authentication required");
+            .as("the server answered: a URL to fix, not an outage")
+            .isInstanceOf(LockConfigurationException.class)
+            .hasMessageContaining("ERR AUTH authentication required")
+            .hasMessageContaining("add secret-file=PATH to the URL");
       }
     }
   }
