@@ -4,6 +4,8 @@ import dev.locksmith.cli.demo.DemoRun;
 import dev.locksmith.core.Durations;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.io.Console;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -87,6 +89,13 @@ final class DemoCommand implements Callable<Integer> {
     }
     if (url != null) {
       checkReachable(url);
+    }
+    if (dir != null) {
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        throw Failure.usage("cannot create --dir " + dir + ": " + Errors.ioReason(e), e);
+      }
     }
     boolean ansi = !plain && onATerminal();
     DemoRun run =

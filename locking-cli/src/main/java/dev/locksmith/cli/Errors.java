@@ -60,9 +60,10 @@ final class Errors {
     if (error instanceof UnmatchedArgumentException unmatched
         && command.getCommandSpec().parent() == null
         && !unmatched.getUnmatched().isEmpty()) {
+      String first = unmatched.getUnmatched().get(0);
       message =
-          "unknown command '"
-              + unmatched.getUnmatched().get(0)
+          (first.startsWith("-") ? "unknown option '" : "unknown command '")
+              + first
               + "'; use run, server, status, prune or demo";
     }
     err.println(

@@ -75,6 +75,9 @@ public final class Main implements Callable<Integer> {
     CommandLine line =
         new CommandLine(new Main()).registerConverter(Duration.class, new DurationConverter());
     line.setExpandAtFiles(false);
+    // Each subcommand's -V (from its standard help options) prints the command's version.
+    String[] version = line.getCommandSpec().version();
+    line.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
     Objects.requireNonNull(line.getSubcommands().get("run"), "run").setStopAtPositional(true);
     return Errors.install(line);
   }

@@ -25,16 +25,28 @@ record RunKeys(@Nullable String name, List<String> keys) {
     if (name != null && name.isEmpty()) {
       throw Failure.usage("--name must not be empty");
     }
-    for (String key : keys) {
-      if (key.isEmpty()) {
-        throw Failure.usage("--key must not be empty");
-      }
-    }
+    keys.forEach(RunKeys::checkKey);
     if (name == null && keys.stream().distinct().count() > 1) {
       throw Failure.usage(
           "several --key need --name: each is locked as NAME:KEY (got --key "
               + String.join(" --key ", keys)
               + ")");
+    }
+  }
+
+  /**
+   * Fails with a usage error when a {@code --key} (of {@code run} or {@code status}) is empty or
+   * holds a line break, which would split its line in {@code LOCKSMITH_LOCKS} and in listings.
+   */
+  static void checkKey(String key) {
+    if (key.isEmpty()) {
+      throw Failure.usage("--key must not be empty");
+    }
+    if (key.indexOf('\n') >= 0 || key.indexOf('\r') >= 0) {
+      throw Failure.usage(
+          "--key must not hold a line break, was '"
+              + key.replace("\n", "\\n").replace("\r", "\\r")
+              + "'");
     }
   }
 

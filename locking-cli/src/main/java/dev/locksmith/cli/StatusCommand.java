@@ -35,6 +35,9 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (key != null) {
+      RunKeys.checkKey(key);
+    }
     PrintWriter out = spec.commandLine().getOut();
     Connector.Connected<Shown> connected = providerOptions.open(this::read);
     try (LockProvider provider = connected.provider()) {

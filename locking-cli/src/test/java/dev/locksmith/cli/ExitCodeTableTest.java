@@ -124,6 +124,22 @@ class ExitCodeTableTest {
               holdElsewhere("skip");
               return runKey("skip", "--skip", "--", "true").run(cli);
             }),
+        row("run --key empty", 64, "--key must not be empty", runKey("", "--", "true")),
+        row(
+            "run --key with a line break",
+            64,
+            "--key must not hold a line break",
+            runKey("a\nb", "--", "true")),
+        row(
+            "status --key empty",
+            64,
+            "--key must not be empty",
+            run("status", "--url", "mem:", "--key", "")),
+        row(
+            "status --key with a line break",
+            64,
+            "--key must not hold a line break",
+            run("status", "--url", "mem:", "--key", "a\rb")),
         row(
             "unknown option",
             64,
@@ -223,12 +239,25 @@ class ExitCodeTableTest {
                     Duration.ofSeconds(10),
                     () -> cli.run("demo", "--url", "file:///nonexistent/locksmith-demo-locks"))),
         row(
+            "demo --dir under a file",
+            64,
+            "cannot create --dir ",
+            cli -> {
+              Path file = Files.writeString(dir.resolve("a-file"), "");
+              return cli.run("demo", "--dir", file.resolve("demo").toString());
+            }),
+        row(
             "demo --url mem:, one store per worker JVM",
             64,
             "--url mem: is not shared between the worker JVMs",
             run("demo", "--url", "mem:")),
         row("no command", 64, "no command given; use run, server, status, prune or demo", run()),
         row("unknown command", 64, "unknown command 'frob'", run("frob")),
+        row(
+            "unknown option before a command",
+            64,
+            "unknown option '--frob'; use run, server, status, prune or demo",
+            run("--frob")),
         row(
             "server --secret-file that does not exist",
             64,

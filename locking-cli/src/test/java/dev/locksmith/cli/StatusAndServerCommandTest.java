@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 class StatusAndServerCommandTest {
@@ -111,6 +113,15 @@ class StatusAndServerCommandTest {
                 HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(200);
     return response.body();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"run", "status", "server", "prune", "demo"})
+  void everySubcommandPrintsTheVersionItsHelpOffers(String subcommand) {
+    String version = String.join("\n", Main.commandLine().getCommandSpec().version());
+    assertThat(version).startsWith("locksmith ");
+    assertThat(execute(subcommand, "-V")).isZero();
+    assertThat(out.toString().strip()).isEqualTo(version);
   }
 
   @Test

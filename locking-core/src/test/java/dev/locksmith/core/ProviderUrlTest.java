@@ -26,6 +26,17 @@ class ProviderUrlTest {
   }
 
   @Test
+  void aPortThatIsNotANumberIsNamedNotTheHost() {
+    assertThatThrownBy(() -> ProviderUrl.parse("tcp://127.0.0.1:notaport").host())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("has an invalid host or port in '127.0.0.1:notaport'")
+        .hasMessageContaining("expected tcp://HOST:PORT");
+    assertThatThrownBy(() -> ProviderUrl.parse("tcp:///locks").host())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("has no host; expected tcp://HOST:PORT");
+  }
+
+  @Test
   void emptyUrlSaysWhatIsExpected() {
     assertThatThrownBy(() -> ProviderUrl.parse("  "))
         .isInstanceOf(LockConfigurationException.class)

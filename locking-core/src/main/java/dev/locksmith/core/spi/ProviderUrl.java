@@ -160,7 +160,13 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
   public String host() {
     String host = uri.getHost();
     if (host == null || host.isEmpty()) {
-      throw error("has no host; expected " + scheme() + "://HOST:PORT");
+      String authority = uri.getRawAuthority();
+      // An authority that is not host[:port] (a port that is not a number, say) leaves no host.
+      throw error(
+          (authority == null ? "has no host" : "has an invalid host or port in '" + authority + "'")
+              + "; expected "
+              + scheme()
+              + "://HOST:PORT");
     }
     return host;
   }
