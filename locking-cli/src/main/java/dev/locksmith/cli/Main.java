@@ -52,6 +52,7 @@ public final class Main implements Callable<Integer> {
    */
   public static void main(String[] args) {
     Logging.configure(args);
+    QuietSignals.exitThroughHooks();
     System.exit(execute(args));
   }
 

@@ -19,6 +19,8 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code locksmith} as its own JVM, through {@code Main.main}: what the real stderr holds (no
@@ -80,6 +82,46 @@ class RunInChildJvmTest {
             .containsExactly(
                 "locksmith: stopped by a signal; stopping COMMAND and releasing the lock");
         assertThat(other.tryAcquire(LockRequest.of("sigterm", Duration.ofSeconds(1))))
+            .as("released, not left to run out")
+            .isPresent();
+      }
+    }
+  }
+
+  /**
+   * SIGUSR1 and SIGALRM end a JVM at once by default, without its shutdown hooks: the lock was left
+   * to its ttl and COMMAND to the signaller's SIGKILL.
+   */
+  @ParameterizedTest
+  @CsvSource({"USR1, 10", "ALRM, 14"})
+  void otherSignalsThatWouldEndTheJvmStopTheGroupAndReleaseTheLock(String signal, int number)
+      throws Exception {
+    try (LockServer server = LockServer.builder().port(0).build()) {
+      String url = "tcp://127.0.0.1:" + server.start();
+      Path pidFile = dir.resolve("pid");
+      Path stderr = dir.resolve("stderr");
+      try (ChildJvm run =
+              run(
+                  stderr,
+                  url,
+                  signal,
+                  "--",
+                  "sh",
+                  "-c",
+                  "echo $$ > " + pidFile + "; while :; do sleep 0.05; done");
+          LockProvider other = LockProviders.create(url)) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
+        long pgid = Long.parseLong(Files.readString(pidFile).strip());
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(run.pid())).start();
+        assertThat(kill.waitFor()).isZero();
+        assertThat(exitOf(run)).isEqualTo(128 + number);
+        assertThat(GroupPs.liveMembers(pgid)).isEmpty();
+        assertThat(Files.readAllLines(stderr))
+            .containsExactly(
+                "locksmith: stopped by a signal; stopping COMMAND and releasing the lock");
+        assertThat(other.tryAcquire(LockRequest.of(signal, Duration.ofSeconds(1))))
             .as("released, not left to run out")
             .isPresent();
       }
