@@ -51,50 +51,15 @@ class RunInChildJvmTest {
     return locksmith.awaitExit(Duration.ofSeconds(60));
   }
 
-  @Test
-  void sigtermToRunStopsTheWholeGroupAndReleasesTheLock() throws Exception {
-    try (LockServer server = LockServer.builder().port(0).build()) {
-      String url = "tcp://127.0.0.1:" + server.start();
-      Path pidFile = dir.resolve("pid");
-      Path stderr = dir.resolve("stderr");
-      // The shell and everything it starts ignore SIGTERM: only the SIGKILL after --grace ends
-      // them.
-      try (ChildJvm run =
-              run(
-                  stderr,
-                  url,
-                  "sigterm",
-                  "--grace",
-                  "500ms",
-                  "--",
-                  "sh",
-                  "-c",
-                  "trap '' TERM; echo $$ > " + pidFile + "; while :; do sleep 0.05; done");
-          LockProvider other = LockProviders.create(url)) {
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(() -> Files.exists(pidFile) && Files.size(pidFile) > 0);
-        long pgid = Long.parseLong(Files.readString(pidFile).strip());
-        run.terminate();
-        assertThat(exitOf(run)).isEqualTo(143);
-        assertThat(GroupPs.liveMembers(pgid)).isEmpty();
-        assertThat(Files.readAllLines(stderr))
-            .containsExactly(
-                "locksmith: stopped by a signal; stopping COMMAND and releasing the lock");
-        assertThat(other.tryAcquire(LockRequest.of("sigterm", Duration.ofSeconds(1))))
-            .as("released, not left to run out")
-            .isPresent();
-      }
-    }
-  }
-
   /**
-   * SIGUSR1 and SIGALRM end a JVM at once by default, without its shutdown hooks: the lock was left
-   * to its ttl and COMMAND to the signaller's SIGKILL.
+   * SIGTERM, and SIGUSR1 and SIGALRM, which by default end a JVM at once without its shutdown hooks
+   * (the lock was left to its ttl and COMMAND to the signaller's SIGKILL), stop COMMAND's group and
+   * release the lock. The shell and everything it starts ignore SIGTERM: only the SIGKILL after
+   * --grace ends them.
    */
   @ParameterizedTest
-  @CsvSource({"USR1, 10", "ALRM, 14"})
-  void otherSignalsThatWouldEndTheJvmStopTheGroupAndReleaseTheLock(String signal, int number)
+  @CsvSource({"TERM, 15", "USR1, 10", "ALRM, 14"})
+  void aSignalToRunStopsTheWholeGroupAndReleasesTheLock(String signal, int number)
       throws Exception {
     try (LockServer server = LockServer.builder().port(0).build()) {
       String url = "tcp://127.0.0.1:" + server.start();
@@ -105,10 +70,12 @@ class RunInChildJvmTest {
                   stderr,
                   url,
                   signal,
+                  "--grace",
+                  "500ms",
                   "--",
                   "sh",
                   "-c",
-                  "echo $$ > " + pidFile + "; while :; do sleep 0.05; done");
+                  "trap '' TERM; echo $$ > " + pidFile + "; while :; do sleep 0.05; done");
           LockProvider other = LockProviders.create(url)) {
         await()
             .atMost(Duration.ofSeconds(30))
