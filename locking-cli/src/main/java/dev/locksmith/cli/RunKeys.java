@@ -22,8 +22,8 @@ record RunKeys(@Nullable String name, List<String> keys) {
 
   /** Fails with a usage error naming the option when the keys cannot be locked. */
   void check() {
-    if (name != null && name.isEmpty()) {
-      throw Failure.usage("--name must not be empty");
+    if (name != null) {
+      checkPart("--name", name);
     }
     keys.forEach(RunKeys::checkKey);
     if (name == null && keys.stream().distinct().count() > 1) {
@@ -39,13 +39,19 @@ record RunKeys(@Nullable String name, List<String> keys) {
    * holds a line break, which would split its line in {@code LOCKSMITH_LOCKS} and in listings.
    */
   static void checkKey(String key) {
-    if (key.isEmpty()) {
-      throw Failure.usage("--key must not be empty");
+    checkPart("--key", key);
+  }
+
+  /** Fails with a usage error when a part of a lock id, given by {@code option}, is unusable. */
+  private static void checkPart(String option, String part) {
+    if (part.isEmpty()) {
+      throw Failure.usage(option + " must not be empty");
     }
-    if (key.indexOf('\n') >= 0 || key.indexOf('\r') >= 0) {
+    if (part.indexOf('\n') >= 0 || part.indexOf('\r') >= 0) {
       throw Failure.usage(
-          "--key must not hold a line break, was '"
-              + key.replace("\n", "\\n").replace("\r", "\\r")
+          option
+              + " must not hold a line break, was '"
+              + part.replace("\n", "\\n").replace("\r", "\\r")
               + "'");
     }
   }

@@ -131,6 +131,11 @@ class ExitCodeTableTest {
             "--key must not hold a line break",
             runKey("a\nb", "--", "true")),
         row(
+            "run --name with a line break",
+            64,
+            "--name must not hold a line break, was 'a\\nb'",
+            runKey("k", "--name", "a\nb", "--", "true")),
+        row(
             "status --key empty",
             64,
             "--key must not be empty",

@@ -34,6 +34,20 @@ class ProviderUrlTest {
     assertThatThrownBy(() -> ProviderUrl.parse("tcp:///locks").host())
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("has no host; expected tcp://HOST:PORT");
+    assertThatThrownBy(() -> ProviderUrl.parse("tcp://:7420").host())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("has no host; expected tcp://HOST:PORT");
+  }
+
+  @Test
+  void aBadHostIsNamedWithoutThePasswordBesideIt() {
+    assertThatThrownBy(() -> ProviderUrl.parse("redis://:s3cret@redis_cache:6379").host())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("has an invalid host or port in 'redis_cache:6379'")
+        .hasMessageNotContaining("s3cret");
+    assertThatThrownBy(() -> ProviderUrl.parse("tcp://u:pw@bad_host:7420").host())
+        .hasMessageContaining("'bad_host:7420'")
+        .hasMessageNotContaining("pw");
   }
 
   @Test

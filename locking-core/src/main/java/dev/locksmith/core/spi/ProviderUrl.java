@@ -160,10 +160,17 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
   public String host() {
     String host = uri.getHost();
     if (host == null || host.isEmpty()) {
+      // An authority that is not host[:port] (a port that is not a number, a host name with '_')
+      // leaves no host; it is named without its user info, which may hold a password.
       String authority = uri.getRawAuthority();
-      // An authority that is not host[:port] (a port that is not a number, say) leaves no host.
+      String hostPort =
+          authority == null ? "" : authority.substring(authority.lastIndexOf('@') + 1);
       throw error(
-          (authority == null ? "has no host" : "has an invalid host or port in '" + authority + "'")
+          (hostPort.isEmpty() || hostPort.startsWith(":")
+                  ? "has no host"
+                  : "has an invalid host or port in '"
+                      + hostPort
+                      + "' (a host name holds letters, digits, '-' and '.')")
               + "; expected "
               + scheme()
               + "://HOST:PORT");

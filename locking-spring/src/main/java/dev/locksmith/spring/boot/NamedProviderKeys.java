@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.core.env.Environment;
 
 /**
@@ -16,6 +17,7 @@ import org.springframework.core.env.Environment;
  */
 final class NamedProviderKeys {
   private static final String PROVIDERS = "locksmith.providers";
+  private static final ConfigurationPropertyName URL = ConfigurationPropertyName.of("url");
 
   private NamedProviderKeys() {}
 
@@ -34,9 +36,17 @@ final class NamedProviderKeys {
 
   private static void flatten(String path, Object value, Map<String, String> flat) {
     if (value instanceof Map<?, ?> map) {
-      map.forEach((key, nested) -> flatten(path + "." + key, nested, flat));
+      map.forEach((key, nested) -> flatten(path + "." + leaf(key, nested), nested, flat));
     } else {
       flat.put(path, String.valueOf(value));
     }
+  }
+
+  /** A key as Boot binds it to a property: {@code URL} and {@code u-r-l} are {@code url}. */
+  private static String leaf(Object key, Object value) {
+    String name = String.valueOf(key);
+    return !(value instanceof Map) && URL.equals(ConfigurationPropertyName.adapt(name, '.'))
+        ? "url"
+        : name;
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locksmith.core.Locksmith;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -28,6 +30,14 @@ class NamedProviderKeysTest {
   void aNamedProviderWithItsUrlStarts() {
     runner
         .withPropertyValues("locksmith.providers.orders.url=mem:orders")
+        .run(context -> assertStartedWith(context, "orders", "mem:orders"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"URL", "Url", "u-r-l"})
+  void theUrlIsReadUnderTheNamesBootBindsToIt(String key) {
+    runner
+        .withPropertyValues("locksmith.providers.orders." + key + "=mem:orders")
         .run(context -> assertStartedWith(context, "orders", "mem:orders"));
   }
 
