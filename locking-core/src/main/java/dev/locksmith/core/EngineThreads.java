@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The engine's own threads, all daemons, each pool bounded: the keeper's sweeper (one thread, which
- * also runs delayed tasks), the background pool, the completion thread and, unless the application
- * gave an executor, the renewal pool. Closing stops them all and may wait for their tasks to end.
+ * also runs delayed tasks), the background pool, the completion thread, the threads that take locks
+ * for reactive results and, unless the application gave an executor, the renewal pool. Closing
+ * stops them all and may wait for their tasks to end.
  */
 final class EngineThreads {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
@@ -45,6 +46,15 @@ final class EngineThreads {
   /** The name prefix of the background threads. */
   static final String BACKGROUND_PREFIX = "locksmith-background-";
 
+  /**
+   * The most threads that take locks for reactive results at once: a waiting subscription blocks
+   * one, as a blocking call blocks its caller's thread, and those beyond queue until one is free.
+   */
+  static final int REACTIVE_ACQUIRE_THREADS = 256;
+
+  /** The name prefix of the threads that take locks for reactive results. */
+  static final String REACTIVE_ACQUIRE_PREFIX = "locksmith-reactive-acquire-";
+
   private final ScheduledThreadPoolExecutor sweeper =
       new ScheduledThreadPoolExecutor(1, daemons("locksmith-lease-keeper-"));
   // Work off the callers' threads that is not a renewal: outage probes and releases handed over so
@@ -54,6 +64,11 @@ final class EngineThreads {
   // on a provider's I/O threads: one thread, in the order the answers came.
   private final ExecutorService completions =
       Executors.newSingleThreadExecutor(daemons("locksmith-completions-"));
+  // Where locks for reactive results are taken, each waiting subscription blocking one: never a
+  // shared pool (Reactor's bounded-elastic), whose every thread waits could then hold back the
+  // holder's release and work queued behind them until the waits time out.
+  private final ThreadPoolExecutor reactiveAcquirers =
+      pool(REACTIVE_ACQUIRE_THREADS, REACTIVE_ACQUIRE_PREFIX);
   private final @Nullable ThreadPoolExecutor ownRenewers;
   private final Executor renewers;
 
@@ -72,6 +87,11 @@ final class EngineThreads {
       this.ownRenewers = own;
       this.renewers = own;
     }
+  }
+
+  /** Where locks for reactive results are taken; rejects once stopped. */
+  Executor reactiveAcquirers() {
+    return reactiveAcquirers;
   }
 
   /** Where renewals run. */
@@ -141,6 +161,7 @@ final class EngineThreads {
     sweeper.shutdownNow();
     background.shutdownNow();
     completions.shutdownNow();
+    reactiveAcquirers.shutdownNow();
     if (ownRenewers != null) {
       ownRenewers.shutdownNow();
     }
@@ -159,8 +180,8 @@ final class EngineThreads {
     long deadline = System.nanoTime() + wait.toNanos();
     List<ExecutorService> own =
         ownRenewers == null
-            ? List.of(background, sweeper, completions)
-            : List.of(background, ownRenewers, sweeper, completions);
+            ? List.of(background, sweeper, completions, reactiveAcquirers)
+            : List.of(background, ownRenewers, sweeper, completions, reactiveAcquirers);
     try {
       for (ExecutorService executor : own) {
         long left = deadline - System.nanoTime();

@@ -71,6 +71,11 @@ final class LeaseKeeper implements AutoCloseable {
     this.gaps = new SweepGaps(ticker.read());
   }
 
+  /** Where locks for reactive results are taken (see {@link EngineThreads#reactiveAcquirers}). */
+  Executor reactiveAcquirers() {
+    return threads.reactiveAcquirers();
+  }
+
   void watch(ActiveLease lease) {
     leases.put(lease.ownerToken(), lease);
     if (lease.isCall()) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,16 +27,19 @@ final class LockedCalls {
   private final LeaseAcquirer acquirer;
   private final Listeners listeners;
   private final ReleaseDeferral releaseDeferral;
+  private final Executor reactiveAcquirers;
 
   LockedCalls(
       MethodSpecs specs,
       LeaseAcquirer acquirer,
       Listeners listeners,
-      ReleaseDeferral releaseDeferral) {
+      ReleaseDeferral releaseDeferral,
+      Executor reactiveAcquirers) {
     this.specs = specs;
     this.acquirer = acquirer;
     this.listeners = listeners;
     this.releaseDeferral = releaseDeferral;
+    this.reactiveAcquirers = reactiveAcquirers;
   }
 
   /**
@@ -121,6 +125,11 @@ final class LockedCalls {
       return obtain(spec, options);
     }
 
+    @Override
+    public CompletableFuture<@Nullable Lease> acquireAsync() {
+      return acquireAsync(reactiveAcquirers);
+    }
+
     /**
      * {@inheritDoc}
      *
@@ -130,6 +139,12 @@ final class LockedCalls {
      */
     @Override
     public CompletableFuture<@Nullable Lease> acquireAsync(Executor executor) {
+      ActiveLease reentered =
+          options.keys().isEmpty() ? HeldLeases.find(spec.provider().provider(), options) : null;
+      if (reentered != null) {
+        // As a nested call's CompletionStage does: the lease stays until this result ends too.
+        return CompletableFuture.completedFuture(new ReenteredLease(reentered, reentered.retain()));
+      }
       CompletableFuture<@Nullable Lease> result = new CompletableFuture<>();
       AcquiringThread acquiring = new AcquiringThread();
       result.whenComplete(
@@ -138,28 +153,38 @@ final class LockedCalls {
               acquiring.interrupt();
             }
           });
-      executor.execute(
-          () -> {
-            if (!acquiring.enter(result)) {
-              return; // cancelled before it started
-            }
-            try {
-              Lease lease = acquire();
-              if (!result.complete(lease) && lease != null) {
-                ((HeldLease) lease).abandon(); // cancelled meanwhile: nothing runs under it
-              }
-            } catch (Throwable e) {
-              result.completeExceptionally(e);
-            } finally {
-              acquiring.leave(result);
-            }
-          });
+      try {
+        executor.execute(() -> acquireOn(result, acquiring));
+      } catch (RejectedExecutionException closed) {
+        result.completeExceptionally(
+            new IllegalStateException("This Locksmith is closed; it takes no more locks", closed));
+      }
       return result;
+    }
+
+    private void acquireOn(CompletableFuture<@Nullable Lease> result, AcquiringThread acquiring) {
+      if (!acquiring.enter(result)) {
+        return; // cancelled before it started
+      }
+      try {
+        Lease lease = acquire();
+        if (!result.complete(lease) && lease != null) {
+          ((HeldLease) lease).abandon(); // cancelled meanwhile: nothing runs under it
+        }
+      } catch (Throwable e) {
+        result.completeExceptionally(e);
+      } finally {
+        acquiring.leave(result);
+      }
     }
 
     @Override
     public void release(Lease lease) {
-      LockedCalls.this.release((HeldLease) lease);
+      if (lease instanceof ReenteredLease reentered) {
+        reentered.close();
+      } else {
+        LockedCalls.this.release((HeldLease) lease);
+      }
     }
   }
 

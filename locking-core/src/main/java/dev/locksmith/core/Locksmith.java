@@ -59,7 +59,9 @@ public final class Locksmith implements AutoCloseable {
             builder.attributeResolver,
             builder.parameterNames,
             builder.keyLanguage != null ? builder.keyLanguage : KeyLanguages.discover());
-    this.lockedCalls = new LockedCalls(specs, acquirer, listeners, builder.releaseDeferral);
+    this.lockedCalls =
+        new LockedCalls(
+            specs, acquirer, listeners, builder.releaseDeferral, keeper.reactiveAcquirers());
     this.programmatic = new ProgrammaticCalls(providers, acquirer);
     this.shutdown =
         new EngineShutdown(gate, keeper, circuits, builder.shutdownTimeout, builder.ownedProviders);

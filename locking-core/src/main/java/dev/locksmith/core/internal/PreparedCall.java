@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * PreparedCall call = locksmith.prepare(invocation);
  * Mono.usingWhen(
- *     Mono.fromFuture(call.acquireAsync(blockingExecutor))   // busy policy applied here
+ *     Mono.fromFuture(call.acquireAsync())                   // busy policy applied here
  *         .doOnDiscard(Lease.class, call::release),          // granted, but cancelled meanwhile
  *     lease -> (Mono<?>) invocation.proceed(),
  *     lease -> Mono.fromRunnable(() -> call.release(lease)));
@@ -42,10 +42,23 @@ public interface PreparedCall {
   @Nullable Lease acquire();
 
   /**
+   * Takes the lock as {@link #acquireAsync(Executor)} does, on the engine's own threads for this,
+   * never on a shared pool: each waiting call blocks one of them, so waits cannot hold back work or
+   * releases queued on the pool they would fill.
+   *
+   * @return the lease, or null when none was granted
+   */
+  CompletableFuture<@Nullable Lease> acquireAsync();
+
+  /**
    * Takes the lock on {@code executor} (waiting blocks) and completes the returned future with the
    * lease, or with {@code null} when skipped. Cancelling the future leaks nothing: a lease granted
    * after the cancellation is released at once. For reactive integrations, whose subscribers may
    * cancel at any moment.
+   *
+   * <p>When the calling thread holds the lock already, the call reenters that lease as a nested
+   * call does: the future is complete at once, and the lock stays held until this lease is released
+   * too.
    *
    * @param executor where the lock is taken
    * @return the lease, or null when none was granted

@@ -13,10 +13,13 @@ import reactor.core.scheduler.Schedulers;
  * lock over a reactive result.
  *
  * <ul>
- *   <li>Each subscription takes a lease of its own, through {@link PreparedCall#acquireAsync} on
- *       the bounded-elastic scheduler (waiting blocks), under the method's busy policy: a call
- *       skipped under SKIP completes empty without running the method, FAIL and a WAIT that ran out
- *       signal their exception.
+ *   <li>Each subscription takes a lease of its own, through {@link PreparedCall#acquireAsync()} on
+ *       the engine's own threads (waiting blocks one; never Reactor's bounded-elastic pool, where
+ *       waits could hold back the holder's release), under the method's busy policy: a call skipped
+ *       under SKIP completes empty without running the method, FAIL and a WAIT that ran out signal
+ *       their exception. A subscription on a thread that holds the lock already (a {@code block()}
+ *       inside a locked method, say) reenters its lease, which then stays held until this result
+ *       ends too.
  *   <li>Only then is the method run ({@link ReactiveCall#proceed}); what it throws becomes an error
  *       signal, and a {@code null} result an empty one.
  *   <li>The lease is released on completion, error or cancellation, on the bounded-elastic
@@ -75,9 +78,7 @@ public final class ReactiveResults {
   /** The lease, or empty when skipped. */
   private static Mono<Lease> acquire(PreparedCall prepared) {
     // Cancel-safe: a lease granted after the subscriber cancelled is released, not leaked.
-    return Mono.fromFuture(
-            () -> prepared.acquireAsync(task -> Schedulers.boundedElastic().schedule(task)))
-        .doOnDiscard(Lease.class, prepared::release);
+    return Mono.fromFuture(prepared::acquireAsync).doOnDiscard(Lease.class, prepared::release);
   }
 
   @SuppressWarnings("unchecked")

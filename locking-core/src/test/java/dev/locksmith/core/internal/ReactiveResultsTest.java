@@ -7,6 +7,8 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.ConcatKeys;
 import dev.locksmith.core.LockBusyException;
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LockRequest;
@@ -14,9 +16,13 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +31,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 
 /** Holding a lock over Mono and Flux results, as every integration does through core. */
 class ReactiveResultsTest {
@@ -248,8 +255,79 @@ class ReactiveResultsTest {
     assertThat(ReactiveReturns.isMonoOrFlux(String.class)).isFalse();
   }
 
+  @Test
+  void waitersOutnumberingReactorsBlockingThreadsNeitherStallTheReleaseNorTheHoldersWork()
+      throws Exception {
+    // Reactor's bounded-elastic pool has a fixed number of threads; waits that block every one of
+    // them queued the holder's release (and any work it ran there) behind themselves until their
+    // waitTimeout.
+    int waiters = Schedulers.DEFAULT_BOUNDED_ELASTIC_SIZE + 2;
+    Sinks.One<String> work = Sinks.one();
+    CompletableFuture<Object> holder =
+        ReactiveResults.mono(() -> call("await", "r-13", work::asMono)).toFuture();
+    Awaitility.await().atMost(BOUND).until(() -> held("report:r-13"));
+    List<CompletableFuture<Object>> waiting = new ArrayList<>();
+    for (int i = 0; i < waiters; i++) {
+      waiting.add(
+          ReactiveResults.mono(
+                  () ->
+                      call(
+                          "await",
+                          "r-13",
+                          () ->
+                              Mono.fromCallable(() -> "blocking work")
+                                  .subscribeOn(Schedulers.boundedElastic())))
+              .toFuture());
+    }
+    // This process's waiters queue behind one remote wait, so count the blocked threads instead.
+    Awaitility.await()
+        .atMost(BOUND)
+        .until(() -> threadsWaitingIn("SharedWaits") >= Schedulers.DEFAULT_BOUNDED_ELASTIC_SIZE);
+
+    work.tryEmitValue("done");
+    assertThat(holder.get(BOUND.toMillis(), TimeUnit.MILLISECONDS))
+        .as("the holder's release ran while every waiter still waited")
+        .isEqualTo("done");
+    for (CompletableFuture<Object> waiter : waiting) {
+      assertThat(waiter.get(BOUND.toMillis(), TimeUnit.MILLISECONDS))
+          .as("each waiter took the lock in turn, well inside its 10 s waitTimeout")
+          .isEqualTo("blocking work");
+    }
+  }
+
+  @Test
+  void aMonoSubscribedUnderTheLockItsThreadHoldsReentersItAndHoldsItUntilItEnds() throws Exception {
+    Sinks.One<String> work = Sinks.one();
+    AtomicReference<CompletableFuture<Object>> inner = new AtomicReference<>();
+    long outerToken =
+        locksmith.call(
+            LockOptions.named("report").withKey("r-14"),
+            () -> {
+              // Under FAIL, a second lease on the lock the thread holds was refused as busy.
+              inner.set(ReactiveResults.mono(() -> call("fail", "r-14", work::asMono)).toFuture());
+              return Locks.current().fencingToken();
+            });
+    assertThat(inner.get()).as("not refused as busy").isNotCompletedExceptionally();
+    assertThat(provider.status("report:r-14").currentHolder())
+        .as("still held by the outer lease, for the inner result that has not ended")
+        .hasValueSatisfying(holder -> assertThat(holder.fencingToken()).isEqualTo(outerToken));
+
+    work.tryEmitValue("inner");
+    assertThat(inner.get().get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("inner");
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-14"));
+  }
+
   private ReactiveCall call(String methodName, String id, ReactiveCall.Proceed body) {
     return ReactiveCall.of(locksmith, method(methodName), Reports.class, new Object[] {id}, body);
+  }
+
+  private static long threadsWaitingIn(String className) {
+    return Thread.getAllStackTraces().values().stream()
+        .filter(
+            stack ->
+                Arrays.stream(stack)
+                    .anyMatch(frame -> frame.getClassName().endsWith("." + className)))
+        .count();
   }
 
   private static <T> T counted(AtomicInteger runs, T result) {
