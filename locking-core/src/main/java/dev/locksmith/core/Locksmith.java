@@ -157,6 +157,18 @@ public final class Locksmith implements AutoCloseable {
   }
 
   /**
+   * Checks one method now as {@link #validateForInvoke(Class)} does, for an integration whose calls
+   * of this method go through {@link #invoke}: one that cannot hold the method's lazy result
+   * otherwise (Micronaut, for a type it cannot convert to a publisher).
+   *
+   * @param method the method
+   * @throws LockConfigurationException naming the method and what is wrong
+   */
+  public void validateForInvoke(Method method) {
+    LockedCalls.checkHeldByInvoke(specs.get(method));
+  }
+
+  /**
    * Takes a lock now if it is free, never waiting. With several keys, every key's lock or none.
    *
    * @param options the lock and its settings

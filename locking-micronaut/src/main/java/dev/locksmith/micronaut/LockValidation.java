@@ -5,6 +5,7 @@ import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.Proxies;
+import dev.locksmith.core.internal.ReactiveReturns;
 import dev.locksmith.core.internal.Signatures;
 import io.micronaut.aop.InterceptorBinding;
 import io.micronaut.context.BeanContext;
@@ -12,12 +13,14 @@ import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.AnnotationMetadata;
+import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.inject.BeanDefinition;
 import io.micronaut.inject.ExecutableMethod;
 import java.lang.reflect.Method;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>the engine's checks ({@link Locksmith#validate(Method)}): durations, key expressions with
  *       their parameter names, provider names, busy policy and return type (a plain {@code Future},
- *       which cannot be held until it completes, is refused there);
+ *       which cannot be held until it completes, is refused there), and a lazy result the
+ *       interceptor cannot hold ({@link Locksmith#validateForInvoke(Method)}): one that Micronaut
+ *       cannot convert to a publisher (a JDK {@code Flow.Publisher}, an RxJava type without its
+ *       Micronaut module), or any publisher without Reactor on the class path;
  *   <li>annotated methods that Micronaut does not intercept, because the class was compiled without
  *       {@code locking-micronaut} on the annotation-processor path (or the method is private,
  *       static or final) and would silently run without a lock.
@@ -44,8 +50,14 @@ final class LockValidation {
     Set<Method> checked = new HashSet<>();
     for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
       for (Method method : interceptedMethods(definition, methods)) {
-        if (checked.add(method)) {
+        if (!checked.add(method)) {
+          continue;
+        }
+        if (heldAsPublisher(method)) {
           locksmith.validate(method);
+        } else {
+          // The interceptor runs it through invoke: a lazy result would fail every call.
+          locksmith.validateForInvoke(method);
         }
       }
     }
@@ -53,6 +65,19 @@ final class LockValidation {
       checkIntercepted(definition, methods, checked);
     }
     LOG.debug("Locksmith checked {} @DistributedLock methods", checked.size());
+  }
+
+  /**
+   * Whether the interceptor holds the method's result as a publisher ({@code InterceptedMethod}'s
+   * rule, with Reactor to hold it), not through {@code invoke}: Micronaut converts no {@code
+   * java.*} type, such as {@code Flow.Publisher}, and an RxJava or Mutiny type only with its
+   * module.
+   */
+  private static boolean heldAsPublisher(Method method) {
+    Class<?> type = method.getReturnType();
+    return !CompletionStage.class.isAssignableFrom(type)
+        && Publishers.isConvertibleToPublisher(type)
+        && ReactiveReturns.isReactorPresent();
   }
 
   /** The annotated methods that this bean definition runs through the interceptor. */

@@ -59,6 +59,14 @@ class BadConfigurationTest {
   }
 
   @Test
+  void aLazyResultThatMicronautCannotConvertToAPublisher() {
+    // Micronaut converts no java.* type, so the call would run as a plain one and fail each time.
+    assertStartFails(MEM, "bad-flow-publisher")
+        .contains(BadlyConfiguredJobs.FlowPublisher.class.getName() + ".feed()")
+        .contains("returns a reactive Publisher");
+  }
+
+  @Test
   void aStaticMethodThatCannotBeIntercepted() {
     assertStartFails(MEM, "bad-static")
         .contains(BadlyConfiguredJobs.StaticMethod.class.getName() + ".run")

@@ -8,6 +8,7 @@ import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 
 /** One mistake per environment, for {@link BadConfigurationTest}. */
@@ -59,6 +60,15 @@ final class BadlyConfiguredJobs {
   static class PlainFuture {
     @DistributedLock
     Future<String> later() {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @Singleton
+  @Requires(env = "bad-flow-publisher")
+  static class FlowPublisher {
+    @DistributedLock
+    Flow.Publisher<String> feed() {
       throw new UnsupportedOperationException();
     }
   }
