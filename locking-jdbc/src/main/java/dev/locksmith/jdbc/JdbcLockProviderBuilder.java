@@ -25,7 +25,9 @@ public final class JdbcLockProviderBuilder {
   }
 
   /**
-   * The lock table, optionally {@code schema.table}; default {@code locksmith_locks}.
+   * The lock table, optionally {@code schema.table}; default {@code locksmith_locks}. Letters,
+   * digits and {@code _}, and no word that H2, PostgreSQL or MySQL/MariaDB reserves ({@code order},
+   * {@code user}...): {@link #build()} refuses it.
    *
    * @param table the table's name
    * @return this builder
@@ -71,7 +73,8 @@ public final class JdbcLockProviderBuilder {
   }
 
   /**
-   * How long rows of ended leases are kept before a sweep deletes them; default 1 h.
+   * How long rows of ended leases are kept before a sweep deletes them; default 1 h, from 1 min to
+   * 365 days.
    *
    * @param retention how long ended rows are kept
    * @return this builder

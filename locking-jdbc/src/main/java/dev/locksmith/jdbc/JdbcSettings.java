@@ -1,5 +1,6 @@
 package dev.locksmith.jdbc;
 
+import dev.locksmith.core.Durations;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -37,6 +38,18 @@ record JdbcSettings(
               + "' is not a plain SQL name: letters, digits and '_', at most 48 characters,"
               + " optionally after 'schema.'");
     }
+    for (String part : table.split("\\.")) {
+      if (ReservedWords.isReserved(part)) {
+        throw new IllegalArgumentException(
+            "table '"
+                + table
+                + "': '"
+                + part
+                + "' is a reserved word in SQL (in PostgreSQL, MySQL/MariaDB or H2), which the"
+                + " provider's statements cannot use unquoted; choose another name, such as"
+                + " locksmith_locks");
+      }
+    }
     if (timeout.isNegative()
         || timeout.toMillis() < 250
         || timeout.compareTo(Duration.ofMinutes(5)) > 0) {
@@ -45,8 +58,8 @@ record JdbcSettings(
     if (maxPoll.toMillis() < 1 || maxPoll.compareTo(Duration.ofSeconds(10)) > 0) {
       throw new IllegalArgumentException("maxPoll must be between 1ms and 10s, was " + maxPoll);
     }
-    if (retention.compareTo(Duration.ofMinutes(1)) < 0) {
-      throw new IllegalArgumentException("retention must be at least 1m, was " + retention);
+    if (retention.compareTo(Duration.ofMinutes(1)) < 0 || retention.compareTo(Durations.MAX) > 0) {
+      throw new IllegalArgumentException("retention must be between 1m and 365d, was " + retention);
     }
   }
 

@@ -45,6 +45,9 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
                             + "', which is not supported; supported: "
                             + Dialect.SUPPORTED));
     refuseMiscased(url);
+    if (database.equals("h2")) {
+      refuseH2SettingsAfterQuestionMark(url);
+    }
     int poolSize = url.intParameter("poolSize", DEFAULT_POOL_SIZE);
     if (poolSize < 1 || poolSize > 64) {
       throw url.error("parameter 'poolSize' must be between 1 and 64, was " + poolSize);
@@ -129,6 +132,40 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
         }
       }
     }
+  }
+
+  /**
+   * Refuses a driver setting after the {@code ?} of an H2 URL: H2 reads its settings after {@code
+   * ;} only and takes the rest as the database's name ({@code locks?user=sa} names another
+   * database, its file carrying what followed, password included).
+   */
+  private static void refuseH2SettingsAfterQuestionMark(ProviderUrl url) {
+    String redacted = url.redacted();
+    int question = redacted.indexOf('?');
+    if (question < 0) {
+      return;
+    }
+    List<String> settings = new ArrayList<>();
+    List<String> providers = new ArrayList<>();
+    for (String pair : redacted.substring(question + 1).split("&")) {
+      if (!pair.isEmpty()) {
+        (PROVIDER_PARAMETERS.contains(name(pair)) ? providers : settings).add(pair);
+      }
+    }
+    if (settings.isEmpty()) {
+      return;
+    }
+    String written =
+        redacted.substring(0, question)
+            + ";"
+            + String.join(";", settings)
+            + (providers.isEmpty() ? "" : "?" + String.join("&", providers));
+    throw url.error(
+        "has parameter '"
+            + name(settings.get(0))
+            + "' after '?', which H2 would read as part of the database's name: H2 takes its"
+            + " settings after ';', the provider's after '?'; write "
+            + written);
   }
 
   /** The decoded name of a {@code name=value} query pair. */

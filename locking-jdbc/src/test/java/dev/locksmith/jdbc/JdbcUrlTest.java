@@ -68,6 +68,40 @@ class JdbcUrlTest {
   }
 
   @Test
+  void aTableNamedByAnSqlKeywordIsRefusedAtCreation() {
+    // Each passed the name check and then failed every call with a syntax error, as an outage.
+    assertError("jdbc:h2:mem:x?table=order", "parameter 'table'", "'order'", "reserved word");
+    assertError("jdbc:h2:mem:x?table=app.user", "parameter 'table'", "'user'", "reserved word");
+    assertError("jdbc:h2:mem:x?table=Key", "parameter 'table'", "'Key'", "reserved word");
+    assertError("jdbc:h2:mem:x?table=group.locks", "parameter 'table'", "'group'");
+    // Reserved in PostgreSQL or MySQL only: refused too, so that a name works on every database.
+    assertError("jdbc:h2:mem:x?table=lock", "parameter 'table'", "'lock'");
+    assertError("jdbc:h2:mem:x?table=analyse", "parameter 'table'", "'analyse'");
+    assertThat(
+            JdbcUrl.parse(
+                    dev.locksmith.core.spi.ProviderUrl.parse(
+                        "jdbc:h2:mem:x?table=orders.user_locks"))
+                .settings()
+                .table())
+        .isEqualTo("orders.user_locks");
+  }
+
+  @Test
+  void h2SettingsAfterTheQuestionMarkAreRefusedSinceH2ReadsThemAsPartOfTheDatabaseName() {
+    // H2 took "locks?user=sa&password=secret" as the database's name: another database, and the
+    // password in its file name.
+    assertError(
+        "jdbc:h2:./target/locks?user=sa&password=secret&table=t",
+        "parameter 'user'",
+        "H2",
+        "jdbc:h2:./target/locks;user=sa");
+    try (LockProvider provider =
+        LockProviders.create("jdbc:h2:mem:h2-settings;DB_CLOSE_DELAY=-1?table=t&poolSize=1")) {
+      assertThat(provider.description()).contains("h2-settings");
+    }
+  }
+
+  @Test
   void aMissingDriverIsNamedAtCreation() {
     // The MariaDB driver is on the test class path; it does not take jdbc:mysql: by default.
     assertError(
@@ -86,6 +120,12 @@ class JdbcUrlTest {
     assertThatThrownBy(() -> JdbcLockProvider.builder(dataSource).database("db2").build())
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("database 'db2' is not supported");
+    // Its nanoseconds overflowed at every release, which then failed though the row was freed.
+    assertThatThrownBy(
+            () -> JdbcLockProvider.builder(dataSource).retention(Duration.ofDays(365_000)).build())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("retention")
+        .hasMessageContaining("365d");
   }
 
   private static void assertError(String url, String... parts) {
