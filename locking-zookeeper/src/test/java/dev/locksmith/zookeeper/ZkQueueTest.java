@@ -136,6 +136,29 @@ class ZkQueueTest {
   }
 
   @Test
+  void aLockIdLongerThanANodesDataMayBeIsHeldWithoutLosingTheOtherLeases() throws Exception {
+    // The id went whole into the node's data: past the server's 1 MB jute.maxbuffer, the server
+    // dropped the connection, and the session's suspension was reported as every lease lost.
+    String huge = "batch:" + "x".repeat(1_100_000);
+    try (ZkLockProvider a = provider();
+        ZkLockProvider b = provider()) {
+      List<LeaseGrant> lost = new CopyOnWriteArrayList<>();
+      a.onLeaseLost(lost::add);
+      LeaseGrant nightly = a.tryAcquire(LockRequest.of("nightly", TTL)).orElseThrow();
+
+      LeaseGrant held = a.tryAcquire(LockRequest.of(huge, TTL)).orElseThrow();
+      assertThat(b.tryAcquire(LockRequest.of(huge, TTL))).as("held").isEmpty();
+      assertThat(b.status(huge).holder().fencingToken()).isEqualTo(held.fencingToken());
+      assertThat(b.listHeld().orElseThrow().stream().map(LockStatus::lockId))
+          .as("listed by its node's name, as the digest of a long id")
+          .contains("nightly", LockPaths.nodeName(huge));
+      assertThat(a.release(held)).isTrue();
+      assertThat(a.renew(nightly, TTL)).as("the other lease still held").isPresent();
+      assertThat(lost).isEmpty();
+    }
+  }
+
+  @Test
   void aLocksNodeIsRemovedByTheServerOnceItsLastLeaseHasGone() throws Exception {
     try (ZkLockProvider a = provider()) {
       String id = "cleanup";
