@@ -92,7 +92,7 @@ record TcpProviderSettings(
       if (inline.isBlank()) {
         throw url.error("parameter 'secret' is empty");
       }
-      return inline.strip();
+      return oneLine(url, inline.strip(), "parameter 'secret'");
     }
     if (file == null) {
       return null;
@@ -113,7 +113,21 @@ record TcpProviderSettings(
     if (text.isEmpty()) {
       throw url.error("parameter 'secret-file': file '" + file + "' is empty");
     }
-    return text;
+    return oneLine(url, text, "parameter 'secret-file': file '" + file + "'");
+  }
+
+  /**
+   * Refuses a secret with a line break or another control character inside: the {@code AUTH} line
+   * would end there, and what follows would be sent as a request of its own.
+   */
+  private static String oneLine(ProviderUrl url, String secret, String where) {
+    if (secret.chars().anyMatch(Character::isISOControl)) {
+      throw url.error(
+          where
+              + " holds a line break or another control character, which an AUTH line cannot"
+              + " carry; write the secret on one line");
+    }
+    return secret;
   }
 
   private static Duration positive(ProviderUrl url, String name, Duration defaultValue) {

@@ -178,6 +178,33 @@ class SecurityTest {
         .hasMessageContaining("shared secret is empty");
   }
 
+  /**
+   * An {@code AUTH} line ends at the first line break: a secret of two lines matched nothing (the
+   * server hashed both lines, the client sent the second as a request of its own, which a server
+   * without a secret answered and the client logged). Both sides refuse it where it is given.
+   */
+  @Test
+  void aSecretOfSeveralLinesIsRefusedWhereItIsGiven() throws Exception {
+    Path twoLines = Files.writeString(dir.resolve("two-lines"), "first-line\nsecond part\n");
+    assertThatThrownBy(() -> LockServer.builder().secretFile(twoLines))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(twoLines.toString())
+        .hasMessageContaining("line break")
+        .hasMessageNotContaining("second part");
+    assertThatThrownBy(() -> LockServer.builder().secret("s3cret\rmore"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("control character");
+    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:1?secret-file=" + twoLines))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'secret-file'")
+        .hasMessageContaining("line break")
+        .hasMessageNotContaining("second part");
+    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:1?secret=a%0Ab"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("parameter 'secret'")
+        .hasMessageContaining("line break");
+  }
+
   @Test
   void providerAuthenticatesWithASecretFile() throws Exception {
     Path secret = Files.writeString(dir.resolve("secret"), "s3cret\n");

@@ -87,7 +87,8 @@ public final class LockServerBuilder {
    *
    * @param secret the shared secret, or null for no authentication
    * @return this builder
-   * @throws IllegalArgumentException when the secret is empty or only whitespace
+   * @throws IllegalArgumentException when the secret is empty or only whitespace, or holds a line
+   *     break or another control character (an {@code AUTH} line cannot carry it)
    */
   public LockServerBuilder secret(@Nullable String secret) {
     this.secret = secret == null ? null : new Secret(secret);
@@ -99,7 +100,8 @@ public final class LockServerBuilder {
    *
    * @param file the file holding the secret
    * @return this builder
-   * @throws IOException when the file cannot be read
+   * @throws IOException when the file cannot be read, is empty, or its secret holds a line break or
+   *     another control character
    */
   public LockServerBuilder secretFile(Path file) throws IOException {
     this.secret = Secret.read(file);

@@ -19,12 +19,19 @@ final class Secret {
    * Keeps the secret's digest; surrounding whitespace is stripped, as the client strips its secret
    * and an {@code AUTH} line cannot carry it.
    *
-   * @throws IllegalArgumentException when the secret is empty or only whitespace
+   * @throws IllegalArgumentException when the secret is empty or only whitespace, or holds a line
+   *     break or another control character
    */
   Secret(String secret) {
     String text = secret.strip();
     if (text.isEmpty()) {
       throw new IllegalArgumentException("the shared secret is empty or only whitespace");
+    }
+    if (text.chars().anyMatch(Character::isISOControl)) {
+      // Never quoted: a part of it would show in the message.
+      throw new IllegalArgumentException(
+          "the shared secret holds a line break or another control character, which an AUTH"
+              + " line cannot carry; write it on one line");
     }
     this.digest = sha256(text);
   }
@@ -32,14 +39,19 @@ final class Secret {
   /**
    * Reads the secret from a file; surrounding whitespace and newlines are stripped.
    *
-   * @throws IOException when the file cannot be read or holds only whitespace
+   * @throws IOException when the file cannot be read, holds only whitespace, or holds a line break
+   *     or another control character within the secret
    */
   static Secret read(Path file) throws IOException {
     String text = Files.readString(file, StandardCharsets.UTF_8);
     if (text.isBlank()) {
       throw new IOException("secret file " + file + " is empty");
     }
-    return new Secret(text);
+    try {
+      return new Secret(text);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("secret file " + file + ": " + e.getMessage(), e);
+    }
   }
 
   boolean matches(String candidate) {
