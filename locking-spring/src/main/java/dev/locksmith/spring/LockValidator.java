@@ -68,6 +68,7 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
           methods += locksmith.validateForInvoke(type);
           if (mode == LockingMode.PROXY) {
             refuseUnproxyable(type);
+            refuseWoven(type);
           } else {
             AspectJBinder binder = factory.getBeanProvider(AspectJBinder.class).getIfAvailable();
             if (binder != null) {
@@ -120,6 +121,26 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
   private static boolean isLockAdvised(Object bean) {
     return bean instanceof Advised advised
         && Arrays.stream(advised.getAdvisors()).anyMatch(LockAdvisor.class::isInstance);
+  }
+
+  /**
+   * A class the aspect wove would be locked twice in proxy mode: by the proxy through this engine,
+   * then in its woven body through the aspect's own, built from system settings alone (which either
+   * has no provider or finds the lock held by the proxy).
+   */
+  private static void refuseWoven(Class<?> type) {
+    WovenClasses.firstWovenMethod(type)
+        .ifPresent(
+            method -> {
+              throw new LockConfigurationException(
+                  "@DistributedLock on "
+                      + Signatures.of(method)
+                      + " is woven with the locking-aspectj aspect, and in proxy mode Spring's"
+                      + " proxy locks it too: the woven body would take the lock a second time,"
+                      + " through the aspect's own engine, built from system settings alone; set"
+                      + " locksmith.mode=aspectj (@EnableDistributedLocking(mode ="
+                      + " LockingMode.ASPECTJ)), or build the class without the aspect");
+            });
   }
 
   /** A proxy cannot intercept private, static or final methods: they would run unlocked. */
