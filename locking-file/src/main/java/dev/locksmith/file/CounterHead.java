@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,19 +20,43 @@ final class CounterHead {
   // Logged under the maintenance's name, as operators configure it.
   private static final Logger LOG = LoggerFactory.getLogger(FileLockMaintenance.class);
   private static final int LENGTH = CounterFile.BLOCK * 4;
+  // How far prune reads for a lock id's line: ids longer than this are left to an operator.
+  private static final int LONGEST_HEAD = 64 << 20;
 
   private CounterHead() {}
 
   /**
-   * The first bytes of a file, enough for both slots of a lock id up to about 4,000 characters, or
-   * {@code null} when it is gone.
+   * The first bytes of a file, enough for both slots of a lock id up to about 4,000 characters, and
+   * for a longer id's line at least (read on to its end, up to {@link #LONGEST_HEAD}), or {@code
+   * null} when it is gone.
    */
   static byte @Nullable [] read(Path file) throws IOException {
     try (var in = Files.newInputStream(file)) {
-      return in.readNBytes(LENGTH);
+      byte[] head = in.readNBytes(LENGTH);
+      if (head.length < LENGTH || newlines(head) >= 2) {
+        return head;
+      }
+      ByteArrayOutputStream longer = new ByteArrayOutputStream(LENGTH * 2);
+      longer.write(head);
+      byte[] chunk;
+      do {
+        chunk = in.readNBytes(LENGTH);
+        longer.write(chunk);
+      } while (chunk.length == LENGTH && newlines(chunk) == 0 && longer.size() < LONGEST_HEAD);
+      return longer.toByteArray();
     } catch (NoSuchFileException e) {
       return null;
     }
+  }
+
+  private static int newlines(byte[] bytes) {
+    int count = 0;
+    for (byte b : bytes) {
+      if (b == '\n') {
+        count++;
+      }
+    }
+    return count;
   }
 
   /**
@@ -63,7 +88,7 @@ final class CounterHead {
   static long value(Path file, byte[] head, LockFileNames.LockFiles files, String lockId)
       throws IOException {
     try {
-      if (head.length == LENGTH
+      if (head.length >= LENGTH
           && 2 * CounterFile.stride(CounterFile.slotLength(lockId)) > LENGTH) {
         return CounterFile.valueAt(file, files, lockId); // a very long lock id
       }

@@ -158,6 +158,10 @@ record FileLockSettings(
       if (!result.isAbsolute()) {
         throw url.error("path '" + path + "' is not absolute");
       }
+      if (result.getParent() == null) {
+        throw url.error(
+            "path '" + path + "' is the root directory; expected file:///absolute/directory");
+      }
       return result;
     } catch (URISyntaxException | IllegalArgumentException e) {
       throw url.error("path '" + path + "' is not a valid directory path: " + e.getMessage());

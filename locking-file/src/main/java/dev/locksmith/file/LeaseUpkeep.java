@@ -107,7 +107,7 @@ final class LeaseUpkeep {
           check.confirmPresent();
           return Optional.empty();
         }
-        LockRecord record = directory.readRecord(channel);
+        LockRecord record = directory.readRecord(channel, lease.lockId());
         if (record == null
             || !record.heldBy(lease.lockId(), lease.ownerToken(), lease.fencingToken())) {
           return Optional.empty();

@@ -29,8 +29,13 @@ final class LockDirectory {
   private static final Set<StandardOpenOption> CREATE_NEW =
       EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 
-  /** Longer than any lock record this provider writes; a longer file is not one. */
+  /**
+   * Longer than any lock record this provider writes beside its lock id; a longer file is not one.
+   */
   private static final long MAX_RECORD = 1 << 20;
+
+  /** The most bytes a lock id's char takes in a record: an escape of six characters. */
+  private static final long MAX_BYTES_PER_ID_CHAR = 6;
 
   private final FileLockSettings settings;
   private final FileAttribute<?>[] createAttributes;
@@ -208,12 +213,13 @@ final class LockDirectory {
   }
 
   /**
-   * Reads a lock record through an open channel, from its start; {@code null} when it does not
-   * parse.
+   * Reads the record of lock {@code lockId} through an open channel, from its start; {@code null}
+   * when it does not parse, or is longer than any record of that lock id could be.
    */
-  @Nullable LockRecord readRecord(FileChannel channel) throws IOException {
+  @Nullable LockRecord readRecord(FileChannel channel, String lockId) throws IOException {
     long size = channel.size();
-    if (size > MAX_RECORD) {
+    long longest = MAX_RECORD + MAX_BYTES_PER_ID_CHAR * lockId.length();
+    if (size > Math.min(longest, Integer.MAX_VALUE - 8)) {
       return null;
     }
     ByteBuffer buffer = ByteBuffer.allocate((int) size);

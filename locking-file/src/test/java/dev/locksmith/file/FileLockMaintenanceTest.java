@@ -88,6 +88,21 @@ class FileLockMaintenanceTest {
   }
 
   @Test
+  void countersOfVeryLongLockIdsArePrunedToo() throws Exception {
+    // Prune read the first 16 KiB of a counter for its lock id: a longer id's line had no end
+    // there, so its counter (and a leftover of it) was kept for good.
+    FileLockProvider provider = provider();
+    String longId = "batch:" + "y".repeat(20_000);
+    grantAndRelease(provider, "short");
+    grantAndRelease(provider, longId);
+
+    FileLockMaintenance.PruneReport report = pruneLater();
+    assertThat(report.countersDeleted()).isEqualTo(2);
+    assertThat(report.countersKept()).isZero();
+    assertThat(names()).isEmpty();
+  }
+
+  @Test
   void anAgeBelowTheMinimumIsRefused() {
     assertThatThrownBy(() -> FileLockMaintenance.prune(dir, Duration.ofSeconds(59)))
         .isInstanceOf(IllegalArgumentException.class)

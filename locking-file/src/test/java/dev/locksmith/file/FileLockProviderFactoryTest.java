@@ -118,5 +118,12 @@ class FileLockProviderFactoryTest {
     assertThatThrownBy(() -> LockProviders.create("file:///"))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("no directory path");
+    // Normalised to the root, these put lock files in / (as root, in many containers).
+    for (String url : new String[] {"file:///mnt/..", "file:///..", "file:///./"}) {
+      assertThatThrownBy(() -> LockProviders.create(url))
+          .as(url)
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("root directory");
+    }
   }
 }

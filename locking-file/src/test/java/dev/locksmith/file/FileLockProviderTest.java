@@ -93,6 +93,19 @@ class FileLockProviderTest {
   }
 
   @Test
+  void aLeaseOnAVeryLongLockIdIsRenewedLikeAnyOther() {
+    // Its record passed the 1 MiB that renew took for the longest record: renew found no record
+    // and the lease was lost, while status and release (which read without that cap) still saw it.
+    FileLockProvider a = provider("");
+    String huge = "batch:" + "x".repeat(1_100_000);
+    LeaseGrant lease = a.tryAcquire(request(huge, LONG)).orElseThrow();
+
+    LeaseGrant renewed = a.renew(lease, LONG).orElseThrow();
+    assertThat(renewed.fencingToken()).isEqualTo(lease.fencingToken());
+    assertThat(a.release(renewed)).isTrue();
+  }
+
+  @Test
   void renewExtendsTheLeaseInTheFileAndLocally() throws Exception {
     FileLockProvider a = provider("");
     LeaseGrant lease = a.tryAcquire(request("renewed", Duration.ofSeconds(5))).orElseThrow();
