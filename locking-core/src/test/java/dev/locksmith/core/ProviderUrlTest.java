@@ -51,6 +51,38 @@ class ProviderUrlTest {
   }
 
   @Test
+  void aPasswordWithAnUnencodedSlashQuestionMarkOrAtIsNeverShownAndIsNamedAsTheFault() {
+    // Unencoded, these end the authority early (or add an '@'): the password was shown whole or
+    // in part, as a host, a port or a parameter's name.
+    for (String url :
+        new String[] {
+          "redis://:pa/ss@localhost:6379",
+          "redis://user:pa/ss@localhost:6379/0",
+          "redis://:se?cret@localhost:6379",
+          "redis://:p@ss@localhost:6379",
+          "redis://user:pa#ss@localhost:6379"
+        }) {
+      assertThatThrownBy(() -> ProviderUrl.parse(url).host())
+          .as(url)
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("percent-encode")
+          .satisfies(
+              e ->
+                  assertThat(e.getMessage())
+                      .doesNotContain("pa/ss", "'pa", ":pa", "cret", "p@ss", "@ss", "pa#ss"));
+    }
+    assertThat(ProviderUrl.redact("redis://:p@ss@localhost:6379"))
+        .isEqualTo("redis://:****@localhost:6379");
+    assertThat(ProviderUrl.redact("redis://:pa/ss@localhost:6379"))
+        .isEqualTo("redis://:****@localhost:6379");
+    // A port and an '@' in a parameter are no password.
+    assertThat(ProviderUrl.parse("redis://localhost:6379?client-name=a@b").host())
+        .isEqualTo("localhost");
+    assertThat(ProviderUrl.parse("redis://:s%2Fx%40y@localhost:6379").host())
+        .isEqualTo("localhost");
+  }
+
+  @Test
   void emptyUrlSaysWhatIsExpected() {
     assertThatThrownBy(() -> ProviderUrl.parse("  "))
         .isInstanceOf(LockConfigurationException.class)

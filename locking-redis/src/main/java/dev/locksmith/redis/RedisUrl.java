@@ -142,7 +142,7 @@ record RedisUrl(Config config, RedisLockOptions options) {
         millis(url, "connect-timeout", DEFAULT_CONNECT_TIMEOUT),
         nonNegative(url, "retry-attempts", DEFAULT_RETRY_ATTEMPTS),
         millis(url, "retry-interval", DEFAULT_RETRY_INTERVAL),
-        Math.max(1, nonNegative(url, "pool-size", DEFAULT_POOL_SIZE)),
+        positive(url, "pool-size", DEFAULT_POOL_SIZE),
         given);
   }
 
@@ -263,9 +263,19 @@ record RedisUrl(Config config, RedisLockOptions options) {
               + name
               + "' is "
               + Durations.format(value)
-              + "; expected a duration of at least 1ms such as 3s");
+              + (value.toMillis() < 1
+                  ? "; expected a duration of at least 1ms such as 3s"
+                  : "; expected at most 24d (Redisson counts whole milliseconds in an int)"));
     }
     return (int) value.toMillis();
+  }
+
+  private static int positive(ProviderUrl url, String name, int defaultValue) {
+    int value = url.intParameter(name, defaultValue);
+    if (value < 1) {
+      throw url.error("parameter '" + name + "' is " + value + "; expected at least 1");
+    }
+    return value;
   }
 
   private static int nonNegative(ProviderUrl url, String name, int defaultValue) {

@@ -49,6 +49,7 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
           "Provider URL is empty; expected one such as mem:, file:///mnt/locks,"
               + " tcp://host:7420 or redis://host:6379");
     }
+    refuseUnencodedUserInfo(trimmed);
     URI uri;
     try {
       // A bare scheme such as "mem:" is not a URI to java.net.URI; read it as "mem:/".
@@ -80,6 +81,42 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
       rawQuery = question < 0 ? null : ssp.substring(question + 1);
     }
     return new ProviderUrl(trimmed, uri, parseQuery(trimmed, rawQuery));
+  }
+
+  /**
+   * Refuses user info (a password, mostly) holding an unencoded {@code /}, {@code ?}, {@code #} or
+   * {@code @}: the first three end the authority early, so that what follows reads as a path, a
+   * query or a fragment, and the password would be shown as a host, a port or a parameter's name.
+   * Seen as an authority whose port is not a number while an {@code @} follows it, or one with two
+   * {@code @}.
+   */
+  private static void refuseUnencodedUserInfo(String text) {
+    int start = text.indexOf("://");
+    if (start < 0) {
+      return;
+    }
+    start += 3;
+    int end = start;
+    while (end < text.length() && "/?#".indexOf(text.charAt(end)) < 0) {
+      end++;
+    }
+    String authority = text.substring(start, end);
+    int at = authority.indexOf('@');
+    int colon = authority.lastIndexOf(':');
+    boolean unencoded =
+        at >= 0
+            ? authority.indexOf('@', at + 1) >= 0
+            : text.indexOf('@', end) >= 0
+                && colon >= 0
+                && !authority.endsWith("]")
+                && !authority.substring(colon + 1).chars().allMatch(Character::isDigit);
+    if (unencoded) {
+      throw new LockConfigurationException(
+          "Provider URL '"
+              + redact(text)
+              + "' has user info (a password, say) with an unencoded '/', '?', '#' or '@';"
+              + " percent-encode them in the URL (%2F, %3F, %23, %40)");
+    }
   }
 
   /**
@@ -147,7 +184,8 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
    * @return the URL, masked
    */
   public static String redact(String text) {
-    return text.replaceAll("(//[^:/@]*:)[^@/]*@", "$1****@")
+    // Up to the last '@' of the word: a password with an unencoded '/', '?' or '@' is masked too.
+    return text.replaceAll("(//[^:/@\\s]*:)\\S*@", "$1****@")
         .replaceAll("(?i)((?:secret|password|token)=)[^&]*", "$1****")
         .replaceAll("(?i)(digest=[^:&]*:)[^&]*", "$1****");
   }
