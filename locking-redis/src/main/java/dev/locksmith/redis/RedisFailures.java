@@ -118,6 +118,12 @@ final class RedisFailures {
     if (find(error, RedisNodeNotFoundException.class) != null) {
       return "no Redis node for the lock's slot: " + cleaned(error);
     }
+    RedisException refusal = serverRefusal(error);
+    if (refusal != null) {
+      // The server answered the connection's AUTH or SELECT with an error: WRONGPASS, NOAUTH, a
+      // database index out of range. It is up, and the URL needs fixing.
+      return at + "refused the connection: " + firstLine(cleaned(refusal));
+    }
     if (find(error, RedisConnectionException.class) != null) {
       return at + "unreachable: " + cleaned(find(error, RedisConnectionException.class));
     }
@@ -140,6 +146,29 @@ final class RedisFailures {
       return at + "refused the command: " + cleaned(error);
     }
     return error.getClass().getSimpleName() + ": " + cleaned(error);
+  }
+
+  /**
+   * The server's error reply under a failed connection (an exception of the server's, not of the
+   * client's connecting), or null.
+   */
+  private static @Nullable RedisException serverRefusal(Throwable error) {
+    if (find(error, RedisConnectionException.class) == null) {
+      return null;
+    }
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof RedisException reply
+          && !(cause instanceof RedisConnectionException)
+          && !(cause instanceof RedisTimeoutException)
+          && !(cause instanceof RedisRetryException)
+          && !(cause instanceof RedisReconnectedException)) {
+        return reply;
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    return null;
   }
 
   /** The failure without the wrappers of futures. */

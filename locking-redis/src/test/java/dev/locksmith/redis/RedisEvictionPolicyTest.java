@@ -69,6 +69,34 @@ class RedisEvictionPolicyTest {
     return "redis://" + USER + ":" + PASSWORD + "@127.0.0.1:" + server.port();
   }
 
+  /**
+   * The server refused the connection's AUTH or SELECT: that was reported as the server being
+   * unreachable, with Redisson's wrapper's class names, the server's reason deep in the causes.
+   */
+  @Test
+  void aWrongPasswordOrDatabaseIsNamedNotReportedAsUnreachable() {
+    String wrongPassword = "redis://" + USER + ":wrong-pw@127.0.0.1:" + allKeysLru.port();
+    String noSuchDatabase = "redis://127.0.0.1:" + volatileLru.port() + "/99";
+    for (String url : new String[] {wrongPassword, noSuchDatabase}) {
+      try (LockProvider provider = LockProviders.create(url)) {
+        assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(5))))
+            .as(url)
+            .isInstanceOf(LockProviderException.class)
+            .hasMessageContaining("refused the connection")
+            .hasMessageNotContaining("unreachable")
+            .hasMessageNotContaining("wrong-pw");
+      }
+    }
+    try (LockProvider provider = LockProviders.create(wrongPassword)) {
+      assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(5))))
+          .hasMessageContaining("WRONGPASS");
+    }
+    try (LockProvider provider = LockProviders.create(noSuchDatabase)) {
+      assertThatThrownBy(() -> provider.tryAcquire(request(lockId(), Duration.ofSeconds(5))))
+          .hasMessageContaining("DB index is out of range");
+    }
+  }
+
   @Test
   void allKeysPolicyIsRefusedNamingTheRedactedUrlThePolicyAndTheFix() throws Exception {
     String url = withPassword(allKeysLru) + "?prefix=evict";
