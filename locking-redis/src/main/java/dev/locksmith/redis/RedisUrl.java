@@ -229,8 +229,10 @@ record RedisUrl(Config config, RedisLockOptions options) {
       // On the Config, not the server settings: Redisson 4 warns that those are deprecated.
       if (!user.isEmpty()) {
         config.setUsername(user);
-      }
-      if (!password.isEmpty()) {
+        // Redisson sends AUTH only with a password: an empty one authenticates a nopass user
+        // (which takes any), where none left the connection the default user's.
+        config.setPassword(password);
+      } else if (!password.isEmpty()) {
         config.setPassword(password);
       }
     }
