@@ -42,9 +42,13 @@ final class HeldLeases {
 
   /**
    * The valid lease this thread already holds on the options' one lock through the same provider,
-   * if any; the lock id is made only when this thread holds any lease at all.
+   * if any; none for options with several keys (each key is reentered on its own when acquired).
+   * The lock id is made only when this thread holds any lease at all.
    */
   static @Nullable ActiveLease find(Object provider, LockOptions options) {
+    if (!options.keys().isEmpty()) {
+      return null;
+    }
     ArrayDeque<HeldLease> stack = STACK.get();
     ArrayDeque<HeldLease> deferred = DEFERRED.get();
     if (stack.isEmpty() && (deferred == null || deferred.isEmpty())) {

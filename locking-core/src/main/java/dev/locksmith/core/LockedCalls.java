@@ -73,7 +73,7 @@ final class LockedCalls {
     }
     LockOptions options = optionsFor(spec, invocation);
     LockProvider provider = spec.provider().provider();
-    ActiveLease reentered = options.keys().isEmpty() ? HeldLeases.find(provider, options) : null;
+    ActiveLease reentered = HeldLeases.find(provider, options);
     if (reentered != null) {
       return proceedHeld(reentered, invocation, spec);
     }
@@ -139,8 +139,7 @@ final class LockedCalls {
      */
     @Override
     public CompletableFuture<@Nullable Lease> acquireAsync(Executor executor) {
-      ActiveLease reentered =
-          options.keys().isEmpty() ? HeldLeases.find(spec.provider().provider(), options) : null;
+      ActiveLease reentered = HeldLeases.find(spec.provider().provider(), options);
       if (reentered != null) {
         // As a nested call's CompletionStage does: the lease stays until this result ends too.
         return CompletableFuture.completedFuture(new ReenteredLease(reentered, reentered.retain()));

@@ -24,7 +24,7 @@ final class ProgrammaticCalls {
   /** Takes a lease under the options' busy policy; {@code null} means skipped. */
   @Nullable Lease acquire(LockOptions options) {
     LockProvider provider = provider(options);
-    ActiveLease reentered = options.keys().isEmpty() ? HeldLeases.find(provider, options) : null;
+    ActiveLease reentered = HeldLeases.find(provider, options);
     if (reentered != null) {
       return new ReenteredLease(reentered);
     }
@@ -40,7 +40,7 @@ final class ProgrammaticCalls {
   /** Calls a block under a lease, released when it returns; {@code null} means skipped. */
   <T> @Nullable T call(LockOptions options, Callable<T> block) throws Exception {
     LockProvider provider = provider(options);
-    ActiveLease reentered = options.keys().isEmpty() ? HeldLeases.find(provider, options) : null;
+    ActiveLease reentered = HeldLeases.find(provider, options);
     if (reentered != null) {
       return runHeld(reentered, block);
     }
