@@ -25,7 +25,7 @@ final class LeasedCommand {
 
   private final List<String> command;
   // How messages name the locks: 'KEY', or every lock id.
-  private final String key;
+  private final String locksNamed;
   private final Duration grace;
   private final @Nullable String until;
   private final Duration untilInterval;
@@ -34,14 +34,14 @@ final class LeasedCommand {
 
   LeasedCommand(
       List<String> command,
-      String key,
+      String locksNamed,
       Duration grace,
       @Nullable String until,
       Duration untilInterval,
       int lostExitCode,
       PrintWriter err) {
     this.command = command;
-    this.key = key;
+    this.locksNamed = locksNamed;
     this.grace = grace;
     this.until = until;
     this.untilInterval = untilInterval;
@@ -65,9 +65,9 @@ final class LeasedCommand {
     // or refused there); this only checks the lease was not lost since.
     if (!lease.isValid() || lost.isDone()) {
       err.println(
-          "locksmith: lease on '"
-              + key
-              + "' lost before COMMAND started ("
+          "locksmith: lease on "
+              + locksNamed
+              + " lost before COMMAND started ("
               + Errors.clean(lost.getNow("no longer valid"))
               + "); COMMAND was not started");
       return lostExitCode;
@@ -146,7 +146,7 @@ final class LeasedCommand {
   }
 
   private String lostLine(String reason) {
-    return "lease on '" + key + "' lost (" + reason + ")";
+    return "lease on " + locksNamed + " lost (" + reason + ")";
   }
 
   /**
@@ -197,9 +197,9 @@ final class LeasedCommand {
   private void reportLostWhileWaiting(CompletableFuture<String> lost) {
     report(
         err,
-        "lease on '"
-            + key
-            + "' lost while waiting for --until ("
+        "lease on "
+            + locksNamed
+            + " lost while waiting for --until ("
             + Errors.clean(lost.join())
             + ")");
   }

@@ -59,7 +59,7 @@ final class RunCommand implements Callable<Integer> {
 
   /** How messages name the locks: {@code 'KEY'}, or every lock id; set with {@link #locks}. */
   @SuppressWarnings("NullAway.Init")
-  private String key;
+  private String locksNamed;
 
   @Option(
       names = "--ttl",
@@ -132,7 +132,7 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     locks = new RunKeys(name, keys);
     locks.check();
-    key = String.join("', '", locks.lockIds());
+    locksNamed = locks.describe();
     checkOptions();
     Launcher launcher = Launcher.detect();
     if (!launcher.isolates()) {
@@ -159,7 +159,8 @@ final class RunCommand implements Callable<Integer> {
       }
       try (Lease held = lease.get()) {
         onSignal.hold(held);
-        return new LeasedCommand(command, key, grace, until, untilInterval, lostExitCode, err)
+        return new LeasedCommand(
+                command, locksNamed, grace, until, untilInterval, lostExitCode, err)
             .run(held, onSignal, lost, launcher);
       }
     }
@@ -236,9 +237,9 @@ final class RunCommand implements Callable<Integer> {
     } catch (LockBusyException e) {
       throw Failure.busy(
           busyExitCode,
-          "lock '"
-              + key
-              + "' is busy, "
+          "lock "
+              + locksNamed
+              + " is busy, "
               + describeBusy(provider, e.lockIds().size() > 1 ? null : e.lockId())
               + "; wait for it with --wait, or skip quietly with --skip",
           e);
@@ -247,9 +248,9 @@ final class RunCommand implements Callable<Integer> {
       if (outage != null) {
         // The provider failed until the wait ran out: an outage, not a holder.
         throw Failure.unavailable(
-            "lock '"
-                + key
-                + "' not taken: the provider failed until --wait ran out ("
+            "lock "
+                + locksNamed
+                + " not taken: the provider failed until --wait ran out ("
                 + Durations.format(e.waited())
                 + "): "
                 + Errors.clean(outage)
@@ -258,9 +259,9 @@ final class RunCommand implements Callable<Integer> {
       }
       throw Failure.busy(
           busyExitCode,
-          "lock '"
-              + key
-              + "' still busy after waiting "
+          "lock "
+              + locksNamed
+              + " still busy after waiting "
               + Durations.format(e.waited())
               + ", "
               + describeBusy(provider, e.lockId())

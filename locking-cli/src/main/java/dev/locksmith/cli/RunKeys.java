@@ -2,6 +2,7 @@ package dev.locksmith.cli;
 
 import dev.locksmith.core.Lease;
 import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.spi.LockIdText;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -71,7 +72,7 @@ record RunKeys(@Nullable String name, List<String> keys) {
 
   /** The lock ids as a message names them: {@code 'a'} or {@code 'n:a', 'n:b'}. */
   String describe() {
-    return lockIds().stream().map(id -> "'" + id + "'").collect(Collectors.joining(", "));
+    return lockIds().stream().map(LockIdText::quoted).collect(Collectors.joining(", "));
   }
 
   /**

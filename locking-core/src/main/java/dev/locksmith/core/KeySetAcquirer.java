@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
@@ -189,7 +190,7 @@ final class KeySetAcquirer {
                   + " grants for the "
                   + requests.size()
                   + " locks "
-                  + lockIds
+                  + LockIdText.quoted(lockIds)
                   + " it was asked for at once");
       listeners.error(attempt, error);
       throw error;

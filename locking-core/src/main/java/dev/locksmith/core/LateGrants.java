@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.Optional;
@@ -63,7 +64,7 @@ final class LateGrants {
   }
 
   private static Refused refusal(LeaseGrant grant, String why) {
-    LOG.debug("Lock '{}' not acquired: {}", grant.lockId(), why);
+    LOG.debug("Lock {} not acquired: {}", LockIdText.quoted(grant.lockId()), why);
     return new Refused(why);
   }
 
@@ -103,7 +104,10 @@ final class LateGrants {
       circuit.call(
           () -> circuit.provider().release(grant), grant.lockId(), ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
-      LOG.debug("Releasing the late grant of '{}' failed: {}", grant.lockId(), e.toString());
+      LOG.debug(
+          "Releasing the late grant of {} failed: {}",
+          LockIdText.quoted(grant.lockId()),
+          e.toString());
     }
   }
 
@@ -131,16 +135,19 @@ final class LateGrants {
                 }
               });
     } catch (RuntimeException e) {
-      LOG.debug("Releasing the late grant of '{}' failed: {}", grant.lockId(), e.toString());
+      LOG.debug(
+          "Releasing the late grant of {} failed: {}",
+          LockIdText.quoted(grant.lockId()),
+          e.toString());
     }
   }
 
   /** The error for a late grant that cannot be retried. */
   static LockProviderException refused(String lockId, @Nullable CharSequence refusal) {
     return new LockProviderException(
-        "Lock '"
-            + lockId
-            + "' was not acquired: "
+        "Lock "
+            + LockIdText.quoted(lockId)
+            + " was not acquired: "
             + refusal
             + "; the provider answers too slowly for this ttl, so use a longer ttl or check the"
             + " provider's latency");

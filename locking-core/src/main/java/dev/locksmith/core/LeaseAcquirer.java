@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
@@ -117,7 +118,8 @@ final class LeaseAcquirer {
                     () -> provider.tryAcquire(request), lockId, ProviderCircuit.ACQUIRED);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
+        throw new LockException(
+            "Interrupted while waiting for lock " + LockIdText.quoted(lockId), e);
       } catch (RuntimeException e) {
         if (!wait || !ProviderCircuit.isProviderFailure(e)) {
           listeners.error(attempt(options, lockId, providerName), e);

@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.Optional;
@@ -74,14 +75,18 @@ final class LeaseCalls {
     listeners.error(event, e);
     if (ProviderCircuit.isProviderFailure(e)) {
       // The provider's circuit logs the outage once; each failed call goes to DEBUG.
-      LOG.debug("Renewing lock '{}' failed, retrying while {} ms remain", lockId, leftMillis, e);
+      LOG.debug(
+          "Renewing lock {} failed, retrying while {} ms remain",
+          LockIdText.quoted(lockId),
+          leftMillis,
+          e);
     } else {
       LOG.warn(
           "Renewing lock '{}' failed, retrying while {} ms remain: {}",
           lockId,
           leftMillis,
           Causes.oneLine(e));
-      LOG.debug("Renewing lock '{}' failed", lockId, e);
+      LOG.debug("Renewing lock {} failed", LockIdText.quoted(lockId), e);
     }
     return null;
   }
@@ -94,7 +99,8 @@ final class LeaseCalls {
     try {
       circuit.call(() -> provider.release(unused), lockId, ProviderCircuit.RELEASED);
     } catch (RuntimeException e) {
-      LOG.debug("Releasing lock '{}' after its loss failed: {}", lockId, e.toString());
+      LOG.debug(
+          "Releasing lock {} after its loss failed: {}", LockIdText.quoted(lockId), e.toString());
     }
   }
 
@@ -160,18 +166,20 @@ final class LeaseCalls {
     }
     listeners.error(event, e);
     if (ProviderCircuit.isProviderFailure(e)) {
-      LOG.debug("Releasing lock '{}' failed; it will expire by its ttl", lockId, e);
+      LOG.debug(
+          "Releasing lock {} failed; it will expire by its ttl", LockIdText.quoted(lockId), e);
     } else {
       LOG.warn(
           "Releasing lock '{}' failed; it will expire by its ttl: {}", lockId, Causes.oneLine(e));
-      LOG.debug("Releasing lock '{}' failed", lockId, e);
+      LOG.debug("Releasing lock {} failed", LockIdText.quoted(lockId), e);
     }
     return true;
   }
 
   /** Logs a release whose answer came after the lease's deadline had ended it. */
   void endedByTtl() {
-    LOG.debug("Lock '{}' ended by its ttl before the release was confirmed", lockId);
+    LOG.debug(
+        "Lock {} ended by its ttl before the release was confirmed", LockIdText.quoted(lockId));
   }
 
   /**

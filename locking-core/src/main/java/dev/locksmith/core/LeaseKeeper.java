@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -296,8 +297,9 @@ final class LeaseKeeper implements AutoCloseable {
           unwatch(lease);
         }
       } catch (RuntimeException | Error e) { // one lease's failure must not stop the others'
-        LOG.warn("Keeping lease on '{}' failed: {}", lease.lockId(), Causes.oneLine(e));
-        LOG.debug("Keeping lease on '{}' failed", lease.lockId(), e);
+        LOG.warn(
+            "Keeping lease on {} failed: {}", LockIdText.quoted(lease.lockId()), Causes.oneLine(e));
+        LOG.debug("Keeping lease on {} failed", LockIdText.quoted(lease.lockId()), e);
       }
     }
     gaps.swept(now);

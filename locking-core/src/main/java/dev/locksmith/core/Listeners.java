@@ -1,5 +1,6 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -67,7 +68,7 @@ final class Listeners implements LockListener {
 
   @Override
   public void lost(LockEvent event, String reason) {
-    LOG.warn("Lease on lock '{}' lost: {}", event.lockId(), reason);
+    LOG.warn("Lease on lock {} lost: {}", LockIdText.quoted(event.lockId()), reason);
     each(l -> l.lost(event, reason));
   }
 

@@ -1,5 +1,6 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.util.List;
 
 /** The lock is held by another owner and the busy policy is {@code FAIL}. */
@@ -18,7 +19,7 @@ public final class LockBusyException extends LockException {
    * @param lockId the busy lock's id
    */
   public LockBusyException(String lockId) {
-    super("Lock '" + lockId + "' is held by another owner");
+    super("Lock " + LockIdText.quoted(lockId) + " is held by another owner");
     this.lockId = lockId;
     this.lockIds = List.of(lockId);
   }
@@ -33,7 +34,7 @@ public final class LockBusyException extends LockException {
   public LockBusyException(List<String> lockIds) {
     super(
         "One of the locks "
-            + lockIds
+            + LockIdText.quoted(lockIds)
             + " is held by another owner; they were asked for at once, all or nothing, and none"
             + " was taken");
     if (lockIds.isEmpty()) {

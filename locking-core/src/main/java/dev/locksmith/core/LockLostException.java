@@ -1,5 +1,7 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.spi.LockIdText;
+
 /**
  * The lease is no longer held: it expired, its renewal failed, or another owner took the lock over.
  * Work done after this point is not protected by the lock.
@@ -17,7 +19,7 @@ public final class LockLostException extends LockException {
    * @param reason why the lease was lost
    */
   public LockLostException(String lockId, String reason) {
-    super("Lease on lock '" + lockId + "' was lost: " + reason);
+    super("Lease on lock " + LockIdText.quoted(lockId) + " was lost: " + reason);
     this.lockId = lockId;
   }
 

@@ -1,5 +1,6 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +25,11 @@ public final class LockTimeoutException extends LockException {
    * @param waited how long the caller waited
    */
   public LockTimeoutException(String lockId, Duration waited) {
-    super("Timed out after " + waited.toMillis() + " ms waiting for lock '" + lockId + "'");
+    super(
+        "Timed out after "
+            + waited.toMillis()
+            + " ms waiting for lock "
+            + LockIdText.quoted(lockId));
     this.lockId = lockId;
     this.waited = waited;
     this.outage = null;
@@ -43,9 +48,9 @@ public final class LockTimeoutException extends LockException {
     super(
         "Timed out after "
             + waited.toMillis()
-            + " ms waiting for lock '"
-            + lockId
-            + "': "
+            + " ms waiting for lock "
+            + LockIdText.quoted(lockId)
+            + ": "
             + outage
             + "; a WAIT waits through an outage until its timeout",
         cause);

@@ -1,5 +1,6 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -34,7 +35,7 @@ final class OutageBackoff {
       circuit.awaitBack(Math.min(nextNanos(), leftNanos));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LockException("Interrupted while waiting for lock '" + lockId + "'", e);
+      throw new LockException("Interrupted while waiting for lock " + LockIdText.quoted(lockId), e);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.time.Duration;
@@ -208,9 +209,9 @@ final class ProviderCircuit {
 
   private ProviderDownException down(State at, String lockId, String action) {
     return new ProviderDownException(
-        "Lock '"
-            + lockId
-            + "' not "
+        "Lock "
+            + LockIdText.quoted(lockId)
+            + " not "
             + action
             + ": lock provider "
             + name

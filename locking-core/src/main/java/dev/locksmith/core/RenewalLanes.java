@@ -1,6 +1,7 @@
 package dev.locksmith.core;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.RenewalRequest;
 import java.util.ArrayList;
@@ -257,7 +258,7 @@ final class RenewalLanes {
         } catch (RuntimeException | Error e) {
           // A listener told of this lease's loss failed (Listeners pass Errors on): the loss
           // stands, and the leases taken before it must not stay locked for provider calls.
-          LOG.error("Reporting the loss of lock '{}' failed", lease.lockId(), e);
+          LOG.error("Reporting the loss of lock {} failed", LockIdText.quoted(lease.lockId()), e);
           continue;
         }
         if (request != null) {
@@ -275,7 +276,7 @@ final class RenewalLanes {
             locked.get(i).renewAlone(requests.get(i));
           } catch (RuntimeException | Error e) {
             // Its lease's renewal is ended (renewAlone's finally); the others still need theirs.
-            LOG.error("Renewing lock '{}' failed", locked.get(i).lockId(), e);
+            LOG.error("Renewing lock {} failed", LockIdText.quoted(locked.get(i).lockId()), e);
           }
         }
         return;
@@ -317,7 +318,7 @@ final class RenewalLanes {
               .get(i)
               .endRenewal(requests.get(i), answers == null ? null : answers.get(i), failure);
         } catch (RuntimeException | Error e) {
-          LOG.error("Renewing lock '{}' failed", locked.get(i).lockId(), e);
+          LOG.error("Renewing lock {} failed", LockIdText.quoted(locked.get(i).lockId()), e);
         }
       }
     }

@@ -354,6 +354,32 @@ class EngineTest {
   }
 
   @Test
+  void aVeryLongLockIdIsShortenedInMessagesAndKeptWholeInTheException() {
+    String key = "k".repeat(1 << 20);
+    LockOptions options = LockOptions.named("batch").withKey(key).withOnBusy(OnBusy.FAIL);
+    LeaseGrant other = holdElsewhere("batch:" + key);
+
+    assertThatThrownBy(() -> locksmith.acquire(options))
+        .isInstanceOfSatisfying(
+            LockBusyException.class,
+            e -> {
+              assertThat(e.lockId()).isEqualTo("batch:" + key);
+              assertThat(e.getMessage())
+                  .startsWith("Lock 'batch:kkk")
+                  .contains("...' (1048582 chars)")
+                  .hasSizeLessThan(300);
+            });
+    assertThatThrownBy(
+            () ->
+                locksmith.acquire(
+                    options.withOnBusy(OnBusy.WAIT).withWaitTimeout(Duration.ofMillis(50))))
+        .isInstanceOf(LockTimeoutException.class)
+        .message()
+        .hasSizeLessThan(300);
+    provider.release(other);
+  }
+
+  @Test
   void closedLeaseIsNoLongerValid() {
     Lease lease = locksmith.acquire(LockOptions.named("once"));
     lease.close();

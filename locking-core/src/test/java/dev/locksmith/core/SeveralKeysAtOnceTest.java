@@ -113,7 +113,7 @@ class SeveralKeysAtOnceTest {
               assertThat(e.lockId()).isEqualTo("acct:a");
             })
         .hasMessage(
-            "One of the locks [acct:a, acct:b, acct:c] is held by another owner; they were asked"
+            "One of the locks ['acct:a', 'acct:b', 'acct:c'] is held by another owner; they were asked"
                 + " for at once, all or nothing, and none was taken");
     assertThat(provider.calls).containsExactly("tryAcquireAll 3");
     assertThat(fixture.held()).containsExactly("acct:b");
@@ -288,7 +288,7 @@ class SeveralKeysAtOnceTest {
       assertThatThrownBy(() -> engine.acquire(ACCT.withKeys("b", "a")))
           .isInstanceOf(IllegalStateException.class)
           .hasMessage(
-              "Lock provider default answered 1 grants for the 2 locks [acct:a, acct:b] it was"
+              "Lock provider default answered 1 grants for the 2 locks ['acct:a', 'acct:b'] it was"
                   + " asked for at once");
       // The grant it did answer is released off the caller's thread; the one it kept quiet about
       // ends by its ttl.

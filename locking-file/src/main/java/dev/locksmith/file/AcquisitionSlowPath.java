@@ -2,6 +2,7 @@ package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
@@ -77,8 +78,8 @@ final class AcquisitionSlowPath {
     throw new LockProviderException(
         "The fencing counter "
             + files.fence()
-            + " of lock '"
-            + lockId
-            + "' kept being replaced while this process acquired the lock");
+            + " of lock "
+            + LockIdText.quoted(lockId)
+            + " kept being replaced while this process acquired the lock");
   }
 }

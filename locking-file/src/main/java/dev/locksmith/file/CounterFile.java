@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LockIdText;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -241,7 +242,7 @@ final class CounterFile {
     String id = LockRecord.KeyValueText.text(fields, "lock-id");
     if (!id.equals(lockId)) {
       throw new LockRecord.KeyValueText.MalformedException(
-          "it belongs to lock id '" + id + "', not '" + lockId + "'");
+          "it belongs to lock id " + LockIdText.quoted(id) + ", not " + LockIdText.quoted(lockId));
     }
   }
 
@@ -252,9 +253,9 @@ final class CounterFile {
             + files.fence()
             + " has no valid slot ("
             + problem
-            + "); lock '"
-            + lockId
-            + "' cannot be granted without risking a repeated fencing token, so it is not reset"
+            + "); lock "
+            + LockIdText.quoted(lockId)
+            + " cannot be granted without risking a repeated fencing token, so it is not reset"
             + " to 0. Restore the file from a backup, or replace it with a counter above every"
             + " token issued so far (see 'Repairing a fencing counter' in the locking-file"
             + " README).");

@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -119,9 +120,9 @@ final class CounterReplacement {
     throw new LockProviderException(
         "The fencing counter "
             + files.fence()
-            + " of lock '"
-            + lockId
-            + "' was replaced by others "
+            + " of lock "
+            + LockIdText.quoted(lockId)
+            + " was replaced by others "
             + REPLACE_ROUNDS
             + " times while this process replaced it; the values taken are kept in "
             + held);

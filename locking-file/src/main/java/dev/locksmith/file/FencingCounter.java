@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LockIdText;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -114,7 +115,12 @@ final class FencingCounter implements AutoCloseable {
   boolean storeInPlace(long token, String stamp) throws IOException {
     if (token <= last) {
       throw new IllegalArgumentException(
-          "fencing counter of '" + lockId + "' must rise: " + token + " <= " + last);
+          "fencing counter of "
+              + LockIdText.quoted(lockId)
+              + " must rise: "
+              + token
+              + " <= "
+              + last);
     }
     FileChannel open = channel;
     if (open == null || legacy || slotLength + CounterFile.STAMP_LENGTH > stride) {

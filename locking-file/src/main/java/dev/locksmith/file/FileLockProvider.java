@@ -2,6 +2,7 @@ package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockRequests;
@@ -223,9 +224,9 @@ final class FileLockProvider implements LockProvider {
     return new LockProviderException(
         "Could not "
             + action
-            + " lock '"
-            + lockId
-            + "' with lock file "
+            + " lock "
+            + LockIdText.quoted(lockId)
+            + " with lock file "
             + LockFileNames.of(settings.directory(), lockId).lock()
             + ": "
             + FileLockSettings.describe(e)

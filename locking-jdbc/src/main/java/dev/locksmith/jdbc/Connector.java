@@ -2,6 +2,7 @@ package dev.locksmith.jdbc;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.Uninterruptibly;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -243,6 +244,14 @@ final class Connector {
       what = SqlFailures.reason(e);
     }
     return new LockProviderException(
-        "JDBC " + description + ": " + action + " of lock '" + lockId + "' failed: " + what, e);
+        "JDBC "
+            + description
+            + ": "
+            + action
+            + " of lock "
+            + LockIdText.quoted(lockId)
+            + " failed: "
+            + what,
+        e);
   }
 }

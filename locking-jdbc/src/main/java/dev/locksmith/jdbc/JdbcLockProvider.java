@@ -3,6 +3,7 @@ package dev.locksmith.jdbc;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
@@ -179,9 +180,8 @@ public final class JdbcLockProvider implements LockProvider {
       throw new LockProviderException(
           "JDBC "
               + description
-              + ": provider closed while taking lock '"
-              + grant.get().lockId()
-              + "'");
+              + ": provider closed while taking lock "
+              + LockIdText.quoted(grant.get().lockId()));
     }
     return grant;
   }

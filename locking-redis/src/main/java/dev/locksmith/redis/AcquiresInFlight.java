@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import java.util.List;
 import java.util.Optional;
@@ -71,9 +72,8 @@ final class AcquiresInFlight {
       throw new IllegalStateException(
           "Lock provider "
               + description
-              + " was closed while acquiring lock '"
-              + requests.get(0).lockId()
-              + "'"
+              + " was closed while acquiring lock "
+              + LockIdText.quoted(requests.get(0).lockId())
               + (requests.size() > 1 ? " and " + (requests.size() - 1) + " more" : "")
               + "; the lock was given back");
     }

@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LockIdText;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -87,9 +88,9 @@ final class EvictionGate {
     return new LockProviderException(
         "Redis "
             + description
-            + " failed to acquire lock '"
-            + lockId
-            + "': "
+            + " failed to acquire lock "
+            + LockIdText.quoted(lockId)
+            + ": "
             + RedisFailures.reason(cause)
             + " (reading maxmemory-policy before the first grant)",
         cause);

@@ -1,6 +1,7 @@
 package dev.locksmith.redis;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import java.util.List;
 
@@ -16,7 +17,7 @@ final class MessageSubjects {
 
   /** {@code lock 'ID'} for messages. */
   static String lock(String lockId) {
-    return "lock '" + lockId + "'";
+    return "lock " + LockIdText.quoted(lockId);
   }
 
   /**

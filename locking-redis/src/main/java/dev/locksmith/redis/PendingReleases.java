@@ -2,6 +2,7 @@ package dev.locksmith.redis;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -177,9 +178,9 @@ final class PendingReleases {
           new LockProviderException(
               "Redis "
                   + description
-                  + " was closed before it got the answer to the release of lock '"
-                  + pending.lease.lockId()
-                  + "' (provider closed); the lease ends by its TTL at the latest"))) {
+                  + " was closed before it got the answer to the release of lock "
+                  + LockIdText.quoted(pending.lease.lockId())
+                  + " (provider closed); the lease ends by its TTL at the latest"))) {
         failed++;
       }
     }

@@ -1,6 +1,7 @@
 package dev.locksmith.tcp;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,7 +30,7 @@ final class LostLeaseCallbacks {
       try {
         callback.accept(lease);
       } catch (RuntimeException e) {
-        LOG.warn("A lease-lost callback failed for '{}'", lease.lockId(), e);
+        LOG.warn("A lease-lost callback failed for {}", LockIdText.quoted(lease.lockId()), e);
       }
     }
   }

@@ -4,6 +4,7 @@ import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockException;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.time.Duration;
@@ -140,7 +141,7 @@ final class Replies {
         return new LockStatus(
             lockId, new LockStatus.Holder(owner, fencing, Duration.ofMillis(left)), waiters);
       }
-      default -> throw refused("STATUS '" + lockId + "'", reply);
+      default -> throw refused("STATUS " + LockIdText.quoted(lockId), reply);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.locksmith.tcp;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockRequests;
@@ -76,7 +77,8 @@ final class TcpLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     ClientConnection c = connection();
     PendingRequests.Pending p = c.send(RequestLines.acquire(request, 0));
-    Reply reply = answerNow(c, p, List.of(request), true, "ACQUIRE '" + request.lockId() + "'");
+    Reply reply =
+        answerNow(c, p, List.of(request), true, "ACQUIRE " + LockIdText.quoted(request.lockId()));
     return grant(c, request, reply, p, "ACQUIRE");
   }
 
@@ -112,7 +114,8 @@ final class TcpLockProvider implements LockProvider {
   public Optional<LeaseGrant> acquire(LockRequest request, Duration timeout)
       throws InterruptedException {
     if (Thread.interrupted()) {
-      throw new InterruptedException("interrupted before acquiring '" + request.lockId() + "'");
+      throw new InterruptedException(
+          "interrupted before acquiring " + LockIdText.quoted(request.lockId()));
     }
     long waitMillis = RequestLines.ceilMillis(timeout);
     ClientConnection c = connection();
@@ -138,7 +141,7 @@ final class TcpLockProvider implements LockProvider {
       throw e;
     } catch (TimeoutException e) {
       withdrawal.later(c, p, requests, true);
-      throw replies.noReply("ACQUIRE '" + request.lockId() + "'", e);
+      throw replies.noReply("ACQUIRE " + LockIdText.quoted(request.lockId()), e);
     }
   }
 
@@ -176,9 +179,9 @@ final class TcpLockProvider implements LockProvider {
           throw new ConnectionLostException(
               "connection to "
                   + settings.server()
-                  + " lost just after '"
-                  + request.lockId()
-                  + "' was granted;"
+                  + " lost just after "
+                  + LockIdText.quoted(request.lockId())
+                  + " was granted;"
                   + " the server released it");
         }
         return Optional.of(lease);
@@ -186,7 +189,7 @@ final class TcpLockProvider implements LockProvider {
       case "BUSY", "TIMEOUT", "CANCELLED" -> {
         return Optional.empty();
       }
-      default -> throw replies.refused(op + " '" + request.lockId() + "'", reply);
+      default -> throw replies.refused(op + " " + LockIdText.quoted(request.lockId()), reply);
     }
   }
 
@@ -275,7 +278,7 @@ final class TcpLockProvider implements LockProvider {
     ClientConnection c = connection();
     Reply reply =
         replies.awaitUninterruptibly(
-            c.send(RequestLines.status(lockId)), "STATUS '" + lockId + "'");
+            c.send(RequestLines.status(lockId)), "STATUS " + LockIdText.quoted(lockId));
     return replies.status(lockId, reply);
   }
 

@@ -1,6 +1,7 @@
 package dev.locksmith.zookeeper;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LockIdText;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.zookeeper.CreateMode;
@@ -119,7 +120,11 @@ final class LeaseNodes {
       throw new NodeGone(id);
     } catch (KeeperException e) {
       throw new LockProviderException(
-          "ZooKeeper: the queue node of lock '" + id + "' changed or is gone: " + e, e);
+          "ZooKeeper: the queue node of lock "
+              + LockIdText.quoted(id)
+              + " changed or is gone: "
+              + e,
+          e);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.locksmith.zookeeper;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.spi.LockIdText;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -165,7 +166,14 @@ final class ZkCalls {
 
   LockProviderException failure(String action, String lockId, String why, Throwable cause) {
     return new LockProviderException(
-        "ZooKeeper " + description + ": " + action + " of lock '" + lockId + "' failed: " + why,
+        "ZooKeeper "
+            + description
+            + ": "
+            + action
+            + " of lock "
+            + LockIdText.quoted(lockId)
+            + " failed: "
+            + why,
         cause);
   }
 

@@ -3,6 +3,7 @@ package dev.locksmith.zookeeper;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.Deadlines;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
@@ -122,7 +123,11 @@ public final class ZkLockProvider implements LockProvider {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LockProviderException(
-          "ZooKeeper " + description + ": acquire of lock '" + request.lockId() + "' interrupted",
+          "ZooKeeper "
+              + description
+              + ": acquire of lock "
+              + LockIdText.quoted(request.lockId())
+              + " interrupted",
           e);
     }
   }
@@ -153,9 +158,8 @@ public final class ZkLockProvider implements LockProvider {
       throw new LockProviderException(
           "ZooKeeper "
               + description
-              + ": provider closed while taking lock '"
-              + held.data.lockId()
-              + "'");
+              + ": provider closed while taking lock "
+              + LockIdText.quoted(held.data.lockId()));
     }
     ends.schedule(held);
     session.kept(held, sessionsLostBefore);

@@ -30,7 +30,8 @@ public final class LockRequests {
     Set<String> seen = new HashSet<>();
     for (LockRequest request : requests) {
       if (!seen.add(request.lockId())) {
-        throw new IllegalArgumentException("a batch names lock '" + request.lockId() + "' twice");
+        throw new IllegalArgumentException(
+            "a batch names lock " + LockIdText.quoted(request.lockId()) + " twice");
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.locksmith.tcp.server;
 
+import dev.locksmith.core.spi.LockIdText;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -105,7 +106,8 @@ final class Leases {
     try {
       fencingToken = fencing.next();
     } catch (UncheckedIOException e) {
-      LOG.error("Cannot grant {}: {}", entry.lockId, e.getMessage(), e.getCause());
+      LOG.error(
+          "Cannot grant {}: {}", LockIdText.quoted(entry.lockId), e.getMessage(), e.getCause());
       session.send(a.id() + " ERR STORAGE cannot persist fencing tokens");
       return;
     }
