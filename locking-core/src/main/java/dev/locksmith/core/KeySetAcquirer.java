@@ -52,23 +52,33 @@ final class KeySetAcquirer {
    */
   @Nullable CompositeLease obtainAll(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
+    return obtainAll(options, providerName, provider, call, ReenteredKeys.find(provider, options));
+  }
+
+  /**
+   * As {@link #obtainAll(LockOptions, String, LockProvider, boolean)}, reentering the leases of
+   * {@code reentered} (found on the caller's thread, perhaps another than this one). The holds it
+   * took are the lease's to drop, or are dropped here when nothing is returned.
+   */
+  @Nullable CompositeLease obtainAll(
+      LockOptions options,
+      String providerName,
+      LockProvider provider,
+      boolean call,
+      ReenteredKeys reentered) {
     long start = ticker.read();
     List<String> keys = options.keys();
     @Nullable ActiveLease[] slots = new ActiveLease[keys.size()];
     List<LockOptions> missing = new ArrayList<>(keys.size());
     List<Integer> missingSlots = new ArrayList<>(keys.size());
     List<ActiveLease> owned = new ArrayList<>(keys.size());
-    List<Runnable> borrowed = new ArrayList<>();
+    List<Runnable> borrowed = reentered.holds();
     boolean complete = false;
     try {
       for (int i = 0; i < keys.size(); i++) {
-        LockOptions one = options.withKey(keys.get(i));
-        ActiveLease held = HeldLeases.find(provider, one.lockId());
-        if (held != null) {
-          slots[i] = held;
-          borrowed.add(held.retain());
-        } else {
-          missing.add(one);
+        slots[i] = reentered.at(i);
+        if (slots[i] == null) {
+          missing.add(options.withKey(keys.get(i)));
           missingSlots.add(i);
         }
       }

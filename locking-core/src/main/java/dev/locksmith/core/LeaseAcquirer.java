@@ -46,14 +46,33 @@ final class LeaseAcquirer {
    */
   @Nullable HeldLease obtainHeld(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
+    return obtainHeld(options, providerName, provider, call, null);
+  }
+
+  /**
+   * As {@link #obtainHeld(LockOptions, String, LockProvider, boolean)}; with several keys, {@code
+   * reentered} (when given) are the leases to reenter, found on the caller's thread.
+   */
+  @Nullable HeldLease obtainHeld(
+      LockOptions options,
+      String providerName,
+      LockProvider provider,
+      boolean call,
+      @Nullable ReenteredKeys reentered) {
     try {
       // The keeper sweeps throughout, so that it sees this process stop inside a provider call
       // (on every provider: a pause limit such as a ZooKeeper session's may be known only once
       // the call has connected).
       keeper.acquisitionStarted();
-      return options.keys().isEmpty()
-          ? obtain(options, providerName, provider, call)
-          : keySets.obtainAll(options, providerName, provider, call);
+      if (options.keys().isEmpty()) {
+        return obtain(options, providerName, provider, call);
+      }
+      return keySets.obtainAll(
+          options,
+          providerName,
+          provider,
+          call,
+          reentered != null ? reentered : ReenteredKeys.find(provider, options));
     } finally {
       keeper.acquisitionEnded();
     }

@@ -139,10 +139,17 @@ final class LockedCalls {
      */
     @Override
     public CompletableFuture<@Nullable Lease> acquireAsync(Executor executor) {
-      ActiveLease reentered = HeldLeases.find(spec.provider().provider(), options);
+      LockProvider provider = spec.provider().provider();
+      ActiveLease reentered = HeldLeases.find(provider, options);
       if (reentered != null) {
         // As a nested call's CompletionStage does: the lease stays until this result ends too.
         return CompletableFuture.completedFuture(new ReenteredLease(reentered, reentered.retain()));
+      }
+      // The keys this thread holds are found here: the acquiring thread holds none of them.
+      ReenteredKeys keys = options.keys().isEmpty() ? null : ReenteredKeys.find(provider, options);
+      if (keys != null && keys.all()) {
+        return CompletableFuture.completedFuture(
+            obtainReentering(keys)); // no provider call: nothing blocks
       }
       CompletableFuture<@Nullable Lease> result = new CompletableFuture<>();
       AcquiringThread acquiring = new AcquiringThread();
@@ -153,28 +160,45 @@ final class LockedCalls {
             }
           });
       try {
-        executor.execute(() -> acquireOn(result, acquiring));
+        executor.execute(() -> acquireOn(result, acquiring, keys));
       } catch (RejectedExecutionException closed) {
+        if (keys != null) {
+          keys.drop();
+        }
         result.completeExceptionally(
             new IllegalStateException("This Locksmith is closed; it takes no more locks", closed));
       }
       return result;
     }
 
-    private void acquireOn(CompletableFuture<@Nullable Lease> result, AcquiringThread acquiring) {
+    private void acquireOn(
+        CompletableFuture<@Nullable Lease> result,
+        AcquiringThread acquiring,
+        @Nullable ReenteredKeys keys) {
       if (!acquiring.enter(result)) {
-        return; // cancelled before it started
+        if (keys != null) {
+          keys.drop(); // cancelled before it started
+        }
+        return;
       }
       try {
-        Lease lease = acquire();
+        Lease lease = obtainReentering(keys);
         if (!result.complete(lease) && lease != null) {
           ((HeldLease) lease).abandon(); // cancelled meanwhile: nothing runs under it
         }
       } catch (Throwable e) {
+        if (keys != null) {
+          keys.drop(); // each hold drops once: a no-op where the failed acquisition dropped it
+        }
         result.completeExceptionally(e);
       } finally {
         acquiring.leave(result);
       }
+    }
+
+    private @Nullable HeldLease obtainReentering(@Nullable ReenteredKeys keys) {
+      return acquirer.obtainHeld(
+          options, spec.provider().name(), spec.provider().provider(), true, keys);
     }
 
     @Override

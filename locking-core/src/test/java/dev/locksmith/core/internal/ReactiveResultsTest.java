@@ -18,7 +18,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +61,16 @@ class ReactiveResultsTest {
 
     @DistributedLock(name = "report", key = "#id", waitTimeout = "10s")
     Mono<String> await(String id) {
+      throw new AssertionError("run through the test's calls");
+    }
+
+    @DistributedLock(name = "report", key = "#ids", onBusy = OnBusy.FAIL)
+    Mono<String> failAll(List<String> ids) {
+      throw new AssertionError("run through the test's calls");
+    }
+
+    @DistributedLock(name = "report", key = "#ids", waitTimeout = "10s")
+    Mono<String> awaitAll(List<String> ids) {
       throw new AssertionError("run through the test's calls");
     }
   }
@@ -317,7 +329,50 @@ class ReactiveResultsTest {
     Awaitility.await().atMost(BOUND).until(() -> !held("report:r-14"));
   }
 
-  private ReactiveCall call(String methodName, String id, ReactiveCall.Proceed body) {
+  @Test
+  void aMonoOverSeveralKeysReentersThoseItsThreadHoldsAndTakesOnlyTheOthers() throws Exception {
+    Sinks.One<String> allHeld = Sinks.one();
+    Sinks.One<String> oneHeld = Sinks.one();
+    AtomicReference<CompletableFuture<Object>> inner = new AtomicReference<>();
+    AtomicReference<CompletableFuture<Object>> partly = new AtomicReference<>();
+    Map<String, Long> outerTokens = new ConcurrentHashMap<>();
+    locksmith.run(
+        LockOptions.named("report").withKeys("r-15a", "r-15b"),
+        () -> {
+          for (String id : List.of("report:r-15a", "report:r-15b")) {
+            outerTokens.put(id, provider.status(id).currentHolder().orElseThrow().fencingToken());
+          }
+          // Both were taken on another thread, which does not hold the outer leases: FAIL
+          // was refused as busy, and WAIT waited for this thread until its waitTimeout.
+          inner.set(
+              ReactiveResults.mono(
+                      () -> call("failAll", List.of("r-15a", "r-15b"), allHeld::asMono))
+                  .toFuture());
+          partly.set(
+              ReactiveResults.mono(
+                      () -> call("awaitAll", List.of("r-15b", "r-15c"), oneHeld::asMono))
+                  .toFuture());
+        });
+    assertThat(inner.get()).as("not refused as busy").isNotCompletedExceptionally();
+    Awaitility.await().atMost(BOUND).until(() -> held("report:r-15c"));
+    for (String id : List.of("report:r-15a", "report:r-15b")) {
+      assertThat(provider.status(id).currentHolder())
+          .as("%s still held by the outer lease, for the inner results that have not ended", id)
+          .hasValueSatisfying(
+              holder -> assertThat(holder.fencingToken()).isEqualTo(outerTokens.get(id)));
+    }
+
+    allHeld.tryEmitValue("all held");
+    assertThat(inner.get().get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("all held");
+    assertThat(held("report:r-15b")).as("still held for the other result").isTrue();
+    oneHeld.tryEmitValue("one held");
+    assertThat(partly.get().get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("one held");
+    Awaitility.await()
+        .atMost(BOUND)
+        .until(() -> !held("report:r-15a") && !held("report:r-15b") && !held("report:r-15c"));
+  }
+
+  private ReactiveCall call(String methodName, Object id, ReactiveCall.Proceed body) {
     return ReactiveCall.of(locksmith, method(methodName), Reports.class, new Object[] {id}, body);
   }
 
