@@ -1,6 +1,7 @@
 package dev.locksmith.cli;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -102,7 +103,9 @@ final class GroupMembers {
   private static @Nullable Stat stat(Path dir) {
     String text;
     try {
-      text = Files.readString(dir.resolve("stat"));
+      // Bytes, not UTF-8: the name is cut at 15 bytes, perhaps inside a character, and only the
+      // numbers after it are read.
+      text = new String(Files.readAllBytes(dir.resolve("stat")), StandardCharsets.ISO_8859_1);
     } catch (IOException e) {
       return null;
     }

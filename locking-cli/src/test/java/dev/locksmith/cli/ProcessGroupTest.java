@@ -138,6 +138,39 @@ class ProcessGroupTest {
 
   @ParameterizedTest
   @MethodSource("launchers")
+  void aMemberWhoseNameIsCutInsideACharacterIsAliveUntilStopped(Launcher launcher)
+      throws Exception {
+    // The kernel keeps a process name's first 15 bytes: "exports_client" and half of the 'è' of
+    // a copy of sleep named exports_clientèles, which is not UTF-8. (The name is made by the
+    // shell, so that the test needs no UTF-8 file names in this JVM.)
+    Path pid = dir.resolve("pid");
+    Path written = dir.resolve("pid.tmp");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                "sh",
+                "-c",
+                "job=\"$(printf 'exports_client\\303\\250les')\"; cp \"$(command -v sleep)\" \"$job\""
+                    + " && { \"./$job\" 60 & echo $! > %s && mv %s %s; }"
+                        .formatted(written, written, pid))
+            .directory(dir.toFile());
+    try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pid));
+      group.leaderExit().join();
+      long job = Long.parseLong(Files.readString(pid).strip());
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> Files.readAllBytes(Path.of("/proc", Long.toString(job), "comm")).length == 16);
+
+      assertThat(GroupMembers.alive(job)).as("the job is alive").isTrue();
+      assertThat(group.alive()).as("COMMAND's work still runs").isTrue();
+      assertThat(group.stop(Duration.ofSeconds(5), () -> {})).isTrue();
+      assertThat(GroupMembers.alive(job)).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("launchers")
   void exitCodeAndArgumentsPassThroughTheLauncher(Launcher launcher) throws Exception {
     ProcessBuilder builder = new ProcessBuilder("sh", "-c", "exit $#", "-", "-x", "--", "y");
     try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
