@@ -379,6 +379,11 @@ final class ActiveLease implements HeldLease {
     release.unlessStarted(() -> markLost(reason));
   }
 
+  /** Whether the lease was found lost. */
+  boolean isLost() {
+    return lostReason != null;
+  }
+
   void markLost(String reason) {
     if (LOST_REASON.compareAndSet(this, null, reason)) {
       cancelWatch();

@@ -91,6 +91,14 @@ final class LeaseCalls {
     return null;
   }
 
+  /** Logs that a lost lease is not released while its renewal is in flight. */
+  void skippedAfterLoss() {
+    LOG.debug(
+        "Lock {} not released: it was lost while a renewal was in flight, whose answer frees it"
+            + " if it renewed it; else it ends by its ttl",
+        LockIdText.quoted(lockId));
+  }
+
   /** Frees a grant renewed after the lease was declared lost, so the next owner need not wait. */
   void releaseUnused(LeaseGrant unused) {
     if (!circuit.isUp()) {

@@ -111,7 +111,7 @@ final class LeaseRelease {
    * @param holdLeft how much of its minimum hold is still owed, in nanoseconds
    */
   void start(long held, long holdLeft) {
-    boolean skip = calls.skipRelease();
+    boolean skip = calls.skipRelease() || lostDuringCall();
     boolean here = skip || calls.endsAtOnce(holdLeft);
     this.heldNanos = held;
     // A release on this thread counts as pending from before its flag is set, which the keeper's
@@ -170,6 +170,21 @@ final class LeaseRelease {
     } else {
       stage.whenComplete((late, failure) -> k.complete(() -> confirmedLater(late, failure)));
     }
+  }
+
+  /**
+   * Whether the lease was lost while a renewal of it is still in flight, its store perhaps not
+   * answering: its release is skipped rather than sent after that call, which may last the client's
+   * whole timeout while the holder, told of the loss, waits in {@code close()}. The renewal's
+   * answer frees what it renewed ({@link LeaseCalls#releaseUnused}); otherwise the lease ends by
+   * its TTL.
+   */
+  private boolean lostDuringCall() {
+    if (!lease.isLost() || !providerCalls.isLocked() || providerCalls.isHeldByCurrentThread()) {
+      return false;
+    }
+    calls.skippedAfterLoss();
+    return true;
   }
 
   /**
