@@ -11,6 +11,7 @@ import dev.locksmith.core.spi.ProviderUrl;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,9 @@ public final class JdbcLockProvider implements LockProvider {
   private final ExecutorService background;
   private final ExecutorService sweeper;
   private final AtomicReference<@Nullable PgListener> listener = new AtomicReference<>();
-  private final AtomicLong lastSweep = new AtomicLong(System.nanoTime());
+  // At most one sweep per this many nanoseconds; the first at the first grant or release.
+  private final long sweepEvery;
+  private final AtomicLong lastSweep;
   private volatile boolean closed;
   // The acquisitions under way, which close waits for before it closes the pool.
   private final Object acquisitions = new Object();
@@ -70,6 +73,8 @@ public final class JdbcLockProvider implements LockProvider {
     this.connector = new Connector(dataSource, dialect, settings, description, ownedPool != null);
     this.commands = new LockCommands(connector);
     this.sweep = new EndedRowSweep(connector);
+    this.sweepEvery = Math.min(settings.retention().toNanos(), Duration.ofMinutes(10).toNanos());
+    this.lastSweep = new AtomicLong(System.nanoTime() - sweepEvery);
     this.listenerOpener = listenerOpener;
     this.ownedPool = ownedPool;
     this.waiting =
@@ -122,7 +127,7 @@ public final class JdbcLockProvider implements LockProvider {
   public Optional<LeaseGrant> tryAcquire(LockRequest request) {
     acquisitionStarted();
     try {
-      return unlessClosed(Optional.ofNullable(take(request).grant()));
+      return handOut(Optional.ofNullable(take(request).grant()));
     } finally {
       acquisitionEnded();
     }
@@ -133,7 +138,7 @@ public final class JdbcLockProvider implements LockProvider {
       throws InterruptedException {
     acquisitionStarted();
     try {
-      return unlessClosed(acquireOpen(request, timeout));
+      return handOut(acquireOpen(request, timeout));
     } finally {
       acquisitionEnded();
     }
@@ -166,11 +171,11 @@ public final class JdbcLockProvider implements LockProvider {
   }
 
   /**
-   * A grant that arrived as the provider was closed is given back here, while the pool is still
-   * open (close waits for the acquisitions under way), and the call fails: nothing else would end
-   * it before its TTL.
+   * Hands a grant out, and sweeps now and then. A grant that arrived as the provider was closed is
+   * given back here, while the pool is still open (close waits for the acquisitions under way), and
+   * the call fails: nothing else would end it before its TTL.
    */
-  private Optional<LeaseGrant> unlessClosed(Optional<LeaseGrant> grant) {
+  private Optional<LeaseGrant> handOut(Optional<LeaseGrant> grant) {
     if (grant.isPresent() && closed) {
       try {
         commands.release(grant.get());
@@ -182,6 +187,9 @@ public final class JdbcLockProvider implements LockProvider {
               + description
               + ": provider closed while taking lock "
               + LockIdText.quoted(grant.get().lockId()));
+    }
+    if (grant.isPresent()) {
+      sweepNowAndThen();
     }
     return grant;
   }
@@ -267,12 +275,15 @@ public final class JdbcLockProvider implements LockProvider {
     return released;
   }
 
-  /** At most once per ten minutes (or per retention when shorter), after a release. */
+  /**
+   * At most once per ten minutes (or per retention when shorter), after a grant or a release, the
+   * first time at the first: a process that lives less than that (a CLI run, a batch job), or whose
+   * leases end by their minimum hold (a renewal, not a release), sweeps too.
+   */
   private void sweepNowAndThen() {
-    long every = Math.min(settings.retention().toNanos(), Duration.ofMinutes(10).toNanos());
     long last = lastSweep.get();
     long now = System.nanoTime();
-    if (now - last < every || !lastSweep.compareAndSet(last, now)) {
+    if (now - last < sweepEvery || !lastSweep.compareAndSet(last, now)) {
       return;
     }
     try {
@@ -295,9 +306,21 @@ public final class JdbcLockProvider implements LockProvider {
     return wakeUps.count(LockIds.stored(lockId));
   }
 
-  /** Sweeps now: deletes the rows whose lease ended more than {@code retention} ago. */
-  int sweep() {
-    return sweep.run(settings.retention());
+  /**
+   * Sweeps now, on the sweep's thread after any sweep under way: deletes the rows whose lease ended
+   * more than {@code retention} ago. The next sweep after a grant or release is one interval later.
+   *
+   * @return how many rows it deleted
+   */
+  int sweep() throws InterruptedException {
+    lastSweep.set(System.nanoTime());
+    try {
+      return sweeper.submit(() -> sweep.run(settings.retention())).get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException failure
+          ? failure
+          : new IllegalStateException(e.getCause());
+    }
   }
 
   /** {@inheritDoc} The number of waiters is not known ({@code -1}). */

@@ -33,8 +33,7 @@ class PostgresFaultTest {
   void aFrozenPathFailsWithinTheTimeoutAndTheUnknownGrantIsEndedAfterwards() throws Exception {
     String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_fault"));
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
-        JdbcLockProvider faulty =
-            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=1s");
+        JdbcLockProvider faulty = Urls.throughProxy(url, proxy, "&timeout=1s");
         JdbcLockProvider other = JdbcLockProvider.create(url)) {
       // A cold JVM's first connection may take longer than this client's 1 s.
       await()
@@ -71,8 +70,7 @@ class PostgresFaultTest {
     ExecutorService closing = Executors.newSingleThreadExecutor();
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
         JdbcLockProvider other = JdbcLockProvider.create(url)) {
-      JdbcLockProvider faulty =
-          JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=1s");
+      JdbcLockProvider faulty = Urls.throughProxy(url, proxy, "&timeout=1s");
       await()
           .atMost(Duration.ofSeconds(20))
           .ignoreExceptionsInstanceOf(LockProviderException.class)
@@ -117,8 +115,7 @@ class PostgresFaultTest {
     Duration ttl = Duration.ofSeconds(30);
     Duration lateReset = Duration.ofMillis(500);
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
-        JdbcLockProvider faulty =
-            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=10s")) {
+        JdbcLockProvider faulty = Urls.throughProxy(url, proxy, "&timeout=10s")) {
       LeaseGrant lease = faulty.tryAcquire(LockRequest.of("retried", ttl)).orElseThrow();
       proxy.delay(FaultProxy.Direction.TO_CLIENT, lateReset);
       proxy.loseNextReply();
@@ -143,8 +140,7 @@ class PostgresFaultTest {
     Duration lateReset = Duration.ofSeconds(1);
     ExecutorService waiting = Executors.newSingleThreadExecutor();
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
-        JdbcLockProvider faulty =
-            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=10s");
+        JdbcLockProvider faulty = Urls.throughProxy(url, proxy, "&timeout=10s");
         JdbcLockProvider other = JdbcLockProvider.create(url)) {
       LeaseGrant lease =
           faulty.tryAcquire(LockRequest.of("handed-on", Duration.ofSeconds(30))).orElseThrow();
@@ -176,8 +172,7 @@ class PostgresFaultTest {
     Duration holdLeft = Duration.ofMillis(100);
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
-        JdbcLockProvider faulty =
-            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=10s");
+        JdbcLockProvider faulty = Urls.throughProxy(url, proxy, "&timeout=10s");
         JdbcLockProvider other = JdbcLockProvider.create(url)) {
       LeaseGrant lease = faulty.tryAcquire(LockRequest.of("held-on", ttl)).orElseThrow();
       Future<Optional<LeaseGrant>> waiter =
@@ -215,8 +210,7 @@ class PostgresFaultTest {
   void aReplyHeldPastTheTtlComesBackWithADeadlineAlreadyPassed() throws Exception {
     String url = TestDatabases.postgresUrl("table=" + TestDatabases.table("pg_late"));
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
-        JdbcLockProvider faulty =
-            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=5s")) {
+        JdbcLockProvider faulty = Urls.throughProxy(url, proxy, "&timeout=5s")) {
       LeaseGrant warm = faulty.tryAcquire(LockRequest.of("warm", Duration.ofSeconds(5))).get();
       faulty.release(warm);
       proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ofMillis(300));

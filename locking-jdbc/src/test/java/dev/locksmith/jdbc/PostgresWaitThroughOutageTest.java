@@ -41,7 +41,7 @@ class PostgresWaitThroughOutageTest {
   @BeforeEach
   void start() throws Exception {
     proxy = Urls.proxyTo(url, 5432);
-    faulty = JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=1s");
+    faulty = Urls.throughProxy(url, proxy, "&timeout=1s");
     other = JdbcLockProvider.create(url);
     // A cold JVM's first connection may take longer than this client's 1 s.
     await()

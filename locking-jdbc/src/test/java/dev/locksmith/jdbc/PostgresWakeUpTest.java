@@ -165,8 +165,7 @@ class PostgresWakeUpTest {
     String url = TestDatabases.postgresUrl("table=" + table);
     try (FaultProxy proxy = Urls.proxyTo(url, 5432);
         JdbcLockProvider holder = JdbcLockProvider.create(url);
-        JdbcLockProvider waiter =
-            JdbcLockProvider.create(Urls.through(url, proxy.port()) + "&timeout=1s")) {
+        JdbcLockProvider waiter = Urls.throughProxy(url, proxy, "&timeout=1s")) {
       String id = "silent";
       LeaseGrant held = holder.tryAcquire(LockRequest.of(id, Duration.ofSeconds(60))).get();
       HandOff.startWaiting(pool, waiter, id, Duration.ofSeconds(30), Duration.ofSeconds(60));

@@ -2,6 +2,7 @@ package dev.locksmith.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -57,6 +58,18 @@ class SchemaAndPoolTest {
         return rows.next();
       } catch (SQLException e) {
         return false;
+      }
+    }
+  }
+
+  private static boolean rowExists(String database, String table, String lockId)
+      throws SQLException {
+    try (Connection connection = DriverManager.getConnection(driverUrl(database));
+        PreparedStatement select =
+            connection.prepareStatement("SELECT count(*) FROM " + table + " WHERE lock_id = ?")) {
+      select.setString(1, lockId);
+      try (ResultSet rows = select.executeQuery()) {
+        return rows.next() && rows.getInt(1) > 0;
       }
     }
   }
@@ -207,6 +220,7 @@ class SchemaAndPoolTest {
     try (JdbcLockProvider provider = provider(database, "table=" + table)) {
       LeaseGrant live = take(provider, "live");
       provider.release(take(provider, "ended-now"));
+      assertThat(provider.sweep()).as("after the first grant's sweep, nothing to sweep").isZero();
       int ended = LockSql.SWEEP_BATCH * 2 + 1;
       try (Connection connection = DriverManager.getConnection(driverUrl(database));
           PreparedStatement insert =
@@ -233,6 +247,27 @@ class SchemaAndPoolTest {
             .containsExactly("ended-now", "live");
       }
       assertThat(provider.release(live)).isTrue();
+    }
+  }
+
+  @OnPostgresAndH2
+  void aProvidersFirstGrantSweepsSoThatShortLivedProcessesSweepToo(String database)
+      throws Exception {
+    String table = TestDatabases.table("sweepfirst");
+    try (JdbcLockProvider earlier = provider(database, "table=" + table)) {
+      earlier.release(take(earlier, "created"));
+    }
+    try (Connection connection = DriverManager.getConnection(driverUrl(database));
+        Statement statement = connection.createStatement()) {
+      statement.execute("INSERT INTO " + table + " VALUES ('ended-long-ago', 't', 'o', 1, 0)");
+    }
+    // A process that lives less than the sweep interval (a CLI run, a batch job) and whose leases
+    // end by their minimum hold (a renewal, not a release) swept nothing before.
+    try (JdbcLockProvider provider = provider(database, "table=" + table + "&retention=1m")) {
+      take(provider, "taken");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(rowExists(database, table, "ended-long-ago")).isFalse());
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.locksmith.jdbc;
 
-import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.LockProviderException;
 import dev.locksmith.testkit.FaultProxy;
 import dev.locksmith.testkit.FaultyPath;
 import java.io.IOException;
@@ -34,8 +34,27 @@ final class Urls {
   }
 
   /** A provider for {@code jdbcUrl} whose connections go through a fault proxy of its own. */
-  static FaultyPath faultyPath(String jdbcUrl, int defaultPort) throws IOException {
+  static FaultyPath faultyPath(String jdbcUrl, int defaultPort)
+      throws IOException, InterruptedException {
     FaultProxy proxy = proxyTo(jdbcUrl, defaultPort);
-    return FaultyPath.through(proxy, LockProviders.create(through(jdbcUrl, proxy.port())));
+    return FaultyPath.through(proxy, throughProxy(jdbcUrl, proxy, ""));
+  }
+
+  /**
+   * A provider for {@code jdbcUrl} plus {@code parameters} whose connections go through {@code
+   * proxy}. It has swept already, so that the sweep of its first grant takes no connection and no
+   * reply the test's faults are meant for; a sweep that fails (a cold first connection slower than
+   * a short timeout) counts all the same.
+   */
+  static JdbcLockProvider throughProxy(String jdbcUrl, FaultProxy proxy, String parameters)
+      throws InterruptedException {
+    JdbcLockProvider provider =
+        JdbcLockProvider.create(through(jdbcUrl, proxy.port()) + parameters);
+    try {
+      provider.sweep();
+    } catch (LockProviderException e) {
+      // counted: the next sweep is one interval later
+    }
+    return provider;
   }
 }
