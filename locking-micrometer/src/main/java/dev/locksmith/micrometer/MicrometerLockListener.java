@@ -115,11 +115,16 @@ public final class MicrometerLockListener implements LockListener {
   }
 
   private void registerActiveGauge() {
-    // idempotent: a second registration returns the gauge already there, reading the same count
-    Gauge.builder(ACTIVE, active, AtomicLong::get)
-        .description("Leases held now by this process")
-        .strongReference(true)
-        .register(registry);
+    // Once per registry (the count is the registry's, shared by its listeners): Micrometer logs a
+    // second registration of a gauge as a mistake.
+    synchronized (active) {
+      if (registry.find(ACTIVE).gauge() == null) {
+        Gauge.builder(ACTIVE, active, AtomicLong::get)
+            .description("Leases held now by this process")
+            .strongReference(true)
+            .register(registry);
+      }
+    }
     gaugeRegistered = true;
   }
 

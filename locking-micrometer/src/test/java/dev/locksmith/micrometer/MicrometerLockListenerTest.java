@@ -14,8 +14,11 @@ import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +41,39 @@ class MicrometerLockListenerTest {
       }
       assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isZero();
     }
+  }
+
+  @Test
+  void theActiveLeasesGaugeIsRegisteredOncePerRegistryWithoutMicrometersDoubleRegistrationLine() {
+    String logged =
+        stderrOf(
+            () -> {
+              MicrometerLockListener meters = new MicrometerLockListener(registry);
+              try (Locksmith first = engine(meters);
+                  Locksmith second = engine(new MicrometerLockListener(registry))) {
+                meters.registerProviders(List.of("reports"));
+                try (Lease lease = second.acquire(LockOptions.named("counted"))) {
+                  assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value())
+                      .isEqualTo(1);
+                }
+              }
+            });
+
+    assertThat(logged).doesNotContain("has been already registered");
+    assertThat(registry.find(MicrometerLockListener.ACTIVE).gauges()).hasSize(1);
+  }
+
+  /** What {@code action} writes to System.err, where slf4j-simple logs. */
+  private static String stderrOf(Runnable action) {
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      action.run();
+    } finally {
+      System.setErr(original);
+    }
+    return captured.toString(StandardCharsets.UTF_8);
   }
 
   @Test
