@@ -7,10 +7,10 @@ import dev.locksmith.core.internal.Proxies;
 import dev.locksmith.core.internal.Signatures;
 import java.lang.reflect.Method;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,19 +19,26 @@ import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
  * Checks every {@code @DistributedLock} on every bean once all singletons exist, so that a bad key
  * expression, duration or provider name stops the context at start-up with a message naming the
- * bean, the method and the attribute.
+ * bean, the method and the attribute. A bean made later (lazy, prototype or of another scope) whose
+ * class was not known at start-up (a {@code @Bean} method that returns an interface) is checked
+ * when it is made, which then fails.
  */
-final class LockValidator implements SmartInitializingSingleton, BeanFactoryAware {
+final class LockValidator
+    implements SmartInitializingSingleton, BeanFactoryAware, BeanPostProcessor {
   private static final Logger LOG = LoggerFactory.getLogger(LockValidator.class);
 
   private final LockingMode mode;
   private @Nullable ConfigurableListableBeanFactory beanFactory;
+  // The classes looked at: checked, or found without @DistributedLock.
+  private final Set<Class<?>> looked = ConcurrentHashMap.newKeySet();
+  private volatile boolean started;
 
   LockValidator(LockingMode mode) {
     this.mode = mode;
@@ -45,46 +52,90 @@ final class LockValidator implements SmartInitializingSingleton, BeanFactoryAwar
   @Override
   public void afterSingletonsInstantiated() {
     ConfigurableListableBeanFactory factory = Objects.requireNonNull(beanFactory);
-    Locksmith locksmith = null;
-    String[] engineNames = {};
-    Set<Class<?>> checked = new HashSet<>();
     int methods = 0;
+    int classes = 0;
     for (String name : factory.getBeanNamesForType(Object.class, true, false)) {
       Class<?> type = AnnotatedBeans.targetClass(factory, name);
       if (type == null || AnnotatedBeans.annotatedMethods(type) == 0) {
         continue;
       }
-      if (locksmith == null) {
-        locksmith = factory.getBean(Locksmith.class);
-        engineNames = factory.getBeanNamesForType(Locksmith.class, false, false);
-      }
-      // The interceptor finds the engine at the first call, which records no dependency: without
-      // one, Spring destroys the engine before a bean whose destroy method makes a locked call.
-      for (String engineName : engineNames) {
-        factory.registerDependentBean(engineName, name);
-      }
       try {
-        if (checked.add(type)) {
-          methods += locksmith.validateForInvoke(type);
-          if (mode == LockingMode.PROXY) {
-            refuseUnproxyable(type);
-            refuseWoven(type);
-          } else {
-            AspectJBinder binder = factory.getBeanProvider(AspectJBinder.class).getIfAvailable();
-            if (binder != null) {
-              binder.checkWoven(type);
-            }
-          }
+        if (looked.add(type)) {
+          methods += check(factory, name, type);
+          classes++;
+        } else {
+          dependOnEngine(factory, name);
         }
         if (mode == LockingMode.PROXY) {
           refuseUnadvised(factory, name, type);
         }
       } catch (LockConfigurationException e) {
-        throw new LockConfigurationException(
-            "Bean '" + name + "' (" + type.getName() + "): " + e.getMessage(), e);
+        throw named(name, type, e);
       }
     }
-    LOG.debug("Validated {} @DistributedLock methods on {} bean classes", methods, checked.size());
+    started = true;
+    LOG.debug("Validated {} @DistributedLock methods on {} bean classes", methods, classes);
+  }
+
+  /**
+   * Checks a bean made after start-up, before it is initialised and proxied: its class may not have
+   * been known then.
+   */
+  @Override
+  public Object postProcessBeforeInitialization(Object bean, String beanName) {
+    if (!started) {
+      return bean;
+    }
+    Class<?> type = ClassUtils.getUserClass(bean);
+    if (looked.contains(type)) {
+      return bean;
+    }
+    ConfigurableListableBeanFactory factory = Objects.requireNonNull(beanFactory);
+    try {
+      if (AnnotatedBeans.annotatedMethods(type) > 0) {
+        check(factory, beanName, type);
+      }
+    } catch (LockConfigurationException e) {
+      throw named(beanName, type, e);
+    }
+    looked.add(type);
+    return bean;
+  }
+
+  /** Checks the locked methods of {@code type}, the class of bean {@code name}; how many. */
+  private int check(ConfigurableListableBeanFactory factory, String name, Class<?> type) {
+    Locksmith locksmith = factory.getBean(Locksmith.class);
+    dependOnEngine(factory, name);
+    int methods = locksmith.validateForInvoke(type);
+    if (mode == LockingMode.PROXY) {
+      refuseUnproxyable(type);
+      refuseWoven(type);
+    } else {
+      AspectJBinder binder = factory.getBeanProvider(AspectJBinder.class).getIfAvailable();
+      if (binder != null) {
+        binder.checkWoven(type);
+      }
+    }
+    return methods;
+  }
+
+  /**
+   * The interceptor finds the engine at the first call, which records no dependency: without one,
+   * Spring destroys the engine before a bean whose destroy method makes a locked call.
+   */
+  private static void dependOnEngine(ConfigurableListableBeanFactory factory, String name) {
+    if (!factory.containsBeanDefinition(name) || !factory.isSingleton(name)) {
+      return;
+    }
+    for (String engineName : factory.getBeanNamesForType(Locksmith.class, false, false)) {
+      factory.registerDependentBean(engineName, name);
+    }
+  }
+
+  private static LockConfigurationException named(
+      String name, Class<?> type, LockConfigurationException e) {
+    return new LockConfigurationException(
+        "Bean '" + name + "' (" + type.getName() + "): " + e.getMessage(), e);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.locksmith.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
@@ -16,12 +17,15 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.springframework.aop.framework.Advised;
+import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.context.annotation.Scope;
 
 /** Each mistake in a {@code @DistributedLock} stops the context, naming bean, method, attribute. */
 class StartupValidationTest {
@@ -144,6 +148,74 @@ class StartupValidationTest {
               assertThat(((Advised) jobs).getAdvisors())
                   .hasAtLeastOneElementOfType(LockAdvisor.class);
             });
+  }
+
+  @Test
+  void aLazyOrPrototypeBeanOfAClassUnknownAtStartUpIsCheckedWhenItIsMade() {
+    runner
+        .withUserConfiguration(JobsMadeLater.class)
+        .run(
+            context -> {
+              // Their @Bean methods return an interface: the class is known once they are made.
+              assertThat(context).hasNotFailed();
+              assertThatThrownBy(() -> context.getBean("lazyFinal"))
+                  .isInstanceOf(BeanCreationException.class)
+                  .cause()
+                  .isInstanceOf(LockConfigurationException.class)
+                  .hasMessageContaining("Bean 'lazyFinal'")
+                  .hasMessageContaining(FinalMethodJob.class.getName() + ".run(")
+                  .hasMessageContaining("would run without a lock");
+              assertThatThrownBy(() -> context.getBean("prototypeBadTtl"))
+                  .isInstanceOf(BeanCreationException.class)
+                  .cause()
+                  .isInstanceOf(LockConfigurationException.class)
+                  .hasMessageContaining("Bean 'prototypeBadTtl'")
+                  .hasMessageContaining("attribute ttl");
+              assertThat(context.getBean("lazyGood")).isInstanceOf(Advised.class);
+            });
+  }
+
+  /** Beans made after start-up, whose {@code @Bean} methods declare only an interface. */
+  @Configuration(proxyBeanMethods = false)
+  public static class JobsMadeLater {
+    @Bean
+    @Lazy
+    Runnable lazyFinal() {
+      return new FinalMethodJob();
+    }
+
+    @Bean
+    @Scope("prototype")
+    Runnable prototypeBadTtl() {
+      return new BadTtlJob();
+    }
+
+    @Bean
+    @Lazy
+    Runnable lazyGood() {
+      return new GoodJob();
+    }
+  }
+
+  /** A final method, which a proxy cannot intercept. */
+  public static class FinalMethodJob implements Runnable {
+    @DistributedLock
+    @Override
+    public final void run() {}
+  }
+
+  /** An invalid duration. */
+  public static class BadTtlJob implements Runnable {
+    @DistributedLock(ttl = "ten seconds")
+    @Override
+    public void run() {}
+  }
+
+  /** Valid. */
+  public static class GoodJob implements Runnable {
+    @DistributedLock
+    @Override
+    public void run() {}
   }
 
   /**
