@@ -129,8 +129,8 @@ final class LateGrants {
               (released, error) -> {
                 if (error != null) {
                   LOG.debug(
-                      "Releasing the late grant of '{}' failed: {}",
-                      grant.lockId(),
+                      "Releasing the late grant of {} failed: {}",
+                      LockIdText.quoted(grant.lockId()),
                       Causes.unwrapCompletion(error).toString());
                 }
               });

@@ -82,8 +82,8 @@ final class LeaseCalls {
           e);
     } else {
       LOG.warn(
-          "Renewing lock '{}' failed, retrying while {} ms remain: {}",
-          lockId,
+          "Renewing lock {} failed, retrying while {} ms remain: {}",
+          LockIdText.quoted(lockId),
           leftMillis,
           Causes.oneLine(e));
       LOG.debug("Renewing lock {} failed", LockIdText.quoted(lockId), e);
@@ -178,7 +178,9 @@ final class LeaseCalls {
           "Releasing lock {} failed; it will expire by its ttl", LockIdText.quoted(lockId), e);
     } else {
       LOG.warn(
-          "Releasing lock '{}' failed; it will expire by its ttl: {}", lockId, Causes.oneLine(e));
+          "Releasing lock {} failed; it will expire by its ttl: {}",
+          LockIdText.quoted(lockId),
+          Causes.oneLine(e));
       LOG.debug("Releasing lock {} failed", LockIdText.quoted(lockId), e);
     }
     return true;
@@ -200,8 +202,8 @@ final class LeaseCalls {
       return false;
     }
     LOG.debug(
-        "Lock '{}' not released: provider {} is down; the lease ends by its ttl",
-        lockId,
+        "Lock {} not released: provider {} is down; the lease ends by its ttl",
+        LockIdText.quoted(lockId),
         circuit.name());
     return true;
   }

@@ -4,6 +4,7 @@ import dev.locksmith.core.internal.LockedInvocation;
 import dev.locksmith.core.internal.PreparedCall;
 import dev.locksmith.core.internal.ReactiveReturns;
 import dev.locksmith.core.internal.ReleaseDeferral;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -236,8 +237,8 @@ final class LockedCalls {
       deferred = releaseDeferral.deferRelease(lease, lease::close);
     } catch (RuntimeException e) {
       LOG.warn(
-          "The release deferral failed for lock '{}'; released now: {}",
-          lease.lockId(),
+          "The release deferral failed for lock {}; released now: {}",
+          LockIdText.quoted(lease.lockId()),
           Causes.oneLine(e));
       listeners.error(lease.event(), e);
       deferred = false;

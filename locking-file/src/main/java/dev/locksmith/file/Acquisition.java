@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
@@ -122,9 +123,9 @@ final class Acquisition {
     // would be taken for it too, in the rare case where that holder created it during the stall.
     if (moved != null && !moved.ownerToken().equals(request.ownerToken())) {
       LOG.error(
-          "Removing the unwritten lock file of '{}' moved another holder's file (a write stalled"
+          "Removing the unwritten lock file of {} moved another holder's file (a write stalled"
               + " past the garbled grace?); putting it back",
-          request.lockId());
+          LockIdText.quoted(request.lockId()));
       tombs.restore(files.lock(), tomb);
       return;
     }
@@ -213,10 +214,10 @@ final class Acquisition {
           // The slow path may have taken the counter away under this caller's owner-token name;
           // only the take-over of this lock file collects it, so the file stays until it expires.
           LOG.warn(
-              "Acquiring lock '{}' failed while replacing its fencing counter; its lock file {}"
+              "Acquiring lock {} failed while replacing its fencing counter; its lock file {}"
                   + " stays until its lease would have ended, so that its take-over carries the"
                   + " counter on",
-              request.lockId(),
+              LockIdText.quoted(request.lockId()),
               files.lock());
           throw e;
         }

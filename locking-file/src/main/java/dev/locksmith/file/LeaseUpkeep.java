@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.RenewalRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -129,9 +130,9 @@ final class LeaseUpkeep {
       // Only the name tells whether that file is still the lock file.
       if (!renewed.equals(directory.readRecord(files.lock()))) {
         LOG.warn(
-            "Renewing lock '{}' found its lock file taken over while it renewed (clock skew above"
+            "Renewing lock {} found its lock file taken over while it renewed (clock skew above"
                 + " the allowance, or a pause?); the lease is lost",
-            lease.lockId());
+            LockIdText.quoted(lease.lockId()));
         return Optional.empty();
       }
       return Optional.of(lease.renewed(ttl, startNanos + ttl.toNanos()));
@@ -155,9 +156,9 @@ final class LeaseUpkeep {
     } catch (IOException | RuntimeException e) {
       failure.addSuppressed(e);
       LOG.warn(
-          "Renewing lock '{}' failed and its record could not be written back; others may take"
+          "Renewing lock {} failed and its record could not be written back; others may take"
               + " the lock file over once it is garbled-grace old, so the lease is lost: {}",
-          lockId,
+          LockIdText.quoted(lockId),
           failure.toString());
       return false;
     }

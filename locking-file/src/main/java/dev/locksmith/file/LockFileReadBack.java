@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import java.io.IOException;
 import java.util.Optional;
@@ -44,9 +45,9 @@ final class LockFileReadBack {
   /** The answer of an acquisition that lost its new lock file before the grant: busy. */
   static Optional<LeaseGrant> lost(LockFileNames.LockFiles files, String lockId) {
     LOG.warn(
-        "Acquiring lock '{}' lost its new lock file {} before the grant (a pause longer than the"
+        "Acquiring lock {} lost its new lock file {} before the grant (a pause longer than the"
             + " lease?); reporting the lock as busy",
-        lockId,
+        LockIdText.quoted(lockId),
         files.lock());
     return Optional.empty();
   }

@@ -1,5 +1,6 @@
 package dev.locksmith.file;
 
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -141,8 +142,8 @@ final class TakeOver {
     LockRecord record = seen.record();
     if (record != null) {
       LOG.info(
-          "Took over lock '{}' from {} (fencing token {}, expired at {})",
-          record.lockId(),
+          "Took over lock {} from {} (fencing token {}, expired at {})",
+          LockIdText.quoted(record.lockId()),
           record.owner(),
           record.fencingToken(),
           Instant.ofEpochMilli(record.expiresAtMillis()));

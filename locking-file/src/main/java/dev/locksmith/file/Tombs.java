@@ -1,5 +1,6 @@
 package dev.locksmith.file;
 
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.OwnerTokens;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -46,9 +47,9 @@ final class Tombs {
                 : moved.heldBy(lockId, ownerToken, token));
     if (!own) {
       LOG.error(
-          "Removing lock '{}' moved another holder's file (clock skew above the allowance?);"
+          "Removing lock {} moved another holder's file (clock skew above the allowance?);"
               + " putting it back",
-          lockId);
+          LockIdText.quoted(lockId));
       restore(files.lock(), tomb);
       return false;
     }
@@ -83,9 +84,9 @@ final class Tombs {
     if (!createdKey.equals(directory.fileKey(tomb))
         || (moved != null && !moved.ownerToken().equals(ownerToken))) {
       LOG.error(
-          "Removing the lock file of a failed acquisition of '{}' moved another holder's file (a"
+          "Removing the lock file of a failed acquisition of {} moved another holder's file (a"
               + " process stalled past its checks?); putting it back",
-          lockId);
+          LockIdText.quoted(lockId));
       restore(files.lock(), tomb);
       return false;
     }

@@ -1,6 +1,7 @@
 package dev.locksmith.jdbc;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.LockStatus;
 import java.sql.Connection;
@@ -159,7 +160,9 @@ final class LockCommands {
       wake.executeQuery().close();
     } catch (SQLException e) {
       LOG.debug(
-          "Waking the waiters of lock '{}' after shortening it failed: {}", lockId, e.toString());
+          "Waking the waiters of lock {} after shortening it failed: {}",
+          LockIdText.quoted(lockId),
+          e.toString());
     }
   }
 

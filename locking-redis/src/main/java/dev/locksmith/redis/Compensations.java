@@ -1,6 +1,7 @@
 package dev.locksmith.redis;
 
 import dev.locksmith.core.Durations;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import java.util.List;
 import java.util.Set;
@@ -84,11 +85,11 @@ final class Compensations {
               (released, error) -> {
                 if (error != null) {
                   LOG.warn(
-                      "Redis {}: no reply to the release of lock '{}' after its acquire failed;"
+                      "Redis {}: no reply to the release of lock {} after its acquire failed;"
                           + " if that acquire took it and the release did not run, it stays held"
                           + " until its TTL of {} runs out: {}",
                       description,
-                      request.lockId(),
+                      LockIdText.quoted(request.lockId()),
                       Durations.format(request.ttl()),
                       RedisFailures.reason(error));
                   return false;
@@ -96,17 +97,17 @@ final class Compensations {
                 boolean deleted = released != null && released == 1L;
                 if (deleted) {
                   LOG.info(
-                      "Redis {}: released lock '{}', taken by an acquire whose reply was lost",
+                      "Redis {}: released lock {}, taken by an acquire whose reply was lost",
                       description,
-                      request.lockId());
+                      LockIdText.quoted(request.lockId()));
                 }
                 return deleted;
               });
     } catch (RuntimeException e) {
       LOG.warn(
-          "Redis {}: could not release lock '{}' after its acquire failed: {}",
+          "Redis {}: could not release lock {} after its acquire failed: {}",
           description,
-          request.lockId(),
+          LockIdText.quoted(request.lockId()),
           RedisFailures.reason(e));
       return CompletableFuture.completedFuture(false);
     }

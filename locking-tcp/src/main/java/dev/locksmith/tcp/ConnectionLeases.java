@@ -1,6 +1,7 @@
 package dev.locksmith.tcp;
 
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -262,7 +263,7 @@ final class ConnectionLeases {
       try {
         onLost.accept(lease);
       } catch (RuntimeException e) {
-        LOG.warn("Reporting the lost lease on '{}' failed", lease.lockId(), e);
+        LOG.warn("Reporting the lost lease on {} failed", LockIdText.quoted(lease.lockId()), e);
       }
     }
   }

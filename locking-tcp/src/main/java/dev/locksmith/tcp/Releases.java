@@ -2,6 +2,7 @@ package dev.locksmith.tcp;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -94,8 +95,8 @@ final class Releases {
       LockProviderException e = Replies.failure(cause);
       if (e instanceof ConnectionLostException && !c.isOpen()) {
         LOG.debug(
-            "Connection lost while releasing '{}'; the server lets go of it with the connection",
-            lease.lockId());
+            "Connection lost while releasing {}; the server lets go of it with the connection",
+            LockIdText.quoted(lease.lockId()));
         c.leases().forget(lease.ownerToken());
         return true;
       }
