@@ -1,5 +1,7 @@
 package dev.locksmith.core;
 
+import dev.locksmith.core.spi.LockIdText;
+
 /**
  * A provider could not answer: the server is unreachable, the connection dropped, or the storage
  * failed. Whether the lock was taken is unknown to the caller; a held lease is reported lost when
@@ -27,6 +29,25 @@ public class LockProviderException extends LockException {
    */
   public LockProviderException(String message, Throwable cause) {
     super(message, cause);
+  }
+
+  /**
+   * A provider call on one lock that failed, in the words every provider uses: {@code PROVIDER:
+   * ACTION of lock 'ID' failed: WHY}, the id shortened as {@link
+   * dev.locksmith.core.spi.LockIdText#quoted(String)} does.
+   *
+   * @param provider the provider, as its messages start (its store and description)
+   * @param action what was done, such as {@code acquire} or {@code release}
+   * @param lockId the lock's id
+   * @param why the failure, in one line
+   * @param cause the cause
+   * @return the exception
+   */
+  public static LockProviderException callFailed(
+      String provider, String action, String lockId, String why, Throwable cause) {
+    return new LockProviderException(
+        provider + ": " + action + " of lock " + LockIdText.quoted(lockId) + " failed: " + why,
+        cause);
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.locksmith.jdbc;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
-import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.Uninterruptibly;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -243,15 +242,6 @@ final class Connector {
     } else {
       what = SqlFailures.reason(e);
     }
-    return new LockProviderException(
-        "JDBC "
-            + description
-            + ": "
-            + action
-            + " of lock "
-            + LockIdText.quoted(lockId)
-            + " failed: "
-            + what,
-        e);
+    return LockProviderException.callFailed("JDBC " + description, action, lockId, what, e);
   }
 }

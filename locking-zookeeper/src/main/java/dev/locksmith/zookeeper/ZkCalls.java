@@ -1,7 +1,6 @@
 package dev.locksmith.zookeeper;
 
 import dev.locksmith.core.LockProviderException;
-import dev.locksmith.core.spi.LockIdText;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -165,16 +164,7 @@ final class ZkCalls {
   }
 
   LockProviderException failure(String action, String lockId, String why, Throwable cause) {
-    return new LockProviderException(
-        "ZooKeeper "
-            + description
-            + ": "
-            + action
-            + " of lock "
-            + LockIdText.quoted(lockId)
-            + " failed: "
-            + why,
-        cause);
+    return LockProviderException.callFailed("ZooKeeper " + description, action, lockId, why, cause);
   }
 
   void close() {
