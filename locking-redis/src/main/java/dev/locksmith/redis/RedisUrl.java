@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.redisson.config.Config;
 import org.redisson.config.SingleServerConfig;
 import org.slf4j.Logger;
@@ -44,6 +45,9 @@ record RedisUrl(Config config, RedisLockOptions options) {
 
   /** How often Redisson resends a failed command, unless {@code retry-attempts} says otherwise. */
   static final int DEFAULT_RETRY_ATTEMPTS = 1;
+
+  // Enough for any store; Redisson refuses Integer.MAX_VALUE.
+  private static final int MAX_RETRY_ATTEMPTS = 100;
 
   /** The pause before a resend, unless {@code retry-interval} says otherwise. */
   static final Duration DEFAULT_RETRY_INTERVAL = Duration.ofMillis(200);
@@ -140,7 +144,7 @@ record RedisUrl(Config config, RedisLockOptions options) {
     return new ClientLimits(
         millis(url, "timeout", DEFAULT_TIMEOUT),
         millis(url, "connect-timeout", DEFAULT_CONNECT_TIMEOUT),
-        nonNegative(url, "retry-attempts", DEFAULT_RETRY_ATTEMPTS),
+        atMost(url, "retry-attempts", DEFAULT_RETRY_ATTEMPTS, MAX_RETRY_ATTEMPTS),
         millis(url, "retry-interval", DEFAULT_RETRY_INTERVAL),
         positive(url, "pool-size", DEFAULT_POOL_SIZE),
         given);
@@ -216,9 +220,9 @@ record RedisUrl(Config config, RedisLockOptions options) {
             .setAddress(scheme + "://" + host + ":" + port)
             .setDatabase(database(url));
     limits(url).applyTo(server);
-    String clientName = url.parameter("client-name");
-    if (clientName != null && !clientName.isBlank()) {
-      server.setClientName(clientName.strip());
+    String clientName = clientName(url);
+    if (clientName != null) {
+      server.setClientName(clientName);
     }
     String userInfo = url.uri().getUserInfo();
     if (userInfo != null && !userInfo.isEmpty()) {
@@ -281,10 +285,34 @@ record RedisUrl(Config config, RedisLockOptions options) {
   }
 
   private static int nonNegative(ProviderUrl url, String name, int defaultValue) {
+    return atMost(url, name, defaultValue, Integer.MAX_VALUE);
+  }
+
+  private static int atMost(ProviderUrl url, String name, int defaultValue, int max) {
     int value = url.intParameter(name, defaultValue);
-    if (value < 0) {
-      throw url.error("parameter '" + name + "' is " + value + "; expected 0 or more");
+    if (value < 0 || value > max) {
+      throw url.error("parameter '" + name + "' is " + value + "; expected 0 to " + max);
     }
     return value;
+  }
+
+  /**
+   * The {@code client-name}, stripped, or {@code null}: printable ASCII without spaces, all that
+   * Redis takes in {@code CLIENT SETNAME}, which it would refuse on every connection.
+   */
+  private static @Nullable String clientName(ProviderUrl url) {
+    String name = url.parameter("client-name");
+    if (name == null || name.isBlank()) {
+      return null;
+    }
+    String stripped = name.strip();
+    if (!stripped.chars().allMatch(c -> c > ' ' && c <= '~')) {
+      throw url.error(
+          "parameter 'client-name' is '"
+              + stripped.replaceAll("[^ -~]", "?")
+              + "'; Redis takes no spaces, newlines or special characters in a client name"
+              + " (printable ASCII only; a '+' in a URL is a space)");
+    }
+    return stripped;
   }
 }
