@@ -19,6 +19,7 @@ import io.micronaut.inject.ExecutableMethod;
 import java.lang.reflect.Method;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -128,6 +129,12 @@ final class LockValidation {
       if (!intercepted.contains(method) && !(replacement && elsewhere)) {
         throw notIntercepted(definition, method, elsewhere);
       }
+      // Micronaut makes the method executable, but its proxy, in the bean's package, cannot
+      // override a package-private method of another package: callers there reach it unlocked.
+      String why = Proxies.whyNot(definition.getBeanType(), method);
+      if (why != null && !replacement) {
+        throw notIntercepted(definition, method, notInterceptable(why));
+      }
     }
   }
 
@@ -152,14 +159,20 @@ final class LockValidation {
                 + " implements or overrides it; put @DistributedLock on "
                 + Signatures.of(method)
                 + " itself"
-            : Proxies.canIntercept(method)
+            : Proxies.canIntercept(definition.getBeanType(), method)
                 ? "Micronaut does not intercept it: the class was compiled without Locksmith's"
                     + " annotation mapper. Add dev.locksmith:locksmith-micronaut to the annotation"
                     + " processor path next to io.micronaut:micronaut-inject-java"
-                : "it is "
-                    + Proxies.NOT_INTERCEPTABLE
-                    + ", so Micronaut cannot intercept it; make it package-private, protected or"
-                    + " public and not final";
+                : notInterceptable(
+                    Objects.requireNonNull(Proxies.whyNot(definition.getBeanType(), method)));
+  }
+
+  private static String notInterceptable(String why) {
+    return "it is "
+        + why
+        + ", so Micronaut cannot intercept it (its proxy cannot intercept a method that is "
+        + Proxies.NOT_INTERCEPTABLE
+        + "); make it protected or public and not final";
   }
 
   /**

@@ -198,12 +198,15 @@ final class LockValidator
   private static void refuseUnproxyable(Class<?> type) {
     List<Method> unproxyable = Proxies.notInterceptable(type);
     if (!unproxyable.isEmpty()) {
+      Method method = unproxyable.get(0);
       throw new LockConfigurationException(
           "@DistributedLock on "
-              + Signatures.of(unproxyable.get(0))
-              + " would run without a lock: a Spring proxy cannot intercept a "
+              + Signatures.of(method)
+              + " would run without a lock: it is "
+              + Proxies.whyNot(type, method)
+              + ", and a Spring proxy cannot intercept a method that is "
               + Proxies.NOT_INTERCEPTABLE
-              + " method; make it public (or protected) and not final, or use"
+              + "; make it public (or protected) and not final, or use"
               + " locksmith.mode=aspectj with the woven aspect");
     }
   }

@@ -7,6 +7,7 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
+import dev.locksmith.spring.other.OtherPackageJob;
 import java.util.stream.Stream;
 import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.Test;
@@ -149,6 +150,25 @@ class StartupValidationTest {
                   .hasAtLeastOneElementOfType(LockAdvisor.class);
             });
   }
+
+  @Test
+  void aPackagePrivateLockedMethodInheritedFromAnotherPackageStopsTheContext() {
+    // The proxy, a subclass in this package, cannot override it: its package's callers ran it
+    // unlocked.
+    runner
+        .withBean("inherited", InheritsFromAnotherPackage.class)
+        .run(
+            context ->
+                assertStartupFailure(context)
+                    .contains(
+                        "Bean 'inherited'",
+                        OtherPackageJob.class.getName() + ".run()",
+                        "would run without a lock",
+                        "package-private in " + OtherPackageJob.class.getName()));
+  }
+
+  /** In this package; its locked method is inherited from another. */
+  public static class InheritsFromAnotherPackage extends OtherPackageJob {}
 
   @Test
   void aLazyOrPrototypeBeanOfAClassUnknownAtStartUpIsCheckedWhenItIsMade() {

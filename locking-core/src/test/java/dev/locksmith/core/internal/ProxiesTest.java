@@ -3,6 +3,7 @@ package dev.locksmith.core.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.internal.other.OtherPackageJobs;
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,24 @@ class ProxiesTest {
             method(Jobs.class, "shared"),
             method(Base.class, "sealed"));
     assertThat(Proxies.notInterceptable(Base.class)).containsExactly(method(Base.class, "sealed"));
+  }
+
+  /** A subclass in this package of a class of another package. */
+  static class FromAnotherPackage extends OtherPackageJobs {}
+
+  @Test
+  void aPackagePrivateMethodOfASuperclassInAnotherPackageCannotBeIntercepted() throws Exception {
+    Method packagePrivate = method(OtherPackageJobs.class, "packagePrivate");
+
+    assertThat(Proxies.whyNot(FromAnotherPackage.class, packagePrivate))
+        .isEqualTo(
+            "package-private in "
+                + OtherPackageJobs.class.getName()
+                + ", of another package than "
+                + FromAnotherPackage.class.getName());
+    assertThat(Proxies.canIntercept(OtherPackageJobs.class, packagePrivate)).isTrue();
+    assertThat(Proxies.notInterceptable(FromAnotherPackage.class)).containsExactly(packagePrivate);
+    assertThat(Proxies.whyNot(Jobs.class, method(Base.class, "sealed"))).isEqualTo("final");
   }
 
   private static Method method(Class<?> type, String name) throws NoSuchMethodException {

@@ -3,6 +3,7 @@ package dev.locksmith.micronaut.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.micronaut.app.other.OtherPackageJob;
 import io.micronaut.context.ApplicationContext;
 import java.util.Map;
 import org.assertj.core.api.AbstractStringAssert;
@@ -72,6 +73,15 @@ class BadConfigurationTest {
         .contains(BadlyConfiguredJobs.StaticMethod.class.getName() + ".run")
         .contains("would run without a lock")
         .contains("static");
+  }
+
+  @Test
+  void aPackagePrivateMethodInheritedFromAnotherPackage() {
+    // Micronaut lists it as intercepted, but callers in its package reached it unlocked.
+    assertStartFails(MEM, "bad-package-private")
+        .contains(OtherPackageJob.class.getName() + ".run()")
+        .contains("would run without a lock")
+        .contains("package-private in " + OtherPackageJob.class.getName());
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.locksmith.micronaut.app;
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.spi.LockProvider;
+import dev.locksmith.micronaut.app.other.OtherPackageJob;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
@@ -103,6 +104,11 @@ final class BadlyConfiguredJobs {
     @DistributedLock
     void run() {}
   }
+
+  /** Its proxy, in this package, cannot override the inherited package-private method. */
+  @Singleton
+  @Requires(env = "bad-package-private")
+  static class InheritsFromAnotherPackage extends OtherPackageJob {}
 
   @Singleton
   @Requires(env = "bad-static")
