@@ -71,6 +71,7 @@ final class LocksmithFactory {
       List<LockListener> listeners,
       List<LockProvider> providerBeans,
       LockedMethods methods) {
+    ContextShutdown.refuseIfStopping(beanContext);
     Map<String, LockProvider> beans = providerBeans(beanContext);
     ProviderSettings settings = ProviderSettings.read(environment);
     LocksmithBuilder builder =
