@@ -110,18 +110,11 @@ class ProcessGroupTest {
       throws Exception {
     // GNU timeout runs its command in a group of its own, in COMMAND's session; COMMAND's shell
     // then exits at once, leaving only that group.
-    Path pid = dir.resolve("pid");
-    Path written = dir.resolve("pid.tmp");
     ProcessBuilder builder =
         new ProcessBuilder(
-            "sh",
-            "-c",
-            "timeout 60 sh -c 'echo $$ > %s && mv %s %s && exec sleep 60' &"
-                .formatted(written, written, pid));
+            "sh", "-c", "timeout 60 sh -c '" + publishPid("$$") + " && exec sleep 60' &");
     try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
-      await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pid));
-      String worker = Files.readString(pid).strip();
-      group.leaderExit().join();
+      String worker = Long.toString(publishedPidOnceLeaderExited(group));
       assertThat(GroupMembers.groupOf(Long.parseLong(worker)))
           .as("in a group of its own")
           .hasValueSatisfying(g -> assertThat(g).isNotEqualTo(group.pgid()));
@@ -143,20 +136,17 @@ class ProcessGroupTest {
     // The kernel keeps a process name's first 15 bytes: "exports_client" and half of the 'è' of
     // a copy of sleep named exports_clientèles, which is not UTF-8. (The name is made by the
     // shell, so that the test needs no UTF-8 file names in this JVM.)
-    Path pid = dir.resolve("pid");
-    Path written = dir.resolve("pid.tmp");
     ProcessBuilder builder =
         new ProcessBuilder(
                 "sh",
                 "-c",
                 "job=\"$(printf 'exports_client\\303\\250les')\"; cp \"$(command -v sleep)\" \"$job\""
-                    + " && { \"./$job\" 60 & echo $! > %s && mv %s %s; }"
-                        .formatted(written, written, pid))
+                    + " && { \"./$job\" 60 & "
+                    + publishPid("$!")
+                    + "; }")
             .directory(dir.toFile());
     try (ProcessGroup group = ProcessGroup.start(builder, launcher)) {
-      await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pid));
-      group.leaderExit().join();
-      long job = Long.parseLong(Files.readString(pid).strip());
+      long job = publishedPidOnceLeaderExited(group);
       await()
           .atMost(Duration.ofSeconds(10))
           .until(
@@ -167,6 +157,23 @@ class ProcessGroupTest {
       assertThat(group.stop(Duration.ofSeconds(5), () -> {})).isTrue();
       assertThat(GroupMembers.alive(job)).isFalse();
     }
+  }
+
+  /** Shell words that write the pid {@code expression} names to the file {@link #pid} at once. */
+  private String publishPid(String expression) {
+    Path written = dir.resolve("pid.tmp");
+    return "echo " + expression + " > " + written + " && mv " + written + " " + pid();
+  }
+
+  /** The pid {@link #publishPid} wrote, once COMMAND's own process (its leader) has exited. */
+  private long publishedPidOnceLeaderExited(ProcessGroup group) throws Exception {
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pid()));
+    group.leaderExit().join();
+    return Long.parseLong(Files.readString(pid()).strip());
+  }
+
+  private Path pid() {
+    return dir.resolve("pid");
   }
 
   @ParameterizedTest
