@@ -149,8 +149,9 @@ public final class MicrometerLockListener implements LockListener {
 
   @Override
   public void released(LockEvent event, Duration held) {
-    active.decrementAndGet();
+    // Recorded first: a reading of the gauge at zero finds every hold time of those leases there.
     heldTimer(event).record(held);
+    active.decrementAndGet();
   }
 
   @Override
