@@ -30,7 +30,7 @@ class LeasedCommandTest {
       exit =
           new LeasedCommand(
                   List.of("true"),
-                  "k",
+                  "'k'", // as RunKeys.describe() names the locks
                   GRACE,
                   null,
                   Duration.ofSeconds(1),
