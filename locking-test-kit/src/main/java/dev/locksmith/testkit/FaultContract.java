@@ -68,6 +68,37 @@ public interface FaultContract extends ContractFixture {
   }
 
   /**
+   * Closing a lease lost while its path stays frozen returns at once: it waits neither for the hung
+   * renewal nor for a release the store cannot answer, and the lock is free once the TTL has run
+   * out.
+   *
+   * @throws Exception when a provider call fails
+   */
+  @Test
+  default void closingALeaseLostOnAFrozenPathDoesNotWaitForTheStore() throws Exception {
+    FaultyPath path = faultyClient();
+    Losses losses = new Losses();
+    Locksmith locksmith = engine(path.provider(), losses);
+    Duration ttl =
+        Duration.ofSeconds(1).compareTo(timings().shortTtl()) > 0
+            ? Duration.ofSeconds(1)
+            : timings().shortTtl();
+    String id = lockId("close-lost-frozen");
+    Lease lease = locksmith.acquire(LockOptions.named(id).withTtl(ttl));
+    path.freezeReplies();
+    await().atMost(ttl.multipliedBy(3)).until(() -> !losses.lost.isEmpty());
+
+    // Any client's request timeout is longer than this: a close that sends a call and waits for
+    // its answer, or waits for the hung renewal, runs past it.
+    Future<?> closing = pool().submit(lease::close);
+    assertThat(closing)
+        .as("close of a lost lease on a frozen path")
+        .succeedsWithin(Duration.ofMillis(500));
+    path.thaw();
+    awaitFreeFor(client(), id, ttl);
+  }
+
+  /**
    * A grant whose reply arrived after its lease ran out is never handed out; the new holder is
    * untouched.
    *
