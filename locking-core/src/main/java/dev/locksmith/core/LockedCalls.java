@@ -123,6 +123,10 @@ final class LockedCalls {
 
     @Override
     public @Nullable Lease acquire() {
+      ActiveLease reentered = HeldLeases.find(spec.provider().provider(), options);
+      if (reentered != null) {
+        return new ReenteredLease(reentered, reentered.retain());
+      }
       return obtain(spec, options);
     }
 

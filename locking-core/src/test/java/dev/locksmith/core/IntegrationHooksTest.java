@@ -151,6 +151,34 @@ class IntegrationHooksTest {
   }
 
   @Test
+  void preparedCallTakenOnAThreadThatHoldsItsLockReentersThatLease() throws Throwable {
+    try (Locksmith locksmith = engine(ReleaseDeferral.NONE)) {
+      Method post = Calls.method(Ledger.class, "post");
+      AtomicReference<@Nullable Lease> inner = new AtomicReference<>();
+      Object result =
+          locksmith.invoke(
+              Calls.invocation(
+                  post,
+                  Ledger.class,
+                  new Object[] {"a-6"},
+                  () -> {
+                    PreparedCall nested = locksmith.prepare(invocation(post, "a-6"));
+                    Lease lease = nested.acquire();
+                    inner.set(lease);
+                    if (lease != null) {
+                      nested.release(lease);
+                    }
+                    return "ran";
+                  }));
+      assertThat(result).isEqualTo("ran");
+      assertThat(inner.get()).as("reentered, not skipped as busy under SKIP").isNotNull();
+      assertThat(provider.tryAcquire(LockRequest.of("ledger:a-6", Duration.ofSeconds(1))))
+          .as("released once the outer call ended")
+          .isPresent();
+    }
+  }
+
+  @Test
   void cancelledAsyncAcquireReleasesALeaseGrantedAfterwards() throws Exception {
     try (Locksmith locksmith = engine(ReleaseDeferral.NONE)) {
       Method post = Calls.method(WaitingLedger.class, "post");

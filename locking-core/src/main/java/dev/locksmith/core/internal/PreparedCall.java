@@ -33,7 +33,9 @@ public interface PreparedCall {
   LockOptions options();
 
   /**
-   * Takes the lock under the method's busy policy, on the calling thread.
+   * Takes the lock under the method's busy policy, on the calling thread. When that thread holds
+   * the lock already, the call reenters that lease as a nested call does, and the lock stays held
+   * until this lease is released too.
    *
    * @return the lease, or {@code null} when the call is skipped under SKIP
    * @throws LockBusyException when busy under FAIL
