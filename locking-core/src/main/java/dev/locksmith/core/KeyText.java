@@ -30,9 +30,22 @@ final class KeyText {
    * text.
    *
    * @throws LockKeyException when the collection or array is empty or holds more than {@link
-   *     LockProvider#MAX_KEYS_PER_CALL} distinct keys, or an element or the value gives no key
+   *     LockProvider#MAX_KEYS_PER_CALL} distinct keys, or an element or the value gives no key, or
+   *     reading one fails (a {@code toString()} or collection that throws, as a lazily loaded
+   *     entity's does outside its session)
    */
   static List<String> keys(@Nullable Object value, String text, String where) {
+    try {
+      return keysOf(value, text, where);
+    } catch (LockKeyException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new LockKeyException(
+          where + ": key expression '" + text + "' failed: " + Causes.oneLine(e), e);
+    }
+  }
+
+  private static List<String> keysOf(@Nullable Object value, String text, String where) {
     List<@Nullable Object> elements;
     if (value instanceof Collection<?> collection) {
       elements = new ArrayList<>(collection);

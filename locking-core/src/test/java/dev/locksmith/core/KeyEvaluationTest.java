@@ -71,6 +71,48 @@ class KeyEvaluationTest {
     String byOpaque(Opaque thing) {
       return Locks.current().key();
     }
+
+    @DistributedLock(key = "#things")
+    String byAll(java.util.Collection<?> things) {
+      return "ran";
+    }
+  }
+
+  /** A value whose text cannot be read now, as a lazily loaded entity's outside its session. */
+  static final class Detached {
+    @Override
+    public String toString() {
+      throw new IllegalStateException("could not initialize proxy - no Session");
+    }
+  }
+
+  /** A collection that cannot be read now, as a lazily loaded one outside its session. */
+  static final class DetachedList extends java.util.AbstractList<String> {
+    @Override
+    public String get(int index) {
+      throw new IllegalStateException("failed to lazily initialize a collection");
+    }
+
+    @Override
+    public int size() {
+      throw new IllegalStateException("failed to lazily initialize a collection");
+    }
+  }
+
+  @Test
+  void aKeyValueWhoseTextCannotBeReadIsAKeyErrorNamingTheMethodAndExpression() {
+    assertThatThrownBy(() -> call(locksmith, new Batches(), "byAll", List.of(new Detached())))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("Batches.byAll")
+        .hasMessageContaining("'#things'")
+        .hasMessageContaining("could not initialize proxy")
+        .hasCauseInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> call(locksmith, new Batches(), "byAll", new DetachedList()))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("Batches.byAll")
+        .hasMessageContaining("'#things'")
+        .hasMessageContaining("failed to lazily initialize a collection")
+        .hasCauseInstanceOf(IllegalStateException.class);
   }
 
   @Test
