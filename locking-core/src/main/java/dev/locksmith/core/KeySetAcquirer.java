@@ -48,25 +48,17 @@ final class KeySetAcquirer {
    * the time left of the one {@code waitTimeout}. When a WAIT runs out, or anything fails, the
    * leases taken so far are released in reverse order.
    *
-   * @return {@code null} when skipped
-   */
-  @Nullable CompositeLease obtainAll(
-      LockOptions options, String providerName, LockProvider provider, boolean call) {
-    return obtainAll(options, providerName, provider, call, ReenteredKeys.find(provider, options));
-  }
-
-  /**
-   * As {@link #obtainAll(LockOptions, String, LockProvider, boolean)}, reentering the leases of
-   * {@code reentered} (found on the caller's thread, perhaps another than this one). The holds it
-   * took are the lease's to drop, or are dropped here when nothing is returned.
+   * <p>The leases of {@code reentered} (found on the caller's thread, perhaps another than this
+   * one) are reentered, and the one wait counts from {@code start}. The holds it took are the
+   * lease's to drop, or are dropped here when nothing is returned.
    */
   @Nullable CompositeLease obtainAll(
       LockOptions options,
       String providerName,
       LockProvider provider,
       boolean call,
-      ReenteredKeys reentered) {
-    long start = ticker.read();
+      ReenteredKeys reentered,
+      long start) {
     List<String> keys = options.keys();
     @Nullable ActiveLease[] slots = new ActiveLease[keys.size()];
     List<LockOptions> missing = new ArrayList<>(keys.size());

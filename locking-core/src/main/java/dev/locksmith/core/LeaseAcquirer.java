@@ -46,36 +46,45 @@ final class LeaseAcquirer {
    */
   @Nullable HeldLease obtainHeld(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
-    return obtainHeld(options, providerName, provider, call, null);
+    return obtainHeld(options, providerName, provider, call, null, ticker.read());
   }
 
   /**
-   * As {@link #obtainHeld(LockOptions, String, LockProvider, boolean)}; with several keys, {@code
-   * reentered} (when given) are the leases to reenter, found on the caller's thread.
+   * As {@link #obtainHeld(LockOptions, String, LockProvider, boolean)}, for a call asked for on
+   * another thread: with several keys, {@code reentered} (when given) are the leases to reenter,
+   * found on the caller's thread; the wait counts from {@code start} (on the engine's ticker, see
+   * {@link #now()}), when the call was asked for, so that time queued for a thread is part of it.
    */
   @Nullable HeldLease obtainHeld(
       LockOptions options,
       String providerName,
       LockProvider provider,
       boolean call,
-      @Nullable ReenteredKeys reentered) {
+      @Nullable ReenteredKeys reentered,
+      long start) {
     try {
       // The keeper sweeps throughout, so that it sees this process stop inside a provider call
       // (on every provider: a pause limit such as a ZooKeeper session's may be known only once
       // the call has connected).
       keeper.acquisitionStarted();
       if (options.keys().isEmpty()) {
-        return obtain(options, providerName, provider, call);
+        return obtain(options, providerName, provider, call, start);
       }
       return keySets.obtainAll(
           options,
           providerName,
           provider,
           call,
-          reentered != null ? reentered : ReenteredKeys.find(provider, options));
+          reentered != null ? reentered : ReenteredKeys.find(provider, options),
+          start);
     } finally {
       keeper.acquisitionEnded();
     }
+  }
+
+  /** The engine's ticker now: when an acquisition asked for on another thread starts its wait. */
+  long now() {
+    return ticker.read();
   }
 
   /**

@@ -154,8 +154,10 @@ final class LockedCalls {
       ReenteredKeys keys = options.keys().isEmpty() ? null : ReenteredKeys.find(provider, options);
       if (keys != null && keys.all()) {
         return CompletableFuture.completedFuture(
-            obtainReentering(keys)); // no provider call: nothing blocks
+            obtainReentering(keys, acquirer.now())); // no provider call: nothing blocks
       }
+      // A WAIT counts from here: time queued for an acquiring thread is part of its waitTimeout.
+      long asked = acquirer.now();
       CompletableFuture<@Nullable Lease> result = new CompletableFuture<>();
       AcquiringThread acquiring = new AcquiringThread();
       result.whenComplete(
@@ -165,7 +167,7 @@ final class LockedCalls {
             }
           });
       try {
-        executor.execute(() -> acquireOn(result, acquiring, keys));
+        executor.execute(() -> acquireOn(result, acquiring, keys, asked));
       } catch (RejectedExecutionException closed) {
         if (keys != null) {
           keys.drop();
@@ -179,7 +181,8 @@ final class LockedCalls {
     private void acquireOn(
         CompletableFuture<@Nullable Lease> result,
         AcquiringThread acquiring,
-        @Nullable ReenteredKeys keys) {
+        @Nullable ReenteredKeys keys,
+        long asked) {
       if (!acquiring.enter(result)) {
         if (keys != null) {
           keys.drop(); // cancelled before it started
@@ -187,7 +190,7 @@ final class LockedCalls {
         return;
       }
       try {
-        Lease lease = obtainReentering(keys);
+        Lease lease = obtainReentering(keys, asked);
         if (!result.complete(lease) && lease != null) {
           ((HeldLease) lease).abandon(); // cancelled meanwhile: nothing runs under it
         }
@@ -201,9 +204,9 @@ final class LockedCalls {
       }
     }
 
-    private @Nullable HeldLease obtainReentering(@Nullable ReenteredKeys keys) {
+    private @Nullable HeldLease obtainReentering(@Nullable ReenteredKeys keys, long asked) {
       return acquirer.obtainHeld(
-          options, spec.provider().name(), spec.provider().provider(), true, keys);
+          options, spec.provider().name(), spec.provider().provider(), true, keys, asked);
     }
 
     @Override

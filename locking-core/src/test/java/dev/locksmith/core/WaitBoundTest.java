@@ -6,15 +6,22 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +53,33 @@ class WaitBoundTest {
 
   private static LockOptions waitFor(String name, Duration timeout) {
     return LockOptions.named(name).withTtl(Duration.ofSeconds(4)).withWaitTimeout(timeout);
+  }
+
+  static class Reports {
+    @DistributedLock(name = "queued", ttl = "4s", waitTimeout = "2s")
+    String build() {
+      return "built";
+    }
+  }
+
+  @Test
+  void aWaitTakenOnAnotherThreadCountsFromWhenItWasAskedForNotFromWhenItStarts() {
+    Method build = Calls.method(Reports.class, "build");
+    List<Runnable> queued = new ArrayList<>();
+    CompletableFuture<@Nullable Lease> lease =
+        locksmith
+            .prepare(Calls.invocation(build, Reports.class, new Object[0], () -> "built"))
+            .acquireAsync(queued::add);
+    // Queued behind other waits on the acquiring threads for longer than its whole waitTimeout.
+    ticker.advance(Duration.ofSeconds(3));
+    queued.forEach(Runnable::run);
+    assertThat(lease)
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableOfType(ExecutionException.class)
+        .withCauseInstanceOf(LockTimeoutException.class)
+        .withMessageContaining("3000 ms");
+    assertThat(provider.calls).as("one last look, no second wait").hasSize(1);
+    assertThat(provider.calls.get(0)).isIn("tryAcquire", "acquire 0 ms");
   }
 
   @Test
