@@ -40,6 +40,17 @@ class ProviderUrlTest {
   }
 
   @Test
+  void aPortOutsideOneTo65535IsRefusedWhenRead() {
+    assertThatThrownBy(() -> ProviderUrl.parse("tcp://127.0.0.1:99999").port(7420))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("has port 99999; expected 1 to 65535");
+    assertThatThrownBy(() -> ProviderUrl.parse("tcp://127.0.0.1:0").port(7420))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("has port 0; expected 1 to 65535");
+    assertThat(ProviderUrl.parse("tcp://127.0.0.1:65535").port(7420)).isEqualTo(65535);
+  }
+
+  @Test
   void aBadHostIsNamedWithoutThePasswordBesideIt() {
     assertThatThrownBy(() -> ProviderUrl.parse("redis://:s3cret@redis_cache:6379").host())
         .isInstanceOf(LockConfigurationException.class)

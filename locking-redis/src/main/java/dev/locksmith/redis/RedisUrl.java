@@ -205,9 +205,6 @@ record RedisUrl(Config config, RedisLockOptions options) {
     url.requireOnly(SERVER_PARAMETERS);
     String host = url.host();
     int port = url.port(DEFAULT_PORT);
-    if (port < 1 || port > 65_535) {
-      throw url.error("has port " + port + "; expected 1 to 65535");
-    }
     Config config = new Config();
     // Creating the provider never needs the server: Redisson connects at the first call, and a
     // call while it cannot connect fails and tries again at the next.

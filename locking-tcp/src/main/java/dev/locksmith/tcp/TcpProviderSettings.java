@@ -132,8 +132,10 @@ record TcpProviderSettings(
 
   private static Duration positive(ProviderUrl url, String name, Duration defaultValue) {
     Duration value = url.durationParameter(name, defaultValue);
-    if (value.isZero()) {
-      throw url.error("parameter '" + name + "' must be positive");
+    if (value.toMillis() < 1) {
+      // Netty counts these in whole milliseconds, where 0 turns the timeout or the ping off.
+      throw url.error(
+          "parameter '" + name + "' is " + value + "; expected at least 1ms such as 5s");
     }
     return value;
   }

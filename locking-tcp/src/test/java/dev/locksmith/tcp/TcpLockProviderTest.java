@@ -420,6 +420,13 @@ class TcpLockProviderTest {
         .hasMessage("lock server 127.0.0.1:" + port + " refused the connection");
   }
 
+  @Test
+  void aPortOutOfRangeIsRefusedAtCreationNotReportedAsAnOutage() {
+    assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:99999"))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("has port 99999; expected 1 to 65535");
+  }
+
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
@@ -430,6 +437,8 @@ class TcpLockProviderTest {
         "?request-timeout=soon        | parameter 'request-timeout'",
         "?secret-file=/nonexistent/s  | parameter 'secret-file': cannot read '/nonexistent/s'",
         "?tls=maybe                   | parameter 'tls' is not true or false",
+        "?ping-interval=PT0.0005S     | parameter 'ping-interval' is PT0.0005S; expected at least 1ms",
+        "?connect-timeout=PT0.0001S   | parameter 'connect-timeout' is PT0.0001S; expected at least",
       })
   void badUrlsNameTheWrongPart(String rest, String named) {
     assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + rest))

@@ -221,10 +221,15 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
    *
    * @param defaultPort the port when the URL gives none
    * @return the port
+   * @throws LockConfigurationException when the port is outside 1 to 65535
    */
   public int port(int defaultPort) {
-    if (uri.getPort() >= 0) {
-      return uri.getPort();
+    int port = uri.getPort();
+    if (port >= 0) {
+      if (port < 1 || port > 65_535) {
+        throw error("has port " + port + "; expected 1 to 65535");
+      }
+      return port;
     }
     if (uri.getRawAuthority() != null && uri.getHost() == null) {
       throw error("has an invalid host or port in '" + uri.getRawAuthority() + "'");
