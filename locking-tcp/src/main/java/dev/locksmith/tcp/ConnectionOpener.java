@@ -242,7 +242,10 @@ final class ConnectionOpener {
     }
   }
 
-  /** Stops the I/O thread; every later {@link #open} fails. */
+  /**
+   * Stops the I/O thread; every later {@link #open} fails. Waits for it to end, except on an event
+   * loop (its own among them).
+   */
   void close() {
     EventLoopGroup g;
     groupLock.lock();
@@ -252,8 +255,14 @@ final class ConnectionOpener {
     } finally {
       groupLock.unlock();
     }
-    if (g != null) {
-      g.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+    if (g == null) {
+      return;
+    }
+    var terminated = g.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    // On one of the group's own threads it cannot end while this waits; on another event loop a
+    // wait would stall that loop's channels.
+    if (!ClientConnection.onEventLoop()) {
+      terminated.awaitUninterruptibly(2, TimeUnit.SECONDS);
     }
   }
 }

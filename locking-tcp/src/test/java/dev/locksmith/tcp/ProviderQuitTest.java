@@ -130,6 +130,38 @@ class ProviderQuitTest {
     }
   }
 
+  /**
+   * Closed from its own I/O thread (a release's continuation, a lost-lease callback), the provider
+   * neither waits for that thread to end, which cannot happen while it waits, nor stalls it.
+   */
+  @Test
+  void aProviderClosedOnItsOwnIoThreadReturnsAtOnce() throws Exception {
+    try (FaultProxy proxy = server.proxy();
+        LockProvider closing = LockProviders.create(RunningServer.url(proxy, ""))) {
+      var grant =
+          closing
+              .tryAcquire(LockRequest.of("quit-own-thread", Duration.ofMinutes(5)))
+              .orElseThrow();
+      // The release's answer comes late, so its continuation runs where the answer is read.
+      proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ofMillis(200));
+      CompletableFuture<String> thread = new CompletableFuture<>();
+      CompletableFuture<Long> took = new CompletableFuture<>();
+      closing
+          .releaseAsync(grant)
+          .whenComplete(
+              (released, error) -> {
+                thread.complete(Thread.currentThread().getName());
+                long start = System.nanoTime();
+                closing.close();
+                took.complete(System.nanoTime() - start);
+              });
+
+      assertThat(thread.get(10, TimeUnit.SECONDS)).startsWith("locksmith-tcp-client");
+      assertThat(Duration.ofNanos(took.get(10, TimeUnit.SECONDS)))
+          .isLessThan(Duration.ofMillis(500));
+    }
+  }
+
   /** On an event loop, where waiting would stall its channels (this provider's among them). */
   @Test
   void onlyAThreadRunningAnEventLoopCountsAsOne() throws Exception {
