@@ -102,14 +102,8 @@ final class Weaving {
         problems.add(problem);
       }
     }
-    if (!type.isInterface()) {
-      for (Method method : type.getMethods()) {
-        Problem problem = implementedByInheritedMethod(type, method);
-        if (problem != null) {
-          problems.add(problem);
-        }
-      }
-    }
+    AnnotatedMethods.inheritedBodies(type)
+        .forEach((body, locked) -> problems.add(implementedByInheritedMethod(type, body, locked)));
     return problems;
   }
 
@@ -118,32 +112,18 @@ final class Weaving {
    * class that does not implement the interface: no method of {@code type}'s own carries or
    * inherits the annotation, and the aspect never sees it.
    */
-  private static @Nullable Problem implementedByInheritedMethod(Class<?> type, Method method) {
-    Class<?> declaring = method.getDeclaringClass();
-    if (declaring.isInterface()
-        || declaring == Object.class
-        || method.isSynthetic()
-        || method.isBridge()
-        || Modifier.isStatic(method.getModifiers())
-        || Modifier.isAbstract(method.getModifiers())
-        || AnnotatedMethods.isAnnotated(method)) {
-      return null;
-    }
-    Method locked = AnnotatedMethods.lockedInterfaceMethodImplementedBy(type, method).orElse(null);
-    if (locked == null) {
-      return null;
-    }
+  private static Problem implementedByInheritedMethod(Class<?> type, Method body, Method locked) {
     return new Problem(
-        method,
+        body,
         "@DistributedLock on interface method "
             + name(locked)
             + " does not reach "
-            + name(method)
+            + name(body)
             + ", which implements it for "
             + type.getName()
             + ": AspectJ matches only annotations on the method that has the body, so it runs"
             + " unlocked. Put @DistributedLock on "
-            + name(method)
+            + name(body)
             + " itself, or override it in "
             + type.getName()
             + " with the annotation",

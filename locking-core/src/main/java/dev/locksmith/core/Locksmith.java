@@ -7,6 +7,7 @@ import dev.locksmith.core.internal.PreparedCall;
 import dev.locksmith.core.spi.LockProvider;
 import java.lang.reflect.Method;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -116,16 +117,28 @@ public final class Locksmith implements AutoCloseable {
 
   /**
    * Checks the {@code @DistributedLock} of every method of a class now (durations, key expressions,
-   * providers, busy policy), so that a mistake fails at start-up rather than on the first call.
+   * providers, busy policy), so that a mistake fails at start-up rather than on the first call: its
+   * annotated methods ({@link AnnotatedMethods#of}) and the locked interface methods that methods
+   * it inherits implement for it ({@link AnnotatedMethods#inheritedBodies}).
    *
    * @param type the class
    * @return how many annotated methods were checked
    * @throws LockConfigurationException naming the class, method and attribute of the first mistake
    */
   public int validate(Class<?> type) {
-    List<Method> methods = AnnotatedMethods.of(type);
+    List<Method> methods = lockedMethods(type);
     methods.forEach(specs::get);
     return methods.size();
+  }
+
+  private static List<Method> lockedMethods(Class<?> type) {
+    List<Method> methods = new ArrayList<>(AnnotatedMethods.of(type));
+    for (Method locked : AnnotatedMethods.inheritedBodies(type).values()) {
+      if (!methods.contains(locked)) {
+        methods.add(locked);
+      }
+    }
+    return methods;
   }
 
   /**
@@ -140,7 +153,7 @@ public final class Locksmith implements AutoCloseable {
    * @throws LockConfigurationException naming the class, method and attribute of the first mistake
    */
   public int validateForInvoke(Class<?> type) {
-    List<Method> methods = AnnotatedMethods.of(type);
+    List<Method> methods = lockedMethods(type);
     for (Method method : methods) {
       LockedCalls.checkHeldByInvoke(specs.get(method));
     }

@@ -116,7 +116,25 @@ final class LockValidation {
    */
   private static void checkIntercepted(
       BeanDefinition<?> definition, LockedMethods methods, Set<Method> interceptedElsewhere) {
-    List<Method> annotated = LockedMethods.annotatedMethods(definition.getBeanType());
+    Class<?> type = definition.getBeanType();
+    LockedMethods.inheritedBodies(type)
+        .forEach(
+            (body, locked) -> {
+              throw notIntercepted(
+                  definition,
+                  body,
+                  "the annotation is on "
+                      + Signatures.of(locked)
+                      + ", which this method implements for "
+                      + type.getName()
+                      + ", and Micronaut does not carry a method annotation over to the method"
+                      + " that implements it; put @DistributedLock on "
+                      + Signatures.of(body)
+                      + " itself, or override it in "
+                      + type.getName()
+                      + " with the annotation");
+            });
+    List<Method> annotated = LockedMethods.annotatedMethods(type);
     if (annotated.isEmpty()) {
       return;
     }

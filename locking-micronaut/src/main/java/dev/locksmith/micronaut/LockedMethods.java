@@ -7,6 +7,7 @@ import jakarta.inject.Singleton;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -51,6 +52,23 @@ final class LockedMethods {
           .toList();
     } catch (LinkageError e) {
       return List.of();
+    }
+  }
+
+  /**
+   * The methods an application bean class inherits from a class that does not implement a locked
+   * interface method they implement for it, each with that interface method ({@link
+   * AnnotatedMethods#inheritedBodies}): Micronaut intercepts none of them. Empty where {@link
+   * #annotatedMethods} is.
+   */
+  static Map<Method, Method> inheritedBodies(Class<?> beanType) {
+    if (beanType.getName().startsWith("io.micronaut.")) {
+      return Map.of();
+    }
+    try {
+      return AnnotatedMethods.inheritedBodies(beanType);
+    } catch (LinkageError e) {
+      return Map.of();
     }
   }
 

@@ -5,6 +5,7 @@ import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.LockedInvocation;
 import dev.locksmith.core.internal.ReactiveReturns;
 import java.lang.reflect.Method;
+import java.util.Map;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -25,6 +26,15 @@ final class LockInterceptor implements MethodInterceptor {
           "org.springframework.transaction.support.TransactionSynchronizationManager",
           LockInterceptor.class.getClassLoader());
 
+  // Per class, once: the rare inherited body is looked up at every call of it.
+  private static final ClassValue<Map<Method, Method>> INHERITED_BODIES =
+      new ClassValue<>() {
+        @Override
+        protected Map<Method, Method> computeValue(Class<?> type) {
+          return AnnotatedMethods.inheritedBodies(type);
+        }
+      };
+
   private @Nullable SingletonSupplier<Locksmith> locksmith;
 
   void setBeanFactory(BeanFactory beanFactory) {
@@ -42,8 +52,8 @@ final class LockInterceptor implements MethodInterceptor {
         target != null
             ? AopUtils.getTargetClass(target)
             : invocation.getMethod().getDeclaringClass();
-    Method specific = AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass);
-    Method annotated = AnnotatedMethods.isAnnotated(specific) ? specific : invocation.getMethod();
+    Method governing = governing(invocation.getMethod(), targetClass);
+    Method annotated = governing != null ? governing : invocation.getMethod();
     if (ReactiveReturns.isMonoOrFlux(annotated.getReturnType())) {
       return ReactiveLocking.invoke(
           engine, annotated, targetClass, (ProxyMethodInvocation) invocation);
@@ -54,6 +64,26 @@ final class LockInterceptor implements MethodInterceptor {
           TransactionalReleaseDeferral.transactionOpen(), () -> engine.invoke(call));
     }
     return engine.invoke(call);
+  }
+
+  /**
+   * The method whose {@code @DistributedLock} governs a call of {@code method} on {@code
+   * targetClass}, or {@code null}: its most specific implementation when that is annotated, else
+   * the method itself (an interface method under a JDK proxy), else the locked interface method
+   * that an inherited body implements for the class (a class-based proxy sees only that body).
+   */
+  static @Nullable Method governing(Method method, Class<?> targetClass) {
+    Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+    if (AnnotatedMethods.isAnnotated(specific)) {
+      return specific;
+    }
+    if (AnnotatedMethods.isAnnotated(method)) {
+      return method;
+    }
+    if (specific.getDeclaringClass().isInterface() || specific.getDeclaringClass() == targetClass) {
+      return null;
+    }
+    return INHERITED_BODIES.get(targetClass).get(specific);
   }
 
   /** The intercepted call as the engine sees it. */

@@ -2,7 +2,6 @@ package dev.locksmith.spring;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
-import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.Proxies;
 import dev.locksmith.core.internal.Signatures;
 import java.lang.reflect.Method;
@@ -161,7 +160,7 @@ final class LockValidator
     }
     throw new LockConfigurationException(
         "@DistributedLock on "
-            + Signatures.of(AnnotatedMethods.of(type).get(0))
+            + Signatures.of(AnnotatedBeans.firstLocked(type))
             + " would run without a lock: the bean was created before Spring's auto-proxy creator"
             + " could wrap it (a BeanFactoryPostProcessor or BeanPostProcessor needs it, directly"
             + " or through a non-static @Bean method of its @Configuration class; Spring logs that"

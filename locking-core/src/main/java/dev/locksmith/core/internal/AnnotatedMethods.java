@@ -8,8 +8,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -82,6 +84,41 @@ public final class AnnotatedMethods {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The public methods {@code type} inherits from a superclass that does not implement a locked
+   * interface method they implement for {@code type} ({@link #lockedInterfaceMethodImplementedBy}),
+   * each mapped to that interface method, whose annotation governs calls made through the
+   * interface. No method of {@code type}'s own carries or inherits the annotation there, so {@link
+   * #of} leaves them out: an integration either intercepts them under the interface method's lock
+   * or refuses them, never lets them run unlocked.
+   *
+   * @param type the class
+   * @return each such method and the locked interface method it implements, in the order of {@link
+   *     Class#getMethods()}
+   * @throws LinkageError when a method of the class names a class that cannot be loaded
+   */
+  public static Map<Method, Method> inheritedBodies(Class<?> type) {
+    if (type.isInterface()) {
+      return Map.of();
+    }
+    Map<Method, Method> bodies = new LinkedHashMap<>();
+    for (Method method : type.getMethods()) {
+      Class<?> declaring = method.getDeclaringClass();
+      if (declaring.isInterface()
+          || declaring == Object.class
+          || method.isSynthetic()
+          || method.isBridge()
+          || Modifier.isStatic(method.getModifiers())
+          || Modifier.isAbstract(method.getModifiers())
+          || isAnnotated(method)) {
+        continue;
+      }
+      lockedInterfaceMethodImplementedBy(type, method)
+          .ifPresent(locked -> bodies.put(method, locked));
+    }
+    return bodies;
   }
 
   private static Set<Class<?>> interfacesOf(Class<?> type) {

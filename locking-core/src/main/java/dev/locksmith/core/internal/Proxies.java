@@ -3,6 +3,7 @@ package dev.locksmith.core.internal;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.List;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -78,13 +79,19 @@ public final class Proxies {
 
   /**
    * The {@code @DistributedLock} methods of a class and its superclasses ({@link
-   * AnnotatedMethods#of}) that no proxy of it can intercept, in the order of that walk.
+   * AnnotatedMethods#of}), then the inherited methods that implement a locked interface method for
+   * it ({@link AnnotatedMethods#inheritedBodies}), that no proxy of it can intercept, in the order
+   * of those walks.
    *
    * @param type the class
    * @return those methods
    * @throws LinkageError when a method of the class names a class that cannot be loaded
    */
   public static List<Method> notInterceptable(Class<?> type) {
-    return AnnotatedMethods.of(type).stream().filter(m -> !canIntercept(type, m)).toList();
+    return Stream.concat(
+            AnnotatedMethods.of(type).stream(),
+            AnnotatedMethods.inheritedBodies(type).keySet().stream())
+        .filter(m -> !canIntercept(type, m))
+        .toList();
   }
 }

@@ -94,6 +94,16 @@ class BadConfigurationTest {
   }
 
   @Test
+  void anInterfaceMethodImplementedByAnInheritedBodySaysWhereToPutIt() {
+    // Micronaut's proxy sees only the body, which neither carries nor inherits the annotation.
+    assertStartFails(MEM, "bad-inherited-body")
+        .contains(BadlyConfiguredJobs.PlainBilling.class.getName() + ".charge()")
+        .contains("would run without a lock")
+        .contains("the annotation is on " + BadlyConfiguredJobs.Billing.class.getName())
+        .contains("override it in " + BadlyConfiguredJobs.BillsWithAnInheritedBody.class.getName());
+  }
+
+  @Test
   void anAnnotationOnAGenericInterfaceMethodSaysWhereToPutIt() {
     // The implementation's parameter is not the interface method's erased one (a bridge links
     // them).

@@ -86,6 +86,15 @@ final class BadlyConfiguredJobs {
     public void charge() {}
   }
 
+  /** Knows nothing of {@link Billing}, whose method its own implements for a subclass. */
+  static class PlainBilling {
+    public void charge() {}
+  }
+
+  @Singleton
+  @Requires(env = "bad-inherited-body")
+  static class BillsWithAnInheritedBody extends PlainBilling implements Billing {}
+
   interface Handler<T> {
     @DistributedLock(name = "handler")
     void handle(T item);
