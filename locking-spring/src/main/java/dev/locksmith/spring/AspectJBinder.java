@@ -1,7 +1,9 @@
 package dev.locksmith.spring;
 
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.internal.AnnotatedMethods;
+import dev.locksmith.core.internal.Signatures;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -10,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.DisposableBean;
@@ -22,26 +25,29 @@ import org.springframework.util.ClassUtils;
  * as the engine bean is created, which it has made before the first bean with locked methods is
  * initialized, so that woven methods use the application's providers, placeholders, bean references
  * and listeners; {@code reset()} is called when the context closes. Without {@code locking-aspectj}
- * nothing is bound and a warning is logged.
+ * nothing is bound, a warning is logged, and a bean with locked methods stops the start-up ({@link
+ * #checkWoven}).
  */
-final class AspectJBinder implements BeanPostProcessor, BeanFactoryAware, DisposableBean {
+final class AspectJBinder
+    implements BeanPostProcessor, BeanFactoryAware, BeanClassLoaderAware, DisposableBean {
   static final String ASPECT_ENGINE_CLASS = "dev.locksmith.aspectj.AspectLocksmith";
   private static final Logger LOG = LoggerFactory.getLogger(AspectJBinder.class);
 
-  private final @Nullable Class<?> aspectEngine;
+  private @Nullable Class<?> aspectEngine;
   private @Nullable Locksmith bound;
   private @Nullable BeanFactory beanFactory;
   private boolean binding;
 
-  AspectJBinder() {
-    ClassLoader loader = AspectJBinder.class.getClassLoader();
+  /** Finds the aspect where the application's classes are loaded from. */
+  @Override
+  public void setBeanClassLoader(ClassLoader loader) {
     if (ClassUtils.isPresent(ASPECT_ENGINE_CLASS, loader)) {
       aspectEngine = ClassUtils.resolveClassName(ASPECT_ENGINE_CLASS, loader);
     } else {
       aspectEngine = null;
       LOG.warn(
           "locksmith mode is aspectj but {} is not on the class path: add locking-aspectj and"
-              + " weave it, or @DistributedLock methods run unlocked",
+              + " weave it; a bean with @DistributedLock methods stops the start-up",
           ASPECT_ENGINE_CLASS);
     }
   }
@@ -110,6 +116,16 @@ final class AspectJBinder implements BeanPostProcessor, BeanFactoryAware, Dispos
    * annotation processor), a class the weaver missed would run every locked method unlocked.
    */
   void checkWoven(Class<?> type) {
+    if (aspectEngine == null) {
+      throw new LockConfigurationException(
+          "@DistributedLock on "
+              + Signatures.of(AnnotatedBeans.firstLocked(type))
+              + " would run without a lock: locksmith.mode is aspectj (@EnableDistributedLocking"
+              + "(mode = LockingMode.ASPECTJ)), and the aspect "
+              + ASPECT_ENGINE_CLASS
+              + " is not on the class path; add dev.locksmith:locksmith-aspectj and weave it, or"
+              + " use proxy mode");
+    }
     if (bound != null) {
       call("validate", Class[].class, new Class<?>[] {type});
     }
