@@ -48,6 +48,17 @@ final class LockValidation {
   private static final Logger LOG = LoggerFactory.getLogger(LockValidation.class);
 
   LockValidation(BeanContext beanContext, Locksmith locksmith, LockedMethods methods) {
+    try {
+      check(beanContext, locksmith, methods);
+    } catch (RuntimeException | Error e) {
+      // The start-up fails here, and Micronaut closes none of the beans made so far: the engine
+      // (its threads, the providers it made from URLs) is closed now.
+      locksmith.close();
+      throw e;
+    }
+  }
+
+  private static void check(BeanContext beanContext, Locksmith locksmith, LockedMethods methods) {
     Set<Method> checked = new HashSet<>();
     for (BeanDefinition<?> definition : beanContext.getAllBeanDefinitions()) {
       for (Method method : interceptedMethods(definition, methods)) {

@@ -3,6 +3,8 @@ package dev.locksmith.micronaut.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.core.LockOptions;
+import dev.locksmith.core.Locksmith;
 import dev.locksmith.micronaut.app.other.OtherPackageJob;
 import io.micronaut.context.ApplicationContext;
 import java.util.Map;
@@ -27,6 +29,12 @@ class BadConfigurationTest {
         .contains(BadlyConfiguredJobs.BadTtl.class.getName() + ".run()")
         .contains("attribute ttl")
         .contains("soon");
+    // The engine made before the check is closed with its providers and threads, not left running.
+    Locksmith engine = BadlyConfiguredJobs.EngineWatcher.ENGINE.get();
+    assertThat(engine).isNotNull();
+    assertThatThrownBy(() -> engine.tryAcquire(LockOptions.named("after-failed-start")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
   }
 
   @Test

@@ -2,6 +2,8 @@ package dev.locksmith.micronaut.app;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.LockListener;
+import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.micronaut.app.other.OtherPackageJob;
 import io.micronaut.context.annotation.Context;
@@ -11,6 +13,7 @@ import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** One mistake per environment, for {@link BadConfigurationTest}. */
 final class BadlyConfiguredJobs {
@@ -28,6 +31,18 @@ final class BadlyConfiguredJobs {
   static class BadTtl {
     @DistributedLock(ttl = "soon")
     void run() {}
+  }
+
+  /** Sees the engine that the failed start-up made. */
+  @Singleton
+  @Requires(env = "bad-ttl")
+  static class EngineWatcher implements LockListener {
+    static final AtomicReference<Locksmith> ENGINE = new AtomicReference<>();
+
+    @Override
+    public void attached(Locksmith engine) {
+      ENGINE.set(engine);
+    }
   }
 
   /** A default method with a ttl that is not a duration. */
