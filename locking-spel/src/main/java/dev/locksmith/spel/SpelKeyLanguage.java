@@ -13,6 +13,7 @@ import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.BeanReference;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -25,7 +26,9 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
  * give one made by {@link #withContext} to {@link dev.locksmith.core.LocksmithBuilder#keyLanguage}
  * to adjust the evaluation context, say with a bean resolver for {@code @bean.method()}.
  *
- * <p>Expressions are compiled in SpEL's mixed mode with the annotated class's class loader.
+ * <p>Expressions are compiled in SpEL's mixed mode with the annotated class's class loader. One
+ * that refers to a bean ({@code @tenants}) is refused when compiled (at validation) unless the
+ * context has a bean resolver: without one every call would fail.
  */
 public final class SpelKeyLanguage implements KeyLanguage {
   private final Consumer<StandardEvaluationContext> contextCustomizer;
@@ -74,7 +77,37 @@ public final class SpelKeyLanguage implements KeyLanguage {
     } catch (ParseException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
+    String bean = firstBeanReference(parsed.getAST());
+    if (bean != null && !resolvesBeans()) {
+      throw new IllegalArgumentException(
+          "it refers to bean "
+              + bean
+              + ", and this engine's key language has no bean resolver, so every call would fail;"
+              + " pass the bean's value as a parameter, or give the engine"
+              + " SpelKeyLanguage.withContext(context -> context.setBeanResolver(...)) (Spring's"
+              + " integration does)");
+    }
     return new SpelKey(parsed, contextCustomizer);
+  }
+
+  /** Whether the customised evaluation context resolves {@code @bean} references. */
+  private boolean resolvesBeans() {
+    StandardEvaluationContext context = new StandardEvaluationContext();
+    contextCustomizer.accept(context);
+    return context.getBeanResolver() != null;
+  }
+
+  private static @Nullable String firstBeanReference(SpelNode node) {
+    if (node instanceof BeanReference) {
+      return node.toStringAST();
+    }
+    for (int i = 0; i < node.getChildCount(); i++) {
+      String found = firstBeanReference(node.getChild(i));
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   /** One parsed expression and the variables it reads. */

@@ -158,8 +158,15 @@ class SpelKeysTest {
             .build()) {
       assertThat(call(withBeans, new Beans(), "byBean", "7")).isEqualTo("tenant:acme:7");
     }
-    assertThatThrownBy(() -> call(locksmith, new Beans(), "byBean", "7"))
-        .isInstanceOf(LockKeyException.class)
-        .hasMessageContaining("Beans.byBean(String): key expression '@tenants.current()");
+  }
+
+  @Test
+  void aBeanReferenceWithoutABeanResolverIsRefusedAtValidation() {
+    // Micronaut, AspectJ and a plain engine have no bean resolver: every call failed.
+    assertThatThrownBy(() -> locksmith.validate(Beans.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("Beans.byBean(String), attribute key")
+        .hasMessageContaining("@tenants")
+        .hasMessageContaining("no bean resolver");
   }
 }
