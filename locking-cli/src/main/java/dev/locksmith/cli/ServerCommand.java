@@ -5,6 +5,9 @@ import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.tcp.server.LockServerBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.BindException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -154,17 +157,40 @@ final class ServerCommand implements Callable<Integer> {
               + "; give a PEM certificate chain and its PKCS#8 PEM key",
           e);
     } catch (IOException e) {
-      throw Failure.unavailable(
-          "cannot start the lock server: "
-              + Errors.clean(e)
-              + "; is another server using this --port or --data-dir?",
-          e);
+      throw startFailure(e);
     }
     err.println("locksmith: lock server listening on " + bind + ":" + bound);
     err.flush();
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "locksmith-server-shutdown"));
     server.awaitTermination();
     return 0;
+  }
+
+  /**
+   * Why the server could not start, with the option to look at: an address that is not this host's
+   * is a usage mistake naming {@code --bind} or {@code --metrics-bind}; a port in use names its
+   * option; anything else (the data directory) names {@code --data-dir}.
+   */
+  private Failure startFailure(IOException e) {
+    String message = "cannot start the lock server: " + Errors.clean(e);
+    boolean metrics = String.valueOf(e.getMessage()).startsWith("cannot bind the metrics endpoint");
+    String bindOption = metrics ? "--metrics-bind" : "--bind";
+    String portOption = metrics ? "--metrics-port" : "--port";
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof UnresolvedAddressException
+          || cause instanceof UnknownHostException
+          || (cause instanceof BindException
+              && String.valueOf(cause.getMessage()).contains("assign requested address"))) {
+        return Failure.usage(
+            message + "; " + bindOption + " must be an address of this host, such as 127.0.0.1", e);
+      }
+      if (cause instanceof BindException) {
+        return Failure.unavailable(
+            message + "; is another process using this " + portOption + "?", e);
+      }
+    }
+    return Failure.unavailable(
+        message + (dataDir != null ? "; check --data-dir " + dataDir : ""), e);
   }
 
   /**

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -143,6 +144,33 @@ class StatusAndServerCommandTest {
   void serverRefusesAMetricsBindWithoutAMetricsPort() {
     assertThat(execute("server", "--port", "0", "--metrics-bind", "0.0.0.0")).isEqualTo(64);
     assertThat(err.toString()).contains("--metrics-bind 0.0.0.0 needs --metrics-port");
+  }
+
+  @Test
+  @Timeout(30) // a server that starts after all would serve until stopped
+  void serverNamesTheOptionThatKeptItFromStarting(@TempDir Path dir) throws Exception {
+    // An address of no interface here (TEST-NET-1): binding it fails without sending anything.
+    assertThat(execute("server", "--port", "0", "--bind", "192.0.2.1")).isEqualTo(64);
+    assertThat(err.toString())
+        .contains("--bind must be an address of this host")
+        .doesNotContain("--data-dir");
+    err.reset();
+    try (var taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      assertThat(execute("server", "--port", "0", "--metrics-port", String.valueOf(port)))
+          .isEqualTo(69);
+      assertThat(err.toString())
+          .contains("is another process using this --metrics-port?")
+          .doesNotContain("--data-dir");
+      err.reset();
+      assertThat(execute("server", "--port", String.valueOf(port))).isEqualTo(69);
+      assertThat(err.toString()).contains("is another process using this --port?");
+    }
+    err.reset();
+    Path file = Files.writeString(dir.resolve("file"), "");
+    assertThat(execute("server", "--port", "0", "--data-dir", file.resolve("sub").toString()))
+        .isEqualTo(69);
+    assertThat(err.toString()).contains("check --data-dir " + file.resolve("sub"));
   }
 
   @Test

@@ -22,6 +22,10 @@ import org.jspecify.annotations.Nullable;
  * errors for no reply, a refusal and a malformed field, each naming the server and the request.
  */
 final class Replies {
+  /** The holder a restarted server reports while it waits out the leases of its run before. */
+  static final String RESTART_WAIT_OWNER =
+      "the lock server's restart wait (leases of its run before)";
+
   private final TcpProviderSettings settings;
 
   Replies(TcpProviderSettings settings) {
@@ -138,6 +142,10 @@ final class Replies {
         long left = parseLong(reply, f, 1);
         int waiters = (int) parseLong(reply, f, 2);
         String owner = f.size() > 3 ? f.get(3) : "-";
+        if (fencing == 0 && owner.equals("-")) {
+          // No lease of this run: the server waits out the leases of the run before its restart.
+          owner = RESTART_WAIT_OWNER;
+        }
         return new LockStatus(
             lockId, new LockStatus.Holder(owner, fencing, Duration.ofMillis(left)), waiters);
       }

@@ -3,6 +3,8 @@ package dev.locksmith.tcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locksmith.core.LockProviders;
+import dev.locksmith.core.spi.LockProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -148,6 +150,14 @@ class RestartWaitTest {
       assertThat(client.call("b ACQUIRE job 1000 0 next")).isEqualTo("b BUSY");
       assertThat(client.call("c ACQUIRE-ALL 1000 1 other -")).isEqualTo("c BUSY other");
       assertThat(client.status("other")).startsWith("s HELD 0 ").endsWith(" 0 -");
+      try (LockProvider provider = LockProviders.create("tcp://127.0.0.1:" + port)) {
+        // Named for what it is, not as a holder called "-" that no one can find.
+        assertThat(provider.status("other").currentHolder())
+            .hasValueSatisfying(
+                holder ->
+                    assertThat(holder.owner())
+                        .isEqualTo("the lock server's restart wait (leases of its run before)"));
+      }
       assertThat(client.call("t STATS")).containsPattern(" restart_wait_ms=[1-9][0-9]* ");
       assertThat(client.call("w ACQUIRE job 1000 " + 2 * TTL_MILLIS + " next"))
           .startsWith("w OK next ");
