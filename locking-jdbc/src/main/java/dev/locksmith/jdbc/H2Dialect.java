@@ -1,6 +1,9 @@
 package dev.locksmith.jdbc;
 
-/** H2: a standard {@code MERGE ... USING}, then the row read back. */
+/**
+ * H2: a standard {@code MERGE ... USING}, then the row read back; ids and owner tokens compared
+ * with case whatever the database's {@code IGNORECASE} setting.
+ */
 final class H2Dialect implements Dialect {
 
   @Override
@@ -13,6 +16,22 @@ final class H2Dialect implements Dialect {
     return "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)";
   }
 
+  /**
+   * The standard table, its ids compared with case whatever the database's {@code IGNORECASE}
+   * setting (which makes new text columns compare without it: {@code Job} and {@code job} would be
+   * one lock).
+   */
+  @Override
+  public String createTable(String table) {
+    return "CREATE TABLE IF NOT EXISTS "
+        + table
+        + " (lock_id VARCHAR_CASESENSITIVE(255) NOT NULL PRIMARY KEY,"
+        + " owner_token VARCHAR_CASESENSITIVE(64) NOT NULL,"
+        + " owner VARCHAR(255) NOT NULL,"
+        + " fencing_token BIGINT NOT NULL,"
+        + " expires_us BIGINT NOT NULL)";
+  }
+
   @Override
   public String acquire(String table) {
     return "MERGE INTO "
@@ -20,8 +39,12 @@ final class H2Dialect implements Dialect {
         + " l USING (SELECT CAST(? AS VARCHAR(255)) lock_id, CAST(? AS VARCHAR(64)) owner_token,"
         + " CAST(? AS VARCHAR(255)) owner, "
         + nowMicros()
-        + " now_us, CAST(? AS BIGINT) ttl_us) r ON l.lock_id = r.lock_id"
-        + " WHEN MATCHED AND (l.expires_us <= r.now_us OR l.owner_token = r.owner_token)"
+        + " now_us, CAST(? AS BIGINT) ttl_us) r"
+        // A derived column is case-insensitive under IGNORECASE=TRUE, whatever its cast: each
+        // comparison casts again.
+        + " ON l.lock_id = CAST(r.lock_id AS VARCHAR_CASESENSITIVE(255))"
+        + " WHEN MATCHED AND (l.expires_us <= r.now_us"
+        + " OR l.owner_token = CAST(r.owner_token AS VARCHAR_CASESENSITIVE(64)))"
         + " THEN UPDATE SET owner_token = r.owner_token, owner = r.owner,"
         + " fencing_token = GREATEST(l.fencing_token + 1, r.now_us),"
         + " expires_us = r.now_us + r.ttl_us"

@@ -22,23 +22,32 @@ class LockIdsTest {
     return switch (database) {
       case "postgresql" -> TestDatabases.postgresUrl("table=" + table);
       case "mariadb" -> TestDatabases.mariaDbUrl("table=" + table);
+      // Text columns made under IGNORECASE=TRUE compare without case, the ids' column too.
+      case "h2-ignorecase" -> "jdbc:h2:mem:ids_ic;DB_CLOSE_DELAY=-1;IGNORECASE=TRUE?table=" + table;
       default -> "jdbc:h2:mem:ids;DB_CLOSE_DELAY=-1?table=" + table;
     };
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"postgresql", "mariadb", "h2"})
+  @ValueSource(strings = {"postgresql", "mariadb", "h2", "h2-ignorecase"})
   void idsDifferingInCaseOrTrailingSpacesAreDifferentLocks(String database) throws Exception {
     String table = TestDatabases.table("ids_case");
     try (JdbcLockProvider provider = JdbcLockProvider.create(url(database, table))) {
-      for (String id : List.of("Job", "job", "job ", "jöb")) {
-        assertThat(provider.tryAcquire(LockRequest.of(id, Duration.ofSeconds(30))))
-            .as("lock '%s'", id)
-            .isPresent();
+      List<LeaseGrant> grants = new java.util.ArrayList<>();
+      for (String id : List.of("Job", "job", "job ", "jöb", "\u0130", "i")) {
+        grants.add(
+            provider
+                .tryAcquire(LockRequest.of(id, Duration.ofSeconds(30)))
+                .orElseThrow(() -> new AssertionError("lock '" + id + "' was refused")));
       }
       assertThat(provider.listHeld().orElseThrow())
           .extracting(LockStatus::lockId)
-          .containsExactlyInAnyOrder("Job", "job", "job ", "jöb");
+          .containsExactlyInAnyOrder("Job", "job", "job ", "jöb", "\u0130", "i");
+      assertThat(provider.renew(grants.get(1), Duration.ofSeconds(30))).isPresent();
+      assertThat(provider.release(grants.get(1))).isTrue();
+      assertThat(provider.listHeld().orElseThrow())
+          .extracting(LockStatus::lockId)
+          .containsExactlyInAnyOrder("Job", "job ", "jöb", "\u0130", "i");
     } finally {
       TestDatabases.dropTable(url(database, table), table);
     }
