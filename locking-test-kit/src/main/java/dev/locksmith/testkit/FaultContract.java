@@ -93,7 +93,7 @@ public interface FaultContract extends ContractFixture {
     Future<?> closing = pool().submit(lease::close);
     assertThat(closing)
         .as("close of a lost lease on a frozen path")
-        .succeedsWithin(Duration.ofMillis(500));
+        .succeedsWithin(Duration.ofSeconds(1));
     path.thaw();
     awaitFreeFor(client(), id, ttl);
   }
