@@ -14,6 +14,10 @@ import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.Elvis;
+import org.springframework.expression.spel.ast.OpAnd;
+import org.springframework.expression.spel.ast.OpOr;
+import org.springframework.expression.spel.ast.Ternary;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -90,18 +94,37 @@ public final class SpelKeyLanguage implements KeyLanguage {
     return new SpelKey(parsed, contextCustomizer);
   }
 
-  /** Whether the customised evaluation context resolves {@code @bean} references. */
+  /**
+   * Whether the customised evaluation context resolves {@code @bean} references; a customiser that
+   * fails on a context of its own, or decides per call, is given the benefit of the doubt.
+   */
   private boolean resolvesBeans() {
     StandardEvaluationContext context = new StandardEvaluationContext();
-    contextCustomizer.accept(context);
+    try {
+      contextCustomizer.accept(context);
+    } catch (RuntimeException e) {
+      return true;
+    }
     return context.getBeanResolver() != null;
   }
 
+  /**
+   * The first bean reference that every evaluation reaches: one in a branch that may not run (the
+   * right of {@code ?:}, {@code and} or {@code or}, a branch of {@code ? :}) is left out, since
+   * such a key works for every call that does not take it.
+   */
   private static @Nullable String firstBeanReference(SpelNode node) {
     if (node instanceof BeanReference) {
       return node.toStringAST();
     }
-    for (int i = 0; i < node.getChildCount(); i++) {
+    int children =
+        node instanceof Elvis
+                || node instanceof Ternary
+                || node instanceof OpAnd
+                || node instanceof OpOr
+            ? Math.min(1, node.getChildCount())
+            : node.getChildCount();
+    for (int i = 0; i < children; i++) {
       String found = firstBeanReference(node.getChild(i));
       if (found != null) {
         return found;

@@ -76,6 +76,18 @@ class SpelKeysTest {
     }
   }
 
+  static class BeanFallback {
+    @DistributedLock(name = "tenant", key = "(#tenant ?: @tenants.current()) + ':' + #id")
+    String byTenant(String tenant, String id) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(name = "mail", key = "'user@' + #id")
+    String byMail(String id) {
+      return Locks.current().lockId();
+    }
+  }
+
   /** A bean that a key reaches through the context's bean resolver. */
   public static final class Tenants {
     /** The current tenant. */
@@ -168,5 +180,7 @@ class SpelKeysTest {
         .hasMessageContaining("Beans.byBean(String), attribute key")
         .hasMessageContaining("@tenants")
         .hasMessageContaining("no bean resolver");
+    // A bean only in a branch that a call may not take, or an @ in a string, is no reference.
+    assertThat(locksmith.validate(BeanFallback.class)).isEqualTo(2);
   }
 }
