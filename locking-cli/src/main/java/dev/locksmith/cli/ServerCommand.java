@@ -167,9 +167,10 @@ final class ServerCommand implements Callable<Integer> {
   }
 
   /**
-   * Why the server could not start, with the option to look at: an address that is not this host's
-   * is a usage mistake naming {@code --bind} or {@code --metrics-bind}; a port in use names its
-   * option; anything else (the data directory) names {@code --data-dir}.
+   * Why the server could not start, with the option to look at: an address that does not resolve or
+   * is not this host's names {@code --bind} or {@code --metrics-bind} (perhaps not yet: DNS down,
+   * an interface still coming up); a port in use names its option; anything else (the data
+   * directory) names {@code --data-dir}.
    */
   private Failure startFailure(IOException e) {
     String message = "cannot start the lock server: " + Errors.clean(e);
@@ -177,16 +178,16 @@ final class ServerCommand implements Callable<Integer> {
     String bindOption = metrics ? "--metrics-bind" : "--bind";
     String portOption = metrics ? "--metrics-port" : "--port";
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof UnresolvedAddressException
-          || cause instanceof UnknownHostException
-          || (cause instanceof BindException
-              && String.valueOf(cause.getMessage()).contains("assign requested address"))) {
-        return Failure.usage(
-            message + "; " + bindOption + " must be an address of this host, such as 127.0.0.1", e);
+      if (cause instanceof UnresolvedAddressException || cause instanceof UnknownHostException) {
+        return Failure.unavailable(message + "; " + bindOption + " does not resolve", e);
       }
       if (cause instanceof BindException) {
         return Failure.unavailable(
-            message + "; is another process using this " + portOption + "?", e);
+            message
+                + (String.valueOf(cause.getMessage()).contains("assign requested address")
+                    ? "; " + bindOption + " must be an address of this host, such as 127.0.0.1"
+                    : "; is another process using this " + portOption + "?"),
+            e);
       }
     }
     return Failure.unavailable(
