@@ -77,7 +77,7 @@ final class LockInterceptor implements MethodInterceptor {
     if (AnnotatedMethods.isAnnotated(specific)) {
       return specific;
     }
-    if (AnnotatedMethods.isAnnotated(method)) {
+    if (method != specific && AnnotatedMethods.isAnnotated(method)) {
       return method;
     }
     if (specific.getDeclaringClass().isInterface() || specific.getDeclaringClass() == targetClass) {

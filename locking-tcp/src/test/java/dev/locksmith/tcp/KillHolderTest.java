@@ -56,13 +56,15 @@ class KillHolderTest {
                 });
         await().until(() -> waiter.status("kill-me").waiters() == 1);
 
-        long killed = System.nanoTime();
         child.destroyForcibly();
-        LeaseGrant lease = granted.get(1, TimeUnit.SECONDS).orElseThrow();
-        Duration handOver = Duration.ofNanos(System.nanoTime() - killed);
-        assertThat(handOver).isLessThan(Duration.ofSeconds(1));
-        assertThat(lease.fencingToken()).isGreaterThan(childToken);
         assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        long exited = System.nanoTime();
+        LeaseGrant lease = granted.get(30, TimeUnit.SECONDS).orElseThrow();
+        // From the child's exit (its socket closed with it), far below the lease's 5 min TTL: the
+        // server ended the lease with the connection. How fast is the machine's, not asserted.
+        Duration handOver = Duration.ofNanos(System.nanoTime() - exited);
+        assertThat(handOver).isLessThan(Duration.ofSeconds(10));
+        assertThat(lease.fencingToken()).isGreaterThan(childToken);
       }
     }
   }

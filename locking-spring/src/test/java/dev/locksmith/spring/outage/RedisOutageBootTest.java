@@ -39,8 +39,14 @@ import org.springframework.scheduling.annotation.Scheduled;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisOutageBootTest {
-  /** The bound on a locked call made while Redis is down, once the engine has seen it down. */
-  private static final Duration OUTAGE_CALL_BOUND = Duration.ofMillis(100);
+  /**
+   * The bound on the 99th percentile of locked calls made while Redis is down, once the engine has
+   * seen it down: half of one Redis command timeout (800 ms), so no call within it waited for
+   * Redis. What lies between the median and this bound is the machine's scheduling (on a loaded
+   * 2-core machine, calls of 0.2 ms were preempted for 30 to 80 ms, about one in forty), as in
+   * Micronaut's {@code OutageBoundTest}.
+   */
+  private static final Duration OUTAGE_CALL_BOUND = Duration.ofMillis(400);
 
   /**
    * The bound on the call that finds Redis down: the Redis provider's URL defaults fail one command
@@ -49,7 +55,7 @@ class RedisOutageBootTest {
    */
   private static final Duration FIRST_CALL_BOUND = Duration.ofSeconds(3);
 
-  private static final int OUTAGE_CALLS = 50;
+  private static final int OUTAGE_CALLS = 200;
 
   private RedisServerProcess redis;
 
