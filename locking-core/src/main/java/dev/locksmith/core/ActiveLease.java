@@ -379,6 +379,11 @@ final class ActiveLease implements HeldLease {
     release.unlessStarted(() -> markLost(reason));
   }
 
+  /** Whether its release has begun: the holder is done with it. */
+  boolean releaseStarted() {
+    return release.started();
+  }
+
   /** Whether the lease was found lost. */
   boolean isLost() {
     return lostReason != null;

@@ -3,6 +3,7 @@ package dev.locksmith.core;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockIdText;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
@@ -55,6 +56,8 @@ final class LeaseKeeper implements AutoCloseable {
   private final SweepGaps gaps;
   private final ReentrantLock sweepLock = new ReentrantLock();
   private final InFlight runningCalls = new InFlight();
+  // The leases of locked calls counted in runningCalls: each is counted out once.
+  private final Set<ActiveLease> calls = ConcurrentHashMap.newKeySet();
   private final AtomicInteger acquisitions = new AtomicInteger();
   private final InFlight pendingReleases = new InFlight();
   private final EngineThreads threads;
@@ -79,7 +82,7 @@ final class LeaseKeeper implements AutoCloseable {
 
   void watch(ActiveLease lease) {
     leases.put(lease.ownerToken(), lease);
-    if (lease.isCall()) {
+    if (lease.isCall() && calls.add(lease)) {
       runningCalls.started();
     }
     if (!lostBeforeWatched.isEmpty() && lostBeforeWatched.remove(lease.ownerToken()) != null) {
@@ -170,26 +173,32 @@ final class LeaseKeeper implements AutoCloseable {
     return sweeping != null;
   }
 
+  /**
+   * Stops watching the lease's deadline. A locked call still counts as running while its holder has
+   * not begun the release (its lease was lost, say): its release is still to reach the provider.
+   */
   void unwatch(ActiveLease lease) {
-    if (stopWatching(lease)) {
-      callEnded();
+    if (stopWatching(lease) && lease.releaseStarted()) {
+      callEnded(lease);
     }
   }
 
   /**
-   * Stops watching the lease's deadline; the caller must call {@link #callEnded()} when this
-   * returns true, once it is done with the provider (a release still going out keeps {@link
-   * #awaitNoRunningCalls} waiting, so the providers are not closed under it).
+   * Stops watching the lease's deadline; its releaser calls {@link #callEnded} once it is done with
+   * the provider (a release still going out keeps {@link #awaitNoRunningCalls} waiting, so the
+   * providers are not closed under it).
    *
-   * @return whether the lease was watched and belongs to a locked call
+   * @return whether the lease was watched
    */
   boolean stopWatching(ActiveLease lease) {
-    return leases.remove(lease.ownerToken(), lease) && lease.isCall();
+    return leases.remove(lease.ownerToken(), lease);
   }
 
-  /** A locked call stopped watched by {@link #stopWatching} is over. */
-  void callEnded() {
-    runningCalls.ended();
+  /** The lease's locked call is over, if it is one and was not over before. */
+  void callEnded(ActiveLease lease) {
+    if (calls.remove(lease)) {
+      runningCalls.ended();
+    }
   }
 
   /**

@@ -214,7 +214,9 @@ final class LeaseRelease {
    */
   private void releaseHere(boolean skip, long holdLeft) {
     LeaseKeeper k = lease.keeper();
-    boolean runningCall = k != null && k.stopWatching(lease);
+    if (k != null) {
+      k.stopWatching(lease);
+    }
     try {
       Boolean answer = Boolean.TRUE;
       RuntimeException error = null;
@@ -230,8 +232,8 @@ final class LeaseRelease {
       }
       report(answer, error);
     } finally {
-      if (runningCall && k != null) {
-        k.callEnded();
+      if (k != null) {
+        k.callEnded(lease);
       }
     }
   }
@@ -265,12 +267,14 @@ final class LeaseRelease {
       return;
     }
     LeaseKeeper k = lease.keeper();
-    boolean runningCall = k != null && k.stopWatching(lease);
+    if (k != null) {
+      k.stopWatching(lease);
+    }
     try {
       report(answer, error);
     } finally {
-      if (runningCall && k != null) {
-        k.callEnded();
+      if (k != null) {
+        k.callEnded(lease);
       }
     }
   }

@@ -149,6 +149,47 @@ class LifecycleTest {
   }
 
   @Test
+  void closeWaitsForARunningCallWhoseLeaseWasLostThenReleasesBeforeItReturns() throws Exception {
+    // A lease lost while its call runs stopped counting the call as running: close() returned at
+    // once and the owner closed the provider, which the call's release then reached.
+    CountDownLatch releasing = new CountDownLatch(1);
+    GatedReleaseProvider gated =
+        new GatedReleaseProvider(provider, releasing, new CountDownLatch(0));
+    RecordingListener events = new RecordingListener();
+    Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(gated)
+            .listener(events)
+            .shutdownTimeout(Duration.ofSeconds(20))
+            .build();
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch finish = new CountDownLatch(1);
+    LockOptions shortLease =
+        LockOptions.named("lost-while-running").withTtl(Duration.ofMillis(100)).withRenew(false);
+    Future<Boolean> running =
+        pool.submit(
+            () ->
+                locksmith.run(
+                    shortLease,
+                    () -> {
+                      inside.countDown();
+                      finish.await();
+                    }));
+    assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> events.events.contains("lost lost-while-running"));
+
+    Future<?> closing = pool.submit(locksmith::close);
+    assertStillClosing(closing);
+    assertThat(releasing.getCount()).as("no release before the call ended").isEqualTo(1);
+    finish.countDown();
+    assertThat(running.get(5, TimeUnit.SECONDS)).isTrue();
+    closing.get(5, TimeUnit.SECONDS);
+    assertThat(gated.released).as("released before close() returned").isTrue();
+  }
+
+  @Test
   void closeGivesUpAfterItsTimeout() throws Exception {
     Locksmith locksmith = engine(provider, Duration.ofMillis(200));
     Job job = new Job();
