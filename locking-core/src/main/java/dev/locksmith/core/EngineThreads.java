@@ -156,12 +156,25 @@ final class EngineThreads {
     }
   }
 
-  /** Stops every thread, interrupting the tasks running on them. */
+  /** A task told, instead of run, that the threads stopped while it was queued. */
+  interface Refusable extends Runnable {
+    /** Ends what waits for the task: it will not run. */
+    void refuse();
+  }
+
+  /**
+   * Stops every thread, interrupting the tasks running on them; the queued ones are dropped, each
+   * {@link Refusable} told so.
+   */
   void stop() {
     sweeper.shutdownNow();
     background.shutdownNow();
     completions.shutdownNow();
-    reactiveAcquirers.shutdownNow();
+    for (Runnable dropped : reactiveAcquirers.shutdownNow()) {
+      if (dropped instanceof Refusable queued) {
+        queued.refuse();
+      }
+    }
     if (ownRenewers != null) {
       ownRenewers.shutdownNow();
     }

@@ -167,15 +167,34 @@ final class LockedCalls {
             }
           });
       try {
-        executor.execute(() -> acquireOn(result, acquiring, keys, asked));
+        executor.execute(
+            new EngineThreads.Refusable() {
+              @Override
+              public void run() {
+                acquireOn(result, acquiring, keys, asked);
+              }
+
+              @Override
+              public void refuse() {
+                refused(result, keys, null);
+              }
+            });
       } catch (RejectedExecutionException closed) {
-        if (keys != null) {
-          keys.drop();
-        }
-        result.completeExceptionally(
-            new IllegalStateException("This Locksmith is closed; it takes no more locks", closed));
+        refused(result, keys, closed);
       }
       return result;
+    }
+
+    /** The engine closed before an acquiring thread took the acquisition up. */
+    private static void refused(
+        CompletableFuture<@Nullable Lease> result,
+        @Nullable ReenteredKeys keys,
+        @Nullable Exception cause) {
+      if (keys != null) {
+        keys.drop();
+      }
+      result.completeExceptionally(
+          new IllegalStateException("This Locksmith is closed; it takes no more locks", cause));
     }
 
     private void acquireOn(

@@ -113,6 +113,7 @@ class IntegrationHooksTest {
       // Once released, the thread no longer reenters it.
       assertThat(call(locksmith, ledger, "post", "a-4")).isEqualTo("posted a-4");
       assertThat(pending).hasSize(2);
+      pending.get(1).run(); // the transaction ends: close() need not wait for the call
     }
   }
 
@@ -203,6 +204,45 @@ class IntegrationHooksTest {
       } finally {
         executor.shutdownNow();
       }
+    }
+  }
+
+  @Test
+  void closingTheEngineEndsEveryAsyncAcquireQueuedForAnAcquiringThread() throws Exception {
+    // Beyond the engine's acquiring threads, acquisitions queue; close dropped the queued ones,
+    // and their futures (a Mono's subscriber) never completed.
+    Locksmith locksmith = engine(ReleaseDeferral.NONE);
+    Method post = Calls.method(WaitingLedger.class, "post");
+    var other =
+        provider.tryAcquire(LockRequest.of("waiting:a-9", Duration.ofSeconds(30))).orElseThrow();
+    List<CompletableFuture<@Nullable Lease>> pending = new ArrayList<>();
+    try {
+      for (int i = 0; i < EngineThreads.REACTIVE_ACQUIRE_THREADS + 20; i++) {
+        pending.add(locksmith.prepare(invocation(post, "a-9")).acquireAsync());
+      }
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  Thread.getAllStackTraces().keySet().stream()
+                          .filter(
+                              t ->
+                                  t.getName().startsWith(EngineThreads.REACTIVE_ACQUIRE_PREFIX)
+                                      && t.getState() == Thread.State.TIMED_WAITING)
+                          .count()
+                      == EngineThreads.REACTIVE_ACQUIRE_THREADS);
+      locksmith.close();
+      CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+          .handle((done, error) -> null)
+          .get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(pending).allMatch(CompletableFuture::isCompletedExceptionally);
+      assertThat(pending.get(pending.size() - 1))
+          .failsWithin(Duration.ZERO)
+          .withThrowableThat()
+          .withCauseInstanceOf(IllegalStateException.class)
+          .withMessageContaining("closed");
+    } finally {
+      provider.release(other);
     }
   }
 
