@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
 final class Connector {
   private static final Executor DIRECT = Runnable::run;
 
+  /** No isolation to give a connection back at: it was not changed. */
+  private static final int NO_ISOLATION = -1;
+
   /**
    * Tries after a connection failure: a pool may hand out several connections that died together (a
    * restart, {@code pg_terminate_backend}) before it has noticed.
@@ -51,6 +54,8 @@ final class Connector {
   private final boolean ownPool;
   private final TableCreation table;
   private volatile @Nullable LockSql sql;
+  // Whether the pool gives connections stricter than READ COMMITTED, as its first one told.
+  private volatile @Nullable Boolean strictPool;
 
   /**
    * @param ownPool whether {@code dataSource} is the provider's own pool, whose wait for a
@@ -161,12 +166,14 @@ final class Connector {
       if (!autoCommit) {
         connection.setAutoCommit(true);
       }
+      int previousIsolation = NO_ISOLATION;
       try {
         LockSql statements = statements(connection);
+        previousIsolation = readCommitted(connection, statements.dialect());
         table.ensure(connection, statements);
         return work.run(connection, statements);
       } finally {
-        restore(connection, autoCommit, previousTimeout);
+        restore(connection, autoCommit, previousTimeout, previousIsolation);
       }
     }
   }
@@ -175,8 +182,12 @@ final class Connector {
    * Gives the connection back as it was borrowed; a connection broken meanwhile is left to its
    * pool, which discards it.
    */
-  private static void restore(Connection connection, boolean autoCommit, int previousTimeout) {
+  private static void restore(
+      Connection connection, boolean autoCommit, int previousTimeout, int previousIsolation) {
     try {
+      if (previousIsolation != NO_ISOLATION) {
+        connection.setTransactionIsolation(previousIsolation);
+      }
       if (!autoCommit) {
         connection.setAutoCommit(false);
       }
@@ -186,6 +197,28 @@ final class Connector {
     } catch (SQLException e) {
       // Broken: the original failure, if any, is what the caller reports.
     }
+  }
+
+  /**
+   * Sets READ COMMITTED where the dialect needs it and the connection came stricter, and returns
+   * the isolation to give it back at, or {@link #NO_ISOLATION} when unchanged. Read from the
+   * connection (a round trip with some drivers) only while the pool gives strict ones: its first
+   * connection tells.
+   */
+  private int readCommitted(Connection connection, Dialect dialect) throws SQLException {
+    if (!dialect.needsReadCommitted() || Boolean.FALSE.equals(strictPool)) {
+      return NO_ISOLATION;
+    }
+    int isolation = connection.getTransactionIsolation();
+    boolean strict = isolation > Connection.TRANSACTION_READ_COMMITTED;
+    if (strictPool == null) {
+      strictPool = strict;
+    }
+    if (!strict) {
+      return NO_ISOLATION;
+    }
+    connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+    return isolation;
   }
 
   /** Sets the network timeout and returns the previous one, or -1 when the driver has none. */

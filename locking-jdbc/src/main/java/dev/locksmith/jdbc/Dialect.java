@@ -57,6 +57,16 @@ interface Dialect {
     return false;
   }
 
+  /**
+   * Whether the statements must run at READ COMMITTED, the connection set to it when its pool gives
+   * it stricter: under REPEATABLE READ or SERIALIZABLE, PostgreSQL and H2 fail an upsert of a row
+   * that another transaction changed since the snapshot began, which racing takes of one lock
+   * always do.
+   */
+  default boolean needsReadCommitted() {
+    return false;
+  }
+
   /** Whether an SQL state or vendor code says the table does not exist. */
   default boolean missingTable(String sqlState, int vendorCode) {
     return "42P01".equals(sqlState) || "42S02".equals(sqlState) || vendorCode == 1146;

@@ -59,4 +59,9 @@ final class H2Dialect implements Dialect {
     return Dialect.super.missingTable(sqlState, vendorCode)
         || (vendorCode >= 42102 && vendorCode <= 42104);
   }
+
+  @Override
+  public boolean needsReadCommitted() {
+    return true;
+  }
 }

@@ -39,4 +39,9 @@ final class PostgresDialect implements Dialect {
   public boolean notifies() {
     return true;
   }
+
+  @Override
+  public boolean needsReadCommitted() {
+    return true;
+  }
 }
