@@ -71,6 +71,7 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
       throw url.error("parameter '" + message.split(" ", 2)[0] + "': " + message);
     }
     String driverUrl = driverUrl(url.text());
+    refuseDroppedH2Memory(url, driverUrl);
     try {
       DriverManager.getDriver(driverUrl);
     } catch (SQLException e) {
@@ -166,6 +167,47 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
             + "' after '?', which H2 would read as part of the database's name: H2 takes its"
             + " settings after ';', the provider's after '?'; write "
             + written);
+  }
+
+  /**
+   * Refuses an in-memory H2 database that is not kept: H2 drops one when its last connection
+   * closes, and a pool retiring its idle connection would drop every lock held (another owner then
+   * takes them at once); an unnamed one is private to each connection, so no two would share a
+   * lock.
+   */
+  private static void refuseDroppedH2Memory(ProviderUrl url, String driverUrl) {
+    String memory = "jdbc:h2:mem:";
+    if (!driverUrl.regionMatches(true, 0, memory, 0, memory.length())) {
+      return;
+    }
+    String[] parts = driverUrl.substring(memory.length()).split(";", -1);
+    if (parts[0].isBlank()) {
+      throw url.error(
+          "names no in-memory database: H2 gives each connection a private one, so no two"
+              + " connections would see the same lock; name it (jdbc:h2:mem:locks;DB_CLOSE_DELAY=-1)");
+    }
+    for (String part : parts) {
+      if (name(part).equalsIgnoreCase("DB_CLOSE_DELAY")
+          && part.substring(part.indexOf('=') + 1).strip().equals("-1")) {
+        return;
+      }
+    }
+    // The URL to write, from the redacted text: a PASSWORD setting stays masked.
+    String redacted = url.redacted();
+    int question = redacted.indexOf('?');
+    String[] written = (question < 0 ? redacted : redacted.substring(0, question)).split(";", -1);
+    StringBuilder kept = new StringBuilder(written[0]);
+    for (int i = 1; i < written.length; i++) {
+      if (!written[i].isEmpty() && !name(written[i]).equalsIgnoreCase("DB_CLOSE_DELAY")) {
+        kept.append(';').append(written[i]);
+      }
+    }
+    throw url.error(
+        "is an in-memory H2 database that H2 drops when its last connection closes, every lock"
+            + " held with it (the pool retires connections); keep it with DB_CLOSE_DELAY=-1: "
+            + kept
+            + ";DB_CLOSE_DELAY=-1"
+            + (question < 0 ? "" : redacted.substring(question)));
   }
 
   /** The decoded name of a {@code name=value} query pair. */

@@ -28,7 +28,7 @@ class JdbcUrlTest {
   void theFactoryIsFoundByTheJdbcSchemeAndReadsItsParameters() {
     try (LockProvider provider =
         LockProviders.create(
-            "jdbc:h2:mem:url-test?table=app.my_locks&poolSize=2&timeout=1s&maxPoll=20ms")) {
+            "jdbc:h2:mem:url-test;DB_CLOSE_DELAY=-1?table=app.my_locks&poolSize=2&timeout=1s&maxPoll=20ms")) {
       assertThat(provider).isInstanceOf(JdbcLockProvider.class);
       assertThat(((JdbcLockProvider) provider).table()).isEqualTo("app.my_locks");
     }
@@ -69,6 +69,22 @@ class JdbcUrlTest {
   }
 
   @Test
+  void anInMemoryH2DatabaseThatWouldBeDroppedWithItsLastConnectionIsRefused() {
+    // H2 drops an in-memory database when its last connection closes: the pool retiring its one
+    // idle connection dropped every lock held, and another owner took them at once.
+    assertError("jdbc:h2:mem:locks", "DB_CLOSE_DELAY=-1", "jdbc:h2:mem:locks;DB_CLOSE_DELAY=-1");
+    assertError(
+        "jdbc:h2:mem:locks;MODE=PostgreSQL;DB_CLOSE_DELAY=0?table=t",
+        "DB_CLOSE_DELAY=-1",
+        "jdbc:h2:mem:locks;MODE=PostgreSQL;DB_CLOSE_DELAY=-1?table=t");
+    // Unnamed, each connection has a private database: no two would see one lock.
+    assertError("jdbc:h2:mem:;DB_CLOSE_DELAY=-1", "names no in-memory database");
+    try (LockProvider provider = LockProviders.create("jdbc:h2:mem:kept;db_close_delay=-1")) {
+      assertThat(provider).isInstanceOf(JdbcLockProvider.class);
+    }
+  }
+
+  @Test
   void aTableNamedByAnSqlKeywordIsRefusedAtCreation() {
     // Each passed the name check and then failed every call with a syntax error, as an outage.
     assertError("jdbc:h2:mem:x?table=order", "parameter 'table'", "'order'", "reserved word");
@@ -87,7 +103,7 @@ class JdbcUrlTest {
     assertThat(
             JdbcUrl.parse(
                     dev.locksmith.core.spi.ProviderUrl.parse(
-                        "jdbc:h2:mem:x?table=orders.user_locks"))
+                        "jdbc:h2:mem:x;DB_CLOSE_DELAY=-1?table=orders.user_locks"))
                 .settings()
                 .table())
         .isEqualTo("orders.user_locks");
