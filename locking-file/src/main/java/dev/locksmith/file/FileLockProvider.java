@@ -10,6 +10,7 @@ import dev.locksmith.core.spi.LockStatus;
 import dev.locksmith.core.spi.RenewalRequest;
 import dev.locksmith.core.spi.Uninterruptibly;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -216,6 +217,19 @@ final class FileLockProvider implements LockProvider {
     }
   }
 
+  /** The lock's file the failure names: its lock file, or its fencing counter, or another. */
+  private static String fileAtFault(LockFileNames.LockFiles files, IOException e) {
+    String lock = "lock file " + files.lock();
+    if (!(e instanceof FileSystemException fse) || fse.getFile() == null) {
+      return lock;
+    }
+    String file = fse.getFile();
+    if (file.equals(files.fence().toString())) {
+      return "fencing counter " + file;
+    }
+    return file.equals(files.lock().toString()) ? lock : lock + " (at " + file + ")";
+  }
+
   private LockProviderException failure(String action, String lockId, IOException e) {
     LockProviderException directoryProblem = check.diagnose(e);
     if (directoryProblem != null) {
@@ -226,8 +240,8 @@ final class FileLockProvider implements LockProvider {
             + action
             + " lock "
             + LockIdText.quoted(lockId)
-            + " with lock file "
-            + LockFileNames.of(settings.directory(), lockId).lock()
+            + " with "
+            + fileAtFault(LockFileNames.of(settings.directory(), lockId), e)
             + ": "
             + FileLockSettings.describe(e)
             + " ("

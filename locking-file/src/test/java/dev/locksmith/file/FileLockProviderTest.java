@@ -324,6 +324,21 @@ class FileLockProviderTest {
   }
 
   @Test
+  void aCounterFileThatCannotBeOpenedIsTheFileNamed() throws Exception {
+    // The message named the lock file, which did not exist, while the counter file was at fault
+    // (a counter another user created, not writable by this one).
+    FileLockProvider a = provider("");
+    LockFileNames.LockFiles files = LockFileNames.of(dir, "counted");
+    Files.createDirectory(files.fence());
+
+    assertThatThrownBy(() -> a.tryAcquire(request("counted", LONG)))
+        .isInstanceOf(LockProviderException.class)
+        .hasMessageContaining("fencing counter " + files.fence())
+        .hasMessageNotContaining(files.lock().toString());
+    assertThat(files.lock()).doesNotExist();
+  }
+
+  @Test
   void createdFilesGetTheConfiguredPermissions() throws Exception {
     FileLockProvider defaults = provider("");
     defaults.tryAcquire(request("perm", LONG)).orElseThrow();
