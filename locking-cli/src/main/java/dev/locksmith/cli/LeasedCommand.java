@@ -106,7 +106,7 @@ final class LeasedCommand {
                 + ", and may have outlived the lease");
         return lostExitCode;
       }
-      if (until != null && !holdUntil(onSignal, lost)) {
+      if (until != null && !holdUntil(lease, onSignal, lost)) {
         return lostExitCode;
       }
       return exit;
@@ -152,13 +152,17 @@ final class LeasedCommand {
   /**
    * Keeps the lease until {@code --until} succeeds; false if the lease is lost first, even while a
    * test runs (that test is then killed). The test's output goes to stderr and its input is empty:
-   * the script's stdout carries COMMAND's output only.
+   * the script's stdout carries COMMAND's output only. Its environment has the lease's variables,
+   * as COMMAND's has.
    */
-  private boolean holdUntil(SignalStop onSignal, CompletableFuture<String> lost) {
+  private boolean holdUntil(Lease lease, SignalStop onSignal, CompletableFuture<String> lost) {
     while (true) {
       Process test;
       try {
-        test = new ProcessBuilder("sh", "-c", "exec </dev/null >&2\n" + until).inheritIO().start();
+        ProcessBuilder builder =
+            new ProcessBuilder("sh", "-c", "exec </dev/null >&2\n" + until).inheritIO();
+        RunKeys.export(lease, builder.environment()); // as COMMAND's: the test checks its work
+        test = builder.start();
       } catch (IOException e) {
         report(err, "cannot run the --until test: " + Errors.clean(e) + "; releasing the lock");
         return true;

@@ -244,6 +244,27 @@ class RunCommandTest {
   }
 
   @Test
+  void theUntilTestSeesTheLeaseAsCommandDoes() throws Exception {
+    // The test ran without the lease's variables: one checking COMMAND's work by its fencing token
+    // checked the wrong file, or, in a nested run, the outer run's lock.
+    Path commandSaw = dir.resolve("command-saw");
+    Path testSaw = dir.resolve("test-saw");
+    int exit =
+        runScript(
+            "until-env",
+            List.of(
+                "--until",
+                "echo \"$LOCKSMITH_LOCK $LOCKSMITH_FENCING_TOKEN $LOCKSMITH_OWNER\" > " + testSaw,
+                "--until-interval",
+                "50ms"),
+            "echo \"$LOCKSMITH_LOCK $LOCKSMITH_FENCING_TOKEN $LOCKSMITH_OWNER\" > " + commandSaw);
+    assertThat(exit).isZero();
+    assertThat(Files.readString(testSaw))
+        .startsWith("until-env ")
+        .isEqualTo(Files.readString(commandSaw));
+  }
+
+  @Test
   void commandLeadsAProcessGroupOfItsOwn() throws Exception {
     Path out = dir.resolve("group");
     int exit =
