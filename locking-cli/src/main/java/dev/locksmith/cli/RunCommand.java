@@ -138,32 +138,58 @@ final class RunCommand implements Callable<Integer> {
     if (!launcher.isolates()) {
       err.println(
           "locksmith: warning: neither util-linux setsid nor perl found, so COMMAND shares run's"
-              + " process group and a step it starts while being stopped can escape");
+              + " process group: a step it starts while being stopped can escape, and a"
+              + " background job COMMAND leaves behind does not keep the lock (use --until)");
     }
     LockProvider provider = providerOptions.open(p -> p.status(locks.lockIds().get(0))).provider();
     CompletableFuture<String> lost = new CompletableFuture<>();
     LockListener onLost = LockListener.onLost((event, reason) -> lost.complete(reason));
     try (provider;
         Locksmith locksmith =
-            Locksmith.builder().defaultProvider(provider).listener(onLost).build();
-        SignalStop onSignal =
-            SignalStop.install(
-                grace,
-                message -> LeasedCommand.report(err, message),
-                locksmith::close,
-                () -> closeBoth(locksmith, provider))) {
-      Optional<Lease> lease = acquire(locksmith, provider, onSignal);
-      if (lease.isEmpty()) {
-        err.println("locksmith: skipped: " + describeBusy(provider, null));
-        return ExitCodes.SKIPPED;
-      }
-      try (Lease held = lease.get()) {
-        onSignal.hold(held);
-        return new LeasedCommand(
-                command, locksNamed, grace, until, untilInterval, lostExitCode, err)
-            .run(held, onSignal, lost, launcher);
+            Locksmith.builder().defaultProvider(provider).listener(onLost).build()) {
+      Runnable closeEngine = closingOnce(locksmith);
+      try (SignalStop onSignal =
+          SignalStop.install(
+              grace,
+              message -> LeasedCommand.report(err, message),
+              closeEngine,
+              () -> {
+                // The engine, then the provider, whose close gives up a queue position at once (a
+                // ZooKeeper waiter node would otherwise outlive the JVM by the session timeout).
+                closeEngine.run();
+                provider.close();
+              })) {
+        Optional<Lease> lease = acquire(locksmith, provider, onSignal);
+        if (lease.isEmpty()) {
+          err.println("locksmith: skipped: " + describeBusy(provider, null));
+          return ExitCodes.SKIPPED;
+        }
+        try (Lease held = lease.get()) {
+          onSignal.hold(held);
+          return new LeasedCommand(
+                  command, locksNamed, grace, until, untilInterval, lostExitCode, err)
+              .run(held, onSignal, lost, launcher);
+        } finally {
+          // While the hook is still there: the release (sent asynchronously by some providers) is
+          // confirmed before a signal could halt the JVM without a hook to wait for it.
+          closeEngine.run();
+        }
       }
     }
+  }
+
+  /**
+   * Closes the engine once; a second caller (the signal hook, as the run closes it) waits for the
+   * first's close to end, where the engine's own close would return at once and let the JVM halt
+   * under the release it waits for.
+   */
+  private static Runnable closingOnce(Locksmith locksmith) {
+    Object closing = new Object();
+    return () -> {
+      synchronized (closing) {
+        locksmith.close();
+      }
+    };
   }
 
   /** Fails before anything is locked when an option or COMMAND is wrong. */
@@ -187,15 +213,6 @@ final class RunCommand implements Callable<Integer> {
               + "; nothing was locked or run",
           null);
     }
-  }
-
-  /**
-   * Ends a wait on a signal: the engine, then the provider, whose close gives up a queue position
-   * at once (a ZooKeeper waiter node would otherwise outlive the JVM by the session timeout).
-   */
-  private static void closeBoth(Locksmith locksmith, LockProvider provider) {
-    locksmith.close();
-    provider.close();
   }
 
   private static void checkExitCode(String option, int code) {

@@ -23,6 +23,13 @@ import org.jspecify.annotations.Nullable;
  * wait out the ttl.
  */
 final class SignalStop implements AutoCloseable {
+  /**
+   * The least time a signal waits for an interrupted taking to end, whatever {@code --grace} (the
+   * time COMMAND gets between SIGTERM and SIGKILL): a grant arriving then is released by the taking
+   * thread, which needs the engine open until it has.
+   */
+  static final Duration ACQUIRE_END_WAIT = Duration.ofSeconds(5);
+
   private final Duration grace;
   private final Consumer<String> report;
   private final Runnable afterRelease;
@@ -49,10 +56,11 @@ final class SignalStop implements AutoCloseable {
 
   /**
    * Acts on a signal from now on, until closed: before {@link #hold} it interrupts the calling
-   * thread (which takes the lock), waits up to {@code grace} for its taking to end ({@link #hold}
-   * or {@link #acquireEnded}) and runs {@code stopWaiting} (closing the engine and the provider);
-   * after, it stops COMMAND, releases the lease and runs {@code afterRelease}, which waits until
-   * the release is confirmed (the engine's close).
+   * thread (which takes the lock), waits up to {@code grace}, and at least {@link
+   * #ACQUIRE_END_WAIT}, for its taking to end ({@link #hold} or {@link #acquireEnded}) and runs
+   * {@code stopWaiting} (closing the engine and the provider); after, it stops COMMAND, releases
+   * the lease and runs {@code afterRelease}, which waits until the release is confirmed (the
+   * engine's close).
    */
   static SignalStop install(
       Duration grace, Consumer<String> report, Runnable afterRelease, Runnable stopWaiting) {
@@ -164,7 +172,8 @@ final class SignalStop implements AutoCloseable {
     if (held == null) {
       report.accept("stopped by a signal while waiting for the lock; nothing ran");
       try {
-        acquireEnded.await(grace.toMillis(), TimeUnit.MILLISECONDS);
+        acquireEnded.await(
+            Math.max(grace.toMillis(), ACQUIRE_END_WAIT.toMillis()), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } finally {
