@@ -77,11 +77,12 @@ final class LockTable {
     if (session.closed) {
       return;
     }
-    if (!session.channel.isActive()
+    if (!session.live()
         && (request instanceof Request.Acquire || request instanceof Request.AcquireAll)) {
-      // The connection is gone and its close is queued behind this: a grant could never reach
-      // the client, and as a lease of a connection the client did not end it would stay until its
-      // end. Releases and renewals read before the close still apply.
+      // The connection is gone, or the server is closing it (a line or idle timeout), and its
+      // close is queued behind this: a grant could never reach the client, and as a lease of a
+      // connection the client did not end it would stay until its end. Releases and renewals
+      // read before the close still apply.
       return;
     }
     long now = System.nanoTime();
