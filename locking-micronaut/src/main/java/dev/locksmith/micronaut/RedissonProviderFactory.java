@@ -1,5 +1,6 @@
 package dev.locksmith.micronaut;
 
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.redis.RedisLockOptions;
 import dev.locksmith.redis.RedisLockProvider;
@@ -23,7 +24,9 @@ import org.redisson.api.RedissonClient;
 final class RedissonProviderFactory {
 
   /**
-   * The provider over the application's client, with keys under {@code locksmith.redisson.prefix}.
+   * The provider over the application's client, with keys under {@code locksmith.redisson.prefix},
+   * accepting a Redis whose policy evicts keys when {@code locksmith.redisson.allow-eviction} is
+   * {@code true}.
    */
   @Singleton
   @Named(LocksmithFactory.REDISSON)
@@ -32,8 +35,14 @@ final class RedissonProviderFactory {
   @Bean(preDestroy = "close")
   LockProvider redissonLockProvider(
       RedissonClient client,
-      @Value("${locksmith.redisson.prefix:" + RedisLockOptions.DEFAULT_PREFIX + "}")
-          String prefix) {
-    return RedisLockProvider.create(client, RedisLockOptions.defaults().withPrefix(prefix));
+      @Value("${locksmith.redisson.prefix:" + RedisLockOptions.DEFAULT_PREFIX + "}") String prefix,
+      @Value("${locksmith.redisson.allow-eviction:false}") boolean allowEviction) {
+    RedisLockOptions options;
+    try {
+      options = RedisLockOptions.defaults().withPrefix(prefix).withAllowEviction(allowEviction);
+    } catch (IllegalArgumentException e) {
+      throw new LockConfigurationException("locksmith.redisson.prefix: " + e.getMessage(), e);
+    }
+    return RedisLockProvider.create(client, options);
   }
 }
