@@ -66,6 +66,22 @@ class LockedBeanAotProcessorTest {
   }
 
   @Test
+  void aLockedInterfaceMethodsInheritedBodyIsRegistered() throws NoSuchMethodException {
+    // The body comes from a superclass that does not implement the interface: the bean's class
+    // declares no annotated method, and the bean got no hints.
+    RuntimeHints hints = hintsFor(Payer.class, true);
+
+    assertThat(
+            RuntimeHintsPredicates.reflection()
+                .onMethodInvocation(PlainPayments.class.getMethod("pay", String.class)))
+        .accepts(hints);
+    assertThat(
+            RuntimeHintsPredicates.reflection()
+                .onMethodInvocation(Payments.class.getMethod("pay", String.class)))
+        .accepts(hints);
+  }
+
+  @Test
   void beansWithoutAnnotatedMethodsContributeNothing() {
     DefaultListableBeanFactory factory = factory(false);
     factory.registerBeanDefinition("plain", new RootBeanDefinition(Base.class));
@@ -108,6 +124,22 @@ class LockedBeanAotProcessorTest {
     /** Not locked. */
     void audit() {}
   }
+
+  /** An interface whose method is locked. */
+  public interface Payments {
+    /** Pays. */
+    @DistributedLock(name = "pay", key = "#account")
+    void pay(String account);
+  }
+
+  /** A class with the body, not implementing the interface. */
+  public static class PlainPayments {
+    /** Pays, unlocked here. */
+    public void pay(String account) {}
+  }
+
+  /** The bean: the interface's locked method implemented by the inherited body. */
+  public static class Payer extends PlainPayments implements Payments {}
 
   /** A bean with locked methods behind an interface. */
   static class Ledger extends Base implements Book {
