@@ -63,13 +63,16 @@ final class LuaScripts {
    * fencing counter in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}}
    * when granted, {@code {0, pttl}} when another owner holds the lock. Presenting the token that
    * already holds the lock returns its grant again, so a command retried by the client after a lost
-   * reply does not lock out its own sender. An owner token done with the lock is refused like a
-   * busy lock: one marked abandoned, and one whose release is among the hash's release records (a
-   * copy of its acquire that arrives after its lease was released must not take the lock for a
-   * whole TTL on behalf of an owner who has finished; when a lease that followed ran out without a
-   * release, its hash and the records went with it, and such a copy is no longer recognised). A
-   * hash without {@code token} (a released lock's tombstone) is free; taking it keeps its release
-   * records, so that a release resent after the lock changed hands is still recognised.
+   * reply does not lock out its own sender; the lock's TTL starts again then, since the caller
+   * counts its deadline from this request (a wait's later attempt finding its earlier one's grant
+   * kept the first take's expiry, which came before that deadline). An owner token done with the
+   * lock is refused like a busy lock: one marked abandoned, and one whose release is among the
+   * hash's release records (a copy of its acquire that arrives after its lease was released must
+   * not take the lock for a whole TTL on behalf of an owner who has finished; when a lease that
+   * followed ran out without a release, its hash and the records went with it, and such a copy is
+   * no longer recognised). A hash without {@code token} (a released lock's tombstone) is free;
+   * taking it keeps its release records, so that a release resent after the lock changed hands is
+   * still recognised.
    *
    * <p>Optional ARGV 5-8 fold in a release of this provider still in flight for the same lock (see
    * {@link RedisLockProvider#releaseAsync}): its owner token, fencing token, release id and the
@@ -112,6 +115,7 @@ final class LuaScripts {
         if held[1] then
           local answer = {0, redis.call('PTTL', KEYS[1])}
           if held[1] == ARGV[1] then
+            redis.call('PEXPIRE', KEYS[1], ARGV[2])
             answer = {1, tonumber(held[2])}
           end
           if folded then
@@ -144,8 +148,8 @@ final class LuaScripts {
    * changes and the reply is {@code {0, index, pttl}} (the 1-based index of the first busy lock and
    * its holder's pttl). Otherwise every lock is taken exactly as {@link #ACQUIRE} takes one (same
    * fields, TTL, counter, clock floor and counter life), a lock already held by its own request's
-   * owner token (a resend after a lost reply) keeping its grant, and the reply is {@code {1,
-   * fence1, fence2, ...}}.
+   * owner token (a resend after a lost reply) keeping its grant with its TTL started again, and the
+   * reply is {@code {1, fence1, fence2, ...}}.
    */
   static final String ACQUIRE_ALL =
       LuaFunctions.GRANT
@@ -166,6 +170,7 @@ final class LuaScripts {
       for i = 1, count do
         local a = 4 * i - 3
         if held[i][1] then
+          redis.call('PEXPIRE', KEYS[3 * i - 2], ARGV[a + 1])
           reply[i + 1] = tonumber(held[i][2])
         else
           reply[i + 1] =

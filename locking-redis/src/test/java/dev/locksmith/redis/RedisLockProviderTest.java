@@ -64,6 +64,25 @@ class RedisLockProviderTest {
   }
 
   @Test
+  void aTakeRepeatedByItsHoldingOwnerTokenLastsOnTheStoreUntilItsOwnDeadline() {
+    // A wait's later attempt (or a resend) found its own earlier grant and returned it, its local
+    // deadline counted from this call while the store kept the first take's expiry: another owner
+    // could take the lock in between while this one's lease looked valid.
+    String id = lockId();
+    LockRequest take = request(id, Duration.ofSeconds(3));
+    LeaseGrant earlier = first.tryAcquire(take).orElseThrow();
+    await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+    LeaseGrant again = first.tryAcquire(take).orElseThrow();
+    Duration storeLeft = second.status(id).currentHolder().orElseThrow().timeLeft();
+
+    assertThat(again.fencingToken()).isEqualTo(earlier.fencingToken());
+    assertThat(storeLeft)
+        .as("time left on the store against the repeated grant's own (%s)", again.timeLeft())
+        .isGreaterThanOrEqualTo(again.timeLeft().minusMillis(100));
+    assertThat(first.release(again)).isTrue();
+  }
+
+  @Test
   void fencingTokensStrictlyIncreaseAcrossHoldersAndClients() {
     String id = lockId();
     long last = 0;
