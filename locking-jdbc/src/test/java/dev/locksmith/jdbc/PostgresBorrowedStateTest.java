@@ -23,14 +23,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Connections of an application's pool go back as they were borrowed, the listening one included: a
- * pool that does not reset them (Tomcat JDBC's default) hands them to business code next.
+ * Connections of an application's pool go back as they were borrowed (auto-commit and isolation),
+ * the listening one included: a pool that does not reset them (Tomcat JDBC's default) hands them to
+ * business code next.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PostgresBorrowedStateTest {
 
   @Test
-  void everyConnectionGoesBackWithAutoCommitAsBorrowed() throws Exception {
+  void everyConnectionGoesBackWithAutoCommitAndIsolationAsBorrowed() throws Exception {
     String table = TestDatabases.table("pg_borrowed_state");
     String url = TestDatabases.postgresUrl("table=" + table);
     NonResettingPool pool = new NonResettingPool(JdbcUrl.driverUrl(url));
@@ -51,15 +52,21 @@ class PostgresBorrowedStateTest {
           .until(() -> pool.autoCommitOnReturn.stream().anyMatch(r -> r.startsWith("listener ")));
       assertThat(pool.autoCommitOnReturn)
           .hasSizeGreaterThanOrEqualTo(2)
-          .allMatch(r -> r.endsWith(" false"));
+          .allMatch(r -> r.endsWith(" false serializable"));
     } finally {
       waiters.shutdownNow();
     }
   }
 
-  /** Real connections with auto-commit off, recording their auto-commit as they are given back. */
+  /**
+   * Real connections with auto-commit off at SERIALIZABLE, recording their auto-commit and
+   * isolation as they are given back.
+   */
   private static final class NonResettingPool extends TestDataSource {
-    /** "listener false", "statement false": each connection given back and its auto-commit. */
+    /**
+     * "listener false serializable", "statement false serializable": each connection given back,
+     * its auto-commit and isolation.
+     */
     final List<String> autoCommitOnReturn = new CopyOnWriteArrayList<>();
 
     private final String driverUrl;
@@ -72,6 +79,7 @@ class PostgresBorrowedStateTest {
     public Connection getConnection() throws SQLException {
       Connection real = DriverManager.getConnection(driverUrl);
       real.setAutoCommit(false);
+      real.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
       AtomicBoolean listener = new AtomicBoolean();
       return (Connection)
           Proxy.newProxyInstance(
@@ -83,7 +91,11 @@ class PostgresBorrowedStateTest {
                 }
                 if (method.getName().equals("close") && !real.isClosed()) {
                   autoCommitOnReturn.add(
-                      (listener.get() ? "listener " : "statement ") + real.getAutoCommit());
+                      (listener.get() ? "listener " : "statement ")
+                          + real.getAutoCommit()
+                          + (real.getTransactionIsolation() == Connection.TRANSACTION_SERIALIZABLE
+                              ? " serializable"
+                              : " changed isolation"));
                 }
                 try {
                   return method.invoke(real, args);
