@@ -134,12 +134,13 @@ final class KeyExpression {
       }
     }
     for (String name : compiled.variables()) {
-      if (isIndexed(name, parameterNames.length)) {
-        bindings.put(name, Integer.parseInt(name.substring(1)));
-        continue;
-      }
+      // A parameter's own name first: one named p0 is #p0, as in Spring's evaluation context.
       if (known.contains(name)) {
         bindings.put(name, Arrays.asList(parameterNames).indexOf(name));
+        continue;
+      }
+      if (isIndexed(name, parameterNames.length)) {
+        bindings.put(name, Integer.parseInt(name.substring(1)));
         continue;
       }
       String indexed =

@@ -52,6 +52,11 @@ class KeyEvaluationTest {
     String nullable(String id) {
       return "ran";
     }
+
+    @DistributedLock(name = "named-p0", key = "#p0")
+    String parameterNamedLikeAnIndex(String accountId, String p0) {
+      return Locks.current().lockId();
+    }
   }
 
   static final class Opaque {}
@@ -138,6 +143,14 @@ class KeyEvaluationTest {
   void indexedParametersAndExplicitName() throws Throwable {
     assertThat(call(locksmith, new Accounts(), "byIndex", "acct-7", 10L))
         .isEqualTo("acct:acct-7/10");
+  }
+
+  @Test
+  void aParameterNamedLikeAnIndexIsThatParameter() throws Exception {
+    // #p0 bound the first argument although a parameter is named p0: calls meant to exclude each
+    // other on p0 locked on another argument.
+    assertThat(call(locksmith, new Accounts(), "parameterNamedLikeAnIndex", "acct-1", "shared"))
+        .isEqualTo("named-p0:shared");
   }
 
   @Test
