@@ -18,7 +18,13 @@ public final class Durations {
    */
   public static final Duration MAX = Duration.ofDays(365);
 
-  private static final Pattern SIMPLE = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
+  /**
+   * The shortest ttl the engine takes, 1 ms: one below it could not be told in the milliseconds
+   * that deadlines, messages and most stores count in.
+   */
+  static final Duration MIN_TTL = Duration.ofMillis(1);
+
+  private static final Pattern SIMPLE = Pattern.compile("(-?)(\\d+)\\s*(ms|s|m|h|d)");
 
   private Durations() {}
 
@@ -35,15 +41,18 @@ public final class Durations {
     Matcher matcher = SIMPLE.matcher(value);
     Duration result;
     if (matcher.matches()) {
+      if (!matcher.group(1).isEmpty()) {
+        throw negative(text);
+      }
       long amount;
       try {
-        amount = Long.parseLong(matcher.group(1));
+        amount = Long.parseLong(matcher.group(2));
       } catch (NumberFormatException e) {
-        throw invalid(text);
+        throw tooLong(text); // only digits: too many of them for a long
       }
       try {
         result =
-            switch (matcher.group(2)) {
+            switch (matcher.group(3)) {
               case "ms" -> Duration.ofMillis(amount);
               case "s" -> Duration.ofSeconds(amount);
               case "m" -> Duration.ofMinutes(amount);
@@ -63,7 +72,7 @@ public final class Durations {
       throw invalid(text);
     }
     if (result.isNegative()) {
-      throw new IllegalArgumentException("duration '" + text + "' is negative");
+      throw negative(text);
     }
     if (result.compareTo(MAX) > 0) {
       throw tooLong(text);
@@ -88,6 +97,10 @@ public final class Durations {
           what + " " + duration + " is longer than the longest Locksmith accepts, 365d");
     }
     return duration;
+  }
+
+  private static IllegalArgumentException negative(String text) {
+    return new IllegalArgumentException("duration '" + text + "' is negative");
   }
 
   private static IllegalArgumentException tooLong(String text) {

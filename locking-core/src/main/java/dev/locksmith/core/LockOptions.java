@@ -100,6 +100,9 @@ public record LockOptions(
     if (ttl.isZero() || ttl.isNegative()) {
       throw new IllegalArgumentException("ttl must be positive, was " + ttl);
     }
+    if (ttl.compareTo(Durations.MIN_TTL) < 0) {
+      throw new IllegalArgumentException("ttl must be at least 1ms, was " + ttl);
+    }
     Durations.check(ttl, "ttl");
     Durations.check(waitTimeout, "waitTimeout");
     Durations.check(minHold, "minHold");

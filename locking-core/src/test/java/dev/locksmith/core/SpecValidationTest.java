@@ -7,6 +7,7 @@ import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.memory.MemoryLockProvider;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,11 @@ class SpecValidationTest {
 
   static class ZeroTtl {
     @DistributedLock(ttl = "0s")
+    void run() {}
+  }
+
+  static class SubMillisecondTtl {
+    @DistributedLock(ttl = "PT0.0005S")
     void run() {}
   }
 
@@ -227,6 +233,12 @@ class SpecValidationTest {
         .hasMessageContaining("BadWaitTimeout.run(), attribute waitTimeout: 'forever'");
     assertThatThrownBy(() -> locksmith.validate(ZeroTtl.class))
         .hasMessageContaining("ZeroTtl.run(), attribute ttl: must be longer than zero");
+    // Accepted, it printed as 0ms and every call ran on a lease lost before it started.
+    assertThatThrownBy(() -> locksmith.validate(SubMillisecondTtl.class))
+        .hasMessageContaining(
+            "SubMillisecondTtl.run(), attribute ttl: 'PT0.0005S' is shorter than 1ms");
+    assertThatThrownBy(() -> LockOptions.named("n").withTtl(Duration.ofNanos(500_000)))
+        .hasMessage("ttl must be at least 1ms, was PT0.0005S");
   }
 
   @Test
