@@ -3,6 +3,8 @@ package dev.locksmith.aspectj;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -45,6 +47,12 @@ public final class AspectLocksmith {
 
   private static @Nullable Thread shutdownHook;
 
+  /**
+   * The engines handed over by {@link #use} and not yet given back by {@link #reset(Locksmith)},
+   * latest first: when a framework context closes, the engine of one still open comes back.
+   */
+  private static final Deque<Locksmith> handedOver = new ArrayDeque<>();
+
   private AspectLocksmith() {}
 
   /**
@@ -71,6 +79,8 @@ public final class AspectLocksmith {
                 + " start-up, before the first locked call, or configure through locksmith.url"
                 + " alone");
       }
+      handedOver.remove(locksmith);
+      handedOver.push(locksmith);
       engine = locksmith;
       fromSettings = false;
     } finally {
@@ -144,26 +154,36 @@ public final class AspectLocksmith {
       }
       closeOwned();
       engine = null;
+      handedOver.clear();
     } finally {
       INIT.unlock();
     }
   }
 
   /**
-   * Forgets the engine only if it is still {@code expected}: a framework context that handed its
-   * engine over with {@link #use} calls this when it closes, so that closing one context does not
-   * take the engine away from another that has set its own since.
+   * Forgets an engine set by {@link #use}: a framework context that handed its engine over calls
+   * this when it closes. Closing one context never takes the engine away from another: when {@code
+   * expected} is the engine in use, the one handed over before it and not yet forgotten (another
+   * context's, still open) is used again, else the next locked call starts afresh; when it is not,
+   * the engine in use stays.
    *
    * @param expected the engine the caller set
-   * @return whether the engine was forgotten
+   * @return whether {@code expected} was forgotten (false when it was not set, or forgotten before)
    */
   public static boolean reset(Locksmith expected) {
     INIT.lock();
     try {
+      boolean wasHandedOver = handedOver.remove(expected);
       if (engine != expected) {
-        return false;
+        return wasHandedOver;
       }
-      reset();
+      Locksmith earlier = handedOver.peekFirst();
+      if (earlier == null) {
+        reset();
+      } else {
+        engine = earlier;
+        fromSettings = false;
+      }
       return true;
     } finally {
       INIT.unlock();

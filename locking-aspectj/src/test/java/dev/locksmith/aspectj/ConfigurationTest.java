@@ -180,6 +180,39 @@ class ConfigurationTest {
     assertThat(AspectLocksmith.reset(ours)).isTrue();
   }
 
+  @Test
+  void closingTheLaterOfTwoContextsGivesTheEarliersEngineBack() {
+    // Two contexts in one class loader (cached test contexts): closing the later one cleared the
+    // engine, and the earlier one's calls then went to an engine made from settings.
+    Locksmith earlier = Locksmith.builder().settings(fileSettings()).build();
+    try (Locksmith later = Locksmith.builder().settings(fileSettings()).build()) {
+      use(earlier);
+      AspectLocksmith.use(later);
+      assertThat(AspectLocksmith.engine()).isSameAs(later);
+
+      assertThat(AspectLocksmith.reset(later)).isTrue();
+      assertThat(AspectLocksmith.engine()).isSameAs(earlier);
+    }
+    assertThat(AspectLocksmith.reset(earlier)).isTrue();
+  }
+
+  @Test
+  void closingTheEarlierOfTwoContextsLeavesTheLatersEngine() {
+    Locksmith earlier = Locksmith.builder().settings(fileSettings()).build();
+    Locksmith later = Locksmith.builder().settings(fileSettings()).build();
+    use(later);
+    try {
+      AspectLocksmith.use(earlier);
+      AspectLocksmith.use(later);
+      assertThat(AspectLocksmith.reset(earlier)).as("forgotten, though not current").isTrue();
+      assertThat(AspectLocksmith.engine()).isSameAs(later);
+      assertThat(AspectLocksmith.reset(later)).isTrue();
+      assertThat(AspectLocksmith.reset(earlier)).as("forgotten already").isFalse();
+    } finally {
+      earlier.close();
+    }
+  }
+
   private void use(Locksmith locksmith) {
     engine = locksmith;
     AspectLocksmith.use(locksmith);
