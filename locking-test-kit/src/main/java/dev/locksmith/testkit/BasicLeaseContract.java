@@ -1,6 +1,7 @@
 package dev.locksmith.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
@@ -109,6 +110,38 @@ public interface BasicLeaseContract extends ContractFixture {
         .forEach(
             c -> out.append(c < 0x80 ? String.valueOf((char) c) : String.format("\\u%04X", c)));
     return out.toString();
+  }
+
+  /**
+   * A take repeated with the owner token that holds the lock (a wait's later attempt, or a request
+   * sent again after its reply was lost) is either refused or answered with the lease held (its
+   * fencing token, or a later one when the store counts the repeat as a new take), and then the
+   * store keeps that lease at least until the deadline it reports, counted from the repeat: a store
+   * that kept the first take's expiry let another owner in while the repeat's lease still looked
+   * valid.
+   *
+   * @throws Exception when a provider call fails
+   */
+  @Test
+  default void aTakeRepeatedByItsOwnerLastsOnTheStoreUntilItsOwnDeadline() throws Exception {
+    LockProvider a = client();
+    String id = lockId("repeated-take");
+    LockRequest take = LockRequest.of(id, Duration.ofSeconds(4));
+    LeaseGrant earlier = a.tryAcquire(take).orElseThrow();
+    await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> true);
+    LeaseGrant again = a.tryAcquire(take).orElse(null);
+    if (again == null) {
+      assertThat(a.release(earlier)).isTrue();
+      return;
+    }
+    Duration storeLeft = client().status(id).currentHolder().orElseThrow().timeLeft();
+    assertThat(again.fencingToken())
+        .as("the repeat's fencing token (the same lease's, or a new take's)")
+        .isGreaterThanOrEqualTo(earlier.fencingToken());
+    assertThat(storeLeft)
+        .as("time left on the store against the repeated grant's own (%s)", again.timeLeft())
+        .isGreaterThanOrEqualTo(again.timeLeft().minusMillis(100));
+    assertThat(a.release(again)).isTrue();
   }
 
   /**
