@@ -62,7 +62,7 @@ final class FileLockProvider implements LockProvider {
     this.directory = new LockDirectory(settings);
     this.watcher = new DirectoryWatcher(settings.directory(), settings.watch());
     this.check = new DirectoryCheck(settings.directory(), settings.createDirs());
-    Tombs tombs = new Tombs(directory);
+    Tombs tombs = new Tombs(directory, () -> hooks);
     this.acquisition =
         new Acquisition(settings, directory, new TakeOver(settings, directory, tombs), tombs);
     this.upkeep = new LeaseUpkeep(settings, directory, check, tombs);

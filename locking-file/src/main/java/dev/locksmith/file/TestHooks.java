@@ -61,6 +61,12 @@ interface TestHooks {
   default void beforeRenewWrite(String lockId) {}
 
   /**
+   * A release (or a failed acquisition's clean-up) has renamed the lock file to its tomb and has
+   * not yet read what moved; a test may throw here what a read failing on the share would.
+   */
+  default void afterTombMove(String lockId) throws java.io.IOException {}
+
+  /**
    * A prune has renamed a counter file away and has not yet checked it again (the lock file, the
    * last token, the last change).
    */

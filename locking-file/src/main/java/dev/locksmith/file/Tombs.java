@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,9 +24,11 @@ final class Tombs {
   private static final Logger LOG = LoggerFactory.getLogger(FileLockProvider.class);
 
   private final LockDirectory directory;
+  private final Supplier<TestHooks> hooks;
 
-  Tombs(LockDirectory directory) {
+  Tombs(LockDirectory directory, Supplier<TestHooks> hooks) {
     this.directory = directory;
+    this.hooks = hooks;
   }
 
   /**
@@ -39,7 +42,16 @@ final class Tombs {
     if (!directory.moveAway(files.lock(), tomb)) {
       return false;
     }
-    LockRecord moved = directory.readRecord(tomb);
+    LockRecord moved;
+    try {
+      hooks.get().afterTombMove(lockId);
+      moved = directory.readRecord(tomb);
+    } catch (IOException | RuntimeException e) {
+      // Unknown whose: back under the name, safe either way. Left in the tomb, another holder's
+      // file would free the lock under that holder, and the caller's would stay there for good.
+      restore(files.lock(), tomb);
+      throw e;
+    }
     boolean own =
         moved != null
             && (token == ANY_TOKEN

@@ -167,6 +167,35 @@ class FileLockProviderTest {
   }
 
   @Test
+  void aReleaseWhoseReadOfTheMovedFileFailsPutsItBackAndCanBeDoneAgain() throws Exception {
+    // The read of the tomb failed (a share's transient error) and the tomb was left: the lock file
+    // was gone without its owner knowing whose it was, and the release could never be repeated.
+    FileLockProvider a = provider("");
+    LeaseGrant lease = a.tryAcquire(request("tomb-read", LONG)).orElseThrow();
+    Path lock = LockFileNames.of(dir, "tomb-read").lock();
+    a.hooks(
+        new TestHooks() {
+          @Override
+          public void afterTombMove(String lockId) throws IOException {
+            a.hooks(TestHooks.NONE);
+            throw new IOException("Stale file handle");
+          }
+        });
+
+    assertThatThrownBy(() -> a.release(lease))
+        .isInstanceOf(LockProviderException.class)
+        .hasRootCauseMessage("Stale file handle");
+
+    assertThat(lock).as("the lock file, put back").exists();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tomb"));
+    }
+    assertThat(provider("").tryAcquire(request("tomb-read", LONG))).as("still held").isEmpty();
+    assertThat(a.release(lease)).as("the release done again").isTrue();
+    assertThat(lock).doesNotExist();
+  }
+
+  @Test
   void tokensKeepRisingWhenTheCounterFileIsDeleted() throws Exception {
     FileLockProvider a = provider("");
     long last = 0;
