@@ -10,10 +10,13 @@ import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.testkit.jdbc.TestPostgres;
+import java.io.IOException;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -85,7 +88,6 @@ class SchemaAndPoolTest {
     return provider.tryAcquire(LockRequest.of(lockId, Duration.ofSeconds(5))).get();
   }
 
-  /** Asserts that {@code lockId} can be taken and released through {@code provider}. */
   /** A provider URL onto {@code server} as {@code role}, for {@code table}. */
   private static String urlAs(TestPostgres server, String role, String table) {
     return "jdbc:postgresql://127.0.0.1:"
@@ -96,8 +98,21 @@ class SchemaAndPoolTest {
         + table;
   }
 
+  /** Asserts that {@code lockId} can be taken and released through {@code provider}. */
   private static void assertTakenAndReleased(JdbcLockProvider provider, String lockId) {
     assertThat(provider.release(take(provider, lockId))).isTrue();
+  }
+
+  /**
+   * The README's {@code CREATE TABLE} under the comment line starting {@code -- heading}, for
+   * {@code table}.
+   */
+  private static String readmeDdl(String heading, String table) throws IOException {
+    String readme = Files.readString(Path.of("README.md"));
+    int start = readme.indexOf("\n-- " + heading);
+    assertThat(start).as("the README's DDL for %s", heading).isNotNegative();
+    String ddl = readme.substring(readme.indexOf('\n', start + 1) + 1, readme.indexOf(';', start));
+    return ddl.replace("locksmith_locks", table);
   }
 
   private static JdbcLockProvider provider(String database, String parameters) {
@@ -126,8 +141,26 @@ class SchemaAndPoolTest {
           .hasMessageContaining("table " + table + " does not exist and createTable=false");
       assertThat(tableExists(database, table)).isFalse();
 
-      execute(database, dialect(database).createTable(table));
+      execute(database, readmeDdl(database.equals("h2") ? "H2" : "PostgreSQL", table));
       assertTakenAndReleased(provider, "a");
+    }
+  }
+
+  @Test
+  void theReadmeH2TableKeepsIdsDifferingInCaseDistinctInAnIgnoreCaseDatabase() throws Exception {
+    // The README's H2 table had VARCHAR ids: in a database opened with IGNORECASE=TRUE, "Job" and
+    // "job" were one lock.
+    String table = TestDatabases.table("ignorecase");
+    String url = "jdbc:h2:mem:" + table + ";DB_CLOSE_DELAY=-1;IGNORECASE=TRUE";
+    try (Connection keep = DriverManager.getConnection(url);
+        Statement statement = keep.createStatement();
+        JdbcLockProvider provider =
+            JdbcLockProvider.create(url + "?createTable=false&table=" + table)) {
+      statement.execute(readmeDdl("H2", table));
+      LeaseGrant upper = take(provider, "Job");
+      LeaseGrant lower = take(provider, "job");
+      assertThat(provider.release(upper)).isTrue();
+      assertThat(provider.release(lower)).isTrue();
     }
   }
 
