@@ -3,6 +3,7 @@ package dev.locksmith.spring.boot;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.spi.LockProvider;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
@@ -20,13 +21,21 @@ final class ApplicationDataSource {
   private ApplicationDataSource() {}
 
   /**
+   * Whether a provider URL means the application's data source: {@link #URL} in any case, as Boot's
+   * property condition that makes the provider bean compares it.
+   */
+  static boolean isUrl(@Nullable String url) {
+    return URL.equalsIgnoreCase(url);
+  }
+
+  /**
    * Fails when {@code locksmith.url=jdbc} and no provider over the application's data source (nor
    * any other {@link LockProvider} bean, which would come first as for every URL) exists.
    *
    * @throws LockConfigurationException naming what is missing and what to do
    */
   static void check(ConfigurableListableBeanFactory beanFactory, LocksmithProperties properties) {
-    if (!URL.equals(properties.getUrl())
+    if (!isUrl(properties.getUrl())
         || beanFactory.getBeanNamesForType(LockProvider.class).length > 0) {
       return;
     }

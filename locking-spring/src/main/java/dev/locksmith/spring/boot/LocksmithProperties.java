@@ -270,13 +270,13 @@ public class LocksmithProperties {
    */
   public LocksmithSettings toSettings() {
     Map<String, String> flat = new TreeMap<>();
-    if (url != null && !ApplicationDataSource.URL.equals(url)) {
+    if (url != null && !ApplicationDataSource.isUrl(url)) {
       flat.put("locksmith.url", url);
     }
     providers.forEach(
         (name, provider) -> {
           String named = provider.getUrl();
-          if (ApplicationDataSource.URL.equals(named)) {
+          if (ApplicationDataSource.isUrl(named)) {
             throw new LockConfigurationException(
                 "locksmith.providers."
                     + name

@@ -6,6 +6,8 @@ import dev.locksmith.jdbc.JdbcLockProvider;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import dev.locksmith.spring.boot.LocksmithFailureAnalyzer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -24,11 +26,12 @@ class DataSourceMissingTest {
               AutoConfigurations.of(
                   DataSourceAutoConfiguration.class, LocksmithAutoConfiguration.class));
 
-  @Test
-  void withoutADataSourceBean() {
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc", "JDBC"}) // Boot's condition on the value ignores case
+  void withoutADataSourceBean(String url) {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
-        .withPropertyValues("locksmith.url=jdbc")
+        .withPropertyValues("locksmith.url=" + url)
         .run(
             context ->
                 assertThat(analysis(context.getStartupFailure()).getDescription())
