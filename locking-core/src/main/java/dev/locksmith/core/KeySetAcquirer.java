@@ -90,8 +90,11 @@ final class KeySetAcquirer {
         if (slots[slot] != null) {
           continue;
         }
-        // Within the set's one wait: its deadline and figures count from the set's start.
-        ActiveLease lease = acquirer.obtain(missing.get(j), providerName, provider, call, start);
+        // Within the set's one wait: its deadline and figures count from the set's start, and
+        // once the set has asked the provider, a key reached after the deadline is not asked for.
+        boolean askedBefore = missing.size() > 1 || !owned.isEmpty();
+        ActiveLease lease =
+            acquirer.obtain(missing.get(j), providerName, provider, call, start, askedBefore);
         if (lease == null) {
           return null;
         }

@@ -68,7 +68,7 @@ final class LeaseAcquirer {
       // the call has connected).
       keeper.acquisitionStarted();
       if (options.keys().isEmpty()) {
-        return obtain(options, providerName, provider, call, start);
+        return obtain(options, providerName, provider, call, start, false);
       }
       return keySets.obtainAll(
           options,
@@ -96,16 +96,23 @@ final class LeaseAcquirer {
    */
   @Nullable ActiveLease obtain(
       LockOptions options, String providerName, LockProvider provider, boolean call) {
-    return obtain(options, providerName, provider, call, ticker.read());
+    return obtain(options, providerName, provider, call, ticker.read(), false);
   }
 
   /**
    * Takes the lock as {@link #obtain(LockOptions, String, LockProvider, boolean)} does, counting
    * the wait (its deadline, its figures and the timeout's) from {@code start}: a set of keys taken
-   * one by one shares one wait.
+   * one by one shares one wait. {@code askedBefore}: that wait already asked the provider, so a
+   * WAIT past its deadline times out without asking again (one call in flight at the deadline is
+   * all a wait may overrun by, however many keys are left).
    */
   @Nullable ActiveLease obtain(
-      LockOptions options, String providerName, LockProvider provider, boolean call, long start) {
+      LockOptions options,
+      String providerName,
+      LockProvider provider,
+      boolean call,
+      long start,
+      boolean askedBefore) {
     gate.checkOpen();
     ProviderCircuit circuit = circuits.of(provider);
     String lockId = options.lockId();
@@ -121,7 +128,7 @@ final class LeaseAcquirer {
     for (int attempts = 0; ; attempts++) {
       gate.checkOpen();
       long remaining = waitNanos - (ticker.read() - start);
-      if (wait && attempts > 0 && remaining <= 0) {
+      if (wait && (attempts > 0 || askedBefore) && remaining <= 0) {
         LockEvent attempt = attempt(options, lockId, providerName);
         throw outage == null ? timedOut(attempt, start) : timedOut(attempt, start, circuit, outage);
       }

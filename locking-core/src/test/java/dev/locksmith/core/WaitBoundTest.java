@@ -122,6 +122,21 @@ class WaitBoundTest {
   }
 
   @Test
+  void aSetOfKeysAsksForNoKeyOnceItsSharedWaitHasRunOut() {
+    // Key a's wait overran the deadline and was granted; key b was then still asked (with 0 ms),
+    // a second call past the deadline, and one more for each key after it.
+    provider.acquireTakes = timeout -> timeout.plus(Duration.ofMillis(300));
+    provider.freshGrant = request -> request.lockId().endsWith(":a");
+    assertThatThrownBy(
+            () -> locksmith.acquire(waitFor("set", Duration.ofSeconds(2)).withKeys("a", "b", "c")))
+        .isInstanceOf(LockTimeoutException.class);
+    assertThat(provider.elapsed()).isEqualTo(Duration.ofMillis(2300));
+    await().atMost(Duration.ofSeconds(2)).until(() -> provider.calls.contains("release 1"));
+    assertThat(provider.calls).containsExactly("tryAcquire", "acquire 2000 ms", "release 1");
+    assertThat(events.events).containsExactly("acquired set:a", "timedOut set:b", "released set:a");
+  }
+
+  @Test
   void aLateGrantWhoseRenewalRunsPastTheDeadlineEndsTheWaitAsATimeout() {
     // A late grant within the wait, whose renewal is refused after the deadline: the wait ran out.
     provider.acquireTakes = timeout -> Duration.ofMillis(1500);
@@ -180,6 +195,10 @@ class WaitBoundTest {
     private final long start;
     volatile java.util.function.UnaryOperator<Duration> acquireTakes = timeout -> timeout;
     volatile boolean grants;
+
+    /** Requests granted as answered, for their whole ttl from then. */
+    volatile java.util.function.Predicate<LockRequest> freshGrant = request -> false;
+
     volatile Duration releaseTakes = Duration.ZERO;
     volatile Duration renewTakes = Duration.ZERO;
     volatile @org.jspecify.annotations.Nullable RuntimeException failure;
@@ -207,6 +226,9 @@ class WaitBoundTest {
       RuntimeException error = failure;
       if (error != null) {
         throw error;
+      }
+      if (freshGrant.test(request)) {
+        return Optional.of(grant(request, ticker.read() + request.ttl().toNanos()));
       }
       if (!grants) {
         return Optional.empty();
