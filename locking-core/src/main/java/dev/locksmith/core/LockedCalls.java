@@ -2,6 +2,7 @@ package dev.locksmith.core;
 
 import dev.locksmith.core.internal.LockedInvocation;
 import dev.locksmith.core.internal.PreparedCall;
+import dev.locksmith.core.internal.ReactiveCall;
 import dev.locksmith.core.internal.ReactiveReturns;
 import dev.locksmith.core.internal.ReleaseDeferral;
 import dev.locksmith.core.spi.LockIdText;
@@ -133,6 +134,20 @@ final class LockedCalls {
     @Override
     public CompletableFuture<@Nullable Lease> acquireAsync() {
       return acquireAsync(reactiveAcquirers);
+    }
+
+    @Override
+    public @Nullable Object proceedHolding(Lease lease, ReactiveCall.Proceed method)
+        throws Throwable {
+      if (!(lease instanceof HeldLease held)) {
+        return method.proceed(); // reentered: the outer lease is this thread's already
+      }
+      HeldLeases.push(held);
+      try {
+        return method.proceed();
+      } finally {
+        HeldLeases.pop(held);
+      }
     }
 
     /**

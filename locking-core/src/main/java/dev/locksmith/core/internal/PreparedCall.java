@@ -68,6 +68,18 @@ public interface PreparedCall {
   CompletableFuture<@Nullable Lease> acquireAsync(Executor executor);
 
   /**
+   * Runs the intercepted method on the calling thread as the holder of {@code lease}, as a
+   * synchronous locked method runs: {@link dev.locksmith.core.Locks#current()} finds the lease, and
+   * a nested call on its lock reenters it, until the method returns.
+   *
+   * @param lease the lease taken for this call
+   * @param method runs the intercepted method
+   * @return what the method returned
+   * @throws Throwable what the method threw
+   */
+  @Nullable Object proceedHolding(Lease lease, ReactiveCall.Proceed method) throws Throwable;
+
+  /**
    * Releases a lease taken by {@link #acquire()}, through the engine's {@link ReleaseDeferral}.
    *
    * @param lease the lease

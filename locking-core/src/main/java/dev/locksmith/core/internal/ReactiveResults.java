@@ -48,7 +48,7 @@ public final class ReactiveResults {
           PreparedCall prepared = call.prepared();
           return Mono.usingWhen(
               acquire(prepared),
-              lease -> Mono.from(proceed(call)),
+              lease -> Mono.from(proceed(call, lease)),
               lease -> release(prepared, lease),
               (lease, error) -> release(prepared, lease),
               lease -> release(prepared, lease));
@@ -68,7 +68,7 @@ public final class ReactiveResults {
           PreparedCall prepared = call.prepared();
           return Flux.usingWhen(
               acquire(prepared),
-              lease -> proceed(call),
+              lease -> proceed(call, lease),
               lease -> release(prepared, lease),
               (lease, error) -> release(prepared, lease),
               lease -> release(prepared, lease));
@@ -82,9 +82,9 @@ public final class ReactiveResults {
   }
 
   @SuppressWarnings("unchecked")
-  private static Publisher<Object> proceed(ReactiveCall call) {
+  private static Publisher<Object> proceed(ReactiveCall call, Lease lease) {
     try {
-      Object result = call.proceed();
+      Object result = call.prepared().proceedHolding(lease, call::proceed);
       return result == null ? Mono.empty() : (Publisher<Object>) result;
     } catch (Throwable e) {
       return Mono.error(e);

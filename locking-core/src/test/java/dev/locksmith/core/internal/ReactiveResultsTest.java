@@ -97,6 +97,32 @@ class ReactiveResultsTest {
   }
 
   @Test
+  void theMethodRunsAsTheLeasesHolderSoANestedCallOnItsLockReentersIt() {
+    // The method ran on an acquiring thread that did not know it held the lease: Locks.current()
+    // found none, and a nested call on the same lock was refused by the call's own lease.
+    Mono<Object> result =
+        ReactiveResults.mono(
+            () ->
+                call(
+                    "skip",
+                    "r-20",
+                    () -> {
+                      long token = Locks.current().fencingToken();
+                      Long nested =
+                          locksmith.call(
+                              LockOptions.named("report").withKey("r-20").withOnBusy(OnBusy.FAIL),
+                              () -> Locks.current().fencingToken());
+                      return Mono.just(token + "/" + nested);
+                    }));
+
+    String tokens = (String) result.block(BOUND);
+    assertThat(tokens).isNotNull();
+    String[] parts = tokens.split("/");
+    assertThat(parts[1]).as("the nested call's token, the lease's").isEqualTo(parts[0]);
+    Awaitility.await().atMost(BOUND).until(() -> !held("report:r-20"));
+  }
+
+  @Test
   void aSkippedCallCompletesEmptyWithoutRunningTheMethod() {
     var other = provider.tryAcquire(LockRequest.of("report:r-2", Duration.ofSeconds(30)));
     assertThat(other).isPresent();
