@@ -77,7 +77,8 @@ final class LuaFunctions {
   /**
    * {@link #RELEASE_CHECK} and the function {@link LuaScripts#RELEASE} runs. {@code
    * release_lease(lock, token, fence, id, limit)}: when {@code release_check} says {@code 'now'},
-   * writes the records and removes the lease's fields; returns what {@code release_check} said.
+   * removes the lease's fields and writes the records, unless Redis is out of memory (the release
+   * is done then, without its record); returns what {@code release_check} said.
    */
   static final String RELEASE_LEASE =
       RELEASE_CHECK
@@ -85,8 +86,10 @@ final class LuaFunctions {
       local function release_lease(lock, token, fence, id, limit)
         local outcome, records = release_check(lock, token, fence, id, limit)
         if outcome == 'now' then
-          redis.call('HSET', lock, 'released', records)
           redis.call('HDEL', lock, 'token', 'fence', 'owner')
+          -- A full Redis (noeviction) refuses the write, not the HDEL: the lock is freed, with no
+          -- record to answer a resend of this release.
+          redis.pcall('HSET', lock, 'released', records)
         end
         return outcome
       end

@@ -257,18 +257,19 @@ final class LuaScripts {
    * #ABANDONED_MARKS}). The compensation for an acquire whose reply was lost: frees the lock only
    * when it is held by that owner token (which the caller regards as not acquired), keeping earlier
    * release records for the tombstone life, publishes on the channel to wake waiters, and returns
-   * 1; else returns 0. Either way it first records the owner token in {@code abandoned}, newest
-   * first, with the tombstone life, so that a copy of that acquire still on its way (Redisson
-   * resends a command whose reply is late, possibly on another connection) is refused when it
-   * arrives instead of taking the lock for its whole TTL: {@link #ACQUIRE} and {@link #ACQUIRE_ALL}
-   * grant no lock to a token marked there. The marks do not live in the lock's hash, whose life is
-   * the TTL of whatever lease holds it.
+   * 1; else returns 0. Either way it first records the owner token in {@code abandoned} (unless
+   * Redis is out of memory), newest first, with the tombstone life, so that a copy of that acquire
+   * still on its way (Redisson resends a command whose reply is late, possibly on another
+   * connection) is refused when it arrives instead of taking the lock for its whole TTL: {@link
+   * #ACQUIRE} and {@link #ACQUIRE_ALL} grant no lock to a token marked there. The marks do not live
+   * in the lock's hash, whose life is the TTL of whatever lease holds it.
    */
   static final String RELEASE_ABANDONED =
       LuaFunctions.PREPEND
           + """
       local marks = redis.call('GET', KEYS[3])
-      redis.call('SET', KEYS[3], prepend(ARGV[1], marks, tonumber(ARGV[3])), 'PX', ARGV[2])
+      -- Refused by a full Redis (noeviction): the lock is still freed, without the mark.
+      redis.pcall('SET', KEYS[3], prepend(ARGV[1], marks, tonumber(ARGV[3])), 'PX', ARGV[2])
       if redis.call('HGET', KEYS[1], 'token') == ARGV[1] then
         redis.call('HDEL', KEYS[1], 'token', 'fence', 'owner')
         redis.call('PEXPIRE', KEYS[1], ARGV[2])

@@ -208,6 +208,26 @@ class RedisOutageTest {
   }
 
   @Test
+  void aFullRedisStillReleasesSoTheLockIsFreeOnceMemoryIsBack() throws Exception {
+    // A release wrote its record before removing the lease: a full Redis refused that write, and
+    // every finished lock then stayed held for the rest of its ttl.
+    try (RedisServerProcess redis = TestRedis.startDedicated("--maxmemory-policy", "noeviction");
+        RedisLockProvider provider = RedisLockProvider.create(redis.url())) {
+      String id = lockId();
+      LeaseGrant held = provider.tryAcquire(request(id, Duration.ofMinutes(5))).orElseThrow();
+
+      redis.call("CONFIG", "SET", "maxmemory", "1"); // used memory is above that: writes refused
+      assertThat(provider.release(held)).isTrue();
+      assertThat(provider.status(id).currentHolder()).as("the lock, free").isEmpty();
+
+      redis.call("CONFIG", "SET", "maxmemory", "0");
+      LeaseGrant next = provider.tryAcquire(request(id, Duration.ofSeconds(30))).orElseThrow();
+      assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+      assertThat(provider.release(next)).isTrue();
+    }
+  }
+
+  @Test
   void anInterruptWhileTheClientFirstConnectsLeavesTheProviderWorking() throws Exception {
     try (RedisServerProcess redis = TestRedis.startDedicated()) {
       redis.stop();
