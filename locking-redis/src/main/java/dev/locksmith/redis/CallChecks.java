@@ -1,5 +1,6 @@
 package dev.locksmith.redis;
 
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
 
@@ -49,11 +50,11 @@ final class CallChecks {
     String token = request.ownerToken();
     if (token.isEmpty() || token.indexOf(' ') >= 0 || token.indexOf('/') >= 0) {
       throw new IllegalArgumentException(
-          "owner token '"
-              + token
-              + "' of lock '"
-              + request.lockId()
-              + "' is empty or holds a space or '/', which the Redis provider's records cannot"
+          "owner token "
+              + LockIdText.quoted(token)
+              + " of lock "
+              + LockIdText.quoted(request.lockId())
+              + " is empty or holds a space or '/', which the Redis provider's records cannot"
               + " keep apart; use OwnerTokens.newToken()");
     }
     return keys(request.lockId(), request.ttl());

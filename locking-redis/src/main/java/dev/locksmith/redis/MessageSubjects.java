@@ -39,7 +39,7 @@ final class MessageSubjects {
     StringBuilder out = new StringBuilder(prefix);
     int named = Math.min(lockIds.size(), NAMED_IN_MESSAGES);
     for (int i = 0; i < named; i++) {
-      out.append(i == 0 ? "'" : ", '").append(lockIds.get(i)).append('\'');
+      out.append(i == 0 ? "" : ", ").append(LockIdText.quoted(lockIds.get(i)));
     }
     if (lockIds.size() > named) {
       out.append(" and ").append(lockIds.size() - named).append(" more");

@@ -370,6 +370,12 @@ class RedisLockProviderTest {
           .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(call(server, "EXISTS", keys.lock(), keys.fence())).as("keys written").isEqualTo(0L);
+    String hugeId = "doc:" + "x".repeat(1_000_000);
+    LockRequest huge = new LockRequest(hugeId, "a b" + "y".repeat(1_000_000), LONG, "host/1/test");
+    assertThatThrownBy(() -> first.tryAcquire(huge))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("' (1000004 chars)")
+        .satisfies(e -> assertThat(e.getMessage()).as("the message").hasSizeLessThan(1000));
   }
 
   private static void assertRefusedForTtlBeyondAYear(ThrowingCallable call) {
