@@ -36,6 +36,7 @@ final class ActiveLease implements HeldLease {
   private final long stopsCountFrom;
   private final boolean call;
   private final LeaseHolds holds = new LeaseHolds();
+  private final ClosingOnce closing = new ClosingOnce();
   private final LeaseRelease release;
   private static final VarHandle LOST_REASON =
       FieldHandles.of(MethodHandles.lookup(), "lostReason", String.class);
@@ -422,10 +423,14 @@ final class ActiveLease implements HeldLease {
    */
   @Override
   public void close() {
-    if (holds.closeHolder()) {
-      HeldLeases.remove(this);
-      dropHold();
-    }
+    // Two threads closing at once both return once the release has started (ClosingOnce).
+    closing.run(
+        () -> {
+          if (holds.closeHolder()) {
+            HeldLeases.remove(this);
+            dropHold();
+          }
+        });
   }
 
   @Override

@@ -3,7 +3,6 @@ package dev.locksmith.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,7 +16,7 @@ final class CompositeLease implements HeldLease {
   private final List<ActiveLease> parts;
   private final List<ActiveLease> owned;
   private final List<Runnable> borrowed;
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final ClosingOnce closing = new ClosingOnce();
 
   /**
    * @param parts every key's lease, in lock order
@@ -102,7 +101,7 @@ final class CompositeLease implements HeldLease {
 
   @Override
   public boolean isValid() {
-    if (closed.get()) {
+    if (closing.started()) {
       return false;
     }
     for (ActiveLease part : parts) {
@@ -115,7 +114,7 @@ final class CompositeLease implements HeldLease {
 
   @Override
   public void checkValid() {
-    if (closed.get()) {
+    if (closing.started()) {
       throw new LockLostException(lockId(), "it was released");
     }
     for (ActiveLease part : parts) {
@@ -130,7 +129,7 @@ final class CompositeLease implements HeldLease {
 
   @Override
   public boolean isClosed() {
-    return closed.get();
+    return closing.started();
   }
 
   @Override
@@ -155,18 +154,21 @@ final class CompositeLease implements HeldLease {
 
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
-      HeldLeases.remove(this);
-      end(owned, borrowed, false);
-    }
+    closeOnce(false);
   }
 
   @Override
   public void abandon() {
-    if (closed.compareAndSet(false, true)) {
-      HeldLeases.remove(this);
-      end(owned, borrowed, true);
-    }
+    closeOnce(true);
+  }
+
+  private void closeOnce(boolean abandon) {
+    // Two threads closing at once both return once the releases have started (ClosingOnce).
+    closing.run(
+        () -> {
+          HeldLeases.remove(this);
+          end(owned, borrowed, abandon);
+        });
   }
 
   @Override

@@ -105,6 +105,9 @@ public interface Lease extends AutoCloseable {
 
   /**
    * Releases the lease (every key's). A failure to release is reported to listeners, never thrown.
+   * Only the first call releases; one made on another thread meanwhile (a shutdown hook beside the
+   * main thread, say) returns once that release is under way, so that closing the engine next waits
+   * for it.
    */
   @Override
   void close();

@@ -190,6 +190,29 @@ class LifecycleTest {
   }
 
   @Test
+  void aLeaseClosedOnTwoThreadsAtOnceReturnsOnBothOnlyOnceItsReleaseIsUnderWay() throws Exception {
+    // The second close returned at once while the first was still starting the release, and its
+    // caller (locksmith run's main thread, beside its signal hook) closed the engine and the
+    // provider under that release: the lock stayed held until its ttl.
+    CountDownLatch releasing = new CountDownLatch(1);
+    CountDownLatch letRelease = new CountDownLatch(1);
+    GatedReleaseProvider gated = new GatedReleaseProvider(provider, releasing, letRelease);
+    Locksmith locksmith = engine(gated, Duration.ofSeconds(20));
+    Lease lease = locksmith.acquire(LockOptions.named("closed-twice"));
+
+    Future<?> first = pool.submit(lease::close);
+    assertThat(releasing.await(5, TimeUnit.SECONDS)).isTrue();
+    Future<?> second = pool.submit(lease::close);
+    assertStillClosing(second);
+
+    letRelease.countDown();
+    first.get(5, TimeUnit.SECONDS);
+    second.get(5, TimeUnit.SECONDS);
+    assertThat(gated.released).as("released before the second close returned").isTrue();
+    locksmith.close();
+  }
+
+  @Test
   void closeGivesUpAfterItsTimeout() throws Exception {
     Locksmith locksmith = engine(provider, Duration.ofMillis(200));
     Job job = new Job();
