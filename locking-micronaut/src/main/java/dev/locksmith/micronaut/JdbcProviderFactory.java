@@ -33,10 +33,10 @@ final class JdbcProviderFactory {
       BeanContext beanContext,
       DataSource dataSource,
       @Value("${locksmith.jdbc.table:locksmith_locks}") String table,
-      @Value("${locksmith.jdbc.create-table:true}") boolean createTable) {
+      @Value("${locksmith.jdbc.create-table:true}") String createTable) {
     return JdbcLockProvider.builder(LockDataSources.forLocks(beanContext, dataSource))
         .table(table)
-        .createTable(createTable)
+        .createTable(OnOffSwitch.parse("locksmith.jdbc.create-table", createTable))
         .build();
   }
 }

@@ -29,9 +29,16 @@ abstract class OnOffSwitch implements Condition {
    */
   static boolean isOn(PropertyResolver properties, String key, boolean unset) {
     String value = properties.get(key, String.class).orElse(null);
-    if (value == null) {
-      return unset;
-    }
+    return value == null ? unset : parse(key, value);
+  }
+
+  /**
+   * Whether {@code value}, set for {@code key}, is on; for a switch read as text ({@code @Value}
+   * into a {@code boolean} takes any value but the four words for true as false).
+   *
+   * @throws LockConfigurationException naming the key and its value when it is neither on nor off
+   */
+  static boolean parse(String key, String value) {
     return switch (value.strip().toLowerCase(Locale.ROOT)) {
       case "true", "on", "yes", "1" -> true;
       case "false", "off", "no", "0" -> false;

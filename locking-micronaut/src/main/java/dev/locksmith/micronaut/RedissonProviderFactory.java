@@ -36,7 +36,9 @@ final class RedissonProviderFactory {
   LockProvider redissonLockProvider(
       RedissonClient client,
       @Value("${locksmith.redisson.prefix:" + RedisLockOptions.DEFAULT_PREFIX + "}") String prefix,
-      @Value("${locksmith.redisson.allow-eviction:false}") boolean allowEviction) {
+      @Value("${locksmith.redisson.allow-eviction:false}") String allowEvictionText) {
+    boolean allowEviction =
+        OnOffSwitch.parse("locksmith.redisson.allow-eviction", allowEvictionText);
     RedisLockOptions options;
     try {
       options = RedisLockOptions.defaults().withPrefix(prefix).withAllowEviction(allowEviction);

@@ -32,7 +32,8 @@ class AppRedissonOptionsTest {
             .hasMessageContaining("allow-eviction");
       }
       try (ApplicationContext context =
-          start(redis, Map.of("locksmith.redisson.allow-eviction", "true"))) {
+          start(redis, Map.of("locksmith.redisson.allow-eviction", "1"))) {
+        // Read as Spring and the other switches read it: "1" was false in Micronaut's binding.
         assertThat(context.getBean(Locksmith.class).run(LockOptions.named("e"), () -> {})).isTrue();
       }
     }
@@ -52,6 +53,23 @@ class AppRedissonOptionsTest {
                         "app-redisson")
                     .close());
     assertThat(refused).hasStackTraceContaining("locksmith.redisson.prefix");
+  }
+
+  @Test
+  void aMisspeltAllowEvictionFailsTheStartNamingTheProperty() {
+    Throwable refused =
+        catchThrowable(
+            () ->
+                ApplicationContext.run(
+                        Map.of(
+                            "app.redis.url",
+                            "redis://127.0.0.1:1",
+                            "locksmith.redisson.allow-eviction",
+                            "ture"),
+                        "app-redisson")
+                    .close());
+    assertThat(refused)
+        .hasStackTraceContaining("locksmith.redisson.allow-eviction: 'ture' is not true or false");
   }
 
   private static ApplicationContext start(RedisServerProcess redis, Map<String, Object> more) {

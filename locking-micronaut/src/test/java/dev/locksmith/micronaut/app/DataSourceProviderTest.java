@@ -149,6 +149,25 @@ class DataSourceProviderTest {
   }
 
   @Test
+  void aMisspeltCreateTableFailsTheStartNamingTheProperty() {
+    // Bound as a boolean, "flase" was false: the table was not created, and every lock failed
+    // later.
+    assertThatThrownBy(
+            () ->
+                ApplicationContext.run(
+                        Map.of(
+                            "locksmith.url",
+                            "jdbc",
+                            "locksmith.jdbc.create-table",
+                            "flase",
+                            "test.database-url",
+                            databaseUrl("h2")),
+                        "datasource")
+                    .getBean(dev.locksmith.core.Locksmith.class))
+        .hasStackTraceContaining("locksmith.jdbc.create-table: 'flase' is not true or false");
+  }
+
+  @Test
   void aNamedProviderCannotUseTheDataSource() {
     assertThatThrownBy(
             () ->
