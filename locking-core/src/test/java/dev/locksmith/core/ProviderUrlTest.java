@@ -8,6 +8,7 @@ import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.ProviderUrl;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -169,7 +170,55 @@ class ProviderUrlTest {
             () -> ProviderUrl.parse("file:///tmp?skw=2s").requireOnly(Set.of("skew", "mode")))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessage(
-            "Provider URL 'file:///tmp?skw=2s' has unknown parameter 'skw'; allowed: [mode, skew]");
+            "Provider URL 'file:///tmp?skw=****' has unknown parameter 'skw'; allowed: [mode,"
+                + " skew]");
+    assertThatThrownBy(
+            () ->
+                ProviderUrl.parse("tcp://localhost:7420?pasword=hunter2&tls=true")
+                    .requireOnly(Set.of("secret", "tls")))
+        .hasMessageStartingWith(
+            "Provider URL 'tcp://localhost:7420?pasword=****&tls=true' has unknown parameter"
+                + " 'pasword'")
+        .hasMessageNotContaining("hunter2");
+  }
+
+  @Test
+  void aHashInAValueIsRefusedInsteadOfCuttingTheValueShort() {
+    // java.net.URI ended the query at '#': secret=abc#def was the secret 'abc'.
+    for (String url :
+        List.of(
+            "tcp://localhost:7420?secret=abc#def",
+            "zk://localhost:2181/locks?digest=app:s3cr#etLongPart",
+            "mem:orders#typo",
+            "file:///tmp/locks#x")) {
+      assertThatThrownBy(() -> ProviderUrl.parse(url))
+          .as(url)
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("has a '#'")
+          .hasMessageContaining("%23")
+          .hasMessageNotContaining("def")
+          .hasMessageNotContaining("etLongPart");
+    }
+    assertThat(ProviderUrl.parse("tcp://localhost:7420?secret=abc%23def").parameter("secret"))
+        .isEqualTo("abc#def");
+  }
+
+  @Test
+  void aPlusInAValueIsAPlusNotASpace() {
+    // A base64 secret holds '+': read as a space, it was refused by the server at the first call.
+    assertThat(ProviderUrl.parse("tcp://localhost:7420?secret=abc+def/gh=").parameter("secret"))
+        .isEqualTo("abc+def/gh=");
+    assertThat(ProviderUrl.parse("tcp://localhost:7420?secret=a%20b").parameter("secret"))
+        .isEqualTo("a b");
+  }
+
+  @Test
+  void aPasswordHoldingASpaceIsMaskedWhenTheUrlFailsToParse() {
+    Throwable malformed =
+        catchThrowable(() -> ProviderUrl.parse("redis://user:pa ss@localhost:6379"));
+    assertThat(malformed).hasMessageContaining("redis://user:****@localhost:6379");
+    assertThat(malformed).hasMessageNotContaining("pa ss");
+    assertThat(malformed.getCause()).hasMessageNotContaining("pa ss");
   }
 
   @Test

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -73,6 +74,14 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
               + redact(trimmed)
               + "' has no scheme; expected one such as mem:, file:///mnt/locks,"
               + " tcp://host:7420 or redis://host:6379");
+    }
+    if (uri.getRawFragment() != null) {
+      // java.net.URI ends the query at '#': a secret or prefix holding one was cut short.
+      throw new LockConfigurationException(
+          "Provider URL '"
+              + redact(trimmed)
+              + "' has a '#', which ends the URL there (what follows is a fragment, which"
+              + " providers do not read); percent-encode a '#' in a value as %23");
     }
     String rawQuery = uri.getRawQuery();
     if (uri.isOpaque()) {
@@ -154,7 +163,8 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
   }
 
   private static String decode(String part) {
-    return URLDecoder.decode(part, StandardCharsets.UTF_8);
+    // Percent-decoding only: a '+' is itself (a base64 secret holds some), not a form's space.
+    return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   /**
@@ -186,6 +196,8 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
   public static String redact(String text) {
     // Up to the last '@' of the word: a password with an unencoded '/', '?' or '@' is masked too.
     return text.replaceAll("(//[^:/@\\s]*:)\\S*@", "$1****@")
+        // One holding a space, which the URL parser refuses: up to the authority's '@'.
+        .replaceAll("(//[^:/@\\s]*:)[^/?#@]*@", "$1****@")
         .replaceAll("(?i)((?:secret|password|token)=)[^&]*", "$1****")
         .replaceAll("(?i)(digest=[^:&]*:)[^&]*", "$1****");
   }
@@ -272,8 +284,12 @@ public record ProviderUrl(String text, URI uri, Map<String, String> parameters) 
   public ProviderUrl requireOnly(Set<String> allowed) {
     for (String name : parameters.keySet()) {
       if (!allowed.contains(name)) {
-        throw error(
-            "has unknown parameter '"
+        // Its value is never shown: it may be a secret whose name is misspelt.
+        String shown = text.replaceAll("([?&]" + Pattern.quote(name) + "=)[^&#]*", "$1****");
+        throw new LockConfigurationException(
+            "Provider URL '"
+                + redact(shown)
+                + "' has unknown parameter '"
                 + name
                 + "'; "
                 + (allowed.isEmpty()
