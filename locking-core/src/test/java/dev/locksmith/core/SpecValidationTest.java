@@ -19,6 +19,36 @@ class SpecValidationTest {
           .provider("backup", MemoryLockProvider.isolated())
           .build();
 
+  @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+  @DistributedLock(name = "orders", ttl = "1s", onBusy = OnBusy.SKIP)
+  @interface OrderLock {}
+
+  @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+  @DistributedLock(name = "billing", ttl = "5m", onBusy = OnBusy.FAIL)
+  @interface BillingLock {}
+
+  @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+  @OrderLock
+  @interface AlsoOrderLock {}
+
+  static class TwoLocks {
+    @OrderLock
+    @BillingLock
+    void both() {}
+  }
+
+  static class DirectAndComposed {
+    @DistributedLock(name = "direct")
+    @BillingLock
+    void both() {}
+  }
+
+  static class OneLockTwoWays {
+    @OrderLock
+    @AlsoOrderLock
+    void same() {}
+  }
+
   static class BadTtl {
     @DistributedLock(ttl = "10x")
     void run() {}
@@ -120,6 +150,20 @@ class SpecValidationTest {
     public String bill(String account) {
       return Locks.current().lockId();
     }
+  }
+
+  @Test
+  void aMethodWithTwoDifferentLocksIsRefusedNamingBoth() {
+    // The first one found was used and the other silently ignored.
+    assertThatThrownBy(() -> locksmith.validate(TwoLocks.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("TwoLocks.both()")
+        .hasMessageContaining("@OrderLock")
+        .hasMessageContaining("@BillingLock");
+    assertThatThrownBy(() -> locksmith.validate(DirectAndComposed.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("through @DistributedLock and @BillingLock");
+    assertThat(locksmith.validate(OneLockTwoWays.class)).as("one lock, reached twice").isEqualTo(1);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.locksmith.core.internal;
 
 import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.core.LockConfigurationException;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -214,18 +215,38 @@ public final class AnnotatedMethods {
     return null;
   }
 
+  /**
+   * The method's own {@code @DistributedLock}, direct or through meta-annotations; refuses two that
+   * differ (two composed annotations naming different locks, say), of which one would silently be
+   * ignored.
+   */
   private static @Nullable DistributedLock findOn(Method method) {
-    DistributedLock direct = method.getAnnotation(DistributedLock.class);
-    if (direct != null) {
-      return direct;
-    }
+    DistributedLock found = method.getAnnotation(DistributedLock.class);
+    String foundOn = "@DistributedLock";
     for (Annotation annotation : method.getAnnotations()) {
-      DistributedLock meta = findMeta(annotation.annotationType(), new HashSet<>());
-      if (meta != null) {
-        return meta;
+      if (annotation instanceof DistributedLock) {
+        continue;
       }
+      DistributedLock meta = findMeta(annotation.annotationType(), new HashSet<>());
+      if (meta == null || meta.equals(found)) {
+        continue;
+      }
+      String on = "@" + annotation.annotationType().getSimpleName();
+      if (found != null) {
+        throw new LockConfigurationException(
+            "Method "
+                + Signatures.of(method)
+                + " has two different @DistributedLock, through "
+                + foundOn
+                + " and "
+                + on
+                + ", and only one lock applies to a call; keep one (one lock over several keys"
+                + " takes a key expression giving a collection)");
+      }
+      found = meta;
+      foundOn = on;
     }
-    return null;
+    return found;
   }
 
   private static @Nullable DistributedLock findMeta(
