@@ -110,9 +110,10 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
   }
 
   /**
-   * Refuses a provider parameter written in another case ({@code Table}, {@code createtable}): it
-   * would go to the driver, which ignores what it does not know, and the provider would use its
-   * default without a word.
+   * Refuses a provider parameter written in another case ({@code Table}, {@code createtable}),
+   * another style ({@code pool-size}, {@code max_poll}) or with one letter wrong, missing, extra or
+   * swapped ({@code tabel}): it would go to the driver, which ignores what it does not know, and
+   * the provider would use its default without a word.
    */
   private static void refuseMiscased(ProviderUrl url) {
     String text = url.text();
@@ -123,16 +124,54 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
     for (String pair : text.substring(question + 1).split("&")) {
       String name = name(pair);
       for (String known : PROVIDER_PARAMETERS) {
-        if (!known.equals(name) && known.equalsIgnoreCase(name)) {
+        if (!known.equals(name) && nearMiss(name, known)) {
           throw url.error(
               "has parameter '"
                   + name
                   + "'; the provider's is '"
                   + known
-                  + "' (names are case-sensitive, and the driver would be given this one)");
+                  + "' (names are exact, case included, and the driver would be given this"
+                  + " one)");
         }
       }
     }
+  }
+
+  /**
+   * Whether {@code name} is {@code known} written another way: the same letters in any case, with
+   * {@code -} or {@code _} between words, or at most one letter wrong, missing, extra or swapped
+   * with its neighbour.
+   */
+  static boolean nearMiss(String name, String known) {
+    String a = folded(name);
+    String b = folded(known);
+    return a.equals(b) || (a.length() >= 4 && editsAtMostOne(a, b));
+  }
+
+  private static String folded(String name) {
+    return name.replace("-", "").replace("_", "").toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** One substitution, insertion, deletion or swap of neighbours, at most. */
+  private static boolean editsAtMostOne(String a, String b) {
+    if (Math.abs(a.length() - b.length()) > 1) {
+      return false;
+    }
+    int i = 0;
+    while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+      i++;
+    }
+    if (a.length() == b.length()) {
+      return a.substring(i + Math.min(1, a.length() - i))
+              .equals(b.substring(i + Math.min(1, b.length() - i)))
+          || (i + 1 < a.length()
+              && a.charAt(i) == b.charAt(i + 1)
+              && a.charAt(i + 1) == b.charAt(i)
+              && a.substring(i + 2).equals(b.substring(i + 2)));
+    }
+    return a.length() < b.length()
+        ? a.substring(i).equals(b.substring(i + 1))
+        : a.substring(i + 1).equals(b.substring(i));
   }
 
   /**

@@ -69,6 +69,44 @@ class JdbcUrlTest {
   }
 
   @Test
+  void aProviderParameterWrittenAnotherWayIsRefusedNotGivenToTheDriver() {
+    // Given to the driver, which ignores what it does not know, while the provider used its
+    // default: 'tabel' put two applications on one table.
+    String server = "jdbc:postgresql://127.0.0.1:1/app?";
+    assertError(server + "tabel=my_locks", "parameter 'tabel'", "'table'");
+    assertError(server + "pool-size=32", "parameter 'pool-size'", "'poolSize'");
+    assertError(server + "max_poll=1s", "parameter 'max_poll'", "'maxPoll'");
+    assertError(server + "timout=5s", "parameter 'timout'", "'timeout'");
+    assertError(server + "retentions=1h", "parameter 'retentions'", "'retention'");
+    assertError("jdbc:mariadb://127.0.0.1:1/app?create-table=false", "'createTable'");
+  }
+
+  @Test
+  void nearMissesAreOneEditAwayAndDriverNamesAreNot() {
+    assertThat(JdbcUrl.nearMiss("tabel", "table")).isTrue();
+    assertThat(JdbcUrl.nearMiss("tables", "table")).isTrue();
+    assertThat(JdbcUrl.nearMiss("tble", "table")).isTrue();
+    assertThat(JdbcUrl.nearMiss("tavle", "table")).isTrue();
+    for (String driverSetting :
+        List.of(
+            "connectTimeout",
+            "socketTimeout",
+            "loginTimeout",
+            "timezone",
+            "maxPoolSize",
+            "pool",
+            "user",
+            "ssl",
+            "sslmode",
+            "currentSchema",
+            "ApplicationName")) {
+      for (String known : JdbcUrl.PROVIDER_PARAMETERS) {
+        assertThat(JdbcUrl.nearMiss(driverSetting, known)).as(driverSetting).isFalse();
+      }
+    }
+  }
+
+  @Test
   void anInMemoryH2DatabaseThatWouldBeDroppedWithItsLastConnectionIsRefused() {
     // H2 drops an in-memory database when its last connection closes: the pool retiring its one
     // idle connection dropped every lock held, and another owner took them at once.
