@@ -2,10 +2,12 @@ package dev.locksmith.spring;
 
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
+import dev.locksmith.core.internal.AnnotatedMethods;
 import dev.locksmith.core.internal.Proxies;
 import dev.locksmith.core.internal.Signatures;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -17,9 +19,12 @@ import org.springframework.aop.framework.Advised;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -67,6 +72,7 @@ final class LockValidator
         }
         if (mode == LockingMode.PROXY) {
           refuseUnadvised(factory, name, type);
+          refuseLockedCallbacks(factory, name, type);
         }
       } catch (LockConfigurationException e) {
         throw named(name, type, e);
@@ -166,6 +172,50 @@ final class LockValidator
             + " or through a non-static @Bean method of its @Configuration class; Spring logs that"
             + " it 'is not eligible for getting processed by all BeanPostProcessors'); make that"
             + " @Bean method static, or move the locked methods to a bean of their own");
+  }
+
+  /** The annotations that make a method an init or destroy callback. */
+  private static final Set<String> CALLBACK_ANNOTATIONS =
+      Set.of(
+          "jakarta.annotation.PostConstruct",
+          "jakarta.annotation.PreDestroy",
+          "javax.annotation.PostConstruct",
+          "javax.annotation.PreDestroy");
+
+  /**
+   * Spring calls a bean's init and destroy callbacks on the bean itself, not through its proxy: a
+   * locked one would run unlocked (a start-up migration meant to run on one node ran on all).
+   */
+  private static void refuseLockedCallbacks(
+      ConfigurableListableBeanFactory factory, String name, Class<?> type) {
+    Set<String> named = new HashSet<>();
+    if (InitializingBean.class.isAssignableFrom(type)) {
+      named.add("afterPropertiesSet");
+    }
+    if (DisposableBean.class.isAssignableFrom(type)) {
+      named.add("destroy");
+    }
+    if (factory.containsBeanDefinition(name)
+        && factory.getMergedBeanDefinition(name) instanceof AbstractBeanDefinition definition) {
+      String[] inits = definition.getInitMethodNames();
+      String[] destroys = definition.getDestroyMethodNames();
+      named.addAll(Arrays.asList(inits == null ? new String[0] : inits));
+      named.addAll(Arrays.asList(destroys == null ? new String[0] : destroys));
+    }
+    for (Method method : AnnotatedMethods.of(type)) {
+      boolean annotated =
+          Arrays.stream(method.getAnnotations())
+              .anyMatch(a -> CALLBACK_ANNOTATIONS.contains(a.annotationType().getName()));
+      if (method.getParameterCount() == 0 && (annotated || named.contains(method.getName()))) {
+        throw new LockConfigurationException(
+            "@DistributedLock on "
+                + Signatures.of(method)
+                + " would run without a lock: Spring calls it as the bean's init or destroy"
+                + " callback on the bean itself, not through the proxy that takes the lock; call"
+                + " it from an ApplicationRunner or an @EventListener(ApplicationReadyEvent.class)"
+                + " method of another bean, or use locksmith.mode=aspectj with the woven aspect");
+      }
+    }
   }
 
   private static boolean isLockAdvised(Object bean) {

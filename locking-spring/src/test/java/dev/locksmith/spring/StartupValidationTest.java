@@ -64,7 +64,42 @@ class StartupValidationTest {
             FinalMethod.class,
             "finalMethod",
             "would run without a lock",
-            "final"));
+            "final"),
+        // Spring calls these on the bean itself, not through the proxy: they ran unlocked.
+        mistake(
+            "@PostConstruct method",
+            LockedPostConstruct.class,
+            "lockedPostConstruct",
+            "would run without a lock",
+            "init or destroy callback"),
+        mistake(
+            "@PreDestroy method",
+            LockedPreDestroy.class,
+            "lockedPreDestroy",
+            "would run without a lock",
+            "init or destroy callback"));
+  }
+
+  @Test
+  void lockedInitAndDestroyCallbacksNamedOtherwiseStopTheContext() {
+    runner
+        .withBean("initialized", LockedAfterPropertiesSet.class)
+        .run(
+            context ->
+                assertStartupFailure(context)
+                    .contains(
+                        LockedAfterPropertiesSet.class.getName() + ".afterPropertiesSet()",
+                        "init or destroy callback"));
+    runner
+        .withBean(
+            "withInitMethod",
+            GoodJob.class,
+            GoodJob::new,
+            definition -> definition.setInitMethodName("run"))
+        .run(
+            context ->
+                assertStartupFailure(context)
+                    .contains("Bean 'withInitMethod'", "init or destroy callback"));
   }
 
   private static Arguments mistake(
@@ -267,6 +302,25 @@ class StartupValidationTest {
   }
 
   /** Invalid SpEL. */
+  public static class LockedPostConstruct {
+    @jakarta.annotation.PostConstruct
+    @DistributedLock
+    public void run() {}
+  }
+
+  public static class LockedPreDestroy {
+    @jakarta.annotation.PreDestroy
+    @DistributedLock
+    public void run() {}
+  }
+
+  public static class LockedAfterPropertiesSet
+      implements org.springframework.beans.factory.InitializingBean {
+    @DistributedLock
+    @Override
+    public void afterPropertiesSet() {}
+  }
+
   public static class FinalMethod {
     @dev.locksmith.annotation.DistributedLock
     public final void run() {}
