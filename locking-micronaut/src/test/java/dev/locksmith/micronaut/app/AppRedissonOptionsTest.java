@@ -41,35 +41,23 @@ class AppRedissonOptionsTest {
 
   @Test
   void aBadPrefixFailsTheStartNamingTheProperty() {
-    Throwable refused =
-        catchThrowable(
-            () ->
-                ApplicationContext.run(
-                        Map.of(
-                            "app.redis.url",
-                            "redis://127.0.0.1:1",
-                            "locksmith.redisson.prefix",
-                            "a{b"),
-                        "app-redisson")
-                    .close());
-    assertThat(refused).hasStackTraceContaining("locksmith.redisson.prefix");
+    assertThat(startFailure("locksmith.redisson.prefix", "a{b"))
+        .hasStackTraceContaining("locksmith.redisson.prefix");
   }
 
   @Test
   void aMisspeltAllowEvictionFailsTheStartNamingTheProperty() {
-    Throwable refused =
-        catchThrowable(
-            () ->
-                ApplicationContext.run(
-                        Map.of(
-                            "app.redis.url",
-                            "redis://127.0.0.1:1",
-                            "locksmith.redisson.allow-eviction",
-                            "ture"),
-                        "app-redisson")
-                    .close());
-    assertThat(refused)
+    assertThat(startFailure("locksmith.redisson.allow-eviction", "ture"))
         .hasStackTraceContaining("locksmith.redisson.allow-eviction: 'ture' is not true or false");
+  }
+
+  /** What starting the application with {@code key} set to {@code value} throws. */
+  private static Throwable startFailure(String key, String value) {
+    return catchThrowable(
+        () ->
+            ApplicationContext.run(
+                    Map.of("app.redis.url", "redis://127.0.0.1:1", key, value), "app-redisson")
+                .close());
   }
 
   private static ApplicationContext start(RedisServerProcess redis, Map<String, Object> more) {
