@@ -72,7 +72,7 @@ class RedisUrlTest {
           redis://localhost?connect-timeout=PT0.0005S | parameter 'connect-timeout' | at least 1ms
           redis://localhost?retry-attempts=-1 | parameter 'retry-attempts' is -1 |
           redis://localhost?retry-attempts=2147483647 | parameter 'retry-attempts' is 2147483647 | expected 0 to 100
-          redis://localhost?client-name=my+app | parameter 'client-name' is 'my app' | spaces
+          redis://localhost?client-name=my%20app | parameter 'client-name' is 'my app' | spaces
           redis://localhost?client-name=a%0Ab | parameter 'client-name'    | spaces
           redis://localhost?timeout=30d       | parameter 'timeout' is 30d       | at most 24d
           redis://localhost?pool-size=0       | parameter 'pool-size' is 0       | at least 1
