@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +26,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -35,13 +38,15 @@ import org.springframework.util.ClassUtils;
  * when it is made, which then fails.
  */
 final class LockValidator
-    implements SmartInitializingSingleton, BeanFactoryAware, BeanPostProcessor {
+    implements SmartInitializingSingleton, BeanFactoryAware, BeanPostProcessor, PriorityOrdered {
   private static final Logger LOG = LoggerFactory.getLogger(LockValidator.class);
 
   private final LockingMode mode;
   private @Nullable ConfigurableListableBeanFactory beanFactory;
   // The classes looked at: checked, or found without @DistributedLock.
   private final Set<Class<?>> looked = ConcurrentHashMap.newKeySet();
+  // The @DistributedLock methods of each class a bean was made of; most have none.
+  private final Map<Class<?>, List<Method>> lockedMethods = new ConcurrentHashMap<>();
   private volatile boolean started;
 
   LockValidator(LockingMode mode) {
@@ -72,7 +77,6 @@ final class LockValidator
         }
         if (mode == LockingMode.PROXY) {
           refuseUnadvised(factory, name, type);
-          refuseLockedCallbacks(factory, name, type);
         }
       } catch (LockConfigurationException e) {
         throw named(name, type, e);
@@ -83,28 +87,49 @@ final class LockValidator
   }
 
   /**
-   * Checks a bean made after start-up, before it is initialised and proxied: its class may not have
-   * been known then.
+   * Refuses a locked init or destroy callback before Spring runs the first one, and checks a bean
+   * made after start-up, before it is initialised and proxied: its class may not have been known
+   * then.
    */
   @Override
   public Object postProcessBeforeInitialization(Object bean, String beanName) {
-    if (!started) {
-      return bean;
-    }
     Class<?> type = ClassUtils.getUserClass(bean);
-    if (looked.contains(type)) {
-      return bean;
-    }
     ConfigurableListableBeanFactory factory = Objects.requireNonNull(beanFactory);
     try {
-      if (AnnotatedBeans.annotatedMethods(type) > 0) {
-        check(factory, beanName, type);
+      if (mode == LockingMode.PROXY) {
+        refuseLockedCallbacks(factory, beanName, type, lockedMethods(type));
+      }
+      if (started && !looked.contains(type)) {
+        if (AnnotatedBeans.annotatedMethods(type) > 0) {
+          check(factory, beanName, type);
+        }
+        looked.add(type);
       }
     } catch (LockConfigurationException e) {
       throw named(beanName, type, e);
     }
-    looked.add(type);
     return bean;
+  }
+
+  /**
+   * Before Spring's own processors, so that a locked {@code @PostConstruct} is refused before it
+   * runs.
+   */
+  @Override
+  public int getOrder() {
+    return Ordered.HIGHEST_PRECEDENCE;
+  }
+
+  private List<Method> lockedMethods(Class<?> type) {
+    return lockedMethods.computeIfAbsent(
+        type,
+        t -> {
+          try {
+            return AnnotatedMethods.of(t);
+          } catch (LinkageError e) {
+            return List.of();
+          }
+        });
   }
 
   /** Checks the locked methods of {@code type}, the class of bean {@code name}; how many. */
@@ -187,7 +212,10 @@ final class LockValidator
    * locked one would run unlocked (a start-up migration meant to run on one node ran on all).
    */
   private static void refuseLockedCallbacks(
-      ConfigurableListableBeanFactory factory, String name, Class<?> type) {
+      ConfigurableListableBeanFactory factory, String name, Class<?> type, List<Method> locked) {
+    if (locked.isEmpty()) {
+      return;
+    }
     Set<String> named = new HashSet<>();
     if (InitializingBean.class.isAssignableFrom(type)) {
       named.add("afterPropertiesSet");
@@ -202,7 +230,7 @@ final class LockValidator
       named.addAll(Arrays.asList(inits == null ? new String[0] : inits));
       named.addAll(Arrays.asList(destroys == null ? new String[0] : destroys));
     }
-    for (Method method : AnnotatedMethods.of(type)) {
+    for (Method method : locked) {
       boolean annotated =
           Arrays.stream(method.getAnnotations())
               .anyMatch(a -> CALLBACK_ANNOTATIONS.contains(a.annotationType().getName()));

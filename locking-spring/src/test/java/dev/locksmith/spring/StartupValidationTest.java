@@ -8,6 +8,7 @@ import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import dev.locksmith.spring.other.OtherPackageJob;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,30 @@ class StartupValidationTest {
                     .contains("Bean 'withInitMethod'", "init or destroy callback"));
   }
 
+  @Test
+  void aLockedPostConstructIsRefusedBeforeSpringRunsIt() {
+    PostConstructRuns.count.set(0);
+    runner
+        .withBean("countingPostConstruct", PostConstructRuns.class)
+        .run(
+            context -> {
+              assertStartupFailure(context).contains("init or destroy callback");
+              // It used to run once, unlocked, on every node before the context failed.
+              assertThat(PostConstructRuns.count).hasValue(0);
+            });
+  }
+
+  /** Counts the runs of its locked {@code @PostConstruct}. */
+  public static class PostConstructRuns {
+    static final AtomicInteger count = new AtomicInteger();
+
+    @jakarta.annotation.PostConstruct
+    @DistributedLock
+    public void run() {
+      count.incrementAndGet();
+    }
+  }
+
   private static Arguments mistake(
       String what, Class<?> beanType, String beanName, String... fragments) {
     return Arguments.of(what, beanType, beanName, fragments);
@@ -148,7 +173,11 @@ class StartupValidationTest {
   private static AbstractStringAssert<?> assertStartupFailure(
       AssertableApplicationContext context) {
     assertThat(context).hasFailed();
+    // Refused at start-up, or while Spring creates the bean (then wrapped in its exception).
     Throwable failure = context.getStartupFailure();
+    while (!(failure instanceof LockConfigurationException) && failure.getCause() != null) {
+      failure = failure.getCause();
+    }
     assertThat(failure).isInstanceOf(LockConfigurationException.class);
     return assertThat(failure.getMessage());
   }
@@ -226,6 +255,13 @@ class StartupValidationTest {
                   .isInstanceOf(LockConfigurationException.class)
                   .hasMessageContaining("Bean 'prototypeBadTtl'")
                   .hasMessageContaining("attribute ttl");
+              assertThatThrownBy(() -> context.getBean("lazyPostConstruct"))
+                  .isInstanceOf(BeanCreationException.class)
+                  .cause()
+                  .isInstanceOf(LockConfigurationException.class)
+                  .hasMessageContaining("Bean 'lazyPostConstruct'")
+                  .hasMessageContaining(PostConstructJob.class.getName() + ".run(")
+                  .hasMessageContaining("init or destroy callback");
               assertThat(context.getBean("lazyGood")).isInstanceOf(Advised.class);
             });
   }
@@ -247,6 +283,12 @@ class StartupValidationTest {
 
     @Bean
     @Lazy
+    Runnable lazyPostConstruct() {
+      return new PostConstructJob();
+    }
+
+    @Bean
+    @Lazy
     Runnable lazyGood() {
       return new GoodJob();
     }
@@ -257,6 +299,14 @@ class StartupValidationTest {
     @DistributedLock
     @Override
     public final void run() {}
+  }
+
+  /** A locked {@code @PostConstruct}, which Spring calls on the bean itself. */
+  public static class PostConstructJob implements Runnable {
+    @jakarta.annotation.PostConstruct
+    @DistributedLock
+    @Override
+    public void run() {}
   }
 
   /** An invalid duration. */
