@@ -4,6 +4,7 @@ import dev.locksmith.core.LockConfigurationException;
 import io.micronaut.context.BeanContext;
 import io.micronaut.core.reflect.ClassUtils;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code locksmith.url: jdbc}, the application's {@link DataSource}: the names {@link
@@ -14,6 +15,9 @@ final class DataSourceUrl {
   /** The value of {@code locksmith.url} that means the application's {@link DataSource}. */
   static final String URL = "jdbc";
 
+  /** {@link #URL} in any case, as Spring reads it. */
+  static final String URL_PATTERN = "(?i)jdbc";
+
   static final String URL_KEY = "locksmith.url";
 
   /** The name of the provider over the application's data source. */
@@ -22,6 +26,11 @@ final class DataSourceUrl {
   private static final String JDBC_PROVIDER = "dev.locksmith.jdbc.JdbcLockProvider";
 
   private DataSourceUrl() {}
+
+  /** Whether a provider URL is {@link #URL}, the application's {@link DataSource}. */
+  static boolean isUrl(@Nullable String url) {
+    return URL.equalsIgnoreCase(url);
+  }
 
   /**
    * Why {@code locksmith.url: jdbc} has no provider over the application's data source.

@@ -22,7 +22,7 @@ import javax.sql.DataSource;
 @Factory
 @Requires(classes = JdbcLockProvider.class)
 @Requires(condition = OnOffSwitch.LockingEnabled.class)
-@Requires(property = DataSourceUrl.URL_KEY, value = DataSourceUrl.URL)
+@Requires(property = DataSourceUrl.URL_KEY, pattern = DataSourceUrl.URL_PATTERN)
 final class JdbcProviderFactory {
   /** The provider over the application's data source. */
   @Singleton

@@ -105,7 +105,7 @@ final class LocksmithFactory {
       ProviderSettings settings,
       Map<String, LockProvider> beans,
       BeanContext beanContext) {
-    if (DataSourceUrl.URL.equals(settings.defaultUrl())) {
+    if (DataSourceUrl.isUrl(settings.defaultUrl())) {
       if (beans.containsKey("")) {
         throw conflict(ProviderSettings.URL, "the default provider");
       }
@@ -126,7 +126,7 @@ final class LocksmithFactory {
         .forEach(
             (name, url) -> {
               String key = ProviderSettings.PROVIDERS + "." + name + ".url";
-              if (DataSourceUrl.URL.equals(url)) {
+              if (DataSourceUrl.isUrl(url)) {
                 throw DataSourceUrl.namedNotSupported(key);
               }
               if (beans.containsKey(name)) {

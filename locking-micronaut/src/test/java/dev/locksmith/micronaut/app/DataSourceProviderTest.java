@@ -42,10 +42,14 @@ class DataSourceProviderTest {
   }
 
   private static ApplicationContext start(String database, String table) {
+    return start("jdbc", database, table);
+  }
+
+  private static ApplicationContext start(String url, String database, String table) {
     return ApplicationContext.run(
         Map.of(
             "locksmith.url",
-            "jdbc",
+            url,
             "locksmith.jdbc.table",
             table,
             "test.database-url",
@@ -135,6 +139,16 @@ class DataSourceProviderTest {
     try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM mn_work")) {
       rows.next();
       return rows.getInt(1);
+    }
+  }
+
+  @Test
+  void jdbcInAnyCaseIsTheApplicationDataSource() {
+    // As in Spring; it was read as a provider URL and refused as an unknown scheme.
+    try (ApplicationContext context = start("JDBC", "h2", "mn_locks_upper")) {
+      LockProvider provider = context.getBean(Locksmith.class).providers().get("");
+      assertThat(provider).isInstanceOf(JdbcLockProvider.class);
+      assertThat(((JdbcLockProvider) provider).table()).isEqualTo("mn_locks_upper");
     }
   }
 
