@@ -3,7 +3,8 @@ package dev.locksmith.jdbc;
 /**
  * MySQL 8 and MariaDB: {@code INSERT ... ON DUPLICATE KEY UPDATE}, then the row read back. The
  * clock is {@code UTC_TIMESTAMP(6)}, which no session time zone or daylight-saving change moves.
- * The lock id is binary so that ids differing in case or trailing spaces stay distinct.
+ * The lock id and the owner token are binary so that values differing in case or trailing spaces
+ * stay distinct: under the default collations a token in another case took over a live lease.
  */
 final class MariaDbDialect implements Dialect {
 
@@ -22,7 +23,7 @@ final class MariaDbDialect implements Dialect {
     return "CREATE TABLE IF NOT EXISTS "
         + table
         + " (lock_id VARBINARY(255) NOT NULL PRIMARY KEY,"
-        + " owner_token VARCHAR(64) CHARACTER SET ascii NOT NULL,"
+        + " owner_token VARBINARY(64) NOT NULL,"
         + " owner VARCHAR(255) CHARACTER SET utf8mb4 NOT NULL,"
         + " fencing_token BIGINT NOT NULL,"
         + " expires_us BIGINT NOT NULL) ENGINE=InnoDB";

@@ -242,28 +242,30 @@ class StartupValidationTest {
             context -> {
               // Their @Bean methods return an interface: the class is known once they are made.
               assertThat(context).hasNotFailed();
-              assertThatThrownBy(() -> context.getBean("lazyFinal"))
-                  .isInstanceOf(BeanCreationException.class)
-                  .cause()
-                  .isInstanceOf(LockConfigurationException.class)
-                  .hasMessageContaining("Bean 'lazyFinal'")
-                  .hasMessageContaining(FinalMethodJob.class.getName() + ".run(")
-                  .hasMessageContaining("would run without a lock");
-              assertThatThrownBy(() -> context.getBean("prototypeBadTtl"))
-                  .isInstanceOf(BeanCreationException.class)
-                  .cause()
-                  .isInstanceOf(LockConfigurationException.class)
-                  .hasMessageContaining("Bean 'prototypeBadTtl'")
-                  .hasMessageContaining("attribute ttl");
-              assertThatThrownBy(() -> context.getBean("lazyPostConstruct"))
-                  .isInstanceOf(BeanCreationException.class)
-                  .cause()
-                  .isInstanceOf(LockConfigurationException.class)
-                  .hasMessageContaining("Bean 'lazyPostConstruct'")
-                  .hasMessageContaining(PostConstructJob.class.getName() + ".run(")
-                  .hasMessageContaining("init or destroy callback");
+              assertRefusedWhenMade(
+                  context,
+                  "lazyFinal",
+                  FinalMethodJob.class.getName() + ".run(",
+                  "would run without a lock");
+              assertRefusedWhenMade(context, "prototypeBadTtl", "attribute ttl");
+              assertRefusedWhenMade(
+                  context,
+                  "lazyPostConstruct",
+                  PostConstructJob.class.getName() + ".run(",
+                  "init or destroy callback");
               assertThat(context.getBean("lazyGood")).isInstanceOf(Advised.class);
             });
+  }
+
+  private static void assertRefusedWhenMade(
+      AssertableApplicationContext context, String bean, String... fragments) {
+    assertThatThrownBy(() -> context.getBean(bean))
+        .isInstanceOf(BeanCreationException.class)
+        .cause()
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("Bean '" + bean + "'")
+        .message()
+        .contains(fragments);
   }
 
   /** Beans made after start-up, whose {@code @Bean} methods declare only an interface. */

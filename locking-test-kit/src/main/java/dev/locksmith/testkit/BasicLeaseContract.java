@@ -6,9 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
+import dev.locksmith.core.spi.OwnerTokens;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +34,38 @@ public interface BasicLeaseContract extends ContractFixture {
         .as("another acquisition through the same client")
         .isEmpty();
     assertThat(a.release(held)).isTrue();
+  }
+
+  /**
+   * Owner tokens are compared exactly: a token that differs from the holder's only in case or by a
+   * trailing space is another owner's, refused while the lock is held (or refused as a token the
+   * store cannot keep, with an {@link IllegalArgumentException}). A store that compared them as
+   * text under a case-insensitive, space-padding collation let a second owner take over a live
+   * lease, and its holder learnt only at its next renewal.
+   *
+   * @throws Exception when a provider call fails
+   */
+  @Test
+  default void anOwnerTokenDifferingOnlyInCaseOrTrailingSpaceIsAnotherOwner() throws Exception {
+    LockProvider a = client();
+    LockProvider b = client();
+    String id = lockId("token-case");
+    String token = "token-" + OwnerTokens.newToken();
+    LeaseGrant held =
+        a.tryAcquire(new LockRequest(id, token, Duration.ofSeconds(30), "a")).orElseThrow();
+    for (String other : List.of(token.toUpperCase(Locale.ROOT), token + " ")) {
+      LockRequest take = new LockRequest(id, other, Duration.ofSeconds(30), "b");
+      try {
+        assertThat(b.tryAcquire(take))
+            .as("a take with the token '%s' while '%s' holds the lock", other, token)
+            .isEmpty();
+      } catch (IllegalArgumentException refusedToken) {
+        // A store may refuse a token it cannot keep apart from others; it took nothing.
+      }
+    }
+    LeaseGrant renewed = a.renew(held, Duration.ofSeconds(30)).orElse(null);
+    assertThat(renewed).as("the holder's renewal").isNotNull();
+    assertThat(a.release(renewed)).isTrue();
   }
 
   /**
