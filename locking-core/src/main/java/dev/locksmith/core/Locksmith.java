@@ -293,7 +293,14 @@ public final class Locksmith implements AutoCloseable {
    * in the background, or now when the builder requires providers at start-up.
    */
   static Locksmith start(LocksmithBuilder builder) {
-    Locksmith engine = new Locksmith(builder);
+    Locksmith engine;
+    try {
+      engine = new Locksmith(builder);
+    } catch (RuntimeException | Error e) {
+      // No engine owns them yet, and a caller of fromSettings() never sees the builder.
+      builder.discard();
+      throw e;
+    }
     engine.listeners.attached(engine);
     if (!builder.requireProvidersAtStartup) {
       engine.circuits.probeAll();

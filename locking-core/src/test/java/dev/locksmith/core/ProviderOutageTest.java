@@ -6,9 +6,15 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.internal.KeyLanguage;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockRequest;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The outage circuit: a provider error opens it, locked calls then fail fast without reaching the
@@ -366,6 +373,34 @@ class ProviderOutageTest extends OutageFixture {
         OutageProviderFactory.CREATED.subList(before, OutageProviderFactory.CREATED.size());
     assertThat(created).hasSize(2).allSatisfy(p -> assertThat(p.closed).isTrue());
     assertThat(given.closed).as("a provider given to the builder is the caller's").isFalse();
+  }
+
+  @Test
+  void anEngineThatFailsToBuildClosesTheProvidersItsSettingsCreated(@TempDir Path classes)
+      throws IOException {
+    // A key language registered on the class path whose class is missing: the build fails.
+    Path services = classes.resolve("META-INF/services");
+    Files.createDirectories(services);
+    Files.writeString(
+        services.resolve(KeyLanguage.class.getName()), "dev.locksmith.core.NoSuchKeyLanguage\n");
+    int before = OutageProviderFactory.CREATED.size();
+    Thread thread = Thread.currentThread();
+    ClassLoader original = thread.getContextClassLoader();
+    try (URLClassLoader broken =
+        new URLClassLoader(new URL[] {classes.toUri().toURL()}, original)) {
+      thread.setContextClassLoader(broken);
+      LocksmithBuilder builder =
+          Locksmith.builder()
+              .settings(LocksmithSettings.from(Map.of("locksmith.url", "outage:failed-build")));
+      assertThatThrownBy(builder::build)
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("key language");
+    } finally {
+      thread.setContextClassLoader(original);
+    }
+    assertThat(OutageProviderFactory.CREATED.subList(before, OutageProviderFactory.CREATED.size()))
+        .hasSize(1)
+        .allSatisfy(p -> assertThat(p.closed).as("the provider made from settings").isTrue());
   }
 
   @Test
