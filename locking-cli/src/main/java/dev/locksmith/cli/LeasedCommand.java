@@ -4,9 +4,11 @@ import dev.locksmith.core.Durations;
 import dev.locksmith.core.Lease;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,11 @@ final class LeasedCommand {
     this.untilInterval = untilInterval;
     this.lostExitCode = lostExitCode;
     this.err = err;
+  }
+
+  /** The shell that runs {@code --until}: {@code sh} on PATH, or {@code /bin/sh}. */
+  static Optional<Path> untilShell() {
+    return Executables.onPath("sh", "/bin/sh");
   }
 
   /** Prints one line on stderr at once: {@code locksmith: MESSAGE}. */
@@ -159,13 +166,19 @@ final class LeasedCommand {
     while (true) {
       Process test;
       try {
+        String shell = untilShell().map(Path::toString).orElse("sh");
         ProcessBuilder builder =
-            new ProcessBuilder("sh", "-c", "exec </dev/null >&2\n" + until).inheritIO();
+            new ProcessBuilder(shell, "-c", "exec </dev/null >&2\n" + until).inheritIO();
         RunKeys.export(lease, builder.environment()); // as COMMAND's: the test checks its work
         test = builder.start();
       } catch (IOException e) {
-        report(err, "cannot run the --until test: " + Errors.clean(e) + "; releasing the lock");
-        return true;
+        // The work it was to wait for may still run: not a success.
+        report(
+            err,
+            "cannot run the --until test: "
+                + Errors.clean(e)
+                + "; releasing the lock, and exiting as for a lost lease");
+        return false;
       }
       if (!onSignal.untilTest(test)) {
         test.destroyForcibly(); // a signal is stopping the run: its hook reports and releases

@@ -203,6 +203,12 @@ final class RunCommand implements Callable<Integer> {
     if (untilInterval.isZero()) {
       throw Failure.usage("--until-interval must be positive, was 0s");
     }
+    if (until != null && LeasedCommand.untilShell().isEmpty()) {
+      throw Failure.cannotExecute(
+          "cannot run the --until test: sh is neither on PATH nor /bin/sh; nothing was locked or"
+              + " run",
+          null);
+    }
     String program = command.get(0);
     if (Executables.find(program, System.getenv("PATH")).isEmpty()) {
       throw Failure.cannotExecute(

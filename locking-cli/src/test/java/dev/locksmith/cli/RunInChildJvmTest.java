@@ -8,6 +8,7 @@ import dev.locksmith.core.spi.LockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.tcp.server.LockServer;
 import dev.locksmith.testkit.ChildJvm;
+import dev.locksmith.testkit.ChildJvmBuilder;
 import dev.locksmith.testkit.redis.RedisServerProcess;
 import dev.locksmith.testkit.redis.TestRedis;
 import java.nio.file.Files;
@@ -31,12 +32,15 @@ class RunInChildJvmTest {
 
   /** Starts {@code locksmith args}; its stderr goes to {@code stderr}, its stdout next to it. */
   private static ChildJvm locksmith(Path stderr, String... args) {
+    return locksmithBuilder(stderr, args).start();
+  }
+
+  private static ChildJvmBuilder locksmithBuilder(Path stderr, String... args) {
     return ChildJvm.builder(Main.class)
         .jvmOptions("-XX:TieredStopAtLevel=1") // starts faster; these JVMs run for a second or two
         .args(args)
         .output(stderr.resolveSibling("stdout"))
-        .errorOutput(stderr)
-        .start();
+        .errorOutput(stderr);
   }
 
   /** Starts {@code locksmith run --url url --key key rest...}, as {@link #locksmith} does. */
@@ -162,6 +166,31 @@ class RunInChildJvmTest {
         }
       }
     }
+  }
+
+  @Test
+  void theUntilTestRunsThroughBinShWhenPathHasNoSh() throws Exception {
+    // It was not run at all: run said so, released the lock and exited 0, COMMAND's status.
+    Path stderr = dir.resolve("stderr");
+    Path ran = dir.resolve("until-ran");
+    try (ChildJvm run =
+        locksmithBuilder(
+                stderr,
+                "run",
+                "--url",
+                "mem:",
+                "--key",
+                "no-sh",
+                "--until",
+                "echo > " + ran,
+                "--",
+                "/bin/true")
+            .environment("PATH", dir.resolve("no-bin").toString())
+            .start()) {
+      assertThat(exitOf(run)).isZero();
+    }
+    assertThat(Files.readAllLines(stderr)).isEmpty();
+    assertThat(ran).exists();
   }
 
   @Test

@@ -22,6 +22,7 @@ public final class ChildJvmBuilder {
   private final List<String> jvmOptions = new ArrayList<>();
   private final Map<String, String> systemProperties = new LinkedHashMap<>();
   private final List<String> args = new ArrayList<>();
+  private final Map<String, String> environment = new LinkedHashMap<>();
   private @Nullable Path output;
   private @Nullable Path errorOutput;
   private boolean pipeStdin;
@@ -125,6 +126,18 @@ public final class ChildJvmBuilder {
   }
 
   /**
+   * Sets a variable of the child's environment, which is otherwise this JVM's.
+   *
+   * @param name the variable's name
+   * @param value its value
+   * @return this builder
+   */
+  public ChildJvmBuilder environment(String name, String value) {
+    environment.put(name, value);
+    return this;
+  }
+
+  /**
    * Makes standard input a pipe for {@link ChildJvm#send(String)}; default: empty input.
    *
    * @return this builder
@@ -191,6 +204,7 @@ public final class ChildJvmBuilder {
     try {
       createParent(log);
       ProcessBuilder builder = new ProcessBuilder(command());
+      builder.environment().putAll(environment);
       Path errors = errorOutput;
       if (errors != null) {
         createParent(errors);
