@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 
 /**
  * Parses durations as the annotation takes them: {@code 500ms}, {@code 10s}, {@code 5m}, {@code
- * 1h}, {@code 1d}, or ISO-8601 such as {@code PT10S}, from zero up to {@link #MAX}.
+ * 1h}, {@code 1d}, or ISO-8601 such as {@code PT10S}, from zero up to {@link #MAX}, in whole
+ * milliseconds.
  */
 public final class Durations {
   /**
@@ -34,7 +35,7 @@ public final class Durations {
    * @param text such as {@code 500ms}, {@code 10s} or {@code PT10S}
    * @return the duration
    * @throws IllegalArgumentException naming the text and the accepted forms, when it is neither
-   *     form, is negative or is longer than {@link #MAX}
+   *     form, is negative, is longer than {@link #MAX} or has a part under a millisecond
    */
   public static Duration parse(String text) {
     String value = text.strip().toLowerCase(Locale.ROOT);
@@ -77,6 +78,13 @@ public final class Durations {
     if (result.compareTo(MAX) > 0) {
       throw tooLong(text);
     }
+    if (result.getNano() % 1_000_000 != 0) {
+      throw new IllegalArgumentException(
+          "duration '"
+              + text
+              + "' has a part under a millisecond; Locksmith counts durations in whole"
+              + " milliseconds");
+    }
     return result;
   }
 
@@ -115,6 +123,9 @@ public final class Durations {
    * @return its short form
    */
   public static String format(Duration duration) {
+    if (duration.getNano() % 1_000_000 != 0) {
+      return duration.toString(); // ISO-8601: the short forms have no unit under 1ms
+    }
     long millis = duration.toMillis();
     if (millis % 1000 != 0) {
       return millis + "ms";

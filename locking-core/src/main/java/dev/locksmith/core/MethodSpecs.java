@@ -60,10 +60,6 @@ final class MethodSpecs {
     if (ttl.isZero()) {
       throw new LockConfigurationException(where + ", attribute ttl: must be longer than zero");
     }
-    if (ttl.compareTo(Durations.MIN_TTL) < 0) {
-      throw new LockConfigurationException(
-          where + ", attribute ttl: '" + annotation.ttl() + "' is shorter than 1ms");
-    }
     Duration waitTimeout = duration(annotation.waitTimeout(), where, "waitTimeout");
     Duration minHold = duration(annotation.minHold(), where, "minHold");
     if (!annotation.renew() && minHold.compareTo(ttl) > 0) {

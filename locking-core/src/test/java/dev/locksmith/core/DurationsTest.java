@@ -64,6 +64,22 @@ class DurationsTest {
         .hasMessage("'" + text + "' is longer than the longest duration Locksmith accepts, 365d");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"PT0.0005S", "pt0.0000001s", "PT1.0005S"})
+  void rejectsAPartUnderAMillisecondSayingSo(String text) {
+    // Was taken, then shown as 0s: "--connect-timeout 0s", "--until-interval" a busy loop.
+    assertThatThrownBy(() -> Durations.parse(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'" + text + "'")
+        .hasMessageContaining("whole milliseconds");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"500000, PT0.0005S", "1000500000, PT1.0005S"})
+  void formatsADurationWithAPartUnderAMillisecondWhole(long nanos, String text) {
+    assertThat(Durations.format(Duration.ofNanos(nanos))).isEqualTo(text);
+  }
+
   @org.junit.jupiter.api.Test
   void acceptsAYearExactly() {
     assertThat(Durations.parse("365d")).isEqualTo(Durations.MAX);

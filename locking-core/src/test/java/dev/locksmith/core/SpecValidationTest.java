@@ -280,7 +280,8 @@ class SpecValidationTest {
     // Accepted, it printed as 0ms and every call ran on a lease lost before it started.
     assertThatThrownBy(() -> locksmith.validate(SubMillisecondTtl.class))
         .hasMessageContaining(
-            "SubMillisecondTtl.run(), attribute ttl: 'PT0.0005S' is shorter than 1ms");
+            "SubMillisecondTtl.run(), attribute ttl: duration 'PT0.0005S' has a part under a"
+                + " millisecond");
     assertThatThrownBy(() -> LockOptions.named("n").withTtl(Duration.ofNanos(500_000)))
         .hasMessage("ttl must be at least 1ms, was PT0.0005S");
   }

@@ -69,7 +69,7 @@ class RedisUrlTest {
           redis://localhost?tiemout=1s        | unknown parameter 'tiemout'      | timeout
           redis://localhost?timeout=soon      | parameter 'timeout'              | 'soon' is not a duration
           redis://localhost?timeout=0s        | parameter 'timeout' is 0s        |
-          redis://localhost?connect-timeout=PT0.0005S | parameter 'connect-timeout' | at least 1ms
+          redis://localhost?connect-timeout=PT0.0005S | parameter 'connect-timeout' | under a millisecond
           redis://localhost?retry-attempts=-1 | parameter 'retry-attempts' is -1 |
           redis://localhost?retry-attempts=2147483647 | parameter 'retry-attempts' is 2147483647 | expected 0 to 100
           redis://localhost?client-name=my%20app | parameter 'client-name' is 'my app' | spaces

@@ -439,8 +439,8 @@ class TcpLockProviderTest {
         "?request-timeout=soon        | parameter 'request-timeout'",
         "?secret-file=/nonexistent/s  | parameter 'secret-file': cannot read '/nonexistent/s'",
         "?tls=maybe                   | parameter 'tls' is not true or false",
-        "?ping-interval=PT0.0005S     | parameter 'ping-interval' is PT0.0005S; expected at least 1ms",
-        "?connect-timeout=PT0.0001S   | parameter 'connect-timeout' is PT0.0001S; expected at least",
+        "?ping-interval=PT0.0005S     | parameter 'ping-interval': duration 'PT0.0005S' has a part",
+        "?connect-timeout=PT0.0001S   | parameter 'connect-timeout': duration 'PT0.0001S' has a",
       })
   void badUrlsNameTheWrongPart(String rest, String named) {
     assertThatThrownBy(() -> LockProviders.create("tcp://127.0.0.1:" + port + rest))
