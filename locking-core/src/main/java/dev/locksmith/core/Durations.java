@@ -117,14 +117,15 @@ public final class Durations {
   }
 
   /**
-   * Formats a duration the short way this class parses, such as {@code 1500ms} or {@code 30s}.
+   * Formats a duration the short way this class parses, such as {@code 1500ms} or {@code 30s}, in
+   * whole milliseconds (a positive one under 1ms in ISO-8601).
    *
    * @param duration the duration
    * @return its short form
    */
   public static String format(Duration duration) {
-    if (duration.getNano() % 1_000_000 != 0) {
-      return duration.toString(); // ISO-8601: the short forms have no unit under 1ms
+    if (duration.getSeconds() == 0 && duration.getNano() > 0 && duration.getNano() < 1_000_000) {
+      return duration.toString(); // ISO-8601: the short forms have no unit under 1ms, not 0s
     }
     long millis = duration.toMillis();
     if (millis % 1000 != 0) {

@@ -75,8 +75,8 @@ class DurationsTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"500000, PT0.0005S", "1000500000, PT1.0005S"})
-  void formatsADurationWithAPartUnderAMillisecondWhole(long nanos, String text) {
+  @CsvSource({"500000, PT0.0005S", "1000500000, 1s", "205175290, 205ms"})
+  void formatsADurationUnderAMillisecondInIsoAndOthersInWholeMilliseconds(long nanos, String text) {
     assertThat(Durations.format(Duration.ofNanos(nanos))).isEqualTo(text);
   }
 
