@@ -41,6 +41,14 @@ final class NodeAddresses {
         masterSlave = null;
       }
       if (masterSlave != null) {
+        if (masterSlave.getMasterAddress() == null && masterSlave.getSlaveAddresses().isEmpty()) {
+          // No server section at all: asking for the master/slave one made an empty one.
+          throw url.error(
+              "names Redisson YAML file '"
+                  + file
+                  + "' that names no server; give it singleServerConfig, clusterServersConfig,"
+                  + " sentinelServersConfig, replicatedServersConfig or masterSlaveServersConfig");
+        }
         add(addresses, "masterAddress", nullable(masterSlave.getMasterAddress()));
         add(addresses, "slaveAddresses", List.copyOf(masterSlave.getSlaveAddresses()));
       }

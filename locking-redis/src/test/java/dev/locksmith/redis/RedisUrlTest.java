@@ -129,6 +129,12 @@ class RedisUrlTest {
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("parameter 'config'")
         .hasMessageContaining("Redisson cannot read");
+    // Redisson's own error came at the first call, about a master/slave setup never written.
+    Path serverless = Files.writeString(dir.resolve("threads.yaml"), "threads: 16\n");
+    assertThatThrownBy(() -> parse("redis://" + serverless))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("'" + serverless + "'")
+        .hasMessageContaining("names no server");
     Path good = Files.writeString(dir.resolve("ok.yaml"), "singleServerConfig: {}\n");
     assertThatThrownBy(() -> parse("redis://" + good + "?client-name=x"))
         .isInstanceOf(LockConfigurationException.class)
