@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -63,9 +64,9 @@ public interface BasicLeaseContract extends ContractFixture {
         // A store may refuse a token it cannot keep apart from others; it took nothing.
       }
     }
-    LeaseGrant renewed = a.renew(held, Duration.ofSeconds(30)).orElse(null);
-    assertThat(renewed).as("the holder's renewal").isNotNull();
-    assertThat(a.release(renewed)).isTrue();
+    Optional<LeaseGrant> renewed = a.renew(held, Duration.ofSeconds(30));
+    assertThat(renewed).as("the holder's renewal").isPresent();
+    assertThat(a.release(renewed.orElseThrow())).isTrue();
   }
 
   /**
