@@ -73,7 +73,7 @@ final class LeaseCalls {
       return null;
     }
     listeners.error(event, e);
-    if (ProviderCircuit.isProviderFailure(e)) {
+    if (ProviderCircuit.opensCircuit(e)) {
       // The provider's circuit logs the outage once; each failed call goes to DEBUG.
       LOG.debug(
           "Renewing lock {} failed, retrying while {} ms remain",
@@ -173,7 +173,7 @@ final class LeaseCalls {
       return true;
     }
     listeners.error(event, e);
-    if (ProviderCircuit.isProviderFailure(e)) {
+    if (ProviderCircuit.opensCircuit(e)) {
       LOG.debug(
           "Releasing lock {} failed; it will expire by its ttl", LockIdText.quoted(lockId), e);
     } else {

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * outage and fails after the provider came back does not reopen it. A busy answer (the lock is
  * held) is an answer. Errors of configuration or arguments ({@link LockException}s other than
  * {@link LockProviderException}, {@link IllegalArgumentException}, {@link
- * UnsupportedOperationException}) are answers too: the provider was reached. The probes are {@link
- * OutageProbe}'s.
+ * UnsupportedOperationException}) are answers too: the provider was reached; so is a {@link
+ * LockRecordException}, a fault of one lock's record. The probes are {@link OutageProbe}'s.
  *
  * <p>A WAIT does not fail fast while the circuit is open: it waits for the circuit to close ({@link
  * #awaitBack}), with back-off ({@link OutageBackoff}), and asks again only then, so its retries
@@ -239,6 +239,15 @@ final class ProviderCircuit {
         || error instanceof UnsupportedOperationException);
   }
 
+  /**
+   * Whether a provider call's exception opens the circuit: a provider failure other than a fault of
+   * one lock's record ({@link LockRecordException}), which leaves the provider's other locks
+   * working.
+   */
+  static boolean opensCircuit(RuntimeException error) {
+    return isProviderFailure(error) && !(error instanceof LockRecordException);
+  }
+
   /** Closes the circuit: the provider answered. */
   private void answered() {
     State down = state.get();
@@ -259,6 +268,10 @@ final class ProviderCircuit {
   private void failed(State at, RuntimeException error) {
     if (!isProviderFailure(error) || Causes.byInterrupt(error)) {
       // An interrupted caller (a cancelled task), not a store that could not answer.
+      return;
+    }
+    if (!opensCircuit(error)) {
+      answered(); // the store answered: only that lock's record failed
       return;
     }
     LOG.debug("Lock provider {} ({}) failed", name, description, error);

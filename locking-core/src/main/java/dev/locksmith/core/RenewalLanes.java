@@ -271,14 +271,7 @@ final class RenewalLanes {
       }
       if (!circuit.isUp() || locked.size() == 1) {
         // One by one: each fails fast with its own lock's message while the provider is down.
-        for (int i = 0; i < locked.size(); i++) {
-          try {
-            locked.get(i).renewAlone(requests.get(i));
-          } catch (RuntimeException | Error e) {
-            // Its lease's renewal is ended (renewAlone's finally); the others still need theirs.
-            LOG.error("Renewing lock {} failed", LockIdText.quoted(locked.get(i).lockId()), e);
-          }
-        }
+        renewEachAlone(locked, requests);
         return;
       }
       List<Optional<LeaseGrant>> answers;
@@ -289,7 +282,13 @@ final class RenewalLanes {
                 locked.get(0).lockId(),
                 ProviderCircuit.RENEWED);
       } catch (RuntimeException e) {
-        endEach(locked, requests, null, e);
+        if (ProviderCircuit.opensCircuit(e)) {
+          endEach(locked, requests, null, e);
+        } else {
+          // A fault of one lease (its record, its request), not of the provider: renewed alone,
+          // each lease gets its own answer, and only the faulty one fails.
+          renewEachAlone(locked, requests);
+        }
         return;
       } catch (Error e) {
         // Not rethrown: it would leave every lease of the batch locked for provider calls, never
@@ -299,6 +298,18 @@ final class RenewalLanes {
         return;
       }
       endEach(locked, requests, answers, null);
+    }
+
+    /** Renews each lease of a batch in its own provider call, and ends its renewal. */
+    private void renewEachAlone(List<ActiveLease> locked, List<RenewalRequest> requests) {
+      for (int i = 0; i < locked.size(); i++) {
+        try {
+          locked.get(i).renewAlone(requests.get(i));
+        } catch (RuntimeException | Error e) {
+          // Its lease's renewal is ended (renewAlone's finally); the others still need theirs.
+          LOG.error("Renewing lock {} failed", LockIdText.quoted(locked.get(i).lockId()), e);
+        }
+      }
     }
 
     /**

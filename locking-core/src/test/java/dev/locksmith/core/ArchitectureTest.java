@@ -46,6 +46,7 @@ class ArchitectureTest {
           "LockOptions",
           "LockProviderException",
           "LockProviders",
+          "LockRecordException",
           "LockTimeoutException",
           "Locks",
           "Locksmith",
@@ -217,6 +218,7 @@ class ArchitectureTest {
         .belongToAnyOf(
             LockConfigurationException.class,
             LockProviderException.class,
+            LockRecordException.class,
             LockException.class,
             Durations.class)
         .check(classes);

@@ -176,6 +176,71 @@ class RenewalBatchingTest {
     }
   }
 
+  @Test
+  void aBatchFailingOnOneLeasesRecordLosesOnlyThatLeaseAndLeavesTheProviderUp() {
+    OneFaultyRecord provider = new OneFaultyRecord(MemoryLockProvider.isolated());
+    Losses losses = new Losses();
+    try (Locksmith locksmith =
+        Locksmith.builder().defaultProvider(provider).listener(losses).build()) {
+      List<Lease> healthy = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        healthy.add(locksmith.acquire(LockOptions.named("healthy").withKey("k" + i).withTtl(TTL)));
+      }
+      Lease faulty = locksmith.acquire(LockOptions.named("faulty").withTtl(TTL));
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> !faulty.isValid());
+      // The batch's failure opened the provider's circuit: every lease of the batch went without
+      // renewal and was lost, and calls on other locks failed fast.
+      await()
+          .during(TTL.multipliedBy(3))
+          .atMost(TTL.multipliedBy(5))
+          .until(() -> healthy.stream().allMatch(Lease::isValid));
+
+      assertThat(provider.failedBatches.get()).as("batches that failed on the record").isPositive();
+      assertThat(losses.lost.keySet()).containsExactly(faulty.lockId());
+      assertThat(locksmith.health()).allMatch(ProviderHealth::up);
+      try (Lease other = locksmith.acquire(LockOptions.named("other").withTtl(TTL))) {
+        assertThat(other.isValid()).isTrue();
+      }
+      healthy.forEach(Lease::close);
+      faulty.close();
+    }
+  }
+
+  /**
+   * The record of lock {@code faulty} cannot be written: its renewals fail with a {@link
+   * LockRecordException}, alone or in a batch; everything else goes through.
+   */
+  static final class OneFaultyRecord extends ForwardingProvider {
+    final AtomicInteger failedBatches = new AtomicInteger();
+
+    OneFaultyRecord(LockProvider delegate) {
+      super(delegate);
+    }
+
+    private static LockRecordException unwritable() {
+      return new LockRecordException(
+          "Could not renew lock 'faulty': permission denied", new java.io.IOException("EACCES"));
+    }
+
+    @Override
+    public Optional<LeaseGrant> renew(LeaseGrant lease, Duration ttl) {
+      if (lease.lockId().equals("faulty")) {
+        throw unwritable();
+      }
+      return delegate.renew(lease, ttl);
+    }
+
+    @Override
+    public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
+      if (requests.stream().anyMatch(r -> r.lease().lockId().equals("faulty"))) {
+        failedBatches.incrementAndGet();
+        throw unwritable();
+      }
+      return delegate.renewAll(requests);
+    }
+  }
+
   /** The first batch renewal throws an {@link Error}; everything else goes through. */
   static final class ThrowsOnce extends ForwardingProvider {
     final CountDownLatch thrown = new CountDownLatch(1);

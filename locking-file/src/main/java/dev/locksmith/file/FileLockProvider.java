@@ -1,6 +1,7 @@
 package dev.locksmith.file;
 
 import dev.locksmith.core.LockProviderException;
+import dev.locksmith.core.LockRecordException;
 import dev.locksmith.core.spi.LeaseGrant;
 import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockProvider;
@@ -141,8 +142,9 @@ final class FileLockProvider implements LockProvider {
    * {@link #renew} does it (its own record only, not within {@code renew-margin} of its local
    * deadline), in request order.
    *
-   * @throws LockProviderException when a lease's lock file cannot be read or written; the leases
-   *     before it in the batch may have been renewed
+   * @throws LockProviderException when the lock directory cannot be used; a {@link
+   *     LockRecordException} when one lease's lock file cannot be read or written (the leases
+   *     before it in the batch may have been renewed)
    */
   @Override
   public List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
@@ -235,7 +237,7 @@ final class FileLockProvider implements LockProvider {
     if (directoryProblem != null) {
       return directoryProblem;
     }
-    return new LockProviderException(
+    return new LockRecordException(
         "Could not "
             + action
             + " lock "

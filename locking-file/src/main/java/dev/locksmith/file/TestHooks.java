@@ -56,9 +56,9 @@ interface TestHooks {
 
   /**
    * A renewal has checked that the lock file holds the caller's record, and has not yet written the
-   * renewed one.
+   * renewed one; a test may throw here what a write failing on the share would.
    */
-  default void beforeRenewWrite(String lockId) {}
+  default void beforeRenewWrite(String lockId) throws java.io.IOException {}
 
   /**
    * A release (or a failed acquisition's clean-up) has renamed the lock file to its tomb and has

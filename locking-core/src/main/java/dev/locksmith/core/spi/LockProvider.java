@@ -162,6 +162,9 @@ public interface LockProvider extends AutoCloseable {
    * @return one answer per request, in request order
    * @throws dev.locksmith.core.LockProviderException when the batch got no answer: any subset may
    *     have been renewed, and the caller retries each (renewing twice is harmless)
+   * @throws dev.locksmith.core.LockRecordException when one lease's record could not be read or
+   *     written: the leases before it may have been renewed, and the engine renews each lease of
+   *     the batch on its own, so that only that one fails
    * @throws IllegalArgumentException for more than {@link #MAX_RENEWALS_PER_CALL} requests
    */
   default List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests) {
