@@ -40,7 +40,7 @@ public @interface DistributedLock {
    * single quotes ({@code 'nightly'}) is a literal and needs no expression language; any other key
    * needs {@code dev.locksmith:locksmith-spel} on the class path, which every integration brings.
    * Default: no key, one lock for every call. A key that evaluates to {@code null} or an empty
-   * string is an error.
+   * string is an error; an {@code Optional} stands for its value, and an empty one is an error.
    *
    * <p>A key that evaluates to a collection or array ({@code "{#from, #to}"}) locks every distinct
    * element as its own lock id ({@code name:element}), all or nothing, in one global order (the

@@ -6,6 +6,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
 
 /** Turns a key's value into the key's text, refusing values that cannot name one lock. */
@@ -27,7 +31,7 @@ final class KeyText {
   /**
    * The keys of a key's value: one per element of a {@code Collection} or array (several keys, each
    * locked on its own, each element's text by the rules of {@link #of}), otherwise the value's
-   * text.
+   * text; an {@code Optional} stands for its value.
    *
    * @throws LockKeyException when the collection or array is empty or holds more than {@link
    *     LockProvider#MAX_KEYS_PER_CALL} distinct keys, or an element or the value gives no key, or
@@ -45,7 +49,8 @@ final class KeyText {
     }
   }
 
-  private static List<String> keysOf(@Nullable Object value, String text, String where) {
+  private static List<String> keysOf(@Nullable Object given, String text, String where) {
+    Object value = unwrapped(given, text, where);
     List<@Nullable Object> elements;
     if (value instanceof Collection<?> collection) {
       elements = new ArrayList<>(collection);
@@ -94,10 +99,11 @@ final class KeyText {
    *
    * @param text the key expression, for messages
    * @param where the annotated method, for messages
-   * @throws LockKeyException when the value is null or empty, or has no {@code toString()} of its
-   *     own so that equal values would get different locks
+   * @throws LockKeyException when the value is null, empty or an empty {@code Optional}, or has no
+   *     {@code toString()} of its own so that equal values would get different locks
    */
-  static String of(@Nullable Object value, String text, String where) {
+  static String of(@Nullable Object given, String text, String where) {
+    Object value = unwrapped(given, text, where);
     String key = value == null ? null : keyText(value, text, where);
     if (key == null || key.isEmpty()) {
       throw new LockKeyException(
@@ -109,6 +115,38 @@ final class KeyText {
               + "; a call without a key does not share one lock with all others, it fails");
     }
     return key;
+  }
+
+  /**
+   * The value an {@code Optional} (or {@code OptionalInt}, {@code OptionalLong}, {@code
+   * OptionalDouble}) holds, whose {@code toString()} would name another lock; any other value as it
+   * is.
+   *
+   * @throws LockKeyException when the optional is empty
+   */
+  private static @Nullable Object unwrapped(@Nullable Object value, String text, String where) {
+    Object held;
+    if (value instanceof Optional<?> optional) {
+      held = optional.orElse(null);
+    } else if (value instanceof OptionalInt optional) {
+      held = optional.isPresent() ? optional.getAsInt() : null;
+    } else if (value instanceof OptionalLong optional) {
+      held = optional.isPresent() ? optional.getAsLong() : null;
+    } else if (value instanceof OptionalDouble optional) {
+      held = optional.isPresent() ? optional.getAsDouble() : null;
+    } else {
+      return value;
+    }
+    if (held == null) {
+      throw new LockKeyException(
+          where
+              + ": key expression '"
+              + text
+              + "' evaluated to an empty "
+              + value.getClass().getSimpleName()
+              + "; a call without a key does not share one lock with all others, it fails");
+    }
+    return held;
   }
 
   private static String keyText(Object value, String text, String where) {

@@ -53,6 +53,16 @@ class KeyEvaluationTest {
       return "ran";
     }
 
+    @DistributedLock(key = "#id")
+    String optional(java.util.Optional<String> id) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(key = "#id")
+    String optionalLong(java.util.OptionalLong id) {
+      return Locks.current().lockId();
+    }
+
     @DistributedLock(name = "named-p0", key = "#p0")
     String parameterNamedLikeAnIndex(String accountId, String p0) {
       return Locks.current().lockId();
@@ -161,6 +171,25 @@ class KeyEvaluationTest {
     assertThatThrownBy(() -> call(locksmith, new Accounts(), "nullable", ""))
         .isInstanceOf(LockKeyException.class)
         .hasMessageContaining("evaluated to an empty string");
+  }
+
+  @Test
+  void anOptionalKeyIsItsValueAndAnEmptyOneIsAnError() throws Exception {
+    // An Optional's toString() was the key: every call with an empty one shared the lock
+    // 'Optional.empty', and a present one locked 'Optional[acct-7]', not the id's lock.
+    assertThat(call(locksmith, new Accounts(), "optional", java.util.Optional.of("acct-7")))
+        .isEqualTo("Accounts.optional:acct-7");
+    assertThat(call(locksmith, new Accounts(), "optionalLong", java.util.OptionalLong.of(7)))
+        .isEqualTo("Accounts.optionalLong:7");
+    assertThatThrownBy(
+            () -> call(locksmith, new Accounts(), "optional", java.util.Optional.empty()))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining(
+            "Accounts.optional(Optional): key expression '#id' evaluated to an empty Optional");
+    assertThatThrownBy(
+            () -> call(locksmith, new Accounts(), "optionalLong", java.util.OptionalLong.empty()))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("evaluated to an empty OptionalLong");
   }
 
   @Retention(RetentionPolicy.RUNTIME)
