@@ -91,7 +91,7 @@ public final class SpelKeyLanguage implements KeyLanguage {
               + " SpelKeyLanguage.withContext(context -> context.setBeanResolver(...)) (Spring's"
               + " integration does)");
     }
-    return new SpelKey(parsed, contextCustomizer);
+    return new SpelKey(parsed, contextCustomizer, ConcatenatedOperands.of(parsed, parser));
   }
 
   /**
@@ -138,10 +138,15 @@ public final class SpelKeyLanguage implements KeyLanguage {
     private final SpelExpression expression;
     private final Consumer<StandardEvaluationContext> contextCustomizer;
     private final List<String> variables;
+    private final ConcatenatedOperands concatenated;
 
-    SpelKey(SpelExpression expression, Consumer<StandardEvaluationContext> contextCustomizer) {
+    SpelKey(
+        SpelExpression expression,
+        Consumer<StandardEvaluationContext> contextCustomizer,
+        ConcatenatedOperands concatenated) {
       this.expression = expression;
       this.contextCustomizer = contextCustomizer;
+      this.concatenated = concatenated;
       List<String> found = new ArrayList<>();
       collectVariables(expression.getAST(), found);
       this.variables = List.copyOf(found);
@@ -174,7 +179,9 @@ public final class SpelKeyLanguage implements KeyLanguage {
       StandardEvaluationContext context = new StandardEvaluationContext(root);
       values.forEach(context::setVariable);
       contextCustomizer.accept(context);
-      return expression.getValue(context);
+      Object value = expression.getValue(context);
+      concatenated.checkNotNull(context);
+      return value;
     }
   }
 }

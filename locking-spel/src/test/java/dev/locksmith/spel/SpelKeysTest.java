@@ -59,6 +59,23 @@ class SpelKeysTest {
 
   record Order(String customer) {}
 
+  static class Concatenations {
+    @DistributedLock(name = "acct", key = "'acct-' + #id")
+    String byId(String id) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(name = "order", key = "#order.customer() + '/' + #day")
+    String byOrder(Order order, String day) {
+      return Locks.current().lockId();
+    }
+
+    @DistributedLock(name = "fallback", key = "'acct-' + (#id ?: 'none')")
+    String withFallback(String id) {
+      return Locks.current().lockId();
+    }
+  }
+
   static class UnparsableKey {
     @DistributedLock(key = "#id +")
     void run(String id) {}
@@ -130,6 +147,26 @@ class SpelKeysTest {
         .isInstanceOf(LockKeyException.class)
         .hasMessageContaining(
             "Accounts.nested(Order): key expression '#order.customer().toUpperCase()' failed");
+  }
+
+  @Test
+  void aNullConcatenatedIntoAKeyIsAKeyErrorNotTheTextNull() throws Exception {
+    // SpEL writes null as 'null' in a concatenation: every call without an id shared the lock
+    // 'acct:acct-null'.
+    assertThatThrownBy(() -> call(locksmith, new Concatenations(), "byId", (Object) null))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("Concatenations.byId(String): key expression ''acct-' + #id'")
+        .hasMessageContaining("#id is null");
+    assertThatThrownBy(
+            () -> call(locksmith, new Concatenations(), "byOrder", new Order(null), "monday"))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("#order.customer() is null");
+    assertThat(call(locksmith, new Concatenations(), "byId", "7")).isEqualTo("acct:acct-7");
+    assertThat(call(locksmith, new Concatenations(), "byOrder", new Order("acme"), "monday"))
+        .isEqualTo("order:acme/monday");
+    assertThat(call(locksmith, new Concatenations(), "withFallback", (Object) null))
+        .as("a null the expression itself replaces")
+        .isEqualTo("fallback:acct-none");
   }
 
   @Test
