@@ -7,13 +7,9 @@ import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.CompoundExpression;
-import org.springframework.expression.spel.ast.Elvis;
 import org.springframework.expression.spel.ast.MethodReference;
-import org.springframework.expression.spel.ast.OpAnd;
-import org.springframework.expression.spel.ast.OpOr;
 import org.springframework.expression.spel.ast.OpPlus;
 import org.springframework.expression.spel.ast.PropertyOrFieldReference;
-import org.springframework.expression.spel.ast.Ternary;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -58,15 +54,7 @@ final class ConcatenatedOperands {
         }
       }
     }
-    // Only what every evaluation reaches: the left of ?:, and, or, and the condition of ? :.
-    int children =
-        node instanceof Elvis
-                || node instanceof Ternary
-                || node instanceof OpAnd
-                || node instanceof OpOr
-            ? Math.min(1, node.getChildCount())
-            : node.getChildCount();
-    for (int i = 0; i < children; i++) {
+    for (int i = 0; i < SpelKeyLanguage.childrenAlwaysEvaluated(node); i++) {
       collect(node.getChild(i), parser, into);
     }
   }

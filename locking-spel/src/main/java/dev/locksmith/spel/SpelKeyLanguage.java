@@ -117,20 +117,27 @@ public final class SpelKeyLanguage implements KeyLanguage {
     if (node instanceof BeanReference) {
       return node.toStringAST();
     }
-    int children =
-        node instanceof Elvis
-                || node instanceof Ternary
-                || node instanceof OpAnd
-                || node instanceof OpOr
-            ? Math.min(1, node.getChildCount())
-            : node.getChildCount();
-    for (int i = 0; i < children; i++) {
+    for (int i = 0; i < childrenAlwaysEvaluated(node); i++) {
       String found = firstBeanReference(node.getChild(i));
       if (found != null) {
         return found;
       }
     }
     return null;
+  }
+
+  /**
+   * How many of a node's children, from the first, every evaluation of the node reaches: the first
+   * of {@code ?:}, {@code and}, {@code or} and {@code ? :} (their other branches may not run), else
+   * all.
+   */
+  static int childrenAlwaysEvaluated(SpelNode node) {
+    return node instanceof Elvis
+            || node instanceof Ternary
+            || node instanceof OpAnd
+            || node instanceof OpOr
+        ? Math.min(1, node.getChildCount())
+        : node.getChildCount();
   }
 
   /** One parsed expression and the variables it reads. */

@@ -51,6 +51,11 @@ class SpelKeysTest {
       return Locks.current().key();
     }
 
+    @DistributedLock(name = "fallback", key = "'acct-' + (#id ?: 'none')")
+    String withFallback(String id) {
+      return Locks.current().lockId();
+    }
+
     @DistributedLock(name = "sum", key = "#a + #b")
     String sum(int a, int b) {
       return Locks.current().lockId();
@@ -60,18 +65,8 @@ class SpelKeysTest {
   record Order(String customer) {}
 
   static class Concatenations {
-    @DistributedLock(name = "acct", key = "'acct-' + #id")
-    String byId(String id) {
-      return Locks.current().lockId();
-    }
-
     @DistributedLock(name = "order", key = "#order.customer() + '/' + #day")
     String byOrder(Order order, String day) {
-      return Locks.current().lockId();
-    }
-
-    @DistributedLock(name = "fallback", key = "'acct-' + (#id ?: 'none')")
-    String withFallback(String id) {
       return Locks.current().lockId();
     }
   }
@@ -153,18 +148,18 @@ class SpelKeysTest {
   void aNullConcatenatedIntoAKeyIsAKeyErrorNotTheTextNull() throws Exception {
     // SpEL writes null as 'null' in a concatenation: every call without an id shared the lock
     // 'acct:acct-null'.
-    assertThatThrownBy(() -> call(locksmith, new Concatenations(), "byId", (Object) null))
+    assertThatThrownBy(() -> call(locksmith, new BeanFallback(), "byMail", (Object) null))
         .isInstanceOf(LockKeyException.class)
-        .hasMessageContaining("Concatenations.byId(String): key expression ''acct-' + #id'")
+        .hasMessageContaining("BeanFallback.byMail(String): key expression ''user@' + #id'")
         .hasMessageContaining("#id is null");
     assertThatThrownBy(
             () -> call(locksmith, new Concatenations(), "byOrder", new Order(null), "monday"))
         .isInstanceOf(LockKeyException.class)
         .hasMessageContaining("#order.customer() is null");
-    assertThat(call(locksmith, new Concatenations(), "byId", "7")).isEqualTo("acct:acct-7");
+    assertThat(call(locksmith, new BeanFallback(), "byMail", "7")).isEqualTo("mail:user@7");
     assertThat(call(locksmith, new Concatenations(), "byOrder", new Order("acme"), "monday"))
         .isEqualTo("order:acme/monday");
-    assertThat(call(locksmith, new Concatenations(), "withFallback", (Object) null))
+    assertThat(call(locksmith, new Accounts(), "withFallback", (Object) null))
         .as("a null the expression itself replaces")
         .isEqualTo("fallback:acct-none");
   }
