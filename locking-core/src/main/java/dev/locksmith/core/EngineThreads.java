@@ -29,9 +29,6 @@ final class EngineThreads {
   // Set on the threads of every engine: a close on one of them does not wait for them.
   private static final ThreadLocal<Boolean> OWN_THREAD = ThreadLocal.withInitial(() -> false);
 
-  /** The most threads the engine's own renewal pool runs, whatever the number of leases. */
-  static final int RENEWAL_THREADS = 8;
-
   /** The name prefix of the renewal threads. */
   static final String RENEWAL_PREFIX = "locksmith-renewal-";
 
@@ -73,17 +70,16 @@ final class EngineThreads {
   private final Executor renewers;
 
   /**
-   * @param renewalExecutor runs renewals, or {@code null} for a pool of these threads' own (at most
-   *     {@link #RENEWAL_THREADS}, closed with them)
+   * @param renewalExecutor runs renewals, or {@code null} for a pool of these threads' own (one
+   *     thread per provider with leases to renew, closed with them)
    */
   EngineThreads(@Nullable Executor renewalExecutor) {
     if (renewalExecutor != null) {
       this.ownRenewers = null;
       this.renewers = renewalExecutor;
     } else {
-      // Core size 1: the renewal lanes raise it to one thread per provider with leases.
+      // One thread: the renewal lanes raise it to one thread per provider with leases.
       ThreadPoolExecutor own = pool(1, RENEWAL_PREFIX);
-      own.setMaximumPoolSize(RENEWAL_THREADS);
       this.ownRenewers = own;
       this.renewers = own;
     }

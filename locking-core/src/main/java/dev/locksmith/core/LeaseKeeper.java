@@ -27,9 +27,8 @@ import org.slf4j.LoggerFactory;
  * watched or being acquired: the first lease watched (or acquisition started) starts it, the sweep
  * that finds none left stops it, and the thread then sleeps until a lease is watched or an
  * acquisition starts again. The leases due in a sweep are renewed together per provider ({@link
- * RenewalLanes}), at most one batch in flight per provider, on a fixed pool of at most {@link
- * EngineThreads#RENEWAL_THREADS} daemon threads, so a provider that hangs delays only its own
- * leases.
+ * RenewalLanes}), at most one batch in flight per provider, on a pool of one daemon thread per
+ * provider with leases to renew, so a provider that hangs delays only its own leases.
  *
  * <p>The sweep is also the engine's evidence that this process runs: a lease whose provider names a
  * pause limit ({@link dev.locksmith.core.spi.LockProvider#pauseLimit}) is lost once the keeper has

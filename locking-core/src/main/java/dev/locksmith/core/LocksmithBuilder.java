@@ -177,12 +177,12 @@ public final class LocksmithBuilder {
    * Runs lease renewals (provider calls that may block) on this executor; the engine does not shut
    * it down. The leases due together on one provider are renewed in one batch ({@code
    * LockProvider.renewAll}), with at most one batch in flight per provider, each batch one task.
-   * Default: a pool of at most 8 daemon threads of the engine's own. The lease deadlines are
-   * watched by the engine's sweeper whatever this executor does. A batch the executor refuses
-   * (throws for) is offered again at every tick, and logged at ERROR once until it takes one again;
-   * a batch it takes and has not run within 1 s (a discard policy) is offered again every second,
-   * logged once until it runs one, and only the first offer to run runs it; a batch it runs after
-   * {@link Locksmith#close()} calls no provider.
+   * Default: a pool of the engine's own, one daemon thread per provider with leases to renew. The
+   * lease deadlines are watched by the engine's sweeper whatever this executor does. A batch the
+   * executor refuses (throws for) is offered again at every tick, and logged at ERROR once until it
+   * takes one again; a batch it takes and has not run within 1 s (a discard policy) is offered
+   * again every second, logged once until it runs one, and only the first offer to run runs it; a
+   * batch it runs after {@link Locksmith#close()} calls no provider.
    *
    * @param executor the executor for renewals
    * @return this builder

@@ -38,7 +38,6 @@ final class RenewalLanes {
 
   private final Executor executor;
   private final @Nullable ThreadPoolExecutor ownPool;
-  private final int maxThreads;
   private final ConcurrentHashMap<ProviderCircuit, Lane> lanes = new ConcurrentHashMap<>();
   private final Ticker ticker;
   // Set when the engine closes: a batch the application's executor runs afterwards calls nothing.
@@ -47,14 +46,14 @@ final class RenewalLanes {
   /**
    * @param executor runs the batches
    * @param ownPool the engine's own pool when {@code executor} is it: it keeps one thread per
-   *     provider with leases to renew, up to its maximum, since a provider has one batch in flight
+   *     provider with leases to renew, since a provider has at most one batch in flight, so a
+   *     provider that hangs holds one thread and delays no other provider's batches
    * @param ticker the engine's time source
    */
   RenewalLanes(Executor executor, @Nullable ThreadPoolExecutor ownPool, Ticker ticker) {
     this.executor = executor;
     this.ownPool = ownPool;
     this.ticker = ticker;
-    this.maxThreads = ownPool == null ? 0 : ownPool.getMaximumPoolSize();
   }
 
   /** A lease whose renewal is due and started: it goes with its provider's next batch. */
@@ -72,10 +71,20 @@ final class RenewalLanes {
     if (lane == null) {
       lane = lanes.computeIfAbsent(lease.circuit(), Lane::new);
       if (ownPool != null) {
-        ownPool.setCorePoolSize(Math.min(maxThreads, lanes.size()));
+        growPool(ownPool, lanes.size());
       }
     }
     return lane;
+  }
+
+  /** Raises the engine's own pool to one thread per lane; lanes are made on several threads. */
+  private static void growPool(ThreadPoolExecutor pool, int lanes) {
+    synchronized (pool) {
+      if (lanes > pool.getMaximumPoolSize()) {
+        pool.setMaximumPoolSize(lanes); // first: the core size may not exceed it
+        pool.setCorePoolSize(lanes);
+      }
+    }
   }
 
   /**

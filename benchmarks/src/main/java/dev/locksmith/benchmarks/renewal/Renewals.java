@@ -165,7 +165,7 @@ public final class Renewals {
         .append(seconds)
         .append(" s after all were taken. A round trip is a `renew` call or one `renewAll` batch")
         .append(" where the provider takes a batch in one (else each lease of it). Target: round")
-        .append(" trips per second at most a tenth of the lease count, at most 8 renewal threads,")
+        .append(" trips per second at most a tenth of the lease count, one renewal thread,")
         .append(" no lease lost. Load average at the start ")
         .append(load)
         .append(". Command: `java -cp benchmarks/target/benchmarks.jar")
