@@ -14,7 +14,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@value #HELD} (timer; {@code name}, {@code provider}): how long leases were held
  *   <li>{@value #LOST} (counter; {@code name}, {@code provider}): leases lost while held
  *   <li>{@value #ERRORS} (counter; {@code name}, {@code provider}): provider failures
- *   <li>{@value #ACTIVE} (gauge): leases held now by this process
+ *   <li>{@value #ACTIVE} (gauge): leases held now by this process; a lease leaves it when it is
+ *       lost, not when its holder closes it later
  * </ul>
  *
  * <p>A meter usually appears with its first event, so a counter such as {@value #LOST} would be
@@ -68,6 +71,8 @@ public final class MicrometerLockListener implements LockListener {
 
   private final MeterRegistry registry;
   private final AtomicLong active;
+  // Leases told lost and not yet released: off the gauge already, as nothing holds them.
+  private final Set<LockEvent> lostUnreleased = ConcurrentHashMap.newKeySet();
   private volatile boolean gaugeRegistered;
 
   /**
@@ -151,12 +156,18 @@ public final class MicrometerLockListener implements LockListener {
   public void released(LockEvent event, Duration held) {
     // Recorded first: a reading of the gauge at zero finds every hold time of those leases there.
     heldTimer(event).record(held);
-    active.decrementAndGet();
+    if (!lostUnreleased.remove(event)) {
+      active.decrementAndGet();
+    }
   }
 
+  /** Counts the loss and takes the lease off {@value #ACTIVE} now, not when it is closed. */
   @Override
   public void lost(LockEvent event, String reason) {
     lostCounter(event).increment();
+    if (lostUnreleased.add(event)) {
+      active.decrementAndGet();
+    }
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.locksmith.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.OnBusy;
 import dev.locksmith.core.Lease;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** The meters, recorded by a real engine on the in-memory provider. */
@@ -74,6 +76,42 @@ class MicrometerLockListenerTest {
       System.setErr(original);
     }
     return captured.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aLostLeaseLeavesTheActiveLeasesGaugeWhenItIsLostNotWhenItsHolderClosesIt() {
+    // The gauge counted a lost lease as held until the holder's method returned, perhaps an hour
+    // later, while another process held the lock: summed over a fleet, two holders of one lock.
+    AtomicLong nanos = new AtomicLong(System.nanoTime());
+    try (Locksmith locksmith =
+        Locksmith.builder()
+            .defaultProvider(MemoryLockProvider.isolated())
+            .ticker(nanos::get)
+            .listener(new MicrometerLockListener(registry))
+            .build()) {
+      Lease lease = locksmith.acquire(LockOptions.named("report").withTtl(Duration.ofSeconds(3)));
+      assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isEqualTo(1);
+
+      nanos.addAndGet(Duration.ofSeconds(10).toNanos()); // past its deadline, never renewed
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(
+              () ->
+                  registry.get(MicrometerLockListener.LOST).tag("name", "report").counter().count()
+                      == 1);
+      assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value())
+          .as("leases held once the only one is lost")
+          .isZero();
+
+      lease.close();
+      assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value())
+          .as("after the lost lease is closed")
+          .isZero();
+      try (Lease next = locksmith.acquire(LockOptions.named("report"))) {
+        assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isEqualTo(1);
+      }
+      assertThat(registry.get(MicrometerLockListener.ACTIVE).gauge().value()).isZero();
+    }
   }
 
   @Test
