@@ -107,6 +107,12 @@ record RedisUrl(Config config, RedisLockOptions options) {
     }
     RedisLockOptions options = options(url);
     if (url.uri().getRawAuthority() == null || url.uri().getRawAuthority().isEmpty()) {
+      if (scheme.equals("rediss")) {
+        throw url.error(
+            "names a Redisson YAML file under rediss://, which cannot turn TLS on for the file's"
+                + " servers: TLS is set in the file, by rediss:// addresses; write redis:// before"
+                + " the file's path");
+      }
       return new RedisUrl(fromFile(url), options);
     }
     return new RedisUrl(fromServer(url, scheme), options);
@@ -221,12 +227,13 @@ record RedisUrl(Config config, RedisLockOptions options) {
     if (clientName != null) {
       server.setClientName(clientName);
     }
-    String userInfo = url.uri().getUserInfo();
+    String userInfo = url.uri().getRawUserInfo();
     if (userInfo != null && !userInfo.isEmpty()) {
+      // Split before decoding: an encoded ':' (%3A) belongs to the name or password.
       int colon = userInfo.indexOf(':');
       // user@host names a user without a password; :password@host a password alone.
-      String user = colon < 0 ? userInfo : userInfo.substring(0, colon);
-      String password = colon < 0 ? "" : userInfo.substring(colon + 1);
+      String user = percentDecoded(colon < 0 ? userInfo : userInfo.substring(0, colon));
+      String password = colon < 0 ? "" : percentDecoded(userInfo.substring(colon + 1));
       // On the Config, not the server settings: Redisson 4 warns that those are deprecated.
       if (!user.isEmpty()) {
         config.setUsername(user);
@@ -238,6 +245,12 @@ record RedisUrl(Config config, RedisLockOptions options) {
       }
     }
     return config;
+  }
+
+  /** A part of a URL with its %XX escapes decoded; a '+' stays a '+'. */
+  private static String percentDecoded(String part) {
+    return java.net.URLDecoder.decode(
+        part.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private static int database(ProviderUrl url) {

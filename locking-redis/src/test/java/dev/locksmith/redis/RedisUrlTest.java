@@ -51,6 +51,14 @@ class RedisUrlTest {
   }
 
   @Test
+  void anEncodedColonInTheUserNameIsPartOfTheName() throws IOException {
+    // The decoded user info was split at its first ':', so user 'us:er' logged in as 'us' with
+    // the password 'er:pw'.
+    String yaml = parse("redis://us%3Aer:p%3Aw@localhost").config().toYAML();
+    assertThat(yaml).contains("username: \"us:er\"").contains("password: \"p:w\"");
+  }
+
+  @Test
   void defaultsArePort6379DatabaseZeroAndPrefixLocksmith() throws IOException {
     RedisUrl url = parse("redis://localhost");
     assertThat(url.options()).isEqualTo(RedisLockOptions.defaults());
@@ -136,6 +144,11 @@ class RedisUrlTest {
         .hasMessageContaining("'" + serverless + "'")
         .hasMessageContaining("names no server");
     Path good = Files.writeString(dir.resolve("ok.yaml"), "singleServerConfig: {}\n");
+    // rediss:// with a file took the file's plain redis:// addresses, without TLS or a word.
+    assertThatThrownBy(() -> parse("rediss://" + good))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("rediss://")
+        .hasMessageContaining("in the file");
     assertThatThrownBy(() -> parse("redis://" + good + "?client-name=x"))
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("unknown parameter 'client-name'");
