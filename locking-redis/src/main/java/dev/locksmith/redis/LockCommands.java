@@ -235,7 +235,7 @@ final class LockCommands {
   CompletableFuture<List<Boolean>> renewAll(
       List<LeaseGrant> leases, List<LockKeys> keys, List<Duration> ttls) {
     List<Object> scriptKeys = ScriptArguments.keysOfEach(keys, LockKeys::forRenew);
-    List<Object> arguments = new ArrayList<>(3 * leases.size());
+    List<Object> arguments = new ArrayList<>(4 * leases.size());
     for (int i = 0; i < leases.size(); i++) {
       arguments.addAll(ScriptArguments.renew(leases.get(i), ttls.get(i)));
     }

@@ -63,16 +63,17 @@ final class LuaScripts {
    * fencing counter in ms (the ttl plus {@link #FENCE_MARGIN_MILLIS}). Returns {@code {1, fence}}
    * when granted, {@code {0, pttl}} when another owner holds the lock. Presenting the token that
    * already holds the lock returns its grant again, so a command retried by the client after a lost
-   * reply does not lock out its own sender; the lock's TTL starts again then, since the caller
-   * counts its deadline from this request (a wait's later attempt finding its earlier one's grant
-   * kept the first take's expiry, which came before that deadline). An owner token done with the
-   * lock is refused like a busy lock: one marked abandoned, and one whose release is among the
-   * hash's release records (a copy of its acquire that arrives after its lease was released must
-   * not take the lock for a whole TTL on behalf of an owner who has finished; when a lease that
-   * followed ran out without a release, its hash and the records went with it, and such a copy is
-   * no longer recognised). A hash without {@code token} (a released lock's tombstone) is free;
-   * taking it keeps its release records, so that a release resent after the lock changed hands is
-   * still recognised.
+   * reply does not lock out its own sender; the lock's TTL starts again then when less of it is
+   * left, since the caller counts its deadline from this request (a wait's later attempt finding
+   * its earlier one's grant kept the first take's expiry, which came before that deadline), and is
+   * never shortened (a late copy arriving after a longer renewal must not cut the lease short). An
+   * owner token done with the lock is refused like a busy lock: one marked abandoned, and one whose
+   * release is among the hash's release records (a copy of its acquire that arrives after its lease
+   * was released must not take the lock for a whole TTL on behalf of an owner who has finished;
+   * when a lease that followed ran out without a release, its hash and the records went with it,
+   * and such a copy is no longer recognised). A hash without {@code token} (a released lock's
+   * tombstone) is free; taking it keeps its release records, so that a release resent after the
+   * lock changed hands is still recognised.
    *
    * <p>Optional ARGV 5-8 fold in a release of this provider still in flight for the same lock (see
    * {@link RedisLockProvider#releaseAsync}): its owner token, fencing token, release id and the
@@ -113,9 +114,13 @@ final class LuaScripts {
       held = held or redis.call('HMGET', KEYS[1], 'token', 'fence', 'released')
       if not records then
         if held[1] then
-          local answer = {0, redis.call('PTTL', KEYS[1])}
+          local left = redis.call('PTTL', KEYS[1])
+          local answer = {0, left}
           if held[1] == ARGV[1] then
-            redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            -- Only lengthened: a late copy must not cut short a lease renewed for longer since.
+            if left < tonumber(ARGV[2]) then
+              redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            end
             answer = {1, tonumber(held[2])}
           end
           if folded then
@@ -148,8 +153,8 @@ final class LuaScripts {
    * changes and the reply is {@code {0, index, pttl}} (the 1-based index of the first busy lock and
    * its holder's pttl). Otherwise every lock is taken exactly as {@link #ACQUIRE} takes one (same
    * fields, TTL, counter, clock floor and counter life), a lock already held by its own request's
-   * owner token (a resend after a lost reply) keeping its grant with its TTL started again, and the
-   * reply is {@code {1, fence1, fence2, ...}}.
+   * owner token (a resend after a lost reply) keeping its grant with its TTL started again when
+   * less of it is left, and the reply is {@code {1, fence1, fence2, ...}}.
    */
   static final String ACQUIRE_ALL =
       LuaFunctions.GRANT
@@ -170,7 +175,9 @@ final class LuaScripts {
       for i = 1, count do
         local a = 4 * i - 3
         if held[i][1] then
-          redis.call('PEXPIRE', KEYS[3 * i - 2], ARGV[a + 1])
+          if redis.call('PTTL', KEYS[3 * i - 2]) < tonumber(ARGV[a + 1]) then
+            redis.call('PEXPIRE', KEYS[3 * i - 2], ARGV[a + 1])
+          end
           reply[i + 1] = tonumber(held[i][2])
         else
           reply[i + 1] =
@@ -181,20 +188,26 @@ final class LuaScripts {
       """;
 
   /**
-   * KEYS: lock, channel. ARGV: owner token, fencing token, ttl in ms. Returns 1 when renewed, else
-   * 0 (also for a released lease, whose hash has no {@code token}). A resend after success extends
-   * again, from the resend's arrival: still no earlier than the caller's local deadline. A renewal
-   * that shortens the lease (the engine's {@code minHold} at release) publishes on the channel, so
-   * waiters re-check at once and follow the new end by push instead of sleeping out the old TTL.
+   * KEYS: lock, channel. ARGV: owner token, fencing token, ttl in ms, {@code 1} to set the ttl
+   * exactly or {@code 0} to only lengthen. Returns 1 when renewed, else 0 (also for a released
+   * lease, whose hash has no {@code token}). A renewal for the lease's own ttl only lengthens it: a
+   * late copy of an earlier renewal or take (Redisson resends a command whose reply is late, and
+   * the first copy may arrive last) does not cut short a lease renewed for longer since, and a
+   * resend after success extends again from its arrival, still no earlier than the caller's local
+   * deadline. A renewal for another ttl (the engine's {@code minHold} at release) sets it exactly;
+   * one that shortens the lease publishes on the channel, so waiters re-check at once and follow
+   * the new end by push instead of sleeping out the old TTL.
    */
   static final String RENEW =
       """
       local held = redis.call('HMGET', KEYS[1], 'token', 'fence')
       if held[1] == ARGV[1] and held[2] == ARGV[2] then
         local before = redis.call('PTTL', KEYS[1])
-        redis.call('PEXPIRE', KEYS[1], ARGV[3])
-        if tonumber(ARGV[3]) < before then
-          redis.call('PUBLISH', KEYS[2], 'shortened')
+        if ARGV[4] == '1' or tonumber(ARGV[3]) > before then
+          redis.call('PEXPIRE', KEYS[1], ARGV[3])
+          if tonumber(ARGV[3]) < before then
+            redis.call('PUBLISH', KEYS[2], 'shortened')
+          end
         end
         return 1
       end
@@ -203,23 +216,26 @@ final class LuaScripts {
 
   /**
    * {@link #RENEW} for several leases in one run. KEYS: lock and channel of each lease, in order
-   * ({@code lock1, channel1, lock2, channel2, ...}). ARGV: three per lease, in the same order:
-   * owner token, fencing token, ttl in ms. Each lease is renewed exactly as {@link #RENEW} renews
-   * one (owner- and fence-checked, publishing when shortened); returns one 1 (renewed) or 0 (not
-   * held by that owner and token) per lease, in order.
+   * ({@code lock1, channel1, lock2, channel2, ...}). ARGV: four per lease, in the same order: owner
+   * token, fencing token, ttl in ms, exactly or only lengthened. Each lease is renewed exactly as
+   * {@link #RENEW} renews one (owner- and fence-checked, only lengthened for its own ttl,
+   * publishing when shortened); returns one 1 (renewed) or 0 (not held by that owner and token) per
+   * lease, in order.
    */
   static final String RENEW_ALL =
       """
       local reply = {}
       for i = 1, #KEYS / 2 do
         local lock = KEYS[2 * i - 1]
-        local a = 3 * i - 2
+        local a = 4 * i - 3
         local held = redis.call('HMGET', lock, 'token', 'fence')
         if held[1] == ARGV[a] and held[2] == ARGV[a + 1] then
           local before = redis.call('PTTL', lock)
-          redis.call('PEXPIRE', lock, ARGV[a + 2])
-          if tonumber(ARGV[a + 2]) < before then
-            redis.call('PUBLISH', KEYS[2 * i], 'shortened')
+          if ARGV[a + 3] == '1' or tonumber(ARGV[a + 2]) > before then
+            redis.call('PEXPIRE', lock, ARGV[a + 2])
+            if tonumber(ARGV[a + 2]) < before then
+              redis.call('PUBLISH', KEYS[2 * i], 'shortened')
+            end
           end
           reply[i] = 1
         else

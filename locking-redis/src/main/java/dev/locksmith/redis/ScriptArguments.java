@@ -49,12 +49,18 @@ final class ScriptArguments {
   }
 
   /**
-   * The renew scripts' three arguments for {@code lease}: owner token, fencing token, {@code ttl}
-   * in ms.
+   * The renew scripts' four arguments for {@code lease}: owner token, fencing token, {@code ttl} in
+   * ms, and {@code 1} to set it exactly when it is not the lease's own ttl (the engine's minimum
+   * hold at release), else {@code 0}: a renewal for the lease's own ttl only lengthens it, so that
+   * a late copy cannot cut short a lease renewed for longer since.
    */
   static List<Object> renew(LeaseGrant lease, Duration ttl) {
+    long millis = millis(ttl);
     return List.of(
-        lease.ownerToken(), Long.toString(lease.fencingToken()), Long.toString(millis(ttl)));
+        lease.ownerToken(),
+        Long.toString(lease.fencingToken()),
+        Long.toString(millis),
+        millis == millis(lease.ttl()) ? "0" : "1");
   }
 
   /**

@@ -83,6 +83,28 @@ class RedisLockProviderTest {
   }
 
   @Test
+  void aLateCopyOfATakeOrRenewalDoesNotCutShortALeaseLengthenedSince() {
+    // Redisson resends a command whose reply is late, and the first copy may reach Redis last:
+    // arriving after the engine's minimum-hold renewal (longer than the ttl), it set the lease
+    // back to its ttl, and another owner took the lock inside the minimum hold.
+    String id = lockId();
+    LockRequest take = request(id, LONG);
+    LeaseGrant lease = first.tryAcquire(take).orElseThrow();
+    LeaseGrant held = first.renew(lease, Duration.ofMinutes(10)).orElseThrow();
+
+    assertThat(first.tryAcquire(take)).as("a late copy of the take").isPresent();
+    assertThat(first.renew(lease, LONG)).as("a late copy of a renewal").isPresent();
+    assertThat(second.status(id).currentHolder().orElseThrow().timeLeft())
+        .isGreaterThan(Duration.ofMinutes(9));
+
+    // A renewal for another ttl than the lease's sets it: the minimum hold's, shorter at release.
+    first.renew(held, Duration.ofSeconds(5)).orElseThrow();
+    assertThat(second.status(id).currentHolder().orElseThrow().timeLeft())
+        .isLessThanOrEqualTo(Duration.ofSeconds(5));
+    assertThat(first.release(held)).isTrue();
+  }
+
+  @Test
   void fencingTokensStrictlyIncreaseAcrossHoldersAndClients() {
     String id = lockId();
     long last = 0;
