@@ -47,14 +47,20 @@ final class Held {
   }
 
   /**
-   * Records a renewal; a hold (a renewal to another ttl than the lease's own: the engine keeping it
-   * for a minimum hold, shorter or longer) or one that moves the end earlier detaches the lease.
+   * Records a renewal, unless the lease was reported lost first (the renewal waited out a dropped
+   * connection and was sent again after it): then nothing changes and it returns {@code false}. A
+   * hold (a renewal to another ttl than the lease's own: the engine keeping it for a minimum hold,
+   * shorter or longer) or one that moves the end earlier detaches the lease.
    */
-  void renewed(int newVersion, LeaseGrant renewed, boolean hold) {
+  synchronized boolean renewed(int newVersion, LeaseGrant renewed, boolean hold) {
+    if (lost) {
+      return false;
+    }
     if (hold || renewed.deadlineNanos() - grant().deadlineNanos() < 0) {
       detached = true;
     }
     written = new Written(newVersion, renewed);
+    return true;
   }
 
   /** Marks the lease lost; returns whether it was not lost before. */

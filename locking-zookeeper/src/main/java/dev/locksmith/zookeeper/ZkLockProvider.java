@@ -186,7 +186,11 @@ public final class ZkLockProvider implements LockProvider {
               () -> client.setData().forPath(held.path, held.data.holdingFor(ttlMillis).encode()));
       LeaseGrant renewed =
           held.grant().renewed(ttl, sent + TimeUnit.MILLISECONDS.toNanos(ttlMillis));
-      held.renewed(stat.getVersion(), renewed, !ttl.equals(lease.ttl()));
+      if (!held.renewed(stat.getVersion(), renewed, !ttl.equals(lease.ttl()))) {
+        // Reported lost while the renewal was on its way: lost it stays, and its node goes.
+        giveUp(held);
+        return Optional.empty();
+      }
       ends.schedule(held);
       return Optional.of(renewed);
     } catch (KeeperException e) {

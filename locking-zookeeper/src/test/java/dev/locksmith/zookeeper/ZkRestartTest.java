@@ -69,6 +69,35 @@ class ZkRestartTest {
   }
 
   @Test
+  void aRenewalAnsweredAfterItsLeaseWasReportedLostGivesNoGrant() throws Exception {
+    // The renewal waited out the drop and Curator sent it again after the reconnection: renew
+    // returned a fresh grant for a lease already reported lost, whose node the reconnection then
+    // deleted, so a caller of the provider held a lease another process could take.
+    Path data = Files.createTempDirectory("locksmith-zk-restart");
+    try (TestingServer server = TestZooKeeper.start(data)) {
+      String url =
+          ZkTestServers.url(
+              server.getConnectString(), "renew-lost", "sessionTimeout=20s&timeout=15s");
+      try (ZkLockProvider holder = ZkLockProvider.create(url)) {
+        CountDownLatch lost = new CountDownLatch(1);
+        holder.onLeaseLost(grant -> lost.countDown());
+        LeaseGrant held = holder.tryAcquire(LockRequest.of("renew-lost", TTL)).orElseThrow();
+
+        server.stop();
+        CompletableFuture<Optional<LeaseGrant>> renewal =
+            CompletableFuture.supplyAsync(() -> holder.renew(held, TTL));
+        assertThat(lost.await(10, TimeUnit.SECONDS)).as("reported lost").isTrue();
+        server.restart();
+
+        assertThat(renewal.handle((renewed, failure) -> renewed).get(20, TimeUnit.SECONDS))
+            .as("the renewal's answer (null when it failed)")
+            .satisfiesAnyOf(
+                renewed -> assertThat(renewed).isNull(), renewed -> assertThat(renewed).isEmpty());
+      }
+    }
+  }
+
+  @Test
   void aLeaseShortenedToItsMinHoldKeepsItsNodeThroughARestartThatKeepsTheSession()
       throws Exception {
     Path data = Files.createTempDirectory("locksmith-zk-restart");
