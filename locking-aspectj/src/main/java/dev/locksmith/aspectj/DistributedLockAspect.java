@@ -61,6 +61,9 @@ public class DistributedLockAspect {
     Class<?> targetClass = target != null ? target.getClass() : signature.getDeclaringType();
     Locksmith engine = AspectLocksmith.engine();
     if (ReactiveReturns.isMonoOrFlux(method.getReturnType())) {
+      // A mistake in the annotation fails the call, as for any other method, not a subscription
+      // that may never come; the spec is resolved once and then read from the engine's cache.
+      engine.validate(method);
       // Held from subscription to the end of the publisher; each subscription proceeds anew.
       return ReactiveReturns.hold(
           method.getReturnType(),
