@@ -211,10 +211,33 @@ final class Weaving {
             + unlocked
             + ". Put @DistributedLock on "
             + name(method)
-            + " itself; the annotation on "
+            + " itself"
+            + (from == null ? "" : sameLock(method, from))
+            + "; the annotation on "
             + (from == null ? "the overridden method" : name(from))
             + " may stay for Spring or Micronaut proxies",
         false);
+  }
+
+  /**
+   * How to copy the annotation so that it takes the same lock: a bare one would default its name to
+   * the overriding class's, another lock, and a call through {@code super} would take both.
+   */
+  private static String sameLock(Method method, Method from) {
+    DistributedLock annotation = AnnotatedMethods.find(from);
+    String name =
+        annotation == null || annotation.name().isEmpty()
+            ? from.getDeclaringClass().getSimpleName() + "." + from.getName()
+            : annotation.name();
+    return ", with the attributes of the one on "
+        + name(from)
+        + " and its name spelt out (name = \""
+        + name
+        + "\"): a bare annotation names the lock "
+        + method.getDeclaringClass().getSimpleName()
+        + "."
+        + method.getName()
+        + ", another lock, and a call through super would then take both";
   }
 
   /**

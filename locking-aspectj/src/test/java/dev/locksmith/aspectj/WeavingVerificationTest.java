@@ -315,6 +315,10 @@ class WeavingVerificationTest {
         .hasMessageContaining(
             "(fixture.Base.run() itself is locked only when called through super)")
         .hasMessageContaining(
+            "Put @DistributedLock on fixture.Sub.run() itself, with the attributes of the one on"
+                + " fixture.Base.run() and its name spelt out (name = \"base\"): a bare annotation"
+                + " names the lock Sub.run, another lock")
+        .hasMessageContaining(
             "@DistributedLock reaches fixture.Deep.job() through 3 levels of meta-annotation")
         .hasMessageContaining("<aspectLibraries>");
   }
