@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -31,6 +32,7 @@ final class LeaseQueue {
   private final LockPaths paths;
   private final LeaseNodes nodes;
   private final BooleanSupplier closed;
+  private final LongSupplier sessionsLost;
   private final Set<WakeSignal> waiters = ConcurrentHashMap.newKeySet();
   private final HolderExpiry expiry;
   private final PredecessorWatch predecessors;
@@ -40,12 +42,14 @@ final class LeaseQueue {
       ZkCalls calls,
       LockPaths paths,
       LeaseNodes nodes,
-      BooleanSupplier closed) {
+      BooleanSupplier closed,
+      LongSupplier sessionsLost) {
     this.client = client;
     this.calls = calls;
     this.paths = paths;
     this.nodes = nodes;
     this.closed = closed;
+    this.sessionsLost = sessionsLost;
     this.expiry = new HolderExpiry(client, calls, paths);
     this.predecessors = new PredecessorWatch(client, calls);
   }
@@ -57,13 +61,23 @@ final class LeaseQueue {
   @Nullable Held take(LockRequest request, boolean wait, long waitDeadline)
       throws InterruptedException {
     String id = request.lockId();
+    long lostBefore = sessionsLost.getAsLong();
     long ttl = Math.max(1, request.ttl().toMillis());
     LeaseData data = new LeaseData(true, ttl, request.ownerToken(), request.owner(), id);
     long sent = System.nanoTime();
     LeaseNodes.Created node = nodes.create(id, data);
     boolean granted = false;
     try {
-      Held held = queue(request, node.path(), data, nodes.stat(id, node), sent, wait, waitDeadline);
+      Held held =
+          queue(
+              request,
+              node.path(),
+              data,
+              nodes.stat(id, node),
+              sent,
+              wait,
+              waitDeadline,
+              lostBefore);
       granted = held != null;
       return held;
     } finally {
@@ -91,7 +105,8 @@ final class LeaseQueue {
       Stat created,
       long sent,
       boolean wait,
-      long waitDeadline)
+      long waitDeadline,
+      long sessionsLostBefore)
       throws InterruptedException {
     Position at = new Position();
     at.version = created.getVersion();
@@ -119,16 +134,28 @@ final class LeaseQueue {
           if (at.holding || closed.getAsBoolean() || waitDeadline - System.nanoTime() <= 0) {
             throw e;
           }
+          checkSession(request, sessionsLostBefore);
           signal.await(Math.min(waitDeadline - System.nanoTime(), RETRY_NANOS));
           if (closed.getAsBoolean()) {
             throw new LockProviderException(
                 "ZooKeeper: provider closed while waiting for " + request.lockId(), e);
           }
+          checkSession(request, sessionsLostBefore);
           at.touch = true;
         }
       }
     } finally {
       waiters.remove(signal);
+    }
+  }
+
+  /**
+   * Fails a queued request whose session was lost since it was queued: its node went with the
+   * session, and retrying until its wait ends would only hold the caller.
+   */
+  private void checkSession(LockRequest request, long sessionsLostBefore) {
+    if (sessionsLost.getAsLong() != sessionsLostBefore) {
+      throw new NodeGone(request.lockId());
     }
   }
 

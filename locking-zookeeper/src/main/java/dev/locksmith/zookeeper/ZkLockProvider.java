@@ -61,7 +61,7 @@ public final class ZkLockProvider implements LockProvider {
     this.calls = new ZkCalls(timeout, description);
     LockPaths paths = new LockPaths(basePath);
     this.nodes = new LeaseNodes(client, calls, paths);
-    this.queue = new LeaseQueue(client, calls, paths, nodes, () -> closed);
+    this.queue = new LeaseQueue(client, calls, paths, nodes, () -> closed, this::sessionsLost);
     this.statuses = new Statuses(client, calls, paths, leases::get);
     this.ends = new LeaseEnds(client, calls, leases, description);
     this.session = new SessionWatch(leases, this::giveUp, queue::wakeAll, description);
@@ -108,6 +108,11 @@ public final class ZkLockProvider implements LockProvider {
    */
   void beforeWatch(Consumer<String> hook) {
     queue.beforeWatch(hook);
+  }
+
+  /** How many sessions were lost so far; the session watch is made after the queue. */
+  private long sessionsLost() {
+    return session.sessionsLost();
   }
 
   @Override

@@ -69,6 +69,37 @@ class ZkRestartTest {
   }
 
   @Test
+  void aQueuedWaiterWhoseSessionIsLostFailsInsteadOfWaitingOutItsWait() throws Exception {
+    // Its node went with the session, yet it retried every 500 ms until its own wait ended.
+    Path data = Files.createTempDirectory("locksmith-zk-restart");
+    try (TestingServer server = TestZooKeeper.start(data)) {
+      String url =
+          ZkTestServers.url(
+              server.getConnectString(), "queued-lost", "sessionTimeout=2s&timeout=1s");
+      try (ZkLockProvider holder = ZkLockProvider.create(url);
+          ZkLockProvider waiter = ZkLockProvider.create(url)) {
+        holder.tryAcquire(LockRequest.of("queued", TTL)).orElseThrow();
+        CompletableFuture<Optional<LeaseGrant>> waiting =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return waiter.acquire(LockRequest.of("queued", TTL), Duration.ofMinutes(2));
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        await().atMost(Duration.ofSeconds(10)).until(() -> holder.status("queued").waiters() == 1);
+
+        server.stop();
+
+        assertThat(waiting.handle((taken, failure) -> failure).get(30, TimeUnit.SECONDS))
+            .as("the waiter's failure")
+            .hasRootCauseInstanceOf(NodeGone.class);
+      }
+    }
+  }
+
+  @Test
   void aRenewalAnsweredAfterItsLeaseWasReportedLostGivesNoGrant() throws Exception {
     // The renewal waited out the drop and Curator sent it again after the reconnection: renew
     // returned a fresh grant for a lease already reported lost, whose node the reconnection then
