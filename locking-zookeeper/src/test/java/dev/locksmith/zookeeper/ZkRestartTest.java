@@ -37,6 +37,27 @@ import org.junit.jupiter.api.Timeout;
 class ZkRestartTest {
   private static final Duration TTL = Duration.ofSeconds(60);
 
+  /** A test on a server it may stop and restart, with two providers on it. */
+  @FunctionalInterface
+  private interface ServerTest {
+    void run(TestingServer server, ZkLockProvider first, ZkLockProvider second) throws Exception;
+  }
+
+  /**
+   * Runs {@code test} on a server of its own with these URL parameters, under base path {@code
+   * base}.
+   */
+  private static void withServer(String base, String parameters, ServerTest test) throws Exception {
+    Path data = Files.createTempDirectory("locksmith-zk-restart");
+    try (TestingServer server = TestZooKeeper.start(data)) {
+      String url = ZkTestServers.url(server.getConnectString(), base, parameters);
+      try (ZkLockProvider first = ZkLockProvider.create(url);
+          ZkLockProvider second = ZkLockProvider.create(url)) {
+        test.run(server, first, second);
+      }
+    }
+  }
+
   @Test
   void tokensRiseAcrossRestartsAndALeaseHeldThroughOneIsReportedLost() throws Exception {
     Path data = Files.createTempDirectory("locksmith-zk-restart");
@@ -71,32 +92,30 @@ class ZkRestartTest {
   @Test
   void aQueuedWaiterWhoseSessionIsLostFailsInsteadOfWaitingOutItsWait() throws Exception {
     // Its node went with the session, yet it retried every 500 ms until its own wait ended.
-    Path data = Files.createTempDirectory("locksmith-zk-restart");
-    try (TestingServer server = TestZooKeeper.start(data)) {
-      String url =
-          ZkTestServers.url(
-              server.getConnectString(), "queued-lost", "sessionTimeout=2s&timeout=1s");
-      try (ZkLockProvider holder = ZkLockProvider.create(url);
-          ZkLockProvider waiter = ZkLockProvider.create(url)) {
-        holder.tryAcquire(LockRequest.of("queued", TTL)).orElseThrow();
-        CompletableFuture<Optional<LeaseGrant>> waiting =
-            CompletableFuture.supplyAsync(
-                () -> {
-                  try {
-                    return waiter.acquire(LockRequest.of("queued", TTL), Duration.ofMinutes(2));
-                  } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                  }
-                });
-        await().atMost(Duration.ofSeconds(10)).until(() -> holder.status("queued").waiters() == 1);
+    withServer(
+        "queued-lost",
+        "sessionTimeout=2s&timeout=1s",
+        (server, holder, waiter) -> {
+          holder.tryAcquire(LockRequest.of("queued", TTL)).orElseThrow();
+          CompletableFuture<Optional<LeaseGrant>> waiting =
+              CompletableFuture.supplyAsync(
+                  () -> {
+                    try {
+                      return waiter.acquire(LockRequest.of("queued", TTL), Duration.ofMinutes(2));
+                    } catch (InterruptedException e) {
+                      throw new IllegalStateException(e);
+                    }
+                  });
+          await()
+              .atMost(Duration.ofSeconds(10))
+              .until(() -> holder.status("queued").waiters() == 1);
 
-        server.stop();
+          server.stop();
 
-        assertThat(waiting.handle((taken, failure) -> failure).get(30, TimeUnit.SECONDS))
-            .as("the waiter's failure")
-            .hasRootCauseInstanceOf(NodeGone.class);
-      }
-    }
+          assertThat(waiting.handle((taken, failure) -> failure).get(30, TimeUnit.SECONDS))
+              .as("the waiter's failure")
+              .hasRootCauseInstanceOf(NodeGone.class);
+        });
   }
 
   @Test
@@ -104,28 +123,26 @@ class ZkRestartTest {
     // The renewal waited out the drop and Curator sent it again after the reconnection: renew
     // returned a fresh grant for a lease already reported lost, whose node the reconnection then
     // deleted, so a caller of the provider held a lease another process could take.
-    Path data = Files.createTempDirectory("locksmith-zk-restart");
-    try (TestingServer server = TestZooKeeper.start(data)) {
-      String url =
-          ZkTestServers.url(
-              server.getConnectString(), "renew-lost", "sessionTimeout=20s&timeout=15s");
-      try (ZkLockProvider holder = ZkLockProvider.create(url)) {
-        CountDownLatch lost = new CountDownLatch(1);
-        holder.onLeaseLost(grant -> lost.countDown());
-        LeaseGrant held = holder.tryAcquire(LockRequest.of("renew-lost", TTL)).orElseThrow();
+    withServer(
+        "renew-lost",
+        "sessionTimeout=20s&timeout=15s",
+        (server, holder, other) -> {
+          CountDownLatch lost = new CountDownLatch(1);
+          holder.onLeaseLost(grant -> lost.countDown());
+          LeaseGrant held = holder.tryAcquire(LockRequest.of("renew-lost", TTL)).orElseThrow();
 
-        server.stop();
-        CompletableFuture<Optional<LeaseGrant>> renewal =
-            CompletableFuture.supplyAsync(() -> holder.renew(held, TTL));
-        assertThat(lost.await(10, TimeUnit.SECONDS)).as("reported lost").isTrue();
-        server.restart();
+          server.stop();
+          CompletableFuture<Optional<LeaseGrant>> renewal =
+              CompletableFuture.supplyAsync(() -> holder.renew(held, TTL));
+          assertThat(lost.await(10, TimeUnit.SECONDS)).as("reported lost").isTrue();
+          server.restart();
 
-        assertThat(renewal.handle((renewed, failure) -> renewed).get(20, TimeUnit.SECONDS))
-            .as("the renewal's answer (null when it failed)")
-            .satisfiesAnyOf(
-                renewed -> assertThat(renewed).isNull(), renewed -> assertThat(renewed).isEmpty());
-      }
-    }
+          assertThat(renewal.handle((renewed, failure) -> renewed).get(20, TimeUnit.SECONDS))
+              .as("the renewal's answer (null when it failed)")
+              .satisfiesAnyOf(
+                  renewed -> assertThat(renewed).isNull(),
+                  renewed -> assertThat(renewed).isEmpty());
+        });
   }
 
   @Test
