@@ -34,8 +34,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * holders of a key overlap, each key's fencing tokens rise grant after grant, no virtual thread
  * pins its carrier (JFR's {@code jdk.VirtualThreadPinned}, any duration), and the run adds at most
  * {@value #PLATFORM_THREAD_BOUND} platform threads. A smaller run first loads the classes of most
- * paths; a pin while loading or initialising a class, or while waiting for another thread to
- * initialise one (a JDK limitation, once per class), is counted apart and allowed.
+ * paths; a pin while loading or initialising a class, while waiting for another thread to
+ * initialise one, or while linking an {@code invokedynamic} call site (a string concatenation or a
+ * lambda met for the first time: JDK limitations, once per class or call site) is counted apart and
+ * allowed.
  */
 class VirtualThreadsTest {
   private static final int THREADS = 10_000;
@@ -65,7 +67,7 @@ class VirtualThreadsTest {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     List<String> pinned = new ArrayList<>();
     Outcome outcome;
-    int classLoadingPins = 0;
+    int linkingPins = 0;
     int platformBefore;
     int platformPeak;
     try (Store.Running running = store.start(Files.createDirectories(dir));
@@ -90,8 +92,8 @@ class VirtualThreadsTest {
       pins.dump(recorded);
       for (RecordedEvent event : RecordingFile.readAllEvents(recorded)) {
         if (event.getEventType().getName().equals("jdk.VirtualThreadPinned")) {
-          if (loadingClasses(event)) {
-            classLoadingPins++;
+          if (linking(event)) {
+            linkingPins++;
           } else {
             pinned.add(describe(event));
           }
@@ -100,7 +102,7 @@ class VirtualThreadsTest {
     }
     System.out.printf(
         "virtual threads on %s: %d of %d granted on %d keys in %d ms, platform threads %d ->"
-            + " peak %d, %d pinned (and %d while loading a class), %d errors%n",
+            + " peak %d, %d pinned (and %d while linking a class or call site), %d errors%n",
         store,
         outcome.granted(),
         THREADS,
@@ -109,7 +111,7 @@ class VirtualThreadsTest {
         platformBefore,
         platformPeak,
         pinned.size(),
-        classLoadingPins,
+        linkingPins,
         outcome.errors().size());
     assertThat(outcome.errors()).as("errors").isEmpty();
     assertThat(outcome.granted()).isEqualTo(THREADS);
@@ -178,11 +180,13 @@ class VirtualThreadsTest {
   }
 
   /**
-   * Whether the thread pinned while loading or initialising a class, or while waiting for another
+   * Whether the thread pinned while loading or initialising a class, while waiting for another
    * thread to initialise one (JFR's pinned reason says so; the stack then ends at the {@code new}
-   * that needs the class): a JDK limitation, met once per class, not a wait of Locksmith's.
+   * that needs the class), or while linking an {@code invokedynamic} call site, whose bootstrap
+   * runs in a critical section of the JDK's: limitations met once per class or call site, not waits
+   * of Locksmith's.
    */
-  private static boolean loadingClasses(RecordedEvent event) {
+  private static boolean linking(RecordedEvent event) {
     String reason = pinnedReason(event);
     if (reason.startsWith("Waited for initialization of") || reason.contains(".<clinit>")) {
       return true;
@@ -191,10 +195,15 @@ class VirtualThreadsTest {
     return stack != null
         && stack.getFrames().stream()
             .anyMatch(
-                frame ->
-                    frame.getMethod().getName().equals("<clinit>")
-                        || frame.getMethod().getType().getName().equals("java.lang.ClassLoader")
-                            && frame.getMethod().getName().equals("loadClass"));
+                frame -> {
+                  String type = frame.getMethod().getType().getName();
+                  String method = frame.getMethod().getName();
+                  return method.equals("<clinit>")
+                      || type.equals("java.lang.ClassLoader") && method.equals("loadClass")
+                      || type.equals("java.lang.invoke.MethodHandleNatives")
+                          && method.startsWith("link")
+                      || type.equals("java.lang.invoke.BootstrapMethodInvoker");
+                });
   }
 
   private static String pinnedReason(RecordedEvent event) {
@@ -211,6 +220,12 @@ class VirtualThreadsTest {
         + ") at "
         + (stack == null
             ? "?"
-            : stack.getFrames().stream().limit(12).map(Object::toString).toList());
+            : stack.getFrames().stream().limit(12).map(Object::toString).toList()
+                + " ... first Locksmith frame "
+                + stack.getFrames().stream()
+                    .filter(f -> f.getMethod().getType().getName().startsWith("dev.locksmith"))
+                    .findFirst()
+                    .map(Object::toString)
+                    .orElse("none"));
   }
 }
