@@ -2,6 +2,7 @@ package dev.locksmith.zookeeper;
 
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.spi.LeaseGrant;
+import dev.locksmith.core.spi.LockIdText;
 import dev.locksmith.core.spi.LockRequest;
 import dev.locksmith.core.spi.WakeSignal;
 import java.util.List;
@@ -34,6 +35,7 @@ final class LeaseQueue {
   private final BooleanSupplier closed;
   private final LongSupplier sessionsLost;
   private final Set<WakeSignal> waiters = ConcurrentHashMap.newKeySet();
+  private volatile Consumer<String> afterCreate = id -> {};
   private final HolderExpiry expiry;
   private final PredecessorWatch predecessors;
 
@@ -66,6 +68,7 @@ final class LeaseQueue {
     LeaseData data = new LeaseData(true, ttl, request.ownerToken(), request.owner(), id);
     long sent = System.nanoTime();
     LeaseNodes.Created node = nodes.create(id, data);
+    afterCreate.accept(id);
     boolean granted = false;
     try {
       Held held =
@@ -115,6 +118,11 @@ final class LeaseQueue {
     WakeSignal signal = new WakeSignal();
     waiters.add(signal);
     try {
+      // After the add: a close() from now on wakes this waiter, and one before it is seen here.
+      if (closed.getAsBoolean()) {
+        throw new LockProviderException(
+            "ZooKeeper: provider closed while taking " + LockIdText.quoted(request.lockId()));
+      }
       while (true) {
         try {
           Held held = step(request, path, data, created.getCzxid(), at, wait, waitDeadline, signal);
@@ -232,6 +240,11 @@ final class LeaseQueue {
     }
     at.touch = index == 1;
     return null;
+  }
+
+  /** Installs a hook that runs with the lock's id once a request's node is created; tests only. */
+  void afterCreate(Consumer<String> hook) {
+    this.afterCreate = hook;
   }
 
   /** Installs a hook that runs with the path of the node a waiter is about to watch; tests only. */

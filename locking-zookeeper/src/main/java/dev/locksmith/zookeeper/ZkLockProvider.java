@@ -103,6 +103,14 @@ public final class ZkLockProvider implements LockProvider {
   }
 
   /**
+   * Installs a hook that runs with a lock's id once a request's node is created, before the request
+   * queues, where a test closes the provider; tests only.
+   */
+  void afterCreate(Consumer<String> hook) {
+    queue.afterCreate(hook);
+  }
+
+  /**
    * Installs a hook that runs with the path of the node a waiter is about to watch, where a test
    * deletes that node; tests only.
    */

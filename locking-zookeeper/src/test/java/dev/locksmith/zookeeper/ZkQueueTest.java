@@ -246,6 +246,33 @@ class ZkQueueTest {
   }
 
   @Test
+  void aWaitThatCloseOvertakesBeforeItQueuesFailsAtOnceAndLeavesNoNode() throws Exception {
+    String base = "/app/closed-before-queueing";
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (ZkLockProvider holder = ZkLockProvider.builder(curator).basePath(base).build()) {
+      String id = "overtaken-waiter";
+      holder.tryAcquire(LockRequest.of(id, TTL)).orElseThrow();
+      // A lease kept for its minimum hold keeps the closed waiter's calls going, as a waiter on
+      // an application's client does.
+      ZkLockProvider waiter = ZkLockProvider.builder(curator).basePath(base).build();
+      try (Locksmith locksmith = Locksmith.builder().defaultProvider(waiter).build()) {
+        locksmith.acquire(LockOptions.named("kept").withTtl(TTL).withMinHold(TTL)).close();
+      }
+      waiter.afterCreate(lockId -> waiter.close());
+      Future<?> waiting =
+          pool.submit(() -> waiter.acquire(LockRequest.of(id, TTL), Duration.ofSeconds(60)));
+      assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+          .as("fails well inside the holder's ttl and its own wait")
+          .hasCauseInstanceOf(LockProviderException.class)
+          .cause()
+          .hasMessageContaining("closed");
+      assertThat(holder.status(id).waiters()).as("the waiter's node is gone").isZero();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void aGrantNeverOutlivesItsNode() throws Exception {
     try (ZkLockProvider a = provider()) {
       String id = "deleted-by-hand";
