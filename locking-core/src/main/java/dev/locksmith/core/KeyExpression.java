@@ -5,6 +5,7 @@ import dev.locksmith.core.internal.KeyLanguage.CompiledKey;
 import dev.locksmith.core.internal.KeyRoot;
 import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
+import java.lang.reflect.Type;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -104,6 +105,14 @@ final class KeyExpression {
     }
     @Nullable String[] parameterNames = names != null ? names : reflectedNames(method);
     Map<String, Integer> bindings = bindVariables(text, method, where, compiled, parameterNames);
+    Map<String, Type> types = new HashMap<>();
+    bindings.forEach((name, index) -> types.put(name, method.getGenericParameterTypes()[index]));
+    try {
+      compiled.checkTypes(types);
+    } catch (IllegalArgumentException e) {
+      throw new LockConfigurationException(
+          where + ", attribute key: '" + text + "' " + e.getMessage(), e);
+    }
     return new KeyExpression(text, where, null, compiled, bindings);
   }
 

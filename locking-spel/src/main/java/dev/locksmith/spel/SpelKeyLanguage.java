@@ -3,6 +3,7 @@ package dev.locksmith.spel;
 import dev.locksmith.core.internal.KeyLanguage;
 import dev.locksmith.core.internal.KeyRoot;
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,9 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
  *
  * <p>Expressions are compiled in SpEL's mixed mode with the annotated class's class loader. One
  * that refers to a bean ({@code @tenants}) is refused when compiled (at validation) unless the
- * context has a bean resolver: without one every call would fail.
+ * context has a bean resolver: without one every call would fail. So is one that reads a property
+ * or method that a parameter's final declared type (a record, say) lacks, when the context reads
+ * properties only by reflection.
  */
 public final class SpelKeyLanguage implements KeyLanguage {
   private final Consumer<StandardEvaluationContext> contextCustomizer;
@@ -91,7 +94,8 @@ public final class SpelKeyLanguage implements KeyLanguage {
               + " SpelKeyLanguage.withContext(context -> context.setBeanResolver(...)) (Spring's"
               + " integration does)");
     }
-    return new SpelKey(parsed, contextCustomizer, ConcatenatedOperands.of(parsed, parser));
+    return new SpelKey(
+        parsed, contextCustomizer, ConcatenatedOperands.of(parsed, parser), readsByReflection());
   }
 
   /**
@@ -106,6 +110,23 @@ public final class SpelKeyLanguage implements KeyLanguage {
       return true;
     }
     return context.getBeanResolver() != null;
+  }
+
+  /**
+   * Whether the customised evaluation context reads properties and calls methods only as SpEL's
+   * reflection does, so that the declared types of the parameters tell what a key can read.
+   */
+  private boolean readsByReflection() {
+    StandardEvaluationContext context = new StandardEvaluationContext();
+    int accessors = context.getPropertyAccessors().size();
+    int resolvers = context.getMethodResolvers().size();
+    try {
+      contextCustomizer.accept(context);
+    } catch (RuntimeException e) {
+      return false;
+    }
+    return context.getPropertyAccessors().size() == accessors
+        && context.getMethodResolvers().size() == resolvers;
   }
 
   /**
@@ -146,14 +167,17 @@ public final class SpelKeyLanguage implements KeyLanguage {
     private final Consumer<StandardEvaluationContext> contextCustomizer;
     private final List<String> variables;
     private final ConcatenatedOperands concatenated;
+    private final boolean readsByReflection;
 
     SpelKey(
         SpelExpression expression,
         Consumer<StandardEvaluationContext> contextCustomizer,
-        ConcatenatedOperands concatenated) {
+        ConcatenatedOperands concatenated,
+        boolean readsByReflection) {
       this.expression = expression;
       this.contextCustomizer = contextCustomizer;
       this.concatenated = concatenated;
+      this.readsByReflection = readsByReflection;
       List<String> found = new ArrayList<>();
       collectVariables(expression.getAST(), found);
       this.variables = List.copyOf(found);
@@ -179,6 +203,17 @@ public final class SpelKeyLanguage implements KeyLanguage {
     @Override
     public boolean isSingleVariable() {
       return expression.getAST() instanceof VariableReference && variables.size() == 1;
+    }
+
+    /**
+     * Checks each property and method read from a parameter whose declared type is final, unless
+     * the context reads properties in ways of its own.
+     */
+    @Override
+    public void checkTypes(Map<String, Type> variableTypes) {
+      if (readsByReflection) {
+        DeclaredTypes.check(expression.getAST(), variableTypes);
+      }
     }
 
     @Override

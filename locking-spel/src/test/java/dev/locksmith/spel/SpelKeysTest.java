@@ -10,8 +10,10 @@ import dev.locksmith.core.LockKeyException;
 import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.memory.MemoryLockProvider;
+import java.time.DayOfWeek;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.expression.spel.support.MapAccessor;
 
 /**
  * SpEL keys through the engine, the language found on the class path with no wiring. The engine's
@@ -79,6 +81,47 @@ class SpelKeysTest {
   static class UnknownParameter {
     @DistributedLock(key = "#acountId")
     void transfer(String accountId, long cents) {}
+  }
+
+  static class MisspeltProperty {
+    @DistributedLock(key = "#order.custmer")
+    void run(Order order) {}
+  }
+
+  static class MisspeltMethodFurtherOn {
+    @DistributedLock(key = "'o-' + #p0.customer().toUpperCas()")
+    void run(Order order) {}
+  }
+
+  static class WrongArgumentCount {
+    @DistributedLock(key = "#order.customer(1)")
+    void run(Order order) {}
+  }
+
+  /** A type whose subclasses may have any property: not checked at validation. */
+  interface Item {}
+
+  /** A final class with a public field and a getter. */
+  static final class Parcel {
+    public final String code = "p-1";
+
+    public int getWeight() {
+      return 3;
+    }
+  }
+
+  static class ReadableKeys {
+    @DistributedLock(key = "#order.customer + #order.customer() + #order.customer.length()")
+    void record(Order order) {}
+
+    @DistributedLock(key = "#parcel.code + #parcel.weight + #parcel.getWeight() + #parcel.class")
+    void finalClass(Parcel parcel) {}
+
+    @DistributedLock(key = "#item.anything + #ids.length + #text.bytes + #day.name()")
+    void notFinalArraysAndJdkTypes(Item item, String[] ids, String text, DayOfWeek day) {}
+
+    @DistributedLock(key = "#name.formatted('x', 'y')")
+    void varargs(String name) {}
   }
 
   static class Beans {
@@ -181,6 +224,45 @@ class SpelKeysTest {
                 + ".transfer(String, long), attribute key: '#acountId' refers to #acountId, which"
                 + " is not a parameter; parameters are [accountId, cents] (or #p0..#p1 /"
                 + " #a0..#a1)");
+  }
+
+  @Test
+  void aPropertyTheParametersFinalTypeLacksIsRefusedAtValidation() {
+    assertThatThrownBy(() -> locksmith.validate(MisspeltProperty.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessage(
+            "@DistributedLock on dev.locksmith.spel.SpelKeysTest$MisspeltProperty.run(Order),"
+                + " attribute key: '#order.custmer' reads property custmer of #order, whose type"
+                + " dev.locksmith.spel.SpelKeysTest$Order has none (no getCustmer(), isCustmer(),"
+                + " custmer() or public field custmer)");
+    assertThatThrownBy(() -> locksmith.validate(MisspeltMethodFurtherOn.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("MisspeltMethodFurtherOn.run(Order), attribute key:")
+        .hasMessageContaining(
+            "reads method toUpperCas with 0 argument(s) of #p0.customer(), whose type"
+                + " java.lang.String has none");
+    assertThatThrownBy(() -> locksmith.validate(WrongArgumentCount.class))
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("reads method customer with 1 argument(s) of #order");
+  }
+
+  @Test
+  void whatTheDeclaredTypesCanReadOrCannotTellPassesValidation() throws Exception {
+    assertThat(locksmith.validate(ReadableKeys.class)).isEqualTo(4);
+    assertThat(call(locksmith, new ReadableKeys(), "finalClass", new Parcel())).isNull();
+  }
+
+  @Test
+  void aContextWithPropertyAccessorsOfItsOwnIsNotCheckedByType() {
+    try (Locksmith custom =
+        Locksmith.builder()
+            .keyLanguage(
+                SpelKeyLanguage.withContext(
+                    context -> context.addPropertyAccessor(new MapAccessor())))
+            .defaultProvider(MemoryLockProvider.isolated())
+            .build()) {
+      assertThat(custom.validate(MisspeltProperty.class)).isEqualTo(1);
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.locksmith.core.internal;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -58,6 +59,17 @@ public interface KeyLanguage {
      *     engine then reads that argument itself, without evaluating
      */
     boolean isSingleVariable();
+
+    /**
+     * Checks, once at validation, what the declared types of the parameters already tell: say that
+     * a property the expression reads from a parameter exists. The default checks nothing.
+     *
+     * @param variableTypes the declared (generic) type of the parameter each of {@link
+     *     #variables()} is bound to
+     * @throws IllegalArgumentException when the expression cannot work for any call, with the
+     *     reason as its message
+     */
+    default void checkTypes(Map<String, Type> variableTypes) {}
 
     /**
      * Evaluates the expression for one call.
