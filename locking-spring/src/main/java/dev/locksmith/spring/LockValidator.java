@@ -170,33 +170,42 @@ final class LockValidator
 
   /**
    * A singleton of an annotated class that Spring created without its proxy (created before the
-   * auto-proxy creator, because a {@code BeanPostProcessor} needed it) would run every locked
-   * method unlocked. An instance of another class registered under the bean's name (a test double)
-   * is left alone: it was put there on purpose.
+   * auto-proxy creator, because a {@code BeanPostProcessor} needed it), or that was registered as a
+   * ready-made instance ({@code registerSingleton}), which Spring never wraps, would run every
+   * locked method unlocked. An instance of another class registered under the bean's name, or a
+   * ready-made instance of a subclass of the class that declares the locked methods (a test
+   * double), is left alone: it was put there on purpose.
    */
   private static void refuseUnadvised(
       ConfigurableListableBeanFactory factory, String name, Class<?> type) {
-    if (!factory.containsBeanDefinition(name)
-        || factory.isFactoryBean(name)
-        || !factory.containsSingleton(name)) {
+    if (factory.isFactoryBean(name) || !factory.containsSingleton(name)) {
       return;
     }
     Object bean = factory.getSingleton(name);
     if (bean == null || isLockAdvised(bean)) {
       return;
     }
-    if (ClassUtils.getUserClass(bean) != type) {
+    Method locked = AnnotatedBeans.firstLocked(type);
+    boolean readyMade = !factory.containsBeanDefinition(name);
+    Class<?> expected = readyMade ? locked.getDeclaringClass() : type;
+    if (ClassUtils.getUserClass(bean) != expected) {
       LOG.debug("Bean '{}' is a {}, not an advised {}: not checked", name, bean.getClass(), type);
       return;
     }
     throw new LockConfigurationException(
         "@DistributedLock on "
-            + Signatures.of(AnnotatedBeans.firstLocked(type))
-            + " would run without a lock: the bean was created before Spring's auto-proxy creator"
-            + " could wrap it (a BeanFactoryPostProcessor or BeanPostProcessor needs it, directly"
-            + " or through a non-static @Bean method of its @Configuration class; Spring logs that"
-            + " it 'is not eligible for getting processed by all BeanPostProcessors'); make that"
-            + " @Bean method static, or move the locked methods to a bean of their own");
+            + Signatures.of(locked)
+            + " would run without a lock: "
+            + (readyMade
+                ? "the bean is an instance registered as it is (registerSingleton), which Spring"
+                    + " never wraps in a proxy; declare it as a bean instead (@Component, @Bean or"
+                    + " registerBean)"
+                : "the bean was created before Spring's auto-proxy creator could wrap it (a"
+                    + " BeanFactoryPostProcessor or BeanPostProcessor needs it, directly or"
+                    + " through a non-static @Bean method of its @Configuration class; Spring logs"
+                    + " that it 'is not eligible for getting processed by all"
+                    + " BeanPostProcessors'); make that @Bean method static, or move the locked"
+                    + " methods to a bean of their own"));
   }
 
   /** The annotations that make a method an init or destroy callback. */

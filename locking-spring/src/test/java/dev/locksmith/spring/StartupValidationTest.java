@@ -202,6 +202,31 @@ class StartupValidationTest {
   }
 
   @Test
+  void aLockedInstanceRegisteredAsItIsStopsTheContext() {
+    runner
+        .withInitializer(
+            context -> context.getBeanFactory().registerSingleton("readyMade", new Good()))
+        .run(
+            context ->
+                assertStartupFailure(context)
+                    .contains(
+                        "Bean 'readyMade'",
+                        Good.class.getName() + ".run(",
+                        "would run without a lock",
+                        "registered as it is (registerSingleton)",
+                        "@Bean"));
+  }
+
+  @Test
+  void anInstanceOfAnotherClassRegisteredAsItIsIsLeftAlone() {
+    runner
+        .withBean("good", Good.class)
+        .withInitializer(
+            context -> context.getBeanFactory().registerSingleton("double", new Good() {}))
+        .run(context -> assertThat(context).hasNotFailed());
+  }
+
+  @Test
   void theSameJobsBesideAStaticFactoryPostProcessorAreLocked() {
     runner
         .withUserConfiguration(JobsBesideAStaticFactoryPostProcessor.class)
