@@ -49,6 +49,11 @@ interface Dialect {
     return false;
   }
 
+  /** The clause that ends a {@code SELECT} after its first {@code rows} rows. */
+  default String firstRows(int rows) {
+    return " LIMIT " + rows;
+  }
+
   /**
    * Whether releases notify waiters through the database ({@code pg_notify}); by default they do
    * not, and waiters poll.

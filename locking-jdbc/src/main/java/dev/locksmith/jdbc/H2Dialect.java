@@ -32,6 +32,12 @@ final class H2Dialect implements Dialect {
         + " expires_us BIGINT NOT NULL)";
   }
 
+  /** The standard form: H2 reads {@code LIMIT} only in some of its compatibility modes. */
+  @Override
+  public String firstRows(int rows) {
+    return " FETCH FIRST " + rows + " ROWS ONLY";
+  }
+
   @Override
   public String acquire(String table) {
     return "MERGE INTO "

@@ -50,12 +50,15 @@ record JdbcSettings(
                 + " locksmith_locks");
       }
     }
+    // The upper bound first: toMillis() overflows on a huge duration.
     if (timeout.isNegative()
-        || timeout.toMillis() < 250
-        || timeout.compareTo(Duration.ofMinutes(5)) > 0) {
+        || timeout.compareTo(Duration.ofMinutes(5)) > 0
+        || timeout.toMillis() < 250) {
       throw new IllegalArgumentException("timeout must be between 250ms and 5m, was " + timeout);
     }
-    if (maxPoll.toMillis() < 1 || maxPoll.compareTo(Duration.ofSeconds(10)) > 0) {
+    if (maxPoll.isNegative()
+        || maxPoll.compareTo(Duration.ofSeconds(10)) > 0
+        || maxPoll.toMillis() < 1) {
       throw new IllegalArgumentException("maxPoll must be between 1ms and 10s, was " + maxPoll);
     }
     if (retention.compareTo(Duration.ofMinutes(1)) < 0 || retention.compareTo(Durations.MAX) > 0) {

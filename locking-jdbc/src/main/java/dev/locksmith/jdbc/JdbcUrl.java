@@ -9,7 +9,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A {@code jdbc:} provider URL split into the driver's URL and the provider's parameters: {@code
@@ -75,6 +78,18 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
     try {
       DriverManager.getDriver(driverUrl);
     } catch (SQLException e) {
+      String driver = DRIVERS.get(database);
+      if (driver != null
+          && DriverManager.drivers().anyMatch(d -> d.getClass().getName().equals(driver))) {
+        throw url.error(
+            "is refused by the "
+                + database
+                + " driver on the class path ("
+                + driver
+                + "), so it is not written as that driver expects, such as jdbc:"
+                + database
+                + "://HOST[:PORT]/DB");
+      }
       throw new LockConfigurationException(
           "Provider URL '"
               + url.redacted()
@@ -208,18 +223,36 @@ record JdbcUrl(String driverUrl, Dialect dialect, JdbcSettings settings, int poo
             + written);
   }
 
+  /** The driver class of each database, to tell a URL its driver refuses from a missing driver. */
+  private static final Map<String, String> DRIVERS =
+      Map.of(
+          "postgresql", "org.postgresql.Driver",
+          "mariadb", "org.mariadb.jdbc.Driver",
+          "mysql", "com.mysql.cj.jdbc.Driver",
+          "h2", "org.h2.Driver");
+
+  /** An in-memory database of an H2 server, up to its name: jdbc:h2:tcp://host:port/mem:. */
+  private static final Pattern SERVED_MEMORY =
+      Pattern.compile("jdbc:h2:(?:tcp|ssl)://[^/;?]*/mem:", Pattern.CASE_INSENSITIVE);
+
   /**
-   * Refuses an in-memory H2 database that is not kept: H2 drops one when its last connection
-   * closes, and a pool retiring its idle connection would drop every lock held (another owner then
-   * takes them at once); an unnamed one is private to each connection, so no two would share a
-   * lock.
+   * Refuses an in-memory H2 database that is not kept, in this process or on an H2 server: H2 drops
+   * one when its last connection closes, and a pool retiring its idle connection would drop every
+   * lock held (another owner then takes them at once); an unnamed one is private to each
+   * connection, so no two would share a lock.
    */
   private static void refuseDroppedH2Memory(ProviderUrl url, String driverUrl) {
     String memory = "jdbc:h2:mem:";
-    if (!driverUrl.regionMatches(true, 0, memory, 0, memory.length())) {
+    Matcher served = SERVED_MEMORY.matcher(driverUrl);
+    int name;
+    if (driverUrl.regionMatches(true, 0, memory, 0, memory.length())) {
+      name = memory.length();
+    } else if (served.lookingAt()) {
+      name = served.end();
+    } else {
       return;
     }
-    String[] parts = driverUrl.substring(memory.length()).split(";", -1);
+    String[] parts = driverUrl.substring(name).split(";", -1);
     if (parts[0].isBlank()) {
       throw url.error(
           "names no in-memory database: H2 gives each connection a private one, so no two"

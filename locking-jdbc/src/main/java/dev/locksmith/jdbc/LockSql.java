@@ -87,7 +87,12 @@ record LockSql(
         // Found by a plain read, which locks nothing, then deleted by key one row at a time: a
         // DELETE by the end time alone scans and, on InnoDB, locks every row of the table until it
         // ends, so one row held elsewhere stopped every renewal and take behind it.
-        "SELECT lock_id FROM " + table + " WHERE expires_us < " + now + " - ? LIMIT " + SWEEP_BATCH,
+        "SELECT lock_id FROM "
+            + table
+            + " WHERE expires_us < "
+            + now
+            + " - ?"
+            + dialect.firstRows(SWEEP_BATCH),
         "DELETE FROM " + table + " WHERE lock_id = ? AND expires_us < " + now + " - ?",
         dialect.notifies() ? "SELECT pg_notify('" + channel + "', ?)" : null);
   }

@@ -52,7 +52,7 @@ final class Waiting {
     }
     WakeUps.Waiter waiter = wakeUps.register(LockIds.stored(request.lockId()));
     try {
-      long poll = FIRST_POLL_NANOS;
+      long poll = Math.min(FIRST_POLL_NANOS, maxPollNanos);
       long holderLeft = holderLeftMicros;
       while (true) {
         if (deadline - System.nanoTime() <= 0) {

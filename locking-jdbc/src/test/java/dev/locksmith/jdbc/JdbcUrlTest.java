@@ -8,6 +8,7 @@ import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.spi.LockProvider;
 import java.time.Duration;
 import java.util.List;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 
 /** {@code jdbc:} URLs: what goes to the driver, what the provider takes, and clear errors. */
@@ -115,8 +116,18 @@ class JdbcUrlTest {
         "jdbc:h2:mem:locks;MODE=PostgreSQL;DB_CLOSE_DELAY=0?table=t",
         "DB_CLOSE_DELAY=-1",
         "jdbc:h2:mem:locks;MODE=PostgreSQL;DB_CLOSE_DELAY=-1?table=t");
+    // The same database served by an H2 server is dropped the same way.
+    assertError(
+        "jdbc:h2:tcp://127.0.0.1:9092/mem:locks",
+        "DB_CLOSE_DELAY=-1",
+        "jdbc:h2:tcp://127.0.0.1:9092/mem:locks;DB_CLOSE_DELAY=-1");
+    assertError(
+        "jdbc:h2:SSL://127.0.0.1/MEM:locks;MODE=MySQL",
+        "DB_CLOSE_DELAY=-1",
+        "jdbc:h2:SSL://127.0.0.1/MEM:locks;MODE=MySQL;DB_CLOSE_DELAY=-1");
     // Unnamed, each connection has a private database: no two would see one lock.
     assertError("jdbc:h2:mem:;DB_CLOSE_DELAY=-1", "names no in-memory database");
+    assertError("jdbc:h2:tcp://127.0.0.1/mem:;DB_CLOSE_DELAY=-1", "names no in-memory database");
     try (LockProvider provider = LockProviders.create("jdbc:h2:mem:kept;db_close_delay=-1")) {
       assertThat(provider).isInstanceOf(JdbcLockProvider.class);
     }
@@ -187,6 +198,32 @@ class JdbcUrlTest {
         .isInstanceOf(LockConfigurationException.class)
         .hasMessageContaining("retention")
         .hasMessageContaining("365d");
+  }
+
+  @Test
+  void aUrlTheDriverOnTheClassPathRefusesIsNotReportedAsAMissingDriver() {
+    // pgjdbc accepts no URL without '/DB' after the host: it was "no JDBC driver for postgresql".
+    assertError(
+        "jdbc:postgresql://127.0.0.1:5432?user=app",
+        "is refused by the postgresql driver on the class path (org.postgresql.Driver)",
+        "jdbc:postgresql://HOST[:PORT]/DB");
+  }
+
+  @Test
+  void aHugeOrHugelyNegativeDurationGivenToTheBuilderIsAConfigurationError() {
+    JdbcDataSource source = new JdbcDataSource();
+    source.setURL("jdbc:h2:mem:builder-durations;DB_CLOSE_DELAY=-1");
+    Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
+    Duration hugelyNegative = Duration.ofSeconds(Long.MIN_VALUE);
+    assertThatThrownBy(() -> JdbcLockProvider.builder(source).timeout(huge).build())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("timeout must be between 250ms and 5m");
+    assertThatThrownBy(() -> JdbcLockProvider.builder(source).maxPoll(huge).build())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("maxPoll must be between 1ms and 10s");
+    assertThatThrownBy(() -> JdbcLockProvider.builder(source).maxPoll(hugelyNegative).build())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("maxPoll must be between 1ms and 10s");
   }
 
   private static void assertError(String url, String... parts) {

@@ -283,6 +283,24 @@ class SchemaAndPoolTest {
     }
   }
 
+  /** H2 reads LIMIT as a keyword only in some of its compatibility modes. */
+  @ParameterizedTest(name = "MODE={0}")
+  @ValueSource(strings = {"Regular", "Oracle", "MSSQLServer", "Derby", "Strict", "PostgreSQL"})
+  void anH2DatabaseInAnyCompatibilityModeIsSweptToo(String mode) throws Exception {
+    String url = "jdbc:h2:mem:sweep-" + mode + ";MODE=" + mode + ";DB_CLOSE_DELAY=-1";
+    String table = TestDatabases.table("sweepmode");
+    try (JdbcLockProvider provider = JdbcLockProvider.create(url + "?table=" + table)) {
+      provider.release(take(provider, "created"));
+      assertThat(provider.sweep()).as("after the first grant's sweep, nothing to sweep").isZero();
+      try (Connection connection = DriverManager.getConnection(url);
+          Statement statement = connection.createStatement()) {
+        statement.execute("INSERT INTO " + table + " VALUES ('ended-long-ago', 't', 'o', 1, 0)");
+      }
+      assertThat(provider.sweep()).isEqualTo(1);
+      assertTakenAndReleased(provider, "created");
+    }
+  }
+
   @OnPostgresAndH2
   void aProvidersFirstGrantSweepsSoThatShortLivedProcessesSweepToo(String database)
       throws Exception {
