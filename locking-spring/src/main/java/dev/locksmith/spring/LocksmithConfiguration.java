@@ -1,9 +1,13 @@
 package dev.locksmith.spring;
 
+import dev.locksmith.core.Durations;
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.LocksmithSettings;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.annotation.Bean;
@@ -24,7 +28,30 @@ class LocksmithConfiguration {
   @Bean
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
   static Locksmith locksmith(ConfigurableListableBeanFactory beanFactory, Environment environment) {
-    return SpringLocksmith.create(beanFactory, environment, settings(environment));
+    return SpringLocksmith.create(
+        beanFactory,
+        environment,
+        settings(environment),
+        builder -> {
+          apply(environment, "locksmith.shutdown-timeout", builder::shutdownTimeout);
+          apply(environment, "locksmith.provider-probe-interval", builder::providerProbeInterval);
+        });
+  }
+
+  /**
+   * Gives a duration property that Boot would bind to the engine's builder, read as core's
+   * durations are written ({@code 10s}, {@code PT10S}).
+   */
+  private static void apply(Environment environment, String property, Consumer<Duration> setter) {
+    String text = environment.getProperty(property);
+    if (text == null) {
+      return;
+    }
+    try {
+      setter.accept(Durations.parse(text));
+    } catch (IllegalArgumentException e) {
+      throw new LockConfigurationException("Property " + property + ": " + e.getMessage(), e);
+    }
   }
 
   /**

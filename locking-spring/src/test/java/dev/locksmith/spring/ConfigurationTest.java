@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locksmith.annotation.DistributedLock;
 import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.LockProviderException;
 import dev.locksmith.core.LockProviders;
 import dev.locksmith.core.Locks;
@@ -313,6 +314,68 @@ class ConfigurationTest {
       assertThat(context.getBean(Locksmith.class).providers()).containsOnlyKeys("", "extra");
       assertThat(context.getBeansOfType(Locksmith.class)).hasSize(1);
     }
+  }
+
+  @Test
+  void withoutBootTheShutdownTimeoutBoundsTheWaitForARunningCall() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch finish = new CountDownLatch(1);
+    Thread caller = null;
+    try (AnnotationConfigApplicationContext context =
+        plainContext(
+            Map.of(
+                "locksmith.url", "mem:config-plain-shutdown",
+                "locksmith.shutdown-timeout", "300ms",
+                "locksmith.provider-probe-interval", "2s"))) {
+      context.registerBean("slow", Slow.class);
+      context.refresh();
+      Slow slow = context.getBean(Slow.class);
+      caller = new Thread(() -> slow.hold(entered, finish), "slow-caller");
+      caller.start();
+      assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+      long start = System.nanoTime();
+      context.close();
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("close waited the configured 300ms, not the default 10s")
+          .isGreaterThanOrEqualTo(Duration.ofMillis(300))
+          .isLessThan(Duration.ofSeconds(5));
+    } finally {
+      finish.countDown();
+      if (caller != null) {
+        caller.join(10_000);
+      }
+    }
+  }
+
+  @Test
+  void withoutBootAWrongEngineDurationStopsTheContextNamingTheProperty() {
+    for (String property : new String[] {"shutdown-timeout", "provider-probe-interval"}) {
+      try (AnnotationConfigApplicationContext context =
+          plainContext(
+              Map.of(
+                  "locksmith.url",
+                  "mem:config-plain-bad",
+                  "locksmith." + property,
+                  "ten seconds"))) {
+        assertThatThrownBy(context::refresh)
+            .hasStackTraceContaining(
+                LockConfigurationException.class.getName()
+                    + ": Property locksmith."
+                    + property
+                    + ": 'ten seconds' is not a duration");
+      }
+    }
+  }
+
+  /** A context without Boot, with {@code @EnableDistributedLocking} and these properties. */
+  private static AnnotationConfigApplicationContext plainContext(Map<String, Object> properties) {
+    AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+    context
+        .getEnvironment()
+        .getPropertySources()
+        .addFirst(new MapPropertySource("test", properties));
+    context.register(PlainConfig.class);
+    return context;
   }
 
   @Test
