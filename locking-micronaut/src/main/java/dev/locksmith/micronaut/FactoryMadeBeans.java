@@ -1,6 +1,8 @@
 package dev.locksmith.micronaut;
 
+import dev.locksmith.core.Locksmith;
 import io.micronaut.aop.Intercepted;
+import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Replaces;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.BeanCreatedEvent;
@@ -28,6 +30,12 @@ final class FactoryMadeBeans implements BeanCreatedEventListener<Object> {
         }
       };
 
+  private final BeanContext beanContext;
+
+  FactoryMadeBeans(BeanContext beanContext) {
+    this.beanContext = beanContext;
+  }
+
   @Override
   public Object onCreated(BeanCreatedEvent<Object> event) {
     Object bean = event.getBean();
@@ -40,6 +48,11 @@ final class FactoryMadeBeans implements BeanCreatedEventListener<Object> {
     }
     List<Method> annotated = ANNOTATED.get(bean.getClass());
     if (!annotated.isEmpty()) {
+      if (!beanContext.isRunning()) {
+        // The start-up fails, and Micronaut closes none of the beans made so far: an engine made
+        // already (its threads, the providers it made from URLs) is closed now.
+        beanContext.getActiveBeanRegistrations(Locksmith.class).forEach(r -> r.bean().close());
+      }
       throw LockValidation.notIntercepted(
           definition,
           annotated.get(0),

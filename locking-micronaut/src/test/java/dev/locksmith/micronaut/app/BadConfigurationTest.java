@@ -9,6 +9,7 @@ import dev.locksmith.micronaut.app.other.OtherPackageJob;
 import io.micronaut.context.ApplicationContext;
 import java.util.Map;
 import org.assertj.core.api.AbstractStringAssert;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /** A bad configuration stops the context at start-up with a message naming what is wrong. */
@@ -29,12 +30,7 @@ class BadConfigurationTest {
         .contains(BadlyConfiguredJobs.BadTtl.class.getName() + ".run()")
         .contains("attribute ttl")
         .contains("soon");
-    // The engine made before the check is closed with its providers and threads, not left running.
-    Locksmith engine = BadlyConfiguredJobs.EngineWatcher.ENGINE.get();
-    assertThat(engine).isNotNull();
-    assertThatThrownBy(() -> engine.tryAcquire(LockOptions.named("after-failed-start")))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("closed");
+    assertClosed(BadlyConfiguredJobs.EngineWatcher.ENGINE.get());
   }
 
   @Test
@@ -133,11 +129,21 @@ class BadConfigurationTest {
 
   @Test
   void aFactoryMethodDeclaringAnInterfaceDoesNotHideTheLockedClassItReturns() {
+    BadlyConfiguredJobs.EngineWatcher.ENGINE.set(null);
     assertStartFails(MEM, "factory-interface")
         .contains(BadlyConfiguredJobs.SweepsImpl.class.getName() + ".sweep()")
         .contains("would run without a lock")
         .contains(
             "@Factory method declared to return " + BadlyConfiguredJobs.Sweeps.class.getName());
+    assertClosed(BadlyConfiguredJobs.EngineWatcher.ENGINE.get());
+  }
+
+  /** The engine a failed start-up made is closed with its providers and threads. */
+  private static void assertClosed(@Nullable Locksmith engine) {
+    assertThat(engine).as("the engine made before the failure").isNotNull();
+    assertThatThrownBy(() -> engine.tryAcquire(LockOptions.named("after-failed-start")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
   }
 
   @Test

@@ -35,7 +35,7 @@ final class BadlyConfiguredJobs {
 
   /** Sees the engine that the failed start-up made. */
   @Singleton
-  @Requires(env = "bad-ttl")
+  @Requires(env = {"bad-ttl", "factory-interface"})
   static class EngineWatcher implements LockListener {
     static final AtomicReference<Locksmith> ENGINE = new AtomicReference<>();
 
@@ -178,8 +178,9 @@ final class BadlyConfiguredJobs {
   @Factory
   @Requires(env = "factory-interface")
   static class SweepsFactory {
+    /** Made once the engine is, as a bean that needs it would be. */
     @Context
-    Sweeps sweeps() {
+    Sweeps sweeps(Locksmith engine) {
       return new SweepsImpl();
     }
   }
