@@ -106,7 +106,8 @@ final class KeyExpression {
     @Nullable String[] parameterNames = names != null ? names : reflectedNames(method);
     Map<String, Integer> bindings = bindVariables(text, method, where, compiled, parameterNames);
     Map<String, Type> types = new HashMap<>();
-    bindings.forEach((name, index) -> types.put(name, method.getGenericParameterTypes()[index]));
+    // Erased: a generic signature naming a class missing from the class path would throw.
+    bindings.forEach((name, index) -> types.put(name, method.getParameterTypes()[index]));
     try {
       compiled.checkTypes(types);
     } catch (IllegalArgumentException e) {

@@ -9,6 +9,7 @@ import java.lang.reflect.Type;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.CompoundExpression;
@@ -51,6 +52,9 @@ final class DeclaredTypes {
     for (int i = 1; i < chain.getChildCount() && type != null && checkable(type); i++) {
       SpelNode step = chain.getChild(i);
       Member found;
+      if (type == Optional.class && isNullSafe(step)) {
+        return; // SpEL unwraps an Optional on ?. and reads from its value
+      }
       if (step instanceof PropertyOrFieldReference property) {
         found = LOOKUP.property(type, property.getName());
         if (found == null) {
@@ -88,9 +92,20 @@ final class DeclaredTypes {
         : null;
   }
 
-  /** Whether no subclass can add a name: a final class that is not an array or a primitive. */
+  private static boolean isNullSafe(SpelNode step) {
+    return step instanceof PropertyOrFieldReference property && property.isNullSafe()
+        || step instanceof MethodReference method && method.isNullSafe();
+  }
+
+  /**
+   * Whether no subclass can add a name: a final class that is not an array, a primitive or {@code
+   * Class} (whose value's static members SpEL reads too).
+   */
   private static boolean checkable(Class<?> type) {
-    return !type.isArray() && !type.isPrimitive() && Modifier.isFinal(type.getModifiers());
+    return type != Class.class
+        && !type.isArray()
+        && !type.isPrimitive()
+        && Modifier.isFinal(type.getModifiers());
   }
 
   /** The public methods of the type with that name that take {@code arguments} (or varargs). */

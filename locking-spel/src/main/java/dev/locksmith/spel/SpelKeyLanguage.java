@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
+import org.springframework.expression.MethodResolver;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.PropertyAccessor;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
@@ -118,15 +120,15 @@ public final class SpelKeyLanguage implements KeyLanguage {
    */
   private boolean readsByReflection() {
     StandardEvaluationContext context = new StandardEvaluationContext();
-    int accessors = context.getPropertyAccessors().size();
-    int resolvers = context.getMethodResolvers().size();
+    List<PropertyAccessor> accessors = List.copyOf(context.getPropertyAccessors());
+    List<MethodResolver> resolvers = List.copyOf(context.getMethodResolvers());
     try {
       contextCustomizer.accept(context);
     } catch (RuntimeException e) {
       return false;
     }
-    return context.getPropertyAccessors().size() == accessors
-        && context.getMethodResolvers().size() == resolvers;
+    return context.getPropertyAccessors().equals(accessors)
+        && context.getMethodResolvers().equals(resolvers);
   }
 
   /**

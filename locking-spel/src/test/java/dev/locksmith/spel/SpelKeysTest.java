@@ -11,8 +11,12 @@ import dev.locksmith.core.Locks;
 import dev.locksmith.core.Locksmith;
 import dev.locksmith.core.memory.MemoryLockProvider;
 import java.time.DayOfWeek;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.expression.spel.support.MapAccessor;
 
 /**
@@ -122,6 +126,12 @@ class SpelKeysTest {
 
     @DistributedLock(key = "#name.formatted('x', 'y')")
     void varargs(String name) {}
+
+    @DistributedLock(key = "#customer?.toUpperCase() + #order?.customer")
+    void unwrappedOptionals(Optional<String> customer, Optional<Order> order) {}
+
+    @DistributedLock(key = "#type.valueOf('MONDAY').name() + #type.values().length")
+    void staticMembersOfAClassValue(Class<DayOfWeek> type) {}
   }
 
   static class Beans {
@@ -248,17 +258,34 @@ class SpelKeysTest {
 
   @Test
   void whatTheDeclaredTypesCanReadOrCannotTellPassesValidation() throws Exception {
-    assertThat(locksmith.validate(ReadableKeys.class)).isEqualTo(4);
+    assertThat(locksmith.validate(ReadableKeys.class)).isEqualTo(6);
+    assertThat(
+            call(
+                locksmith,
+                new ReadableKeys(),
+                "unwrappedOptionals",
+                Optional.of("acme"),
+                Optional.of(new Order("x"))))
+        .isNull();
+    assertThat(call(locksmith, new ReadableKeys(), "staticMembersOfAClassValue", DayOfWeek.class))
+        .isNull();
     assertThat(call(locksmith, new ReadableKeys(), "finalClass", new Parcel())).isNull();
   }
 
-  @Test
-  void aContextWithPropertyAccessorsOfItsOwnIsNotCheckedByType() {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"added", "replaced"})
+  void aContextWithPropertyAccessorsOfItsOwnIsNotCheckedByType(String how) {
     try (Locksmith custom =
         Locksmith.builder()
             .keyLanguage(
                 SpelKeyLanguage.withContext(
-                    context -> context.addPropertyAccessor(new MapAccessor())))
+                    context -> {
+                      if (how.equals("added")) {
+                        context.addPropertyAccessor(new MapAccessor());
+                      } else {
+                        context.setPropertyAccessors(List.of(new MapAccessor()));
+                      }
+                    }))
             .defaultProvider(MemoryLockProvider.isolated())
             .build()) {
       assertThat(custom.validate(MisspeltProperty.class)).isEqualTo(1);

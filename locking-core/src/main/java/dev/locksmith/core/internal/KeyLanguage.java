@@ -64,8 +64,8 @@ public interface KeyLanguage {
      * Checks, once at validation, what the declared types of the parameters already tell: say that
      * a property the expression reads from a parameter exists. The default checks nothing.
      *
-     * @param variableTypes the declared (generic) type of the parameter each of {@link
-     *     #variables()} is bound to
+     * @param variableTypes the declared class of the parameter each of {@link #variables()} is
+     *     bound to
      * @throws IllegalArgumentException when the expression cannot work for any call, with the
      *     reason as its message
      */
