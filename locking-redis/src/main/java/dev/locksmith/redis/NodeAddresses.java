@@ -13,16 +13,17 @@ import org.redisson.misc.RedisURI;
 /**
  * Checks the node addresses of a Redisson YAML file when the provider is created: each must have a
  * scheme Redisson takes ({@code redis://}, {@code rediss://}, {@code valkey://}, {@code valkeys://}
- * or a {@code +uds} form). Redisson reads them only when it first connects, so a Sentinel address
- * written as {@code 10.0.0.1:26379} failed every call as if Redis were down instead of failing the
- * configuration.
+ * or a {@code +uds} form, in lower case) and parse as Redisson parses it (a port, say). Redisson
+ * reads them only when it first connects, so a Sentinel address written as {@code 10.0.0.1:26379}
+ * failed every call as if Redis were down, and a cluster address without a port shut the client
+ * down for good at its first call, instead of failing the configuration.
  */
 final class NodeAddresses {
   private NodeAddresses() {}
 
   /**
    * Throws the URL's {@link dev.locksmith.core.LockConfigurationException} naming the file, the
-   * setting and the address when an address has no scheme Redisson takes.
+   * setting and the address when Redisson would refuse an address.
    */
   static void check(Config config, Path file, ProviderUrl url) {
     List<String[]> addresses = new ArrayList<>();
@@ -54,20 +55,46 @@ final class NodeAddresses {
       }
     }
     for (String[] entry : addresses) {
-      String address = entry[1].strip().toLowerCase(Locale.ROOT);
-      // The schemes Redisson takes: redis, rediss, valkey, valkeys, and their +uds forms.
-      if (!RedisURI.isValid(address)) {
+      String written = entry[1];
+      String problem = problem(written);
+      if (problem != null) {
         throw url.error(
             "names Redisson YAML file '"
                 + file
                 + "' whose "
                 + entry[0]
                 + " entry '"
-                + entry[1]
-                + "' has no redis://, rediss://, valkey:// or valkeys://; write it as redis://"
-                + entry[1].strip()
-                + " (rediss:// for TLS)");
+                + written
+                + "' "
+                + problem);
       }
+    }
+  }
+
+  /**
+   * What Redisson would find wrong with an address when it parses it, at its first connect: a
+   * scheme it does not take (only {@code redis}, {@code rediss}, {@code valkey}, {@code valkeys}
+   * and their {@code +uds} forms, in lower case), or a part missing, such as the port.
+   */
+  private static @Nullable String problem(String written) {
+    if (!RedisURI.isValid(written)) {
+      String stripped = written.strip();
+      int scheme = stripped.indexOf("://");
+      if (RedisURI.isValid(stripped.toLowerCase(Locale.ROOT))) {
+        return "has its scheme in capitals or spaces around it, which Redisson does not take;"
+            + " write it in lower case: "
+            + stripped.substring(0, scheme).toLowerCase(Locale.ROOT)
+            + stripped.substring(scheme);
+      }
+      return "has no redis://, rediss://, valkey:// or valkeys://; write it as redis://"
+          + stripped
+          + " (rediss:// for TLS)";
+    }
+    try {
+      new RedisURI(written);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return "is not an address Redisson takes: " + e.getMessage();
     }
   }
 

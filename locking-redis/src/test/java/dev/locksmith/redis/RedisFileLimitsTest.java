@@ -130,6 +130,21 @@ class RedisFileLimitsTest {
   }
 
   @Test
+  void aClusterAddressRedissonWouldRefuseAtItsFirstConnectIsAConfigurationError() throws Exception {
+    // Redisson reads cluster addresses at its first connect and shuts the client down for good on
+    // one it cannot parse: every call failed, none naming the address.
+    for (String address : List.of("redis://127.0.0.1", "REDIS://127.0.0.1:7000")) {
+      Path file = Files.createTempFile(dir, "cluster", ".yaml");
+      Files.writeString(file, "clusterServersConfig:\n  nodeAddresses: [\"" + address + "\"]\n");
+      assertThatThrownBy(() -> RedisLockProvider.create("redis://" + file))
+          .as(address)
+          .isInstanceOf(LockConfigurationException.class)
+          .hasMessageContaining("nodeAddresses entry '" + address + "'")
+          .hasMessageContaining(address.startsWith("REDIS") ? "lower case" : "port");
+    }
+  }
+
+  @Test
   void everyNodeSchemeRedissonTakesIsAccepted() throws Exception {
     for (String scheme : List.of("redis", "rediss", "valkey", "valkeys")) {
       Path file = Files.createTempFile(dir, scheme, ".yaml");
