@@ -83,7 +83,7 @@ final class Acquiring {
         requests,
         () -> {
           pendingReleases.awaitAnswered(requests.stream().map(LockRequest::lockId).toList());
-          if (!severalLocks.inOneScript(keys)) {
+          if (!severalLocks.inOneScript(keys, requests.get(0).lockId())) {
             return oneByOne.get();
           }
           return severalLocks.acquireAll(requests, keys);

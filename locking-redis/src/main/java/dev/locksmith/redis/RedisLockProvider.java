@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BooleanSupplier;
+import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 /**
  * Leases in Redis, through Redisson. Each lock is a hash {@code PREFIX:{LOCK_ID}:lock} with a
@@ -71,8 +74,12 @@ public final class RedisLockProvider implements LockProvider {
     this.commands = new LockCommands(client, firstContact, description, options);
     EvictionGate evictionGate = new EvictionGate(client, options, description, firstContact);
     AcquiresInFlight acquires = new AcquiresInFlight(description, this::releaseAbandoned);
-    this.severalLocks =
-        new SeveralLocks(commands, evictionGate, client.getConfig().isClusterConfig());
+    Config config = client.getConfig();
+    BooleanSupplier cluster =
+        client instanceof Redisson redisson
+            ? () -> config.isClusterConfig() || redisson.getServiceManager().isClusterSetup()
+            : config::isClusterConfig;
+    this.severalLocks = new SeveralLocks(commands, evictionGate, cluster);
     Waiting waiting = new Waiting(commands, wakeUps, description, acquires::isClosed);
     this.checks = new CallChecks(options.prefix(), acquires);
     this.acquiring =
@@ -171,7 +178,7 @@ public final class RedisLockProvider implements LockProvider {
 
   /** {@link SeveralLocks#inOneScript}. */
   boolean inOneScript(List<LockKeys> keys) {
-    return severalLocks.inOneScript(keys);
+    return severalLocks.inOneScript(keys, keys.get(0).lock());
   }
 
   /**

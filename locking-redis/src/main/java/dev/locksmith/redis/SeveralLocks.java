@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Several locks in one script: a set acquired all or none ({@link LuaScripts#ACQUIRE_ALL}) and
@@ -20,9 +21,12 @@ import java.util.concurrent.CompletionException;
 final class SeveralLocks {
   private final LockCommands commands;
   private final EvictionGate evictionGate;
-  private final boolean cluster;
+  // Whether scripts are split by slot: a Cluster, or one address that refuses a script over keys of
+  // several slots (a proxy or a managed service's single endpoint), which Redisson learns when it
+  // first connects.
+  private final BooleanSupplier cluster;
 
-  SeveralLocks(LockCommands commands, EvictionGate evictionGate, boolean cluster) {
+  SeveralLocks(LockCommands commands, EvictionGate evictionGate, BooleanSupplier cluster) {
     this.commands = commands;
     this.evictionGate = evictionGate;
     this.cluster = cluster;
@@ -30,10 +34,12 @@ final class SeveralLocks {
 
   /**
    * Whether one script may touch all of {@code keys}: always on a server, master/replica or
-   * Sentinel set-up, and on a Cluster when every lock's keys lie in one slot.
+   * Sentinel set-up, and on a Cluster when every lock's keys lie in one slot. The eviction policy
+   * is checked first, for {@code lockId}, which connects.
    */
-  boolean inOneScript(List<LockKeys> keys) {
-    if (!cluster) {
+  boolean inOneScript(List<LockKeys> keys, String lockId) {
+    evictionGate.ensureChecked(lockId); // connects first, so the set-up is known
+    if (!cluster.getAsBoolean()) {
       return true;
     }
     int slot = KeySlots.slot(keys.get(0).lock());
@@ -70,8 +76,9 @@ final class SeveralLocks {
    */
   List<Optional<LeaseGrant>> renewAll(List<RenewalRequest> requests, List<LockKeys> keys) {
     Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
+    boolean bySlot = cluster.getAsBoolean();
     for (int i = 0; i < requests.size(); i++) {
-      int slot = cluster ? KeySlots.slot(keys.get(i).lock()) : 0;
+      int slot = bySlot ? KeySlots.slot(keys.get(i).lock()) : 0;
       groups.computeIfAbsent(slot, s -> new ArrayList<>()).add(i);
     }
     long sentAt = System.nanoTime();

@@ -281,6 +281,38 @@ class RedisClusterTest {
     }
   }
 
+  /**
+   * A sharded set-up reached through one address (a proxy, a managed service's single endpoint, or
+   * a cluster node named as a server) refuses a script over keys of several slots, as a cluster
+   * does: Redisson detects it when it connects, and the provider splits by slot as on a cluster.
+   */
+  @Test
+  void aClusterReachedThroughOneServerAddressSplitsSetsAndBatchesBySlot() throws Exception {
+    try (RedisLockProvider provider =
+        RedisLockProvider.create("redis://127.0.0.1:" + node.port() + "?prefix=single")) {
+      List<LockRequest> requests = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        requests.add(request(lockId(), Duration.ofMinutes(1)));
+      }
+      assertThat(
+              requests.stream()
+                  .map(r -> KeySlots.slot(LockKeys.of("single", r.lockId()).lock()))
+                  .distinct()
+                  .count())
+          .as("slots")
+          .isGreaterThan(1);
+      // The provider's first call: the set-up is learnt on the way.
+      List<LeaseGrant> grants = provider.tryAcquireAll(requests).orElseThrow();
+      List<Optional<LeaseGrant>> renewed =
+          provider.renewAll(
+              grants.stream()
+                  .map(lease -> new RenewalRequest(lease, Duration.ofMinutes(2)))
+                  .toList());
+      assertThat(renewed).allSatisfy(lease -> assertThat(lease).isPresent());
+      grants.forEach(grant -> assertThat(provider.release(grant)).isTrue());
+    }
+  }
+
   private static void warmUp(RedisLockProvider provider) {
     // The first grant reads maxmemory-policy; later ones run their scripts only.
     LeaseGrant lease = provider.tryAcquire(request(lockId(), Duration.ofMinutes(1))).orElseThrow();
