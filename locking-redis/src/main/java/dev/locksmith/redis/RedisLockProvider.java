@@ -177,8 +177,8 @@ public final class RedisLockProvider implements LockProvider {
   }
 
   /** {@link SeveralLocks#inOneScript}. */
-  boolean inOneScript(List<LockKeys> keys) {
-    return severalLocks.inOneScript(keys, keys.get(0).lock());
+  boolean inOneScript(List<LockKeys> keys, String lockId) {
+    return severalLocks.inOneScript(keys, lockId);
   }
 
   /**

@@ -208,7 +208,7 @@ class RedisClusterTest {
       assertThat(keys.stream().map(k -> KeySlots.slot(k.lock())).distinct().count())
           .as("slots")
           .isGreaterThan(1);
-      assertThat(provider.inOneScript(keys)).isFalse();
+      assertThat(provider.inOneScript(keys, requests.get(0).lockId())).isFalse();
 
       long before = scriptRuns();
       List<LeaseGrant> grants = provider.tryAcquireAll(requests).orElseThrow();

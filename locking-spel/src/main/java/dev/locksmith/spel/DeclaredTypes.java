@@ -26,8 +26,6 @@ import org.springframework.expression.spel.support.ReflectivePropertyAccessor;
  * of any other type may have the name.
  */
 final class DeclaredTypes {
-  private static final Lookup LOOKUP = new Lookup();
-
   private DeclaredTypes() {}
 
   /**
@@ -56,7 +54,8 @@ final class DeclaredTypes {
         return; // SpEL unwraps an Optional on ?. and reads from its value
       }
       if (step instanceof PropertyOrFieldReference property) {
-        found = LOOKUP.property(type, property.getName());
+        // A lookup of its own: SpEL's caches the methods of every class it reads, for good.
+        found = new Lookup().property(type, property.getName());
         if (found == null) {
           throw missing(read, type, "property " + property.getName(), propertyForms(property));
         }

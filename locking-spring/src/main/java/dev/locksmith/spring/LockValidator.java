@@ -172,9 +172,9 @@ final class LockValidator
    * A singleton of an annotated class that Spring created without its proxy (created before the
    * auto-proxy creator, because a {@code BeanPostProcessor} needed it), or that was registered as a
    * ready-made instance ({@code registerSingleton}), which Spring never wraps, would run every
-   * locked method unlocked. An instance of another class registered under the bean's name, or a
-   * ready-made instance of a subclass of the class that declares the locked methods (a test
-   * double), is left alone: it was put there on purpose.
+   * locked method unlocked. An instance of another class registered under the bean's name, a
+   * ready-made instance of a subclass of the class that declares the locked methods, or a Mockito
+   * mock or spy (test doubles) is left alone: it was put there on purpose.
    */
   private static void refuseUnadvised(
       ConfigurableListableBeanFactory factory, String name, Class<?> type) {
@@ -188,7 +188,7 @@ final class LockValidator
     Method locked = AnnotatedBeans.firstLocked(type);
     boolean readyMade = !factory.containsBeanDefinition(name);
     Class<?> expected = readyMade ? locked.getDeclaringClass() : type;
-    if (ClassUtils.getUserClass(bean) != expected) {
+    if (ClassUtils.getUserClass(bean) != expected || isMockitoDouble(bean)) {
       LOG.debug("Bean '{}' is a {}, not an advised {}: not checked", name, bean.getClass(), type);
       return;
     }
@@ -206,6 +206,31 @@ final class LockValidator
                     + " that it 'is not eligible for getting processed by all"
                     + " BeanPostProcessors'); make that @Bean method static, or move the locked"
                     + " methods to a bean of their own"));
+  }
+
+  /**
+   * Whether the bean is a Mockito mock or spy, a test double of the class itself: Mockito's default
+   * mock maker makes no subclass.
+   */
+  private static boolean isMockitoDouble(Object bean) {
+    ClassLoader loader = bean.getClass().getClassLoader();
+    if (!ClassUtils.isPresent("org.mockito.Mockito", loader)) {
+      return false;
+    }
+    try {
+      Object details =
+          ClassUtils.forName("org.mockito.Mockito", loader)
+              .getMethod("mockingDetails", Object.class)
+              .invoke(null, bean);
+      return Boolean.TRUE.equals(
+          ClassUtils.forName("org.mockito.MockingDetails", loader)
+              .getMethod("isMock")
+              .invoke(details));
+    } catch (ReflectiveOperationException | LinkageError e) {
+      LOG.debug(
+          "Could not ask Mockito whether bean {} is a mock: {}", bean.getClass(), e.toString());
+      return false;
+    }
   }
 
   /** The annotations that make a method an init or destroy callback. */

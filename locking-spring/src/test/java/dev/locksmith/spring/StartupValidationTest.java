@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.mockito.Mockito;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -218,11 +219,16 @@ class StartupValidationTest {
   }
 
   @Test
-  void anInstanceOfAnotherClassRegisteredAsItIsIsLeftAlone() {
+  void aTestDoubleRegisteredAsItIsIsLeftAlone() {
+    // Mockito's default mock maker mocks the class itself, without a subclass.
     runner
         .withBean("good", Good.class)
         .withInitializer(
-            context -> context.getBeanFactory().registerSingleton("double", new Good() {}))
+            context -> {
+              context.getBeanFactory().registerSingleton("subclass", new Good() {});
+              context.getBeanFactory().registerSingleton("mock", Mockito.mock(Good.class));
+              context.getBeanFactory().registerSingleton("spy", Mockito.spy(new Good()));
+            })
         .run(context -> assertThat(context).hasNotFailed());
   }
 

@@ -26,6 +26,7 @@ class BadConfigurationTest {
 
   @Test
   void aBadDuration() {
+    BadlyConfiguredJobs.EngineWatcher.ENGINE.set(null);
     assertStartFails(MEM, "bad-ttl")
         .contains(BadlyConfiguredJobs.BadTtl.class.getName() + ".run()")
         .contains("attribute ttl")
