@@ -316,7 +316,7 @@ final class ActiveLease implements HeldLease {
     return stoppedReason(now) == null
         && lostReason == null
         && !release.started()
-        && !grant.expiredAt(now);
+        && !deadlinePassed(now);
   }
 
   @Override
@@ -333,9 +333,23 @@ final class ActiveLease implements HeldLease {
     if (stopped != null) {
       throw new LockLostException(lockId(), stopped);
     }
-    if (grant.expiredAt(now)) {
-      throw new LockLostException(lockId(), deadlineReason(now));
+    if (deadlinePassed(now)) {
+      String marked = lostReason;
+      throw new LockLostException(lockId(), marked != null ? marked : deadlineReason(now));
     }
+  }
+
+  /**
+   * Whether the deadline has passed; if so the lease is marked lost (unless its release began) as
+   * the holder is told, so that a renewal confirmed afterwards cannot make it valid again.
+   */
+  private boolean deadlinePassed(long now) {
+    if (!grant.expiredAt(now)) {
+      return false;
+    }
+    String reason = deadlineReason(now);
+    release.unlessStarted(() -> markLost(reason));
+    return true;
   }
 
   // Three outcomes: renewed, no longer held (empty), failed (null) and retried soon.

@@ -13,12 +13,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -78,6 +81,37 @@ class LeaseTimingTest extends VirtualTimeFixture {
         .until(() -> provider.calls.contains("release " + lease.fencingToken()));
     lease.close();
     assertThat(events.events).containsOnlyOnce("lost revived");
+  }
+
+  @Test
+  void aRenewalConfirmedWhileTheHolderIsToldOfTheDeadlineDoesNotReviveTheLease() throws Exception {
+    Lease lease = renewalHanging("told");
+    AtomicReference<@Nullable Throwable> told = new AtomicReference<>();
+    CountDownLatch checked = new CountDownLatch(1);
+    // The renewal's answer has read the time, still before the deadline; the holder then finds
+    // the deadline passed before that answer is applied.
+    ticker.onNextReadIn(
+        "applyRenewal",
+        () -> {
+          ticker.advance(Duration.ofMillis(2000));
+          try {
+            lease.checkValid();
+          } catch (LockLostException e) {
+            told.set(e);
+          }
+          checked.countDown();
+        });
+
+    provider.answerRenewals();
+    assertThat(checked.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(told.get()).as("the holder was told the lease was lost").isNotNull();
+    await()
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> provider.calls.contains("release " + lease.fencingToken()));
+    assertThat(lease.isValid()).as("told it was lost, the lease stays lost").isFalse();
+    assertThatThrownBy(lease::checkValid).isInstanceOf(LockLostException.class);
+    lease.close();
+    assertThat(events.events).containsOnlyOnce("lost told");
   }
 
   @Test
