@@ -25,7 +25,12 @@ final class Acquiring {
   private final PendingReleases pendingReleases;
   private final Waiting waiting;
   private final SeveralLocks severalLocks;
+  private final long resendAfterNanos;
 
+  /**
+   * @param resendAfterNanos how long after sending a command Redisson may send it again ({@link
+   *     ClientLimits#resendAfterNanos})
+   */
   Acquiring(
       CallChecks checks,
       AcquiresInFlight acquires,
@@ -33,7 +38,8 @@ final class Acquiring {
       LockCommands commands,
       PendingReleases pendingReleases,
       Waiting waiting,
-      SeveralLocks severalLocks) {
+      SeveralLocks severalLocks,
+      long resendAfterNanos) {
     this.checks = checks;
     this.acquires = acquires;
     this.evictionGate = evictionGate;
@@ -41,12 +47,16 @@ final class Acquiring {
     this.pendingReleases = pendingReleases;
     this.waiting = waiting;
     this.severalLocks = severalLocks;
+    this.resendAfterNanos = resendAfterNanos;
   }
 
   /** One attempt at {@code request}: the grant, or empty when the lock is held. */
   Optional<LeaseGrant> tryAcquire(LockRequest request) {
     LockKeys keys = checks.keys(request);
-    return acquires.run(List.of(request), () -> firstGrant(request, keys));
+    return acquires.run(
+        List.of(request),
+        () ->
+            markedIfRefusedLate(List.of(request), List.of(keys), () -> firstGrant(request, keys)));
   }
 
   /**
@@ -58,10 +68,14 @@ final class Acquiring {
     long deadline = Deadlines.nanosAfter(timeout);
     return acquires.run(
         List.of(request),
-        () -> {
-          Optional<LeaseGrant> grant = firstGrant(request, keys);
-          return grant.isPresent() ? grant : waiting.waitFor(request, keys, deadline);
-        });
+        () ->
+            markedIfRefusedLate(
+                List.of(request),
+                List.of(keys),
+                () -> {
+                  Optional<LeaseGrant> grant = firstGrant(request, keys);
+                  return grant.isPresent() ? grant : waiting.waitFor(request, keys, deadline);
+                }));
   }
 
   /**
@@ -86,8 +100,34 @@ final class Acquiring {
           if (!severalLocks.inOneScript(keys, requests.get(0).lockId())) {
             return oneByOne.get();
           }
-          return severalLocks.acquireAll(requests, keys);
+          return markedIfRefusedLate(requests, keys, () -> severalLocks.acquireAll(requests, keys));
         });
+  }
+
+  /**
+   * Runs {@code call}, the attempts of one call at {@code requests}. When it ends without a grant
+   * once Redisson may have sent an attempt again ({@link ClientLimits#resendAfterNanos}), a copy of
+   * it may still be on its way and take a lock after its holder's release, for its whole TTL, on
+   * behalf of a caller that was told it was busy: each request's owner token is then marked
+   * abandoned ({@link Compensations}), so that such a copy is refused. Faster calls, nearly all,
+   * send nothing more. The owner tokens are not used again: each call has its own.
+   */
+  private <T, E extends Exception> Optional<T> markedIfRefusedLate(
+      List<LockRequest> requests, List<LockKeys> keys, AcquiresInFlight.Acquire<T, E> call)
+      throws E {
+    long start = System.nanoTime();
+    boolean granted = false;
+    try {
+      Optional<T> grant = call.run();
+      granted = grant.isPresent();
+      return grant;
+    } finally {
+      if (!granted && System.nanoTime() - start >= resendAfterNanos) {
+        for (int i = 0; i < requests.size(); i++) {
+          commands.compensations().release(requests.get(i), keys.get(i));
+        }
+      }
+    }
   }
 
   /** The grant of the first attempt of a call, if any; the eviction policy is checked first. */

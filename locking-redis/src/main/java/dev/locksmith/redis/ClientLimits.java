@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.BaseMasterSlaveServersConfig;
 import org.redisson.config.Config;
@@ -65,12 +66,7 @@ record ClientLimits(
    */
   List<String> boundFile(Config config) {
     List<String> changes = new ArrayList<>();
-    if (config.isClusterConfig()) {
-      boundNodes(config.useClusterServers(), changes);
-    } else if (config.isSentinelConfig()) {
-      boundNodes(config.useSentinelServers(), changes);
-    } else if (config.isSingleConfig()) {
-      SingleServerConfig server = config.useSingleServer();
+    if (servers(config) instanceof SingleServerConfig server) {
       boundCommon(server, changes);
       server.setConnectionPoolSize(pool("pool-size", server.getConnectionPoolSize(), changes));
       server.setConnectionMinimumIdleSize(
@@ -82,15 +78,41 @@ record ClientLimits(
               server.getSubscriptionConnectionMinimumIdleSize(),
               server.getSubscriptionConnectionPoolSize()));
     } else {
-      BaseMasterSlaveServersConfig<?> servers;
-      try {
-        servers = config.useMasterSlaveServers();
-      } catch (IllegalStateException replicated) {
-        servers = config.useReplicatedServers();
-      }
-      boundNodes(servers, changes);
+      boundNodes((BaseMasterSlaveServersConfig<?>) servers(config), changes);
     }
     return changes;
+  }
+
+  /**
+   * How long after sending a command Redisson may send it again: its reply timeout, after which it
+   * resends (each resend after the retry pause), or never ({@link Long#MAX_VALUE}) without retry
+   * attempts. A reply that came sooner answered the only copy sent.
+   *
+   * @return nanoseconds
+   */
+  static long resendAfterNanos(Config config) {
+    BaseConfig<?> servers = servers(config);
+    return servers.getRetryAttempts() > 0
+        ? TimeUnit.MILLISECONDS.toNanos(servers.getTimeout())
+        : Long.MAX_VALUE;
+  }
+
+  /** The server settings of {@code config}, whichever of Redisson's modes it uses. */
+  private static BaseConfig<?> servers(Config config) {
+    if (config.isClusterConfig()) {
+      return config.useClusterServers();
+    }
+    if (config.isSentinelConfig()) {
+      return config.useSentinelServers();
+    }
+    if (config.isSingleConfig()) {
+      return config.useSingleServer();
+    }
+    try {
+      return config.useMasterSlaveServers();
+    } catch (IllegalStateException replicated) {
+      return config.useReplicatedServers();
+    }
   }
 
   private void boundNodes(BaseMasterSlaveServersConfig<?> servers, List<String> changes) {

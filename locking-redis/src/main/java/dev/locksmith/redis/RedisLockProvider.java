@@ -84,7 +84,14 @@ public final class RedisLockProvider implements LockProvider {
     this.checks = new CallChecks(options.prefix(), acquires);
     this.acquiring =
         new Acquiring(
-            checks, acquires, evictionGate, commands, pendingReleases, waiting, severalLocks);
+            checks,
+            acquires,
+            evictionGate,
+            commands,
+            pendingReleases,
+            waiting,
+            severalLocks,
+            ClientLimits.resendAfterNanos(config));
     this.renewing = new Renewing(checks, commands, pendingReleases, severalLocks);
     this.releasing = new Releasing(checks, acquires, commands, pendingReleases);
     this.shutdown =

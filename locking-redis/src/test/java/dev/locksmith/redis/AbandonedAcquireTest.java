@@ -15,7 +15,11 @@ import dev.locksmith.testkit.redis.TestRedis;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -170,6 +174,89 @@ class AbandonedAcquireTest {
         }
       }
     }
+  }
+
+  @Test
+  void aLateCopyOfAnAcquireAnsweredBusyAfterAResendFindsNothingToTake() throws Exception {
+    // Redisson resends an acquire whose reply is later than its timeout. When the resend is
+    // answered "busy", a copy still on its way can take the lock after the holder's release, for
+    // its whole TTL, on behalf of a caller long told the lock was busy.
+    busyAfterAResend((provider, requests) -> provider.tryAcquire(requests.get(0)).map(List::of), 1);
+  }
+
+  @Test
+  void aLateCopyOfASetAnsweredBusyAfterAResendFindsNothingToTake() throws Exception {
+    busyAfterAResend(RedisLockProvider::tryAcquireAll, 2);
+  }
+
+  /**
+   * Runs {@code acquire} of {@code locks} fresh requests (the first lock held elsewhere) through a
+   * proxy that holds the first reply past the client's timeout, so that Redisson sends the acquire
+   * again and the resend is answered busy; then checks that a copy arriving after the holder's
+   * release takes nothing.
+   */
+  private static void busyAfterAResend(
+      BiFunction<RedisLockProvider, List<LockRequest>, Optional<List<LeaseGrant>>> acquire,
+      int locks)
+      throws Exception {
+    URI server = URI.create(TestRedis.sharedUrl());
+    try (FaultProxy proxy = FaultProxy.start(server.getHost(), server.getPort())) {
+      String prefix = "busy" + lockId().substring(5);
+      try (RedisLockProvider provider = RedisTests.throughProxy(proxy, prefix);
+          RedisLockProvider direct =
+              RedisLockProvider.create(TestRedis.sharedUrl() + "?prefix=" + prefix)) {
+        List<String> ids = Stream.generate(RedisTests::lockId).limit(locks).toList();
+        LeaseGrant holder = direct.tryAcquire(request(ids.get(0), LONG)).orElseThrow();
+        List<LockKeys> keys = ids.stream().map(id -> LockKeys.of(prefix, id)).toList();
+        assertThat(acquire.apply(provider, requests(ids))).as("busy, answered at once").isEmpty();
+        for (LockKeys one : keys) {
+          assertThat(call(server, "GET", one.abandoned()))
+              .as("a refusal answered before any resend marks nothing")
+              .isNull();
+        }
+
+        // The first copy is refused at once; its reply is held past the timeout, so Redisson
+        // sends the acquire again, and the resend's reply comes through.
+        proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ofMinutes(1));
+        long before = proxy.forwarded(FaultProxy.Direction.TO_SERVER);
+        List<LockRequest> refused = requests(ids);
+        long start = System.nanoTime();
+        CompletableFuture<Optional<List<LeaseGrant>>> answer =
+            CompletableFuture.supplyAsync(() -> acquire.apply(provider, refused));
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> proxy.forwarded(FaultProxy.Direction.TO_SERVER) > before);
+        long copy = proxy.forwarded(FaultProxy.Direction.TO_SERVER) - before;
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> proxy.forwarded(FaultProxy.Direction.TO_SERVER) >= before + 2 * copy);
+        proxy.delay(FaultProxy.Direction.TO_CLIENT, Duration.ZERO);
+        assertThat(answer.get(10, TimeUnit.SECONDS)).as("busy").isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+            .as("answered after a resend")
+            .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+
+        for (int i = 0; i < locks; i++) {
+          LockKeys one = keys.get(i);
+          String token = refused.get(i).ownerToken();
+          await()
+              .atMost(Duration.ofSeconds(5))
+              .until(() -> String.valueOf(call(server, "GET", one.abandoned())).contains(token));
+        }
+        assertThat(direct.release(holder)).isTrue();
+        // A copy of the refused acquire arriving now: it must not take a lock.
+        assertThat(acquire.apply(direct, refused)).as("the late copy").isEmpty();
+        for (String id : ids) {
+          assertThat(direct.status(id).currentHolder()).isEmpty();
+        }
+        List<LeaseGrant> next = acquire.apply(direct, requests(ids)).orElseThrow();
+        next.forEach(lease -> assertThat(direct.release(lease)).isTrue());
+      }
+    }
+  }
+
+  private static List<LockRequest> requests(List<String> ids) {
+    return ids.stream().map(id -> request(id, LONG)).toList();
   }
 
   /**

@@ -8,7 +8,10 @@ import java.util.Objects;
  * A request for a lease.
  *
  * @param lockId the lock's id; any string, providers map it to what their store accepts
- * @param ownerToken unique to this acquisition; see {@link OwnerTokens#newToken()}
+ * @param ownerToken unique to this acquisition; see {@link OwnerTokens#newToken()}. A request is
+ *     sent in one provider call: after that call refused it or failed, a provider may refuse its
+ *     owner token for good (a copy of the call still on its way must not take the lock later), so
+ *     the next call needs a new request
  * @param ttl the lease length to grant, positive and at most {@link Durations#MAX}
  * @param owner a readable description of the requester (host, pid, thread) for status and logs
  */
