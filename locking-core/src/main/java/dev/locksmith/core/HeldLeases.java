@@ -60,7 +60,9 @@ final class HeldLeases {
   private static @Nullable ActiveLease findIn(
       ArrayDeque<HeldLease> leases, Object provider, String lockId) {
     purgeClosed(leases);
-    for (HeldLease lease : leases) {
+    // A copy: finding a lease past its deadline tells the listeners it is lost, on this thread,
+    // and one may close it, taking it off this very stack.
+    for (HeldLease lease : leases.toArray(new HeldLease[0])) {
       ActiveLease part = lease.part(provider, lockId);
       if (part != null) {
         return part;

@@ -11,6 +11,7 @@ import dev.locksmith.core.memory.MemoryLockProvider;
 import dev.locksmith.core.spi.LockRequest;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -112,6 +113,41 @@ class LeaseTimingTest extends VirtualTimeFixture {
     assertThatThrownBy(lease::checkValid).isInstanceOf(LockLostException.class);
     lease.close();
     assertThat(events.events).containsOnlyOnce("lost told");
+  }
+
+  @Test
+  void aListenerClosingTheLeaseANestedTakeFindsLostDoesNotBreakTheTake() {
+    AtomicReference<@Nullable Lease> closeWhenLost = new AtomicReference<>();
+    try (Locksmith closing =
+        Locksmith.builder()
+            .defaultProvider(provider)
+            .ticker(ticker)
+            .listener(
+                new LockListener() {
+                  @Override
+                  public void lost(LockEvent event, String reason) {
+                    Lease lease = closeWhenLost.get();
+                    if (lease != null && lease.lockId().equals(event.lockId())) {
+                      lease.close();
+                    }
+                  }
+                })
+            .build()) {
+      Lease outer = closing.acquire(lock("outer", "30s"));
+      Lease middle = closing.acquire(lock("middle", "2s").withRenew(false));
+      Lease inner = closing.acquire(lock("inner", "30s"));
+      closeWhenLost.set(middle);
+      ticker.advance(Duration.ofSeconds(3));
+
+      // The nested take looks for a lease of "middle" this thread holds, finds it past its
+      // deadline, and the listener told so closes it there and then.
+      Optional<Lease> again = closing.tryAcquire(lock("middle", "2s"));
+      assertThat(middle.isValid()).isFalse();
+      assertThat(again).hasValueSatisfying(lease -> assertThat(lease.isValid()).isTrue());
+      again.get().close();
+      inner.close();
+      outer.close();
+    }
   }
 
   @Test
