@@ -25,12 +25,8 @@ final class Acquiring {
   private final PendingReleases pendingReleases;
   private final Waiting waiting;
   private final SeveralLocks severalLocks;
-  private final long resendAfterNanos;
+  private final LateCopies lateCopies;
 
-  /**
-   * @param resendAfterNanos how long after sending a command Redisson may send it again ({@link
-   *     ClientLimits#resendAfterNanos})
-   */
   Acquiring(
       CallChecks checks,
       AcquiresInFlight acquires,
@@ -39,7 +35,7 @@ final class Acquiring {
       PendingReleases pendingReleases,
       Waiting waiting,
       SeveralLocks severalLocks,
-      long resendAfterNanos) {
+      LateCopies lateCopies) {
     this.checks = checks;
     this.acquires = acquires;
     this.evictionGate = evictionGate;
@@ -47,7 +43,7 @@ final class Acquiring {
     this.pendingReleases = pendingReleases;
     this.waiting = waiting;
     this.severalLocks = severalLocks;
-    this.resendAfterNanos = resendAfterNanos;
+    this.lateCopies = lateCopies;
   }
 
   /** One attempt at {@code request}: the grant, or empty when the lock is held. */
@@ -56,7 +52,8 @@ final class Acquiring {
     return acquires.run(
         List.of(request),
         () ->
-            markedIfRefusedLate(List.of(request), List.of(keys), () -> firstGrant(request, keys)));
+            lateCopies.guard(
+                List.of(request), List.of(keys), attempts -> firstGrant(request, keys, attempts)));
   }
 
   /**
@@ -69,12 +66,14 @@ final class Acquiring {
     return acquires.run(
         List.of(request),
         () ->
-            markedIfRefusedLate(
+            lateCopies.guard(
                 List.of(request),
                 List.of(keys),
-                () -> {
-                  Optional<LeaseGrant> grant = firstGrant(request, keys);
-                  return grant.isPresent() ? grant : waiting.waitFor(request, keys, deadline);
+                attempts -> {
+                  Optional<LeaseGrant> grant = firstGrant(request, keys, attempts);
+                  return grant.isPresent()
+                      ? grant
+                      : waiting.waitFor(request, keys, deadline, attempts);
                 }));
   }
 
@@ -100,41 +99,22 @@ final class Acquiring {
           if (!severalLocks.inOneScript(keys, requests.get(0).lockId())) {
             return oneByOne.get();
           }
-          return markedIfRefusedLate(requests, keys, () -> severalLocks.acquireAll(requests, keys));
+          return lateCopies.guard(
+              requests,
+              keys,
+              attempts ->
+                  attempts.send(
+                      () -> severalLocks.acquireAll(requests, keys), Optional::isPresent));
         });
   }
 
-  /**
-   * Runs {@code call}, the attempts of one call at {@code requests}. When it ends without a grant
-   * once Redisson may have sent an attempt again ({@link ClientLimits#resendAfterNanos}), a copy of
-   * it may still be on its way and take a lock after its holder's release, for its whole TTL, on
-   * behalf of a caller that was told it was busy: each request's owner token is then marked
-   * abandoned ({@link Compensations}), so that such a copy is refused. Faster calls, nearly all,
-   * send nothing more. The owner tokens are not used again: each call has its own.
-   */
-  private <T, E extends Exception> Optional<T> markedIfRefusedLate(
-      List<LockRequest> requests, List<LockKeys> keys, AcquiresInFlight.Acquire<T, E> call)
-      throws E {
-    long start = System.nanoTime();
-    boolean granted = false;
-    try {
-      Optional<T> grant = call.run();
-      granted = grant.isPresent();
-      return grant;
-    } finally {
-      if (!granted && System.nanoTime() - start >= resendAfterNanos) {
-        for (int i = 0; i < requests.size(); i++) {
-          commands.compensations().release(requests.get(i), keys.get(i));
-        }
-      }
-    }
-  }
-
   /** The grant of the first attempt of a call, if any; the eviction policy is checked first. */
-  private Optional<LeaseGrant> firstGrant(LockRequest request, LockKeys keys) {
+  private Optional<LeaseGrant> firstGrant(
+      LockRequest request, LockKeys keys, LateCopies.Attempts attempts) {
     evictionGate.ensureChecked(request.lockId());
     long sentAt = System.nanoTime();
-    LockCommands.Attempt attempt = firstAttempt(request, keys);
+    LockCommands.Attempt attempt =
+        attempts.send(() -> firstAttempt(request, keys), LockCommands.Attempt::granted);
     return attempt.granted() ? Optional.of(attempt.grant(request, sentAt)) : Optional.empty();
   }
 

@@ -84,9 +84,10 @@ record ClientLimits(
   }
 
   /**
-   * How long after sending a command Redisson may send it again: its reply timeout, after which it
-   * resends (each resend after the retry pause), or never ({@link Long#MAX_VALUE}) without retry
-   * attempts. A reply that came sooner answered the only copy sent.
+   * How long after sending a command Redisson may send it again while its first copy is still on
+   * its way: its reply timeout, after which it resends (after the retry pause), or never ({@link
+   * Long#MAX_VALUE}) without retry attempts. It also resends, sooner, a command whose connection
+   * dropped and reconnected, but the first copy went with that connection.
    *
    * @return nanoseconds
    */

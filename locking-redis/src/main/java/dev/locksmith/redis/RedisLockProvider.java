@@ -91,7 +91,7 @@ public final class RedisLockProvider implements LockProvider {
             pendingReleases,
             waiting,
             severalLocks,
-            ClientLimits.resendAfterNanos(config));
+            new LateCopies(ClientLimits.resendAfterNanos(config), commands.compensations()));
     this.renewing = new Renewing(checks, commands, pendingReleases, severalLocks);
     this.releasing = new Releasing(checks, acquires, commands, pendingReleases);
     this.shutdown =

@@ -34,9 +34,11 @@ final class Waiting {
 
   /**
    * Tries again, woken by releases, until granted or {@code deadline} ({@code nanoTime}) has
-   * passed; throws a {@link LockProviderException} when the provider is closed meanwhile.
+   * passed, each attempt sent through {@code attempts}; throws a {@link LockProviderException} when
+   * the provider is closed meanwhile.
    */
-  Optional<LeaseGrant> waitFor(LockRequest request, LockKeys keys, long deadline)
+  Optional<LeaseGrant> waitFor(
+      LockRequest request, LockKeys keys, long deadline, LateCopies.Attempts attempts)
       throws InterruptedException {
     if (deadline - System.nanoTime() <= 0) {
       return Optional.empty();
@@ -51,7 +53,8 @@ final class Waiting {
         }
         // Subscribed before this attempt: a release from now on wakes the wait below.
         long sentAt = System.nanoTime();
-        LockCommands.Attempt attempt = commands.acquire(request, keys);
+        LockCommands.Attempt attempt =
+            attempts.send(() -> commands.acquire(request, keys), LockCommands.Attempt::granted);
         if (attempt.granted()) {
           return Optional.of(attempt.grant(request, sentAt));
         }

@@ -189,6 +189,22 @@ class AbandonedAcquireTest {
     busyAfterAResend(RedisLockProvider::tryAcquireAll, 2);
   }
 
+  @Test
+  void aWaitOfQuickRefusalsThatTimesOutMarksNothing() throws Exception {
+    // Longer than the client's 800 ms reply timeout, but no attempt's reply was late: no copy of
+    // any attempt can still be on its way, and the marks stay free for those that can.
+    URI server = URI.create(TestRedis.sharedUrl());
+    String prefix = "quick" + lockId().substring(5);
+    try (RedisLockProvider provider =
+        RedisLockProvider.create(TestRedis.sharedUrl() + "?prefix=" + prefix)) {
+      String id = lockId();
+      LeaseGrant holder = provider.tryAcquire(request(id, LONG)).orElseThrow();
+      assertThat(provider.acquire(request(id, LONG), Duration.ofMillis(1200))).isEmpty();
+      assertThat(call(server, "GET", LockKeys.of(prefix, id).abandoned())).isNull();
+      assertThat(provider.release(holder)).isTrue();
+    }
+  }
+
   /**
    * Runs {@code acquire} of {@code locks} fresh requests (the first lock held elsewhere) through a
    * proxy that holds the first reply past the client's timeout, so that Redisson sends the acquire

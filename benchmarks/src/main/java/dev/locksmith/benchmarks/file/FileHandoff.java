@@ -75,15 +75,14 @@ final class FileHandoff {
         for (int round = 0; round < rounds; round++) {
           signal(toHolder, GO);
           expect(fromHolder, HELD, round);
-          LockRequest request = new LockRequest(LOCK_ID, OwnerTokens.newToken(), TTL, OWNER);
-          if (provider.tryAcquire(request).isPresent()) {
+          if (provider.tryAcquire(request()).isPresent()) {
             throw new IllegalStateException("round " + round + ": the holder JVM did not hold");
           }
           // The holder waits holdMillis after this before it releases: time to start waiting.
           signal(toHolder, WAITING);
           LeaseGrant lease =
               provider
-                  .acquire(request, WAIT)
+                  .acquire(request(), WAIT)
                   .orElseThrow(() -> new IllegalStateException("no grant within " + WAIT));
           granted[round] = System.nanoTime();
           if (!provider.release(lease)) {
@@ -132,6 +131,11 @@ final class FileHandoff {
             micros(percentile(handoffs, 90)),
             micros(percentile(handoffs, 99)),
             micros(handoffs[handoffs.length - 1])));
+  }
+
+  /** A request of its own for each provider call: a refused one is not sent again. */
+  private static LockRequest request() {
+    return new LockRequest(LOCK_ID, OwnerTokens.newToken(), TTL, OWNER);
   }
 
   private static void signal(OutputStream out, int code) throws IOException {
