@@ -138,7 +138,7 @@ final class LockValidator
     dependOnEngine(factory, name);
     int methods = locksmith.validateForInvoke(type);
     if (mode == LockingMode.PROXY) {
-      refuseUnproxyable(type);
+      refuseUnproxyable(factory, name, type);
       refuseWoven(type);
     } else {
       AspectJBinder binder = factory.getBeanProvider(AspectJBinder.class).getIfAvailable();
@@ -305,9 +305,17 @@ final class LockValidator
             });
   }
 
-  /** A proxy cannot intercept private, static or final methods: they would run unlocked. */
-  private static void refuseUnproxyable(Class<?> type) {
-    List<Method> unproxyable = Proxies.notInterceptable(type);
+  /**
+   * A proxy cannot intercept private, static or final methods: they would run unlocked. A JDK
+   * interface proxy reaches a final method through the interface method it implements.
+   */
+  private static void refuseUnproxyable(
+      ConfigurableListableBeanFactory factory, String name, Class<?> type) {
+    List<Class<?>> interfaces = InterfaceProxies.of(factory, name, type);
+    List<Method> unproxyable =
+        Proxies.notInterceptable(type).stream()
+            .filter(method -> !InterfaceProxies.reaches(interfaces, method))
+            .toList();
     if (!unproxyable.isEmpty()) {
       Method method = unproxyable.get(0);
       throw new LockConfigurationException(

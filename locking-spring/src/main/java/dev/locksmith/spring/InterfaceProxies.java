@@ -1,0 +1,91 @@
+package dev.locksmith.spring;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.aop.framework.ProxyConfig;
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.aop.framework.ProxyProcessorSupport;
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+
+/**
+ * Which interfaces Spring's auto-proxy creator will give a bean's JDK proxy, decided as its {@code
+ * AbstractAutoProxyCreator} decides: a bean marked to keep its class, or any bean when the creator
+ * proxies classes, gets a subclass, unless its definition names the interfaces to expose; otherwise
+ * it gets a JDK proxy of all its interfaces when one of them is more than a callback or marker. A
+ * JDK proxy reaches a {@code final} method through the interface method it implements, which a
+ * subclass could not override.
+ */
+final class InterfaceProxies {
+  private InterfaceProxies() {}
+
+  /**
+   * The interfaces of bean {@code name}'s JDK proxy; empty when Spring will subclass {@code type}
+   * (or when no Spring auto-proxy creator is registered, to be safe).
+   */
+  static List<Class<?>> of(ConfigurableListableBeanFactory factory, String name, Class<?> type) {
+    if (!factory.containsBean(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
+        || !(factory.getBean(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
+            instanceof ProxyConfig creator)
+        || AutoProxyUtils.shouldProxyTargetClass(factory, name)) {
+      return List.of();
+    }
+    Class<?>[] exposed = exposedInterfaces(factory, name);
+    if (exposed != null && exposed.length > 0) {
+      return List.of(exposed);
+    }
+    if (exposed == null && creator.isProxyTargetClass()) {
+      return List.of();
+    }
+    ProxyFactory proxy = new ProxyFactory();
+    new InterfaceEvaluation().evaluate(type, factory.getBeanClassLoader(), proxy);
+    return proxy.isProxyTargetClass() ? List.of() : List.of(proxy.getProxiedInterfaces());
+  }
+
+  /**
+   * Whether {@code method} implements a method one of the interfaces declares (it is public, not
+   * static, and has that name and those parameters): a JDK proxy of them reaches it.
+   */
+  static boolean reaches(List<Class<?>> interfaces, Method method) {
+    int modifiers = method.getModifiers();
+    if (!Modifier.isPublic(modifiers) || Modifier.isStatic(modifiers)) {
+      return false;
+    }
+    for (Class<?> type : interfaces) {
+      try {
+        type.getMethod(method.getName(), method.getParameterTypes());
+        return true;
+      } catch (NoSuchMethodException e) {
+        // not this one
+      }
+    }
+    return false;
+  }
+
+  /** The definition's {@link AutoProxyUtils#EXPOSED_INTERFACES_ATTRIBUTE}, as Spring reads it. */
+  private static Class<?> @Nullable [] exposedInterfaces(
+      ConfigurableListableBeanFactory factory, String name) {
+    if (!factory.containsBeanDefinition(name)) {
+      return null;
+    }
+    Object interfaces =
+        factory.getBeanDefinition(name).getAttribute(AutoProxyUtils.EXPOSED_INTERFACES_ATTRIBUTE);
+    if (interfaces instanceof Class<?>[] several) {
+      return several;
+    }
+    return interfaces instanceof Class<?> one ? new Class<?>[] {one} : null;
+  }
+
+  /** Spring's own rule for which interfaces count, reached through its protected method. */
+  private static final class InterfaceEvaluation extends ProxyProcessorSupport {
+    private static final long serialVersionUID = 1L;
+
+    void evaluate(Class<?> type, @Nullable ClassLoader loader, ProxyFactory proxy) {
+      setBeanClassLoader(loader);
+      evaluateProxyInterfaces(type, proxy);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package dev.locksmith.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locksmith.annotation.DistributedLock;
+import dev.locksmith.annotation.OnBusy;
+import dev.locksmith.core.Lease;
+import dev.locksmith.core.LockConfigurationException;
+import dev.locksmith.core.Locks;
+import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
+import org.junit.jupiter.api.Test;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+
+/**
+ * A {@code final} locked method that implements an interface method: a JDK interface proxy (plain
+ * {@code @EnableDistributedLocking}'s default, or {@code spring.aop.proxy-target-class=false})
+ * reaches it through the interface and locks it, so start-up accepts it; a class-based proxy cannot
+ * override it, so start-up refuses it. Start-up refused both.
+ */
+class InterfaceProxyTest {
+  private final ApplicationContextRunner runner =
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(LocksmithAutoConfiguration.class))
+          .withPropertyValues("locksmith.url=mem:interface-proxy");
+
+  /** The interface callers use; it carries no annotation. */
+  public interface Payments {
+    String pay(long cents);
+  }
+
+  /** Locks its final implementation of the interface method. */
+  public static class FinalPayments implements Payments {
+    @DistributedLock(name = "pay", onBusy = OnBusy.FAIL)
+    @Override
+    public final String pay(long cents) {
+      return Locks.currentIfAny().map(Lease::name).orElse("unlocked");
+    }
+  }
+
+  /** Locks a final method that no interface declares, beside one that is. */
+  public static class FinalOffTheInterface implements Payments {
+    @Override
+    public String pay(long cents) {
+      return "unlocked";
+    }
+
+    @DistributedLock(name = "refund")
+    public final void refund() {}
+  }
+
+  @Test
+  void aFinalMethodReachedThroughAnInterfaceProxyIsLocked() {
+    runner
+        .withPropertyValues("spring.aop.proxy-target-class=false")
+        .withBean("payments", FinalPayments.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              Payments payments = context.getBean(Payments.class);
+              assertThat(AopUtils.isJdkDynamicProxy(payments)).isTrue();
+              assertThat(payments.pay(1)).isEqualTo("pay");
+            });
+  }
+
+  /** The same bean made after start-up, its class unknown until then. */
+  @Configuration(proxyBeanMethods = false)
+  public static class LazyPayments {
+    @Bean
+    @Lazy
+    Payments lazyPayments() {
+      return new FinalPayments();
+    }
+  }
+
+  @Test
+  void aFinalMethodReachedThroughAnInterfaceProxyIsLockedInABeanMadeLater() {
+    runner
+        .withPropertyValues("spring.aop.proxy-target-class=false")
+        .withUserConfiguration(LazyPayments.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              Payments payments = context.getBean("lazyPayments", Payments.class);
+              assertThat(AopUtils.isJdkDynamicProxy(payments)).isTrue();
+              assertThat(payments.pay(1)).isEqualTo("pay");
+            });
+  }
+
+  @Test
+  void aFinalMethodUnderAClassProxyStopsTheContext() {
+    runner
+        .withPropertyValues("spring.aop.proxy-target-class=true")
+        .withBean("payments", FinalPayments.class)
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .isInstanceOf(LockConfigurationException.class)
+                  .hasMessageContaining("Bean 'payments'")
+                  .hasMessageContaining(FinalPayments.class.getName() + ".pay(long)")
+                  .hasMessageContaining("would run without a lock");
+            });
+  }
+
+  @Test
+  void aFinalMethodNoProxiedInterfaceDeclaresStopsTheContext() {
+    runner
+        .withPropertyValues("spring.aop.proxy-target-class=false")
+        .withBean("refunds", FinalOffTheInterface.class)
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .isInstanceOf(LockConfigurationException.class)
+                  .hasMessageContaining("Bean 'refunds'")
+                  .hasMessageContaining(FinalOffTheInterface.class.getName() + ".refund()")
+                  .hasMessageContaining("would run without a lock");
+            });
+  }
+}
