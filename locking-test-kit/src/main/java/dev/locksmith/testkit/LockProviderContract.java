@@ -106,7 +106,7 @@ public abstract class LockProviderContract implements ContractFixture {
   @Override
   public final FaultyPath faultyClient() throws Exception {
     FaultyPath path = newFaultyClient();
-    opened.add(0, path); // thawed before anything closes; see closeClients
+    opened.add(0, path);
     return path;
   }
 
@@ -128,7 +128,7 @@ public abstract class LockProviderContract implements ContractFixture {
   @Override
   public final LockProvider client() throws Exception {
     LockProvider provider = newProvider();
-    opened.add(provider);
+    opened.add(0, provider);
     return provider;
   }
 
@@ -141,7 +141,7 @@ public abstract class LockProviderContract implements ContractFixture {
   public final Locksmith engine(LockProvider provider) {
     Locksmith locksmith =
         Locksmith.builder().defaultProvider(provider).requireProvidersAtStartup(true).build();
-    opened.add(locksmith);
+    opened.add(0, locksmith);
     return locksmith;
   }
 
@@ -165,8 +165,22 @@ public abstract class LockProviderContract implements ContractFixture {
         path.thaw();
       }
     }
+    // Last opened, first closed (an engine before the clients it uses, so that its releases are
+    // answered); each one closed even when one before it fails.
+    Exception failure = null;
     for (AutoCloseable closeable : opened) {
-      closeable.close();
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 }
