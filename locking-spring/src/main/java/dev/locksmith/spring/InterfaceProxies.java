@@ -2,6 +2,7 @@ package dev.locksmith.spring;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.config.AopConfigUtils;
@@ -9,15 +10,18 @@ import org.springframework.aop.framework.ProxyConfig;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.framework.ProxyProcessorSupport;
 import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * Which interfaces Spring's auto-proxy creator will give a bean's JDK proxy, decided as its {@code
- * AbstractAutoProxyCreator} decides: a bean marked to keep its class, or any bean when the creator
- * proxies classes, gets a subclass, unless its definition names the interfaces to expose; otherwise
- * it gets a JDK proxy of all its interfaces when one of them is more than a callback or marker. A
- * JDK proxy reaches a {@code final} method through the interface method it implements, which a
- * subclass could not override.
+ * AbstractAutoProxyCreator} and {@code DefaultAopProxyFactory} decide: a JDK proxy or a lambda is
+ * proxied by its interfaces; a bean marked to keep its class, any bean when the creator optimizes,
+ * and any bean when it proxies classes unless its definition names the interfaces to expose, gets a
+ * subclass; otherwise a bean gets a JDK proxy of all its interfaces when one of them is more than a
+ * callback or marker. A JDK proxy reaches a {@code final} method through the interface method it
+ * implements, which a subclass could not override.
  */
 final class InterfaceProxies {
   private InterfaceProxies() {}
@@ -27,9 +31,13 @@ final class InterfaceProxies {
    * (or when no Spring auto-proxy creator is registered, to be safe).
    */
   static List<Class<?>> of(ConfigurableListableBeanFactory factory, String name, Class<?> type) {
+    if (Proxy.isProxyClass(type) || ClassUtils.isLambdaClass(type)) {
+      return List.of(type.getInterfaces()); // Spring proxies a JDK proxy or a lambda by interface
+    }
     if (!factory.containsBean(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
         || !(factory.getBean(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
             instanceof ProxyConfig creator)
+        || creator.isOptimize() // then Spring subclasses every class
         || AutoProxyUtils.shouldProxyTargetClass(factory, name)) {
       return List.of();
     }
@@ -46,20 +54,18 @@ final class InterfaceProxies {
   }
 
   /**
-   * Whether {@code method} implements a method one of the interfaces declares (it is public, not
-   * static, and has that name and those parameters): a JDK proxy of them reaches it.
+   * Whether a call of an instance method of one of the interfaces reaches {@code method} on a
+   * {@code type} bean, found as the advisor finds the method it locks (the most specific one, a
+   * bridge resolved): a JDK proxy of them intercepts it.
    */
-  static boolean reaches(List<Class<?>> interfaces, Method method) {
-    int modifiers = method.getModifiers();
-    if (!Modifier.isPublic(modifiers) || Modifier.isStatic(modifiers)) {
-      return false;
-    }
-    for (Class<?> type : interfaces) {
-      try {
-        type.getMethod(method.getName(), method.getParameterTypes());
-        return true;
-      } catch (NoSuchMethodException e) {
-        // not this one
+  static boolean reaches(List<Class<?>> interfaces, Class<?> type, Method method) {
+    for (Class<?> declaring : interfaces) {
+      for (Method declared : declaring.getMethods()) {
+        if (!Modifier.isStatic(declared.getModifiers())
+            && declared.getName().equals(method.getName())
+            && AopUtils.getMostSpecificMethod(declared, type).equals(method)) {
+          return true;
+        }
       }
     }
     return false;

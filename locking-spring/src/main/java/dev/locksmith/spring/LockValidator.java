@@ -47,6 +47,8 @@ final class LockValidator
   private final Set<Class<?>> looked = ConcurrentHashMap.newKeySet();
   // The @DistributedLock methods of each class a bean was made of; most have none.
   private final Map<Class<?>, List<Method>> lockedMethods = new ConcurrentHashMap<>();
+  // The locked methods of each such class that no subclass proxy can intercept; most have none.
+  private final Map<Class<?>, List<Method>> notInterceptable = new ConcurrentHashMap<>();
   private volatile boolean started;
 
   LockValidator(LockingMode mode) {
@@ -76,6 +78,7 @@ final class LockValidator
           dependOnEngine(factory, name);
         }
         if (mode == LockingMode.PROXY) {
+          refuseUnproxyable(factory, name, type);
           refuseUnadvised(factory, name, type);
         }
       } catch (LockConfigurationException e) {
@@ -105,6 +108,9 @@ final class LockValidator
         }
         looked.add(type);
       }
+      if (started && mode == LockingMode.PROXY) {
+        refuseUnproxyable(factory, beanName, type); // how Spring proxies it is the bean's own
+      }
     } catch (LockConfigurationException e) {
       throw named(beanName, type, e);
     }
@@ -118,6 +124,18 @@ final class LockValidator
   @Override
   public int getOrder() {
     return Ordered.HIGHEST_PRECEDENCE;
+  }
+
+  private List<Method> notInterceptable(Class<?> type) {
+    return notInterceptable.computeIfAbsent(
+        type,
+        t -> {
+          try {
+            return Proxies.notInterceptable(t);
+          } catch (LinkageError e) {
+            return List.of();
+          }
+        });
   }
 
   private List<Method> lockedMethods(Class<?> type) {
@@ -138,7 +156,6 @@ final class LockValidator
     dependOnEngine(factory, name);
     int methods = locksmith.validateForInvoke(type);
     if (mode == LockingMode.PROXY) {
-      refuseUnproxyable(factory, name, type);
       refuseWoven(type);
     } else {
       AspectJBinder binder = factory.getBeanProvider(AspectJBinder.class).getIfAvailable();
@@ -309,12 +326,16 @@ final class LockValidator
    * A proxy cannot intercept private, static or final methods: they would run unlocked. A JDK
    * interface proxy reaches a final method through the interface method it implements.
    */
-  private static void refuseUnproxyable(
+  private void refuseUnproxyable(
       ConfigurableListableBeanFactory factory, String name, Class<?> type) {
+    List<Method> notInterceptable = notInterceptable(type);
+    if (notInterceptable.isEmpty()) {
+      return;
+    }
     List<Class<?>> interfaces = InterfaceProxies.of(factory, name, type);
     List<Method> unproxyable =
-        Proxies.notInterceptable(type).stream()
-            .filter(method -> !InterfaceProxies.reaches(interfaces, method))
+        notInterceptable.stream()
+            .filter(method -> !InterfaceProxies.reaches(interfaces, type, method))
             .toList();
     if (!unproxyable.isEmpty()) {
       Method method = unproxyable.get(0);

@@ -9,18 +9,23 @@ import dev.locksmith.core.LockConfigurationException;
 import dev.locksmith.core.Locks;
 import dev.locksmith.spring.boot.LocksmithAutoConfiguration;
 import org.junit.jupiter.api.Test;
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.aop.framework.autoproxy.AutoProxyUtils;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.context.support.GenericApplicationContext;
 
 /**
- * A {@code final} locked method that implements an interface method: a JDK interface proxy (plain
- * {@code @EnableDistributedLocking}'s default, or {@code spring.aop.proxy-target-class=false})
- * reaches it through the interface and locks it, so start-up accepts it; a class-based proxy cannot
- * override it, so start-up refuses it. Start-up refused both.
+ * A {@code final} locked method that implements an interface method: a JDK interface proxy ({@code
+ * spring.aop.proxy-target-class=false}, or {@code @EnableDistributedLocking} without Spring Boot's
+ * AOP auto-configuration) reaches it through the interface and locks it, so start-up accepts it; a
+ * class-based proxy cannot override it, so start-up refuses it. Start-up refused both.
  */
 class InterfaceProxyTest {
   private final ApplicationContextRunner runner =
@@ -120,6 +125,87 @@ class InterfaceProxyTest {
                   .hasMessageContaining("Bean 'refunds'")
                   .hasMessageContaining(FinalOffTheInterface.class.getName() + ".refund()")
                   .hasMessageContaining("would run without a lock");
+            });
+  }
+
+  @Test
+  void aSecondBeanOfTheClassKeptToAClassProxyStopsTheContext() {
+    runner
+        .withPropertyValues("spring.aop.proxy-target-class=false")
+        .withInitializer(
+            context -> {
+              GenericApplicationContext generic = (GenericApplicationContext) context;
+              generic.registerBeanDefinition(
+                  "payments", new RootBeanDefinition(FinalPayments.class));
+              RootBeanDefinition kept = new RootBeanDefinition(FinalPayments.class);
+              kept.setAttribute(AutoProxyUtils.PRESERVE_TARGET_CLASS_ATTRIBUTE, true);
+              generic.registerBeanDefinition("classPayments", kept);
+            })
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .isInstanceOf(LockConfigurationException.class)
+                  .hasMessageContaining("Bean 'classPayments'")
+                  .hasMessageContaining("would run without a lock");
+            });
+  }
+
+  /** Makes Spring's auto-proxy creator optimize, which subclasses every class. */
+  @Configuration(proxyBeanMethods = false)
+  public static class OptimizingProxies {
+    @Bean
+    static BeanFactoryPostProcessor optimize() {
+      return factory ->
+          factory
+              .getBeanDefinition(AopConfigUtils.AUTO_PROXY_CREATOR_BEAN_NAME)
+              .getPropertyValues()
+              .add("optimize", true);
+    }
+  }
+
+  @Test
+  void aFinalMethodUnderAnOptimizingProxyCreatorStopsTheContext() {
+    runner
+        .withPropertyValues("spring.aop.proxy-target-class=false")
+        .withUserConfiguration(OptimizingProxies.class)
+        .withBean("payments", FinalPayments.class)
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context.getStartupFailure())
+                  .isInstanceOf(LockConfigurationException.class)
+                  .hasMessageContaining("Bean 'payments'")
+                  .hasMessageContaining("would run without a lock");
+            });
+  }
+
+  /** A generic interface: the class's method implements it through a bridge. */
+  public interface Handler<T> {
+    String handle(T item);
+  }
+
+  /** Locks its final, typed implementation. */
+  public static class FinalHandler implements Handler<String> {
+    @DistributedLock(name = "handle", onBusy = OnBusy.FAIL)
+    @Override
+    public final String handle(String item) {
+      return Locks.currentIfAny().map(Lease::name).orElse("unlocked");
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aFinalMethodImplementingAGenericInterfaceMethodIsLocked() {
+    runner
+        .withPropertyValues("spring.aop.proxy-target-class=false")
+        .withBean("handler", FinalHandler.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              Handler<String> handler = context.getBean("handler", Handler.class);
+              assertThat(AopUtils.isJdkDynamicProxy(handler)).isTrue();
+              assertThat(handler.handle("x")).isEqualTo("handle");
             });
   }
 }
