@@ -2,6 +2,7 @@ package dev.locksmith.spel;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
@@ -20,34 +21,46 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  * there as the text {@code null}, which would make every call without the value share one lock.
  * Only operands that every evaluation reaches and that read an argument (a variable, then
  * properties or argument-less methods) are checked; a null the expression replaces itself ({@code
- * #id ?: 'none'}) is not one.
+ * #id ?: 'none'}) is not one. When every such operand is part of the key's own top-level
+ * concatenation, a null one shows in the key as that text, so a key without {@code null} in it is
+ * taken as it is, and no operand is read a second time.
  */
 final class ConcatenatedOperands {
-  private static final ConcatenatedOperands NONE = new ConcatenatedOperands(List.of());
+  private static final ConcatenatedOperands NONE = new ConcatenatedOperands(List.of(), true);
 
-  /** One operand: its text for messages, and an expression that reads it on its own. */
-  private record Operand(String text, Expression reader) {}
+  /**
+   * One operand: its text for messages, an expression that reads it on its own, and whether it is
+   * concatenated into the key's result itself (not into an argument or a receiver of a call).
+   */
+  private record Operand(String text, Expression reader, boolean inResult) {}
 
   private final List<Operand> operands;
+  private final boolean allInResult;
 
-  private ConcatenatedOperands(List<Operand> operands) {
+  private ConcatenatedOperands(List<Operand> operands, boolean allInResult) {
     this.operands = operands;
+    this.allInResult = allInResult;
   }
 
   static ConcatenatedOperands of(SpelExpression parsed, SpelExpressionParser parser) {
     List<Operand> found = new ArrayList<>();
-    collect(parsed.getAST(), parser, found);
-    return found.isEmpty() ? NONE : new ConcatenatedOperands(List.copyOf(found));
+    collect(parsed.getAST(), parser, true, found);
+    return found.isEmpty()
+        ? NONE
+        : new ConcatenatedOperands(List.copyOf(found), found.stream().allMatch(Operand::inResult));
   }
 
-  private static void collect(SpelNode node, SpelExpressionParser parser, List<Operand> into) {
-    if (node instanceof OpPlus && node.getChildCount() == 2) {
+  /** {@code inResult}: the node's value is the key's, or concatenated into it. */
+  private static void collect(
+      SpelNode node, SpelExpressionParser parser, boolean inResult, List<Operand> into) {
+    boolean concatenation = node instanceof OpPlus && node.getChildCount() == 2;
+    if (concatenation) {
       for (int i = 0; i < 2; i++) {
         SpelNode operand = node.getChild(i);
         if (readsAnArgument(operand)) {
           String text = operand.toStringAST();
           try {
-            into.add(new Operand(text, parser.parseExpression(text)));
+            into.add(new Operand(text, parser.parseExpression(text), inResult));
           } catch (ParseException e) {
             // Not written back as parseable text: left unchecked.
           }
@@ -55,7 +68,7 @@ final class ConcatenatedOperands {
       }
     }
     for (int i = 0; i < SpelKeyLanguage.childrenAlwaysEvaluated(node); i++) {
-      collect(node.getChild(i), parser, into);
+      collect(node.getChild(i), parser, inResult && concatenation, into);
     }
   }
 
@@ -78,11 +91,15 @@ final class ConcatenatedOperands {
   }
 
   /**
-   * Throws when a concatenated argument is null in this evaluation.
+   * Throws when a concatenated argument is null in this evaluation, whose key is {@code key}.
    *
    * @throws IllegalArgumentException naming the operand; the engine reports it as a key error
    */
-  void checkNotNull(EvaluationContext context) {
+  void checkNotNull(EvaluationContext context, @Nullable Object key) {
+    if (operands.isEmpty()
+        || (allInResult && key instanceof String text && !text.contains("null"))) {
+      return; // a null concatenated into the key would show in it as the text null
+    }
     for (Operand operand : operands) {
       Object value;
       try {

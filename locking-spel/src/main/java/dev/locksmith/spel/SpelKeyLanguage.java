@@ -224,7 +224,7 @@ public final class SpelKeyLanguage implements KeyLanguage {
       values.forEach(context::setVariable);
       contextCustomizer.accept(context);
       Object value = expression.getValue(context);
-      concatenated.checkNotNull(context);
+      concatenated.checkNotNull(context, value);
       return value;
     }
   }

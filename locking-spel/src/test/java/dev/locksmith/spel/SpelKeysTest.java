@@ -13,6 +13,7 @@ import dev.locksmith.core.memory.MemoryLockProvider;
 import java.time.DayOfWeek;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -73,6 +74,30 @@ class SpelKeysTest {
   static class Concatenations {
     @DistributedLock(name = "order", key = "#order.customer() + '/' + #day")
     String byOrder(Order order, String day) {
+      return Locks.current().lockId();
+    }
+  }
+
+  /** An order whose customer counts its reads. */
+  public static final class CountedOrder {
+    final AtomicInteger reads = new AtomicInteger();
+
+    public String customer() {
+      reads.incrementAndGet();
+      return "acme";
+    }
+  }
+
+  static class CountedConcatenation {
+    @DistributedLock(name = "order", key = "#order.customer() + '/' + #day")
+    String byOrder(CountedOrder order, String day) {
+      return Locks.current().lockId();
+    }
+  }
+
+  static class UpperCased {
+    @DistributedLock(name = "upper", key = "('acct-' + #id).toUpperCase()")
+    String byId(String id) {
       return Locks.current().lockId();
     }
   }
@@ -215,6 +240,23 @@ class SpelKeysTest {
     assertThat(call(locksmith, new Accounts(), "withFallback", (Object) null))
         .as("a null the expression itself replaces")
         .isEqualTo("fallback:acct-none");
+  }
+
+  @Test
+  void aKeyWithoutTheTextNullReadsEachConcatenatedGetterOnce() throws Exception {
+    // The null check read every concatenated getter a second time on every call.
+    CountedOrder order = new CountedOrder();
+    assertThat(call(locksmith, new CountedConcatenation(), "byOrder", order, "monday"))
+        .isEqualTo("order:acme/monday");
+    assertThat(order.reads).hasValue(1);
+  }
+
+  @Test
+  void aNullConcatenatedInsideACallIsStillAKeyError() {
+    // The key shows it as NULL, not null: only a top-level concatenation is judged by its text.
+    assertThatThrownBy(() -> call(locksmith, new UpperCased(), "byId", (Object) null))
+        .isInstanceOf(LockKeyException.class)
+        .hasMessageContaining("#id is null");
   }
 
   @Test
