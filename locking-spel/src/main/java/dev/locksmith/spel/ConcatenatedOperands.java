@@ -14,6 +14,7 @@ import org.springframework.expression.spel.ast.PropertyOrFieldReference;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardOperatorOverloader;
 
 /**
  * The arguments a key concatenates ({@code #id} in {@code 'acct-' + #id}, {@code #order.customer()}
@@ -97,8 +98,13 @@ final class ConcatenatedOperands {
    */
   void checkNotNull(EvaluationContext context, @Nullable Object key) {
     if (operands.isEmpty()
-        || (allInResult && key instanceof String text && !text.contains("null"))) {
-      return; // a null concatenated into the key would show in it as the text null
+        || (allInResult
+            && context.getOperatorOverloader().getClass() == StandardOperatorOverloader.class
+            && key instanceof String text
+            && !text.contains("null"))) {
+      // A null concatenated into the key shows in it as the text null, unless an overloaded +
+      // of the context's own took it away.
+      return;
     }
     for (Operand operand : operands) {
       Object value;

@@ -14,10 +14,13 @@ import java.time.DayOfWeek;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.expression.Operation;
+import org.springframework.expression.OperatorOverloader;
 import org.springframework.expression.spel.support.MapAccessor;
 
 /**
@@ -98,6 +101,13 @@ class SpelKeysTest {
   static class UpperCased {
     @DistributedLock(name = "upper", key = "('acct-' + #id).toUpperCase()")
     String byId(String id) {
+      return Locks.current().lockId();
+    }
+  }
+
+  static class Carts {
+    @DistributedLock(name = "cart", key = "'cart-' + (#subtotal + #discount)")
+    String byTotal(Integer subtotal, Integer discount) {
       return Locks.current().lockId();
     }
   }
@@ -331,6 +341,34 @@ class SpelKeysTest {
             .defaultProvider(MemoryLockProvider.isolated())
             .build()) {
       assertThat(custom.validate(MisspeltProperty.class)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aNullAnOperatorOverloaderAddsAwayIsStillAKeyError() {
+    // Such an overloader can leave no 'null' in the key: the text is then no proof of none.
+    OperatorOverloader ignoresNull =
+        new OperatorOverloader() {
+          @Override
+          public boolean overridesOperation(
+              Operation operation, @Nullable Object left, @Nullable Object right) {
+            return operation == Operation.ADD && right == null;
+          }
+
+          @Override
+          public @Nullable Object operate(
+              Operation operation, @Nullable Object left, @Nullable Object right) {
+            return left;
+          }
+        };
+    try (Locksmith custom =
+        Locksmith.builder()
+            .keyLanguage(SpelKeyLanguage.withContext(c -> c.setOperatorOverloader(ignoresNull)))
+            .defaultProvider(MemoryLockProvider.isolated())
+            .build()) {
+      assertThatThrownBy(() -> call(custom, new Carts(), "byTotal", 10, null))
+          .isInstanceOf(LockKeyException.class)
+          .hasMessageContaining("#discount is null");
     }
   }
 
