@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,6 +33,7 @@ class CrowdOfWaitersChaosTest {
   private static final int CLIENTS = 5;
   private static final Duration LEASE = Duration.ofSeconds(10);
   private static final Duration BOUND = Duration.ofSeconds(1);
+  private static final Duration SECTION = Duration.ofMillis(5);
 
   /** One waiter's turn: its queue position, token, and when it got and gave back the lock. */
   private record Turn(int index, long token, long grantedAt, long releasedAt) {}
@@ -64,6 +66,8 @@ class CrowdOfWaitersChaosTest {
                         client.locksmith().acquire(options.withWaitTimeout(Duration.ofSeconds(60)));
                     long grantedAt = System.nanoTime();
                     long token = lease.fencingToken();
+                    // Held for a while, so that a second holder granted meanwhile overlaps it.
+                    LockSupport.parkNanos(SECTION.toNanos());
                     long releasedAt = System.nanoTime();
                     lease.close();
                     return new Turn(index, token, grantedAt, releasedAt);

@@ -56,13 +56,14 @@ final class FrozenPathHolder {
         long lastValid = 0;
         long knownDeadline = 0;
         while (true) {
-          long now = System.nanoTime();
+          long beforeLeft = System.nanoTime();
           Duration left = lease.timeLeft();
           if (!lease.isValid()) {
             break;
           }
-          lastValid = now;
-          knownDeadline = now + left.toNanos();
+          // Read after isValid() said true: the holder was inside its lease at least until then.
+          lastValid = System.nanoTime();
+          knownDeadline = beforeLeft + left.toNanos();
           java.util.concurrent.locks.LockSupport.parkNanos(500_000);
         }
         boolean reported = lost[0].await(30, TimeUnit.SECONDS);

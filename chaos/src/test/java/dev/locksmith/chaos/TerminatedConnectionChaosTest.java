@@ -66,6 +66,9 @@ class TerminatedConnectionChaosTest {
             if (holders == 0) {
               violations.add("round " + round + ": no connection of the holder to terminate");
             }
+            if (waiters == 0) {
+              violations.add("round " + round + ": no connection of the waiter to terminate");
+            }
             // A renewal after the kill moves the lease's end past the kill + TTL on the
             // database's clock; it can only have run on a new connection.
             await()
