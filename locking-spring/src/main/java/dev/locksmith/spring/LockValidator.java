@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,27 +128,20 @@ final class LockValidator
   }
 
   private List<Method> notInterceptable(Class<?> type) {
-    return notInterceptable.computeIfAbsent(
-        type,
-        t -> {
-          try {
-            return Proxies.notInterceptable(t);
-          } catch (LinkageError e) {
-            return List.of();
-          }
-        });
+    return notInterceptable.computeIfAbsent(type, t -> methodsOrNone(Proxies::notInterceptable, t));
   }
 
   private List<Method> lockedMethods(Class<?> type) {
-    return lockedMethods.computeIfAbsent(
-        type,
-        t -> {
-          try {
-            return AnnotatedMethods.of(t);
-          } catch (LinkageError e) {
-            return List.of();
-          }
-        });
+    return lockedMethods.computeIfAbsent(type, t -> methodsOrNone(AnnotatedMethods::of, t));
+  }
+
+  /** The methods {@code find} finds, or none when a method of the class names a missing class. */
+  private static List<Method> methodsOrNone(Function<Class<?>, List<Method>> find, Class<?> type) {
+    try {
+      return find.apply(type);
+    } catch (LinkageError e) {
+      return List.of();
+    }
   }
 
   /** Checks the locked methods of {@code type}, the class of bean {@code name}; how many. */

@@ -15,6 +15,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -102,14 +103,8 @@ class InterfaceProxyTest {
         .withPropertyValues("spring.aop.proxy-target-class=true")
         .withBean("payments", FinalPayments.class)
         .run(
-            context -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .isInstanceOf(LockConfigurationException.class)
-                  .hasMessageContaining("Bean 'payments'")
-                  .hasMessageContaining(FinalPayments.class.getName() + ".pay(long)")
-                  .hasMessageContaining("would run without a lock");
-            });
+            context ->
+                assertRefused(context, "payments", FinalPayments.class.getName() + ".pay(long)"));
   }
 
   @Test
@@ -118,14 +113,9 @@ class InterfaceProxyTest {
         .withPropertyValues("spring.aop.proxy-target-class=false")
         .withBean("refunds", FinalOffTheInterface.class)
         .run(
-            context -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .isInstanceOf(LockConfigurationException.class)
-                  .hasMessageContaining("Bean 'refunds'")
-                  .hasMessageContaining(FinalOffTheInterface.class.getName() + ".refund()")
-                  .hasMessageContaining("would run without a lock");
-            });
+            context ->
+                assertRefused(
+                    context, "refunds", FinalOffTheInterface.class.getName() + ".refund()"));
   }
 
   @Test
@@ -141,14 +131,7 @@ class InterfaceProxyTest {
               kept.setAttribute(AutoProxyUtils.PRESERVE_TARGET_CLASS_ATTRIBUTE, true);
               generic.registerBeanDefinition("classPayments", kept);
             })
-        .run(
-            context -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .isInstanceOf(LockConfigurationException.class)
-                  .hasMessageContaining("Bean 'classPayments'")
-                  .hasMessageContaining("would run without a lock");
-            });
+        .run(context -> assertRefused(context, "classPayments"));
   }
 
   /** Makes Spring's auto-proxy creator optimize, which subclasses every class. */
@@ -170,14 +153,7 @@ class InterfaceProxyTest {
         .withPropertyValues("spring.aop.proxy-target-class=false")
         .withUserConfiguration(OptimizingProxies.class)
         .withBean("payments", FinalPayments.class)
-        .run(
-            context -> {
-              assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure())
-                  .isInstanceOf(LockConfigurationException.class)
-                  .hasMessageContaining("Bean 'payments'")
-                  .hasMessageContaining("would run without a lock");
-            });
+        .run(context -> assertRefused(context, "payments"));
   }
 
   /** A generic interface: the class's method implements it through a bridge. */
@@ -207,5 +183,17 @@ class InterfaceProxyTest {
               assertThat(AopUtils.isJdkDynamicProxy(handler)).isTrue();
               assertThat(handler.handle("x")).isEqualTo("handle");
             });
+  }
+
+  /** Start-up failed, naming the bean, the method fragments given, and the reason. */
+  private static void assertRefused(
+      AssertableApplicationContext context, String bean, String... fragments) {
+    assertThat(context).hasFailed();
+    assertThat(context.getStartupFailure())
+        .isInstanceOf(LockConfigurationException.class)
+        .hasMessageContaining("Bean '" + bean + "'")
+        .hasMessageContaining("would run without a lock")
+        .message()
+        .contains(fragments);
   }
 }
