@@ -71,7 +71,9 @@ class ScheduledJobTwoContextsTest {
         .properties(
             "locksmith.url=tcp://127.0.0.1:" + port,
             "spring.application.name=" + name,
-            "spring.main.banner-mode=off")
+            "spring.main.banner-mode=off",
+            // Two scheduler threads, so that the even-second job never queues behind the odd one.
+            "spring.task.scheduling.pool.size=2")
         .run();
   }
 

@@ -15,10 +15,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A scheduled job that holds its lock ({@value #LOCK}, TTL 30 s) for {@value #WORK_MILLIS} ms of
- * work, started right after the context starts; the shutdown tests close the context while it runs.
- * It records when it entered and when its work ended ({@link System#nanoTime()}), in fields and,
- * when {@code handover.events} names a file, as lines of that file for a parent process.
+ * A scheduled job that holds its lock ({@value #LOCK}, TTL 30 s) for {@code handover.work-millis}
+ * ({@value #WORK_MILLIS} ms unless set) of work, started right after the context starts; the
+ * shutdown tests close the context while it runs. It records when it entered and when its work
+ * ended ({@link System#nanoTime()}), in fields and, when {@code handover.events} names a file, as
+ * lines of that file for a parent process.
  */
 @Singleton
 @Requires(env = "handover")
@@ -31,9 +32,13 @@ class HandOverJob {
   volatile long endedAt;
   volatile boolean interrupted;
   private final String events;
+  private final long workMillis;
 
-  HandOverJob(@Value("${handover.events:}") String events) {
+  HandOverJob(
+      @Value("${handover.events:}") String events,
+      @Value("${handover.work-millis:" + WORK_MILLIS + "}") long workMillis) {
     this.events = events;
+    this.workMillis = workMillis;
   }
 
   @Scheduled(fixedDelay = "1h", initialDelay = "200ms")
@@ -41,7 +46,7 @@ class HandOverJob {
   void work() {
     record("entered " + System.nanoTime());
     entered.countDown();
-    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WORK_MILLIS);
+    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(workMillis);
     for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
       try {
         TimeUnit.NANOSECONDS.sleep(left); // the job's work: time passing while the lock is held
