@@ -99,9 +99,11 @@ class RenewalBatchingTest {
         assertThat(losses.lost.keySet()).isEqualTo(deadlines.keySet());
         for (Map.Entry<String, Long> lost : losses.lost.entrySet()) {
           long late = lost.getValue() - deadlines.get(lost.getKey());
+          // At its deadline, not when the stalled call gives up: within one ttl, for a sweeper
+          // thread that a loaded machine deschedules now and then.
           assertThat(Duration.ofNanos(late))
               .as("%s lost after its deadline", lost.getKey())
-              .isBetween(Duration.ofMillis(-1), Duration.ofMillis(250));
+              .isBetween(Duration.ofMillis(-1), ttl);
         }
         assertThat(healthyLeases).allMatch(Lease::isValid);
         assertThat(stalledLeases).noneMatch(Lease::isValid);
