@@ -90,7 +90,9 @@ final class InterfaceProxies {
     private static final long serialVersionUID = 1L;
 
     void evaluate(Class<?> type, @Nullable ClassLoader loader, ProxyFactory proxy) {
-      setBeanClassLoader(loader);
+      if (loader != null) {
+        setBeanClassLoader(loader); // as the auto-proxy creator has the factory's
+      }
       evaluateProxyInterfaces(type, proxy);
     }
   }
