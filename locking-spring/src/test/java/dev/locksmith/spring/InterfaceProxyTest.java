@@ -131,7 +131,10 @@ class InterfaceProxyTest {
               kept.setAttribute(AutoProxyUtils.PRESERVE_TARGET_CLASS_ATTRIBUTE, true);
               generic.registerBeanDefinition("classPayments", kept);
             })
-        .run(context -> assertRefused(context, "classPayments"));
+        .run(
+            context ->
+                assertRefused(
+                    context, "classPayments", FinalPayments.class.getName() + ".pay(long)"));
   }
 
   /** Makes Spring's auto-proxy creator optimize, which subclasses every class. */
@@ -153,7 +156,9 @@ class InterfaceProxyTest {
         .withPropertyValues("spring.aop.proxy-target-class=false")
         .withUserConfiguration(OptimizingProxies.class)
         .withBean("payments", FinalPayments.class)
-        .run(context -> assertRefused(context, "payments"));
+        .run(
+            context ->
+                assertRefused(context, "payments", FinalPayments.class.getName() + ".pay(long)"));
   }
 
   /** A generic interface: the class's method implements it through a bridge. */
